@@ -177,6 +177,12 @@ TABI_API tabi_status tabi_tensor_view(tabi_runtime *runtime, tabi_tensor *base, 
 TABI_API void tabi_tensor_retain(tabi_tensor *tensor);
 TABI_API void tabi_tensor_release(tabi_tensor *tensor); /* NULL is a no-op */
 TABI_API uint64_t tabi_tensor_storage_id(const tabi_tensor *tensor);
+TABI_API uint64_t tabi_tensor_storage_nbytes(const tabi_tensor *tensor);
+/* With TABI_RUNTIME_GUARD_ALLOCATIONS: checks the red zones before and after the
+ * tensor's storage. TABI_ERR_PLUGIN with a message saying how many bytes before
+ * or after the storage were overwritten; TABI_OK when intact (or when guards are
+ * off). Conformance calls it on every output a kernel returns. */
+TABI_API tabi_status tabi_tensor_check_guards(tabi_runtime *runtime, const tabi_tensor *tensor);
 
 /* DLPack import, zero-copy. The tensor takes ownership of `managed` (its deleter
  * runs when the last view dies); on error ownership stays with the caller.
