@@ -1,0 +1,65 @@
+/* conformance/sample.h: a sample is one call of one op with concrete arguments.
+ *
+ * Generators (samples_*.c, one per op family, data-driven where possible) build
+ * samples on the host, as CPU tensors of the oracle runtime (the one holding the
+ * reference plugin). The runner calls the reference on them, copies every tensor
+ * argument to the device under test keeping shape, strides and storage offset
+ * (so a transposed or offset view stays one), calls the plugin, and compares.
+ *
+ * Interface between the runner (conform_*.c) and the generators; both sides may
+ * add fields at the end and functions, never change what is here.
+ */
+#ifndef TABI_CONFORM_SAMPLE_H
+#define TABI_CONFORM_SAMPLE_H
+
+#include <stdint.h>
+
+#include <tabi/runtime.h>
+
+#define CONFORM_MAX_ARGS 16
+#define CONFORM_MAX_LIST 16
+
+/* conform_sample.flags */
+#define CONFORM_EXPECT_ERROR 0x1u /* bad input: the plugin must return a non-OK status
+                                     (and not crash); outputs not compared */
+#define CONFORM_RANDOM       0x2u /* random op: compared for dtype, shape, range and
+                                     same-seed reproducibility, not element values */
+#define CONFORM_TIES         0x4u /* sort/topk/max.dim/argmax-like: index outputs may
+                                     differ where values tie; runner compares the
+                                     values and checks indices point at equal values */
+#define CONFORM_NO_NAN_EQUAL 0x8u /* NaN in output must not match NaN (rare) */
+
+typedef struct conform_sample {
+  char name[128];           /* short and stable: "broadcast [3, 1] + [1, 4]", "transposed",
+                               "special values", "empty", "0-d", "alpha=2" */
+  int32_t nargs;            /* by position; trailing defaults may be omitted */
+  tabi_value args[CONFORM_MAX_ARGS];
+  uint32_t flags;           /* CONFORM_* */
+  double rtol, atol;        /* both 0: the output dtype's defaults (tolerances.md) */
+  const char *tol_reason;   /* required (static string) when rtol/atol are set */
+  /* Backing storage the args point into; the sample owns all of it. */
+  int64_t ints[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
+  double floats[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
+  tabi_tensor *tensors[CONFORM_MAX_ARGS][CONFORM_MAX_LIST]; /* owned references */
+  char strs[CONFORM_MAX_ARGS][32];
+} conform_sample;
+
+typedef struct conform_sample_list {
+  conform_sample *items;
+  int32_t count;
+  int32_t cap;
+} conform_sample_list;
+
+/* Appends the samples of `op` for `dtype` (tensors created in `oracle`, CPU),
+ * deterministic for a given seed. Samples that make the reference refuse the
+ * dtype are fine: the runner treats a TABI_ERR_TYPE from the reference as
+ * "dtype unsupported by the op". *out_known is 0 when no generator knows the op
+ * (the runner reports it skipped, "no sample generator"). */
+tabi_status conform_samples_generate(tabi_runtime *oracle, const tabi_op_info *op,
+                                     tabi_dtype dtype, uint64_t seed, conform_sample_list *list,
+                                     int32_t *out_known);
+
+/* Releases every tensor the samples own and frees the list's items. */
+void conform_sample_list_clear(conform_sample_list *list);
+
+#endif /* TABI_CONFORM_SAMPLE_H */
