@@ -17,7 +17,9 @@
 #define REF_TABLES(X) \
   X(ref_elementwise_kernels) X(ref_elementwise2_kernels) X(ref_shape_kernels) \
   X(ref_index_kernels) X(ref_reduce_kernels) X(ref_create_kernels) X(ref_nn_kernels) \
-  X(ref_nn2_kernels) X(ref_linalg_kernels) X(ref_fft_kernels)
+  X(ref_nn2_kernels) X(ref_linalg_kernels) X(ref_fft_kernels) X(ref_elementwise3_kernels) \
+  X(ref_shape2_kernels) X(ref_index2_kernels) X(ref_reduce2_kernels) X(ref_nn3_kernels) \
+  X(ref_create2_kernels)
 #define REF_WEAK(t) extern const ref_kernel t[] __attribute__((weak));
 REF_TABLES(REF_WEAK)
 #define REF_LIST(t) t,

@@ -188,5 +188,11 @@ extern const ref_kernel ref_nn_kernels[];
 extern const ref_kernel ref_nn2_kernels[];
 extern const ref_kernel ref_linalg_kernels[];
 extern const ref_kernel ref_fft_kernels[];
+extern const ref_kernel ref_elementwise3_kernels[];
+extern const ref_kernel ref_shape2_kernels[];
+extern const ref_kernel ref_index2_kernels[];
+extern const ref_kernel ref_reduce2_kernels[];
+extern const ref_kernel ref_nn3_kernels[];
+extern const ref_kernel ref_create2_kernels[];
 
 #endif /* TABI_REF_H */
