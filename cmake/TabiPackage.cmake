@@ -1,0 +1,33 @@
+# The installed SDK: a CMake package (find_package(tabi) -> tabi::tabi, tabi::abi,
+# tabi_add_plugin(), TABI_PLUGIN_INSTALL_DIR) and pkg-config files (tabi.pc for
+# frameworks linking libtabi, tabi-abi.pc for plugins: headers only).
+# Both are relocatable: they find the prefix from their own location.
+include(CMakePackageConfigHelpers)
+
+set(TABI_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tabi)
+install(EXPORT tabiTargets NAMESPACE tabi:: DESTINATION ${TABI_CMAKE_INSTALL_DIR})
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/tabiConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/cmake/tabiConfig.cmake
+  INSTALL_DESTINATION ${TABI_CMAKE_INSTALL_DIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_BINDIR
+            CMAKE_INSTALL_DATADIR TABI_PLUGIN_INSTALL_DIR)
+# 0.x: a minor bump may break the framework API, so only the same minor matches.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/tabiConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/cmake/tabiConfig.cmake
+              ${CMAKE_BINARY_DIR}/cmake/tabiConfigVersion.cmake
+        DESTINATION ${TABI_CMAKE_INSTALL_DIR})
+
+# pkg-config: prefix relative to the .pc file, so `cmake --install --prefix X` works.
+set(TABI_PKGCONFIG_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH TABI_PC_PREFIX_REL /${TABI_PKGCONFIG_INSTALL_DIR} /)
+string(REGEX REPLACE "/$" "" TABI_PC_PREFIX_REL "${TABI_PC_PREFIX_REL}")
+set(TABI_PC_DLPACK_CFLAGS "")
+if(DLPACK_INCLUDE_DIR AND NOT DLPACK_INCLUDE_DIR MATCHES "^/usr(/local)?/include/?$")
+  set(TABI_PC_DLPACK_CFLAGS "-I${DLPACK_INCLUDE_DIR}")
+endif()
+foreach(pc tabi tabi-abi)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc DESTINATION ${TABI_PKGCONFIG_INSTALL_DIR})
+endforeach()
