@@ -62,4 +62,19 @@ tabi_status conform_samples_generate(tabi_runtime *oracle, const tabi_op_info *o
 /* Releases every tensor the samples own and frees the list's items. */
 void conform_sample_list_clear(conform_sample_list *list);
 
+
+/* --- appended by the generators (gen.c) ------------------------------------ */
+
+/* More conform_sample.flags. */
+#define CONFORM_UNINIT       0x10u /* outputs' values are unspecified (empty, empty_strided):
+                                      compare dtype, shape and strides only */
+#define CONFORM_SIGN_AMBIGUOUS 0x20u /* svd: U's columns and Vh's rows are defined up to a
+                                      sign (a phase for complex); compare S, and U, Vh
+                                      only through |values| or the reconstruction */
+
+/* Sample args point into the sample's own arrays (ints, floats, tensors, strs).
+ * A sample copied or moved to another address must be rebased: this re-points
+ * every such arg of `s` from the copy at `old_addr` to `s` itself. */
+void conform_sample_rebase(conform_sample *s, const conform_sample *old_addr);
+
 #endif /* TABI_CONFORM_SAMPLE_H */
