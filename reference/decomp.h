@@ -86,6 +86,11 @@ tabi_status dc_finish(dc_scope *s, tabi_value *outs, int32_t i, tabi_tensor *res
 tabi_status dc_finish_view(dc_scope *s, tabi_value *outs, int32_t i, tabi_tensor *result);
 /* Like dc_finish for several outputs at once. */
 tabi_status dc_finish_n(dc_scope *s, tabi_value *outs, int32_t n, tabi_tensor *const *results);
+/* Records an error, releases the scope, and returns the status: the way a
+ * decomposition refuses its input. */
+tabi_status dc_error(dc_scope *s, tabi_status st, const char *fmt, ...);
+/* Releases the scope after an error some callee already reported. */
+tabi_status dc_abandon(dc_scope *s, tabi_status st);
 /* Records an error (printf format, prefixed with the op name) and returns NULL. */
 tabi_tensor *dc_fail(dc_scope *s, tabi_status st, const char *fmt, ...);
 /* Puts a tensor the scope now owns into it; returns it (NULL when full). */

@@ -118,12 +118,12 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
   if (op == DC_P_SUB && result == TABI_DTYPE_BOOL)
-    return dc_fail(&s, TABI_ERR_TYPE, "subtraction with two bool operands is not supported; "
-                   "use logical_xor"), dc_finish(&s, outs, 0, NULL);
+    return dc_error(&s, TABI_ERR_TYPE, "subtraction with two bool operands is not supported; "
+                    "use logical_xor");
   const tabi_value *alpha = &args[2];
   if (tabi_dtype_is_integral(result, 1) && alpha->tag == TABI_TAG_FLOAT)
-    return dc_fail(&s, TABI_ERR_TYPE, "argument 'alpha' must be an integer for integral "
-                   "inputs, got a float"), dc_finish(&s, outs, 0, NULL);
+    return dc_error(&s, TABI_ERR_TYPE, "argument 'alpha' must be an integer for integral "
+                   "inputs, got a float");
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_finish(&s, outs, 0, NULL);
   int alpha_is_one = (alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL) && alpha->u.i == 1;
@@ -184,9 +184,8 @@ static tabi_status div_mode(void *ctx, const tabi_call *call, tabi_value *args, 
   int trunc = mode->u.list.len == 5 && !memcmp(tabi_value_str(mode), "trunc", 5);
   int floor_ = mode->u.list.len == 5 && !memcmp(tabi_value_str(mode), "floor", 5);
   if (!trunc && !floor_)
-    return dc_fail(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'rounding_mode' must be None, "
-                   "'trunc' or 'floor', got '%.*s'", (int)mode->u.list.len, tabi_value_str(mode)),
-           dc_finish(&s, outs, 0, NULL);
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'rounding_mode' must be None, "
+                   "'trunc' or 'floor', got '%.*s'", (int)mode->u.list.len, tabi_value_str(mode));
   dc_operand o[2] = {operand(&args[0]), operand(&args[1])};
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
@@ -271,9 +270,8 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
   int none = ap->tag != TABI_TAG_STRING ||
              (ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "none", 4));
   if (!tanh_ && !none)
-    return dc_fail(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'approximate' must be 'none' or "
-                   "'tanh', got '%.*s'", (int)ap->u.list.len, tabi_value_str(ap)),
-           dc_finish(&s, outs, 0, NULL);
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'approximate' must be 'none' or "
+                   "'tanh', got '%.*s'", (int)ap->u.list.len, tabi_value_str(ap));
   tabi_tensor *inner;
   if (tanh_) { /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
     tabi_tensor *x3 = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_MUL, x, x), x);
@@ -293,8 +291,7 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
 static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *self,
                               const tabi_value *lo, const tabi_value *hi) {
   if (lo->tag == TABI_TAG_NONE && hi->tag == TABI_TAG_NONE)
-    return dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "at least one of 'min' or 'max' must not be None"),
-           dc_finish(s, outs, 0, NULL);
+    return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "at least one of 'min' or 'max' must not be None");
   dc_operand o[3];
   int32_t n = 0;
   o[n++] = operand(self);

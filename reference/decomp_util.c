@@ -33,6 +33,25 @@ tabi_tensor *dc_fail(dc_scope *s, tabi_status st, const char *fmt, ...) {
   return NULL;
 }
 
+tabi_status dc_error(dc_scope *s, tabi_status st, const char *fmt, ...) {
+  if (s->st == TABI_OK) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->st = TABI_ERR(s->h, st, "%s: %s", dc_name(s), msg);
+  }
+  dc_end(s);
+  return s->st;
+}
+
+tabi_status dc_abandon(dc_scope *s, tabi_status st) {
+  if (s->st == TABI_OK) s->st = st;
+  dc_end(s);
+  return s->st;
+}
+
 tabi_tensor *dc_own(dc_scope *s, tabi_tensor *t) {
   if (!t) return NULL;
   if (s->n == DC_SCOPE_MAX) {
