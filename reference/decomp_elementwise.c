@@ -30,13 +30,13 @@ static tabi_status ew_binary(void *ctx, const tabi_call *call, tabi_value *args,
   return dc_finish(&s, outs, 0, dc_ew_binary(&s, op, kind, operand(&args[0]), operand(&args[1])));
 }
 
-#define UNARY(fn, op, kind) \
+#define UNARY(fn, op, kind)                                                                     \
   static tabi_status fn(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) { \
-    return ew_unary(ctx, call, args, outs, op, kind); \
+    return ew_unary(ctx, call, args, outs, op, kind);                                           \
   }
-#define BINARY(fn, op, kind) \
+#define BINARY(fn, op, kind)                                                                    \
   static tabi_status fn(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) { \
-    return ew_binary(ctx, call, args, outs, op, kind); \
+    return ew_binary(ctx, call, args, outs, op, kind);                                          \
   }
 
 UNARY(d_acos, DC_P_ACOS, DC_PROMOTE_INT_TO_FLOAT)
@@ -97,12 +97,13 @@ static tabi_status rounding(void *ctx, const tabi_call *call, tabi_value *args, 
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
-  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1)) return dc_finish(&s, outs, 0, dc_copy(&s, x));
+  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1))
+    return dc_finish(&s, outs, 0, dc_copy(&s, x));
   return dc_finish(&s, outs, 0, dc_ew_unary(&s, op, DC_PROMOTE_DEFAULT, x));
 }
-#define ROUNDING(fn, op) \
+#define ROUNDING(fn, op)                                                                        \
   static tabi_status fn(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) { \
-    return rounding(ctx, call, args, outs, op); \
+    return rounding(ctx, call, args, outs, op);                                                 \
   }
 ROUNDING(d_ceil, DC_P_CEIL)
 ROUNDING(d_floor, DC_P_FLOOR)
@@ -118,12 +119,14 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
   if (op == DC_P_SUB && result == TABI_DTYPE_BOOL)
-    return dc_error(&s, TABI_ERR_TYPE, "subtraction with two bool operands is not supported; "
+    return dc_error(&s, TABI_ERR_TYPE,
+                    "subtraction with two bool operands is not supported; "
                     "use logical_xor");
   const tabi_value *alpha = &args[2];
   if (tabi_dtype_is_integral(result, 1) && alpha->tag == TABI_TAG_FLOAT)
-    return dc_error(&s, TABI_ERR_TYPE, "argument 'alpha' must be an integer for integral "
-                   "inputs, got a float");
+    return dc_error(&s, TABI_ERR_TYPE,
+                    "argument 'alpha' must be an integer for integral "
+                    "inputs, got a float");
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_finish(&s, outs, 0, NULL);
   int alpha_is_one = (alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL) && alpha->u.i == 1;
@@ -147,9 +150,9 @@ static tabi_tensor *floor_div_float(dc_scope *s, tabi_tensor *a, tabi_tensor *b)
   tabi_tensor *zero = konst(s, 0.0, a), *one = konst(s, 1.0, a), *half = konst(s, 0.5, a);
   tabi_tensor *mod = dc_binary(s, DC_P_FMOD, a, b);
   tabi_tensor *div = dc_binary(s, DC_P_DIV, dc_binary(s, DC_P_SUB, a, mod), b);
-  tabi_tensor *adj = dc_binary(s, DC_P_BITWISE_AND, dc_binary(s, DC_P_NE, mod, zero),
-                               dc_binary(s, DC_P_NE, dc_binary(s, DC_P_LT, b, zero),
-                                         dc_binary(s, DC_P_LT, mod, zero)));
+  tabi_tensor *adj = dc_binary(
+      s, DC_P_BITWISE_AND, dc_binary(s, DC_P_NE, mod, zero),
+      dc_binary(s, DC_P_NE, dc_binary(s, DC_P_LT, b, zero), dc_binary(s, DC_P_LT, mod, zero)));
   div = dc_where(s, adj, dc_binary(s, DC_P_SUB, div, one), div);
   tabi_tensor *fl = dc_unary(s, DC_P_FLOOR, div);
   fl = dc_where(s, dc_binary(s, DC_P_GT, dc_binary(s, DC_P_SUB, div, fl), half),
@@ -168,9 +171,9 @@ static tabi_tensor *floor_div_int(dc_scope *s, tabi_tensor *a, tabi_tensor *b) {
   tabi_tensor *zero = konst(s, 0, a), *one = konst(s, 1, a);
   tabi_tensor *q = dc_binary(s, DC_P_DIV, a, b);
   tabi_tensor *r = dc_binary(s, DC_P_FMOD, a, b);
-  tabi_tensor *adj = dc_binary(s, DC_P_BITWISE_AND, dc_binary(s, DC_P_NE, r, zero),
-                               dc_binary(s, DC_P_NE, dc_binary(s, DC_P_LT, r, zero),
-                                         dc_binary(s, DC_P_LT, b, zero)));
+  tabi_tensor *adj = dc_binary(
+      s, DC_P_BITWISE_AND, dc_binary(s, DC_P_NE, r, zero),
+      dc_binary(s, DC_P_NE, dc_binary(s, DC_P_LT, r, zero), dc_binary(s, DC_P_LT, b, zero)));
   return dc_where(s, adj, dc_binary(s, DC_P_SUB, q, one), q);
 }
 
@@ -179,13 +182,16 @@ static tabi_status div_mode(void *ctx, const tabi_call *call, tabi_value *args, 
   dc_begin(&s, ctx, call, args);
   const tabi_value *mode = &args[2];
   if (mode->tag == TABI_TAG_NONE)
-    return dc_finish(&s, outs, 0, dc_ew_binary(&s, DC_P_DIV, DC_PROMOTE_INT_TO_FLOAT,
-                                               operand(&args[0]), operand(&args[1])));
+    return dc_finish(
+        &s, outs, 0,
+        dc_ew_binary(&s, DC_P_DIV, DC_PROMOTE_INT_TO_FLOAT, operand(&args[0]), operand(&args[1])));
   int trunc = mode->u.list.len == 5 && !memcmp(tabi_value_str(mode), "trunc", 5);
   int floor_ = mode->u.list.len == 5 && !memcmp(tabi_value_str(mode), "floor", 5);
   if (!trunc && !floor_)
-    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'rounding_mode' must be None, "
-                   "'trunc' or 'floor', got '%.*s'", (int)mode->u.list.len, tabi_value_str(mode));
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                    "argument 'rounding_mode' must be None, "
+                    "'trunc' or 'floor', got '%.*s'",
+                    (int)mode->u.list.len, tabi_value_str(mode));
   dc_operand o[2] = {operand(&args[0]), operand(&args[1])};
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
@@ -236,7 +242,8 @@ static tabi_status d_relu(void *ctx, const tabi_call *call, tabi_value *args, ta
                    dc_convert(&s, dc_where(&s, dc_binary(&s, DC_P_LE, x, zero), zero, x), result));
 }
 
-static tabi_status d_leaky_relu(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_leaky_relu(void *ctx, const tabi_call *call, tabi_value *args,
+                                tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
@@ -253,8 +260,9 @@ static tabi_status d_elu(void *ctx, const tabi_call *call, tabi_value *args, tab
   tabi_tensor *x = prep1(&s, args[0].u.t, &result);
   double alpha = ref_scalar_f(&args[1]), scale = ref_scalar_f(&args[2]);
   double input_scale = ref_scalar_f(&args[3]);
-  tabi_tensor *negv = dc_binary(&s, DC_P_MUL, dc_unary(&s, DC_P_EXPM1, dc_binary(&s, DC_P_MUL, x,
-                                konst(&s, input_scale, x))), konst(&s, alpha * scale, x));
+  tabi_tensor *negv = dc_binary(
+      &s, DC_P_MUL, dc_unary(&s, DC_P_EXPM1, dc_binary(&s, DC_P_MUL, x, konst(&s, input_scale, x))),
+      konst(&s, alpha * scale, x));
   tabi_tensor *posv = dc_binary(&s, DC_P_MUL, x, konst(&s, scale, x));
   tabi_tensor *r = dc_where(&s, dc_binary(&s, DC_P_LE, x, konst(&s, 0.0, x)), negv, posv);
   return dc_finish(&s, outs, 0, dc_convert(&s, r, result));
@@ -266,20 +274,25 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
   tabi_dtype result;
   tabi_tensor *x = prep1(&s, args[0].u.t, &result);
   const tabi_value *ap = &args[1];
-  int tanh_ = ap->tag == TABI_TAG_STRING && ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "tanh", 4);
-  int none = ap->tag != TABI_TAG_STRING ||
-             (ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "none", 4));
+  int tanh_ =
+      ap->tag == TABI_TAG_STRING && ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "tanh", 4);
+  int none =
+      ap->tag != TABI_TAG_STRING || (ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "none", 4));
   if (!tanh_ && !none)
-    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'approximate' must be 'none' or "
-                   "'tanh', got '%.*s'", (int)ap->u.list.len, tabi_value_str(ap));
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                    "argument 'approximate' must be 'none' or "
+                    "'tanh', got '%.*s'",
+                    (int)ap->u.list.len, tabi_value_str(ap));
   tabi_tensor *inner;
   if (tanh_) { /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
     tabi_tensor *x3 = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_MUL, x, x), x);
-    tabi_tensor *u = dc_binary(&s, DC_P_ADD, x, dc_binary(&s, DC_P_MUL, x3, konst(&s, 0.044715, x)));
-    inner = dc_unary(&s, DC_P_TANH, dc_binary(&s, DC_P_MUL, u,
-                                              konst(&s, 0.79788456080286535588, x)));
+    tabi_tensor *u =
+        dc_binary(&s, DC_P_ADD, x, dc_binary(&s, DC_P_MUL, x3, konst(&s, 0.044715, x)));
+    inner =
+        dc_unary(&s, DC_P_TANH, dc_binary(&s, DC_P_MUL, u, konst(&s, 0.79788456080286535588, x)));
   } else { /* 0.5 x (1 + erf(x / sqrt 2)) */
-    inner = dc_unary(&s, DC_P_ERF, dc_binary(&s, DC_P_MUL, x, konst(&s, 0.70710678118654752440, x)));
+    inner =
+        dc_unary(&s, DC_P_ERF, dc_binary(&s, DC_P_MUL, x, konst(&s, 0.70710678118654752440, x)));
   }
   tabi_tensor *r = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_MUL, x, konst(&s, 0.5, x)),
                              dc_binary(&s, DC_P_ADD, konst(&s, 1.0, x), inner));
@@ -291,13 +304,20 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
 static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *self,
                               const tabi_value *lo, const tabi_value *hi) {
   if (lo->tag == TABI_TAG_NONE && hi->tag == TABI_TAG_NONE)
-    return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "at least one of 'min' or 'max' must not be None");
+    return dc_error(s, TABI_ERR_INVALID_ARGUMENT,
+                    "at least one of 'min' or 'max' must not be None");
   dc_operand o[3];
   int32_t n = 0;
   o[n++] = operand(self);
   int ilo = -1, ihi = -1;
-  if (lo->tag != TABI_TAG_NONE) { ilo = n; o[n++] = operand(lo); }
-  if (hi->tag != TABI_TAG_NONE) { ihi = n; o[n++] = operand(hi); }
+  if (lo->tag != TABI_TAG_NONE) {
+    ilo = n;
+    o[n++] = operand(lo);
+  }
+  if (hi->tag != TABI_TAG_NONE) {
+    ihi = n;
+    o[n++] = operand(hi);
+  }
   tabi_dtype result, compute;
   dc_promote(n, o, DC_PROMOTE_DEFAULT, &result, &compute);
   tabi_tensor *x[3];
@@ -314,15 +334,19 @@ static tabi_status d_clamp(void *ctx, const tabi_call *call, tabi_value *args, t
   return clamp_impl(&s, outs, &args[0], &args[1], &args[2]);
 }
 
-static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   /* hardtanh keeps the input's dtype: its bounds are not promoted with it */
   tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
   tabi_tensor *x = args[0].u.t;
-  tabi_tensor *lo = dc_broadcast_to(&s, dc_scalar(&s, &args[1], dt, x->dl.device), x->dl.ndim, x->dl.shape);
-  tabi_tensor *hi = dc_broadcast_to(&s, dc_scalar(&s, &args[2], dt, x->dl.device), x->dl.ndim, x->dl.shape);
-  return dc_finish(&s, outs, 0, dc_binary(&s, DC_P_MINIMUM, dc_binary(&s, DC_P_MAXIMUM, x, lo), hi));
+  tabi_tensor *lo =
+      dc_broadcast_to(&s, dc_scalar(&s, &args[1], dt, x->dl.device), x->dl.ndim, x->dl.shape);
+  tabi_tensor *hi =
+      dc_broadcast_to(&s, dc_scalar(&s, &args[2], dt, x->dl.device), x->dl.ndim, x->dl.shape);
+  return dc_finish(&s, outs, 0,
+                   dc_binary(&s, DC_P_MINIMUM, dc_binary(&s, DC_P_MAXIMUM, x, lo), hi));
 }
 
 /* --- predicates and logical ops ------------------------------------------------ */
@@ -340,7 +364,8 @@ static tabi_status d_isinf(void *ctx, const tabi_call *call, tabi_value *args, t
   tabi_tensor *x = args[0].u.t;
   if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1)) {
     tabi_value f = tabi_bool(0);
-    return dc_finish(&s, outs, 0, dc_full(&s, x->dl.ndim, x->dl.shape, &f, TABI_DTYPE_BOOL, x->dl.device));
+    return dc_finish(&s, outs, 0,
+                     dc_full(&s, x->dl.ndim, x->dl.shape, &f, TABI_DTYPE_BOOL, x->dl.device));
   }
   tabi_tensor *a = dc_unary(&s, DC_P_ABS, x);
   return dc_finish(&s, outs, 0, dc_binary(&s, DC_P_EQ, a, konst(&s, INFINITY, a)));
@@ -353,7 +378,8 @@ static tabi_tensor *truthy(dc_scope *s, tabi_tensor *x) {
   return dc_binary(s, DC_P_NE, x, konst(s, 0.0, x));
 }
 
-static tabi_status d_logical_not(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_logical_not(void *ctx, const tabi_call *call, tabi_value *args,
+                                 tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   return dc_finish(&s, outs, 0, dc_unary(&s, DC_P_BITWISE_NOT, truthy(&s, args[0].u.t)));
@@ -370,13 +396,16 @@ static tabi_status logical(void *ctx, const tabi_call *call, tabi_value *args, t
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_finish(&s, outs, 0, NULL);
   return dc_finish(&s, outs, 0, dc_binary(&s, op, truthy(&s, x[0]), truthy(&s, x[1])));
 }
-static tabi_status d_logical_and(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_logical_and(void *ctx, const tabi_call *call, tabi_value *args,
+                                 tabi_value *outs) {
   return logical(ctx, call, args, outs, DC_P_BITWISE_AND);
 }
-static tabi_status d_logical_or(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_logical_or(void *ctx, const tabi_call *call, tabi_value *args,
+                                tabi_value *outs) {
   return logical(ctx, call, args, outs, DC_P_BITWISE_OR);
 }
-static tabi_status d_logical_xor(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_logical_xor(void *ctx, const tabi_call *call, tabi_value *args,
+                                 tabi_value *outs) {
   return logical(ctx, call, args, outs, DC_P_BITWISE_XOR);
 }
 
@@ -394,37 +423,87 @@ static tabi_status d_where(void *ctx, const tabi_call *call, tabi_value *args, t
   return dc_finish(&s, outs, 0, dc_where(&s, cond, x[1], x[2]));
 }
 
-const dc_kernel dc_elementwise_kernels[] = {
-    {"aten::acos", d_acos}, {"aten::acosh", d_acosh}, {"aten::asin", d_asin},
-    {"aten::asinh", d_asinh}, {"aten::atan", d_atan}, {"aten::atanh", d_atanh},
-    {"aten::cos", d_cos}, {"aten::cosh", d_cosh}, {"aten::erf", d_erf}, {"aten::exp", d_exp},
-    {"aten::expm1", d_expm1}, {"aten::log", d_log}, {"aten::log10", d_log10},
-    {"aten::log1p", d_log1p}, {"aten::log2", d_log2}, {"aten::reciprocal", d_reciprocal},
-    {"aten::rsqrt", d_rsqrt}, {"aten::sin", d_sin}, {"aten::sinh", d_sinh},
-    {"aten::sqrt", d_sqrt}, {"aten::tan", d_tan}, {"aten::tanh", d_tanh},
-    {"aten::neg", d_neg}, {"aten::sign", d_sign}, {"aten::bitwise_not", d_bitwise_not},
-    {"aten::abs", d_abs}, {"aten::ceil", d_ceil}, {"aten::floor", d_floor},
-    {"aten::round", d_round}, {"aten::trunc", d_trunc},
-    {"aten::add.Tensor", d_add}, {"aten::add.Scalar", d_add},
-    {"aten::sub.Tensor", d_sub}, {"aten::sub.Scalar", d_sub},
-    {"aten::mul.Tensor", d_mul}, {"aten::mul.Scalar", d_mul},
-    {"aten::div.Tensor", d_div}, {"aten::div.Scalar", d_div},
-    {"aten::div.Tensor_mode", div_mode}, {"aten::div.Scalar_mode", div_mode},
-    {"aten::fmod.Tensor", d_fmod}, {"aten::fmod.Scalar", d_fmod},
-    {"aten::remainder.Tensor", d_remainder}, {"aten::remainder.Scalar", d_remainder},
-    {"aten::maximum", d_maximum}, {"aten::minimum", d_minimum}, {"aten::atan2", d_atan2},
-    {"aten::bitwise_and.Tensor", d_bitwise_and}, {"aten::bitwise_and.Scalar", d_bitwise_and},
-    {"aten::bitwise_or.Tensor", d_bitwise_or}, {"aten::bitwise_or.Scalar", d_bitwise_or},
-    {"aten::bitwise_xor.Tensor", d_bitwise_xor}, {"aten::bitwise_xor.Scalar", d_bitwise_xor},
-    {"aten::eq.Tensor", d_eq}, {"aten::eq.Scalar", d_eq}, {"aten::ne.Tensor", d_ne},
-    {"aten::ne.Scalar", d_ne}, {"aten::lt.Tensor", d_lt}, {"aten::lt.Scalar", d_lt},
-    {"aten::le.Tensor", d_le}, {"aten::le.Scalar", d_le}, {"aten::gt.Tensor", d_gt},
-    {"aten::gt.Scalar", d_gt}, {"aten::ge.Tensor", d_ge}, {"aten::ge.Scalar", d_ge},
-    {"aten::pow.Tensor_Tensor", d_pow}, {"aten::pow.Tensor_Scalar", d_pow},
-    {"aten::pow.Scalar", d_pow}, {"aten::sigmoid", d_sigmoid}, {"aten::relu", d_relu},
-    {"aten::leaky_relu", d_leaky_relu}, {"aten::elu", d_elu}, {"aten::gelu", d_gelu},
-    {"aten::clamp", d_clamp}, {"aten::clamp.Tensor", d_clamp}, {"aten::hardtanh", d_hardtanh},
-    {"aten::isnan", d_isnan}, {"aten::isinf", d_isinf}, {"aten::logical_not", d_logical_not},
-    {"aten::logical_and", d_logical_and}, {"aten::logical_or", d_logical_or},
-    {"aten::logical_xor", d_logical_xor}, {"aten::where.self", d_where},
-    {NULL, NULL}};
+const dc_kernel dc_elementwise_kernels[] = {{"aten::acos", d_acos},
+                                            {"aten::acosh", d_acosh},
+                                            {"aten::asin", d_asin},
+                                            {"aten::asinh", d_asinh},
+                                            {"aten::atan", d_atan},
+                                            {"aten::atanh", d_atanh},
+                                            {"aten::cos", d_cos},
+                                            {"aten::cosh", d_cosh},
+                                            {"aten::erf", d_erf},
+                                            {"aten::exp", d_exp},
+                                            {"aten::expm1", d_expm1},
+                                            {"aten::log", d_log},
+                                            {"aten::log10", d_log10},
+                                            {"aten::log1p", d_log1p},
+                                            {"aten::log2", d_log2},
+                                            {"aten::reciprocal", d_reciprocal},
+                                            {"aten::rsqrt", d_rsqrt},
+                                            {"aten::sin", d_sin},
+                                            {"aten::sinh", d_sinh},
+                                            {"aten::sqrt", d_sqrt},
+                                            {"aten::tan", d_tan},
+                                            {"aten::tanh", d_tanh},
+                                            {"aten::neg", d_neg},
+                                            {"aten::sign", d_sign},
+                                            {"aten::bitwise_not", d_bitwise_not},
+                                            {"aten::abs", d_abs},
+                                            {"aten::ceil", d_ceil},
+                                            {"aten::floor", d_floor},
+                                            {"aten::round", d_round},
+                                            {"aten::trunc", d_trunc},
+                                            {"aten::add.Tensor", d_add},
+                                            {"aten::add.Scalar", d_add},
+                                            {"aten::sub.Tensor", d_sub},
+                                            {"aten::sub.Scalar", d_sub},
+                                            {"aten::mul.Tensor", d_mul},
+                                            {"aten::mul.Scalar", d_mul},
+                                            {"aten::div.Tensor", d_div},
+                                            {"aten::div.Scalar", d_div},
+                                            {"aten::div.Tensor_mode", div_mode},
+                                            {"aten::div.Scalar_mode", div_mode},
+                                            {"aten::fmod.Tensor", d_fmod},
+                                            {"aten::fmod.Scalar", d_fmod},
+                                            {"aten::remainder.Tensor", d_remainder},
+                                            {"aten::remainder.Scalar", d_remainder},
+                                            {"aten::maximum", d_maximum},
+                                            {"aten::minimum", d_minimum},
+                                            {"aten::atan2", d_atan2},
+                                            {"aten::bitwise_and.Tensor", d_bitwise_and},
+                                            {"aten::bitwise_and.Scalar", d_bitwise_and},
+                                            {"aten::bitwise_or.Tensor", d_bitwise_or},
+                                            {"aten::bitwise_or.Scalar", d_bitwise_or},
+                                            {"aten::bitwise_xor.Tensor", d_bitwise_xor},
+                                            {"aten::bitwise_xor.Scalar", d_bitwise_xor},
+                                            {"aten::eq.Tensor", d_eq},
+                                            {"aten::eq.Scalar", d_eq},
+                                            {"aten::ne.Tensor", d_ne},
+                                            {"aten::ne.Scalar", d_ne},
+                                            {"aten::lt.Tensor", d_lt},
+                                            {"aten::lt.Scalar", d_lt},
+                                            {"aten::le.Tensor", d_le},
+                                            {"aten::le.Scalar", d_le},
+                                            {"aten::gt.Tensor", d_gt},
+                                            {"aten::gt.Scalar", d_gt},
+                                            {"aten::ge.Tensor", d_ge},
+                                            {"aten::ge.Scalar", d_ge},
+                                            {"aten::pow.Tensor_Tensor", d_pow},
+                                            {"aten::pow.Tensor_Scalar", d_pow},
+                                            {"aten::pow.Scalar", d_pow},
+                                            {"aten::sigmoid", d_sigmoid},
+                                            {"aten::relu", d_relu},
+                                            {"aten::leaky_relu", d_leaky_relu},
+                                            {"aten::elu", d_elu},
+                                            {"aten::gelu", d_gelu},
+                                            {"aten::clamp", d_clamp},
+                                            {"aten::clamp.Tensor", d_clamp},
+                                            {"aten::hardtanh", d_hardtanh},
+                                            {"aten::isnan", d_isnan},
+                                            {"aten::isinf", d_isinf},
+                                            {"aten::logical_not", d_logical_not},
+                                            {"aten::logical_and", d_logical_and},
+                                            {"aten::logical_or", d_logical_or},
+                                            {"aten::logical_xor", d_logical_xor},
+                                            {"aten::where.self", d_where},
+                                            {NULL, NULL}};

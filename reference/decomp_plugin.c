@@ -20,7 +20,9 @@ extern const dc_kernel dc_reduce_kernels[] __attribute__((weak));
 extern const dc_kernel dc_shape_kernels[] __attribute__((weak));
 extern const dc_kernel dc_nn_kernels[] __attribute__((weak));
 
-static void dc_destroy(void *ctx) { free(ctx); }
+static void dc_destroy(void *ctx) {
+  free(ctx);
+}
 
 TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out);
 
@@ -38,7 +40,8 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
   for (int i = 0; i < DC_NOPS; i++) {
     tabi_status st = host->op_find(host->ctx, dc_op_names[i], &c->ops[i]);
     if (st != TABI_OK)
-      return TABI_ERR(host, st, "decomp: the op '%s' it builds on is not registered", dc_op_names[i]);
+      return TABI_ERR(host, st, "decomp: the op '%s' it builds on is not registered",
+                      dc_op_names[i]);
   }
   const dc_kernel *tables[] = {dc_elementwise_kernels, dc_reduce_kernels, dc_shape_kernels,
                                dc_nn_kernels};

@@ -35,7 +35,8 @@ static int32_t dims_of(dc_scope *s, const tabi_value *v, const tabi_tensor *x, i
     }
     if (x->dl.ndim == 0) return 0; /* a 0-d tensor reduces over nothing */
     if (seen & (1u << w)) {
-      dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "dim %d appears multiple times in the list of dims", (int)w);
+      dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "dim %d appears multiple times in the list of dims",
+              (int)w);
       return -1;
     }
     seen |= 1u << w;
@@ -81,15 +82,18 @@ static tabi_status d_sum(void *ctx, const tabi_call *call, tabi_value *args, tab
   int32_t dims[REF_MAX_DIMS];
   int32_t n = dims_of(&s, &args[1], x, 1, dims);
   if (n < 0) return dc_finish(&s, outs, 0, NULL);
-  return dc_finish(&s, outs, 0, sum_as(&s, x, dims, n, (int32_t)args[2].u.i, sum_dtype(x, &args[3])));
+  return dc_finish(&s, outs, 0,
+                   sum_as(&s, x, dims, n, (int32_t)args[2].u.i, sum_dtype(x, &args[3])));
 }
 
 static tabi_status mean_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, const tabi_value *dimv,
                              int32_t keepdim, const tabi_value *dtype) {
   tabi_dtype out = dtype->tag == TABI_TAG_DTYPE ? dtype->u.dtype : tabi_tensor_dtype(x);
   if (!tabi_dtype_is_floating(out) && !tabi_dtype_is_complex(out))
-    return dc_error(s, TABI_ERR_TYPE, "could not infer output dtype: input dtype must be a "
-                   "floating point or complex dtype, got %s", tabi_dtype_name(out));
+    return dc_error(s, TABI_ERR_TYPE,
+                    "could not infer output dtype: input dtype must be a "
+                    "floating point or complex dtype, got %s",
+                    tabi_dtype_name(out));
   int32_t dims[REF_MAX_DIMS];
   int32_t n = dims_of(s, dimv, x, 1, dims);
   if (n < 0) return dc_finish(s, outs, 0, NULL);
@@ -105,7 +109,8 @@ static tabi_status d_mean(void *ctx, const tabi_call *call, tabi_value *args, ta
   return mean_impl(&s, outs, args[0].u.t, &none, 0, &args[1]);
 }
 
-static tabi_status d_mean_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_mean_dim(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   return mean_impl(&s, outs, args[0].u.t, &args[1], (int32_t)args[2].u.i, &args[3]);
@@ -122,7 +127,7 @@ static tabi_status minmax(void *ctx, const tabi_call *call, tabi_value *args, ta
   for (int32_t i = 0; i < n; i++)
     if (x->dl.shape[dims[i]] == 0)
       return dc_error(&s, TABI_ERR_INDEX, "expected reduction dim %d to have non-zero size",
-                     (int)dims[i]);
+                      (int)dims[i]);
   return dc_finish(&s, outs, 0, dc_reduce(&s, op, x, dims, n, (int32_t)args[2].u.i, -1));
 }
 static tabi_status d_amax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
@@ -139,7 +144,8 @@ static tabi_status any_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, const
   int32_t n = dims_of(s, dimv, x, 1, dims);
   if (n < 0) return dc_finish(s, outs, 0, NULL);
   tabi_tensor *nz = dc_binary(s, DC_P_NE, x, konst(s, 0.0, x));
-  tabi_tensor *cnt = dc_reduce(s, DC_P_SUM, dc_convert(s, nz, TABI_DTYPE_INT64), dims, n, keepdim, -1);
+  tabi_tensor *cnt =
+      dc_reduce(s, DC_P_SUM, dc_convert(s, nz, TABI_DTYPE_INT64), dims, n, keepdim, -1);
   tabi_tensor *r = dc_binary(s, DC_P_GT, cnt, konst(s, 0.0, cnt));
   tabi_dtype out = tabi_tensor_dtype(x) == TABI_DTYPE_UINT8 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL;
   return dc_finish(s, outs, 0, dc_convert(s, r, out));
@@ -163,7 +169,8 @@ static tabi_status prod_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, cons
   if (n < 0) return dc_finish(s, outs, 0, NULL);
   tabi_dtype out = sum_dtype(x, dtype);
   tabi_tensor *c = dc_convert(s, x, opmath(out));
-  return dc_finish(s, outs, 0, dc_convert(s, dc_reduce(s, DC_P_PROD, c, dims, n, keepdim, -1), out));
+  return dc_finish(s, outs, 0,
+                   dc_convert(s, dc_reduce(s, DC_P_PROD, c, dims, n, keepdim, -1), out));
 }
 static tabi_status d_prod(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   dc_scope s;
@@ -171,7 +178,8 @@ static tabi_status d_prod(void *ctx, const tabi_call *call, tabi_value *args, ta
   tabi_value none = tabi_none();
   return prod_impl(&s, outs, args[0].u.t, &none, 0, &args[1]);
 }
-static tabi_status d_prod_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_prod_dim(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   return prod_impl(&s, outs, args[0].u.t, &args[1], (int32_t)args[2].u.i, &args[3]);
@@ -181,17 +189,21 @@ static tabi_status var_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, const
                             int64_t correction, int32_t keepdim) {
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (!tabi_dtype_is_floating(dt) && !tabi_dtype_is_complex(dt))
-    return dc_error(s, TABI_ERR_TYPE, "std and var only support floating point and complex "
-                   "dtypes, got %s", tabi_dtype_name(dt));
+    return dc_error(s, TABI_ERR_TYPE,
+                    "std and var only support floating point and complex "
+                    "dtypes, got %s",
+                    tabi_dtype_name(dt));
   int32_t dims[REF_MAX_DIMS];
   int32_t n = dims_of(s, dimv, x, 1, dims);
   if (n < 0) return dc_finish(s, outs, 0, NULL);
-  tabi_dtype real = dt == TABI_DTYPE_COMPLEX64 ? TABI_DTYPE_FLOAT32
-                    : dt == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_FLOAT64 : dt;
+  tabi_dtype real = dt == TABI_DTYPE_COMPLEX64    ? TABI_DTYPE_FLOAT32
+                    : dt == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_FLOAT64
+                                                  : dt;
   tabi_tensor *v = dc_var(s, dc_convert(s, x, opmath(dt)), dims, n, keepdim, correction);
   return dc_finish(s, outs, 0, dc_convert(s, v, real));
 }
-static tabi_status d_var_correction(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_var_correction(void *ctx, const tabi_call *call, tabi_value *args,
+                                    tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   int64_t corr = args[2].tag == TABI_TAG_NONE ? 1 : args[2].u.i;
@@ -213,7 +225,7 @@ static tabi_status softmax_impl(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (!tabi_dtype_is_floating(dt))
     return dc_error(&s, TABI_ERR_TYPE, "softmax needs a floating point input, got %s",
-                   tabi_dtype_name(dt));
+                    tabi_dtype_name(dt));
   int32_t dim;
   tabi_status st = ref_wrap_dim(s.h, call, "dim", args[1].u.i, x->dl.ndim, &dim);
   if (st != TABI_OK) return dc_abandon(&s, st);
@@ -223,10 +235,12 @@ static tabi_status softmax_impl(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *c = dc_convert(&s, x, opmath(dt));
   tabi_tensor *shifted = c;
   if (x->dl.ndim == 0 || x->dl.shape[dim] > 0) /* amax of an empty dim is an error */
-    shifted = dc_binary(&s, DC_P_SUB, c, dc_broadcast_to(&s, dc_reduce(&s, DC_P_AMAX, c, &dim, n, 1, -1),
-                                                          c->dl.ndim, c->dl.shape));
+    shifted = dc_binary(
+        &s, DC_P_SUB, c,
+        dc_broadcast_to(&s, dc_reduce(&s, DC_P_AMAX, c, &dim, n, 1, -1), c->dl.ndim, c->dl.shape));
   tabi_tensor *e = dc_unary(&s, DC_P_EXP, shifted);
-  tabi_tensor *sum = dc_broadcast_to(&s, dc_reduce(&s, DC_P_SUM, e, &dim, n, 1, -1), c->dl.ndim, c->dl.shape);
+  tabi_tensor *sum =
+      dc_broadcast_to(&s, dc_reduce(&s, DC_P_SUM, e, &dim, n, 1, -1), c->dl.ndim, c->dl.shape);
   tabi_tensor *r = log ? dc_binary(&s, DC_P_SUB, shifted, dc_unary(&s, DC_P_LOG, sum))
                        : dc_binary(&s, DC_P_DIV, e, sum);
   return dc_finish(&s, outs, 0, dc_convert(&s, r, out));
@@ -234,7 +248,8 @@ static tabi_status softmax_impl(void *ctx, const tabi_call *call, tabi_value *ar
 static tabi_status d_softmax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   return softmax_impl(ctx, call, args, outs, 0);
 }
-static tabi_status d_log_softmax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_log_softmax(void *ctx, const tabi_call *call, tabi_value *args,
+                                 tabi_value *outs) {
   return softmax_impl(ctx, call, args, outs, 1);
 }
 
@@ -249,7 +264,8 @@ static tabi_tensor *per_channel(dc_scope *s, tabi_tensor *v, const tabi_tensor *
   return dc_call(s, DC_P_BROADCAST_IN_DIM, args, 3);
 }
 
-static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *args,
+                                tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
@@ -259,8 +275,9 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
   double eps = args[4].u.f;
   int32_t axis = x->dl.ndim - (int32_t)nnorm;
   if (axis < 0 || memcmp(x->dl.shape + axis, tabi_value_ints(&args[1]), (size_t)nnorm * 8) != 0)
-    return dc_error(&s, TABI_ERR_SHAPE, "argument 'normalized_shape' does not match the trailing "
-                   "dims of the input");
+    return dc_error(&s, TABI_ERR_SHAPE,
+                    "argument 'normalized_shape' does not match the trailing "
+                    "dims of the input");
   tabi_dtype dt = tabi_tensor_dtype(x);
   int32_t dims[REF_MAX_DIMS];
   for (int32_t i = 0; i < nnorm; i++) dims[i] = axis + i;
@@ -270,10 +287,15 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *mu = dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)count, sum));
   tabi_tensor *var = dc_var(&s, c, dims, (int32_t)nnorm, 1, 0);
   tabi_tensor *rstd = dc_unary(&s, DC_P_RSQRT, dc_binary(&s, DC_P_ADD, var, konst(&s, eps, var)));
-  tabi_tensor *y = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_broadcast_to(&s, mu, c->dl.ndim, c->dl.shape)),
-                             dc_broadcast_to(&s, rstd, c->dl.ndim, c->dl.shape));
-  if (w) y = dc_binary(&s, DC_P_MUL, y, dc_broadcast_to(&s, dc_convert(&s, w, opmath(dt)), y->dl.ndim, y->dl.shape));
-  if (b) y = dc_binary(&s, DC_P_ADD, y, dc_broadcast_to(&s, dc_convert(&s, b, opmath(dt)), y->dl.ndim, y->dl.shape));
+  tabi_tensor *y = dc_binary(
+      &s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_broadcast_to(&s, mu, c->dl.ndim, c->dl.shape)),
+      dc_broadcast_to(&s, rstd, c->dl.ndim, c->dl.shape));
+  if (w)
+    y = dc_binary(&s, DC_P_MUL, y,
+                  dc_broadcast_to(&s, dc_convert(&s, w, opmath(dt)), y->dl.ndim, y->dl.shape));
+  if (b)
+    y = dc_binary(&s, DC_P_ADD, y,
+                  dc_broadcast_to(&s, dc_convert(&s, b, opmath(dt)), y->dl.ndim, y->dl.shape));
   tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mu, dt), dc_convert(&s, rstd, dt)};
   return dc_finish_n(&s, outs, 3, res);
 }
@@ -283,8 +305,9 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
 static tabi_tensor *bn_apply(dc_scope *s, tabi_tensor *c, tabi_tensor *mean, tabi_tensor *rstd,
                              tabi_tensor *w, tabi_tensor *b) {
   tabi_dtype ct = tabi_tensor_dtype(c);
-  tabi_tensor *y = dc_binary(s, DC_P_MUL, dc_binary(s, DC_P_SUB, c, per_channel(s, dc_convert(s, mean, ct), c)),
-                             per_channel(s, dc_convert(s, rstd, ct), c));
+  tabi_tensor *y =
+      dc_binary(s, DC_P_MUL, dc_binary(s, DC_P_SUB, c, per_channel(s, dc_convert(s, mean, ct), c)),
+                per_channel(s, dc_convert(s, rstd, ct), c));
   if (w) y = dc_binary(s, DC_P_MUL, y, per_channel(s, dc_convert(s, w, ct), c));
   if (b) y = dc_binary(s, DC_P_ADD, y, per_channel(s, dc_convert(s, b, ct), c));
   return y;
@@ -304,7 +327,8 @@ static tabi_status bn_eval(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_t
   tabi_tensor *y = bn_apply(s, c, rm, rstd, w, b);
   int64_t zero = 0;
   DLDevice dev = x->dl.device;
-  tabi_value eargs[4] = {tabi_int_list(&zero, 1), tabi_dtype_value(dt), tabi_device_value(dev), tabi_bool(0)};
+  tabi_value eargs[4] = {tabi_int_list(&zero, 1), tabi_dtype_value(dt), tabi_device_value(dev),
+                         tabi_bool(0)};
   tabi_tensor *e1 = dc_call(s, DC_P_EMPTY, eargs, 4);
   tabi_tensor *e2 = dc_call(s, DC_P_EMPTY, eargs, 4);
   tabi_tensor *res[3] = {dc_convert(s, y, dt), e1, e2};
@@ -316,7 +340,9 @@ static tabi_status bn_eval(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_t
 static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_tensor *w,
                             tabi_tensor *b, tabi_tensor *rm, tabi_tensor *rv, double momentum,
                             double eps) {
-  if (x->dl.ndim < 2) return dc_error(s, TABI_ERR_SHAPE, "expected an input of at least 2 dims, got %d", (int)x->dl.ndim);
+  if (x->dl.ndim < 2)
+    return dc_error(s, TABI_ERR_SHAPE, "expected an input of at least 2 dims, got %d",
+                    (int)x->dl.ndim);
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_tensor *c = dc_convert(s, x, opmath(dt));
   int32_t dims[REF_MAX_DIMS], n = 0;
@@ -331,19 +357,28 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
   if (rm && rv && s->st == TABI_OK) {
     tabi_dtype st = tabi_tensor_dtype(rm);
     tabi_tensor *m = konst(s, momentum, mean), *keep = konst(s, 1.0 - momentum, mean);
-    tabi_tensor *unbiased = dc_binary(s, DC_P_MUL, var, konst(s, count > 1 ? (double)count / (double)(count - 1) : INFINITY, var));
-    tabi_tensor *nm = dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rm, opmath(dt))), dc_binary(s, DC_P_MUL, m, mean));
-    tabi_tensor *nv = dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rv, opmath(dt))), dc_binary(s, DC_P_MUL, m, unbiased));
+    tabi_tensor *unbiased =
+        dc_binary(s, DC_P_MUL, var,
+                  konst(s, count > 1 ? (double)count / (double)(count - 1) : INFINITY, var));
+    tabi_tensor *nm =
+        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rm, opmath(dt))),
+                  dc_binary(s, DC_P_MUL, m, mean));
+    tabi_tensor *nv =
+        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rv, opmath(dt))),
+                  dc_binary(s, DC_P_MUL, m, unbiased));
     tabi_value a1[2] = {tabi_tensor_value(rm), tabi_tensor_value(dc_convert(s, nm, st))};
-    tabi_value a2[2] = {tabi_tensor_value(rv), tabi_tensor_value(dc_convert(s, nv, tabi_tensor_dtype(rv)))};
+    tabi_value a2[2] = {tabi_tensor_value(rv),
+                        tabi_tensor_value(dc_convert(s, nv, tabi_tensor_dtype(rv)))};
     if (s->st == TABI_OK) dc_call(s, DC_P_COPY_TO, a1, 2);
     if (s->st == TABI_OK) dc_call(s, DC_P_COPY_TO, a2, 2);
   }
-  tabi_tensor *res[3] = {dc_convert(s, y, dt), dc_convert(s, mean, opmath(dt)), dc_convert(s, rstd, opmath(dt))};
+  tabi_tensor *res[3] = {dc_convert(s, y, dt), dc_convert(s, mean, opmath(dt)),
+                         dc_convert(s, rstd, opmath(dt))};
   return dc_finish_n(s, outs, 3, res);
 }
 
-static tabi_status d_bn_legit(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_bn_legit(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t, *w = opt_tensor(&args[1]), *b = opt_tensor(&args[2]);
@@ -352,30 +387,37 @@ static tabi_status d_bn_legit(void *ctx, const tabi_call *call, tabi_value *args
   return bn_eval(&s, outs, x, w, b, rm, rv, args[7].u.f);
 }
 
-static tabi_status d_bn_no_stats(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_bn_no_stats(void *ctx, const tabi_call *call, tabi_value *args,
+                                 tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   return bn_train(&s, outs, args[0].u.t, opt_tensor(&args[1]), opt_tensor(&args[2]), NULL, NULL,
                   args[4].u.f, args[5].u.f);
 }
 
-static tabi_status d_bn_no_training(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_bn_no_training(void *ctx, const tabi_call *call, tabi_value *args,
+                                    tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   return bn_eval(&s, outs, args[0].u.t, opt_tensor(&args[1]), opt_tensor(&args[2]), args[3].u.t,
                  args[4].u.t, args[6].u.f);
 }
 
-static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *args,
+                                tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t, *w = opt_tensor(&args[1]), *b = opt_tensor(&args[2]);
   int64_t N = args[3].u.i, C = args[4].u.i, HxW = args[5].u.i, G = args[6].u.i;
   double eps = args[7].u.f;
   if (G <= 0 || C % G != 0)
-    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "expected argument 'C' (%lld) to be divisible by 'group' (%lld)", (long long)C, (long long)G);
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                    "expected argument 'C' (%lld) to be divisible by 'group' (%lld)", (long long)C,
+                    (long long)G);
   if (N * C * HxW != tabi_tensor_numel(x))
-    return dc_error(&s, TABI_ERR_SHAPE, "N * C * HxW (%lld) does not match the input's %lld elements", (long long)(N * C * HxW), (long long)tabi_tensor_numel(x));
+    return dc_error(&s, TABI_ERR_SHAPE,
+                    "N * C * HxW (%lld) does not match the input's %lld elements",
+                    (long long)(N * C * HxW), (long long)tabi_tensor_numel(x));
   tabi_dtype dt = tabi_tensor_dtype(x);
   int64_t gshape[3] = {N, G, C / G * HxW};
   tabi_tensor *c = dc_reshape(&s, dc_convert(&s, x, opmath(dt)), 3, gshape);
@@ -387,8 +429,12 @@ static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *ar
   int64_t bd[2] = {0, 1};
   tabi_value ma[3] = {tabi_tensor_value(mean), tabi_int_list(gshape, 3), tabi_int_list(bd, 2)};
   tabi_value ra[3] = {tabi_tensor_value(rstd), tabi_int_list(gshape, 3), tabi_int_list(bd, 2)};
-  tabi_tensor *y = s.st == TABI_OK ? dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_call(&s, DC_P_BROADCAST_IN_DIM, ma, 3)),
-                                                dc_call(&s, DC_P_BROADCAST_IN_DIM, ra, 3)) : NULL;
+  tabi_tensor *y =
+      s.st == TABI_OK
+          ? dc_binary(&s, DC_P_MUL,
+                      dc_binary(&s, DC_P_SUB, c, dc_call(&s, DC_P_BROADCAST_IN_DIM, ma, 3)),
+                      dc_call(&s, DC_P_BROADCAST_IN_DIM, ra, 3))
+          : NULL;
   y = dc_reshape(&s, y, x->dl.ndim, x->dl.shape);
   if (w) y = dc_binary(&s, DC_P_MUL, y, per_channel(&s, dc_convert(&s, w, opmath(dt)), x));
   if (b) y = dc_binary(&s, DC_P_ADD, y, per_channel(&s, dc_convert(&s, b, opmath(dt)), x));
@@ -401,10 +447,19 @@ const dc_kernel dc_reduce_kernels[] = {
     {"aten::_native_batch_norm_legit.no_stats", d_bn_no_stats},
     {"aten::_native_batch_norm_legit_no_training", d_bn_no_training},
     {"aten::native_group_norm", d_group_norm},
-    {"aten::sum.dim_IntList", d_sum}, {"aten::mean", d_mean}, {"aten::mean.dim", d_mean_dim},
-    {"aten::amax", d_amax}, {"aten::amin", d_amin}, {"aten::any", d_any},
-    {"aten::any.dim", d_any_dim}, {"aten::any.dims", d_any_dim}, {"aten::prod", d_prod},
-    {"aten::prod.dim_int", d_prod_dim}, {"aten::var.correction", d_var_correction},
-    {"aten::var.dim", d_var_dim}, {"aten::_softmax", d_softmax},
-    {"aten::_log_softmax", d_log_softmax}, {"aten::native_layer_norm", d_layer_norm},
+    {"aten::sum.dim_IntList", d_sum},
+    {"aten::mean", d_mean},
+    {"aten::mean.dim", d_mean_dim},
+    {"aten::amax", d_amax},
+    {"aten::amin", d_amin},
+    {"aten::any", d_any},
+    {"aten::any.dim", d_any_dim},
+    {"aten::any.dims", d_any_dim},
+    {"aten::prod", d_prod},
+    {"aten::prod.dim_int", d_prod_dim},
+    {"aten::var.correction", d_var_correction},
+    {"aten::var.dim", d_var_dim},
+    {"aten::_softmax", d_softmax},
+    {"aten::_log_softmax", d_log_softmax},
+    {"aten::native_layer_norm", d_layer_norm},
     {NULL, NULL}};

@@ -20,7 +20,9 @@ void dc_end(dc_scope *s) {
   s->n = 0;
 }
 
-const char *dc_name(const dc_scope *s) { return ref_op_name(s->h, s->call); }
+const char *dc_name(const dc_scope *s) {
+  return ref_op_name(s->h, s->call);
+}
 
 tabi_tensor *dc_fail(dc_scope *s, tabi_status st, const char *fmt, ...) {
   if (s->st != TABI_OK) return NULL; /* keep the first error */
@@ -67,8 +69,7 @@ static int aliases_arg(const dc_scope *s, const tabi_tensor *t) {
   uint64_t id = s->h->tensor_storage_id(s->h->ctx, t);
   for (int32_t i = 0; i < s->call->nargs; i++) {
     const tabi_value *a = &s->args[i];
-    if (a->tag == TABI_TAG_TENSOR && a->u.t &&
-        s->h->tensor_storage_id(s->h->ctx, a->u.t) == id)
+    if (a->tag == TABI_TAG_TENSOR && a->u.t && s->h->tensor_storage_id(s->h->ctx, a->u.t) == id)
       return 1;
     if (a->tag == TABI_TAG_TENSOR_LIST)
       for (int64_t k = 0; k < a->u.list.len; k++) {
@@ -118,7 +119,8 @@ tabi_status dc_finish_n(dc_scope *s, tabi_value *outs, int32_t n, tabi_tensor *c
 tabi_tensor *dc_call(dc_scope *s, dc_op_id op, tabi_value *args, int32_t nargs) {
   if (s->st != TABI_OK) return NULL;
   for (int32_t i = 0; i < nargs; i++)
-    if (args[i].tag == TABI_TAG_TENSOR && !args[i].u.t) return dc_fail(s, TABI_ERR_INTERNAL, "missing input");
+    if (args[i].tag == TABI_TAG_TENSOR && !args[i].u.t)
+      return dc_fail(s, TABI_ERR_INTERNAL, "missing input");
   tabi_value out = tabi_none();
   tabi_status st = s->h->call(s->h->ctx, s->c->ops[op], args, nargs, &out, 1);
   if (st != TABI_OK) {
@@ -233,8 +235,8 @@ static tabi_tensor *keep_dims(dc_scope *s, tabi_tensor *r, const tabi_tensor *a,
   return dc_call(s, DC_P_BROADCAST_IN_DIM, args, 3);
 }
 
-tabi_tensor *dc_reduce(dc_scope *s, dc_op_id op, tabi_tensor *a, const int32_t *dims,
-                       int32_t ndims, int32_t keepdim, tabi_dtype output_dtype) {
+tabi_tensor *dc_reduce(dc_scope *s, dc_op_id op, tabi_tensor *a, const int32_t *dims, int32_t ndims,
+                       int32_t keepdim, tabi_dtype output_dtype) {
   if (!a) return NULL;
   int64_t d64[REF_MAX_DIMS];
   for (int32_t i = 0; i < ndims; i++) d64[i] = dims[i];
@@ -261,8 +263,10 @@ tabi_dtype dc_result_type(int32_t n, const dc_operand *ops) {
   ref_result_type rt;
   ref_rt_init(&rt);
   for (int32_t i = 0; i < n; i++) {
-    if (ops[i].t) ref_rt_tensor(&rt, ops[i].t);
-    else ref_rt_scalar(&rt, &ops[i].scalar);
+    if (ops[i].t)
+      ref_rt_tensor(&rt, ops[i].t);
+    else
+      ref_rt_scalar(&rt, &ops[i].scalar);
   }
   return ref_rt_result(&rt);
 }
@@ -333,7 +337,8 @@ int dc_prepare(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype compute
   DLDevice dev = dc_device(n, ops);
   for (int32_t i = 0; i < n; i++) {
     tabi_tensor *t = ops[i].t ? ops[i].t : dc_scalar(s, &ops[i].scalar, compute, dev);
-    if (t && (t->dl.device.device_type != dev.device_type || t->dl.device.device_id != dev.device_id)) {
+    if (t &&
+        (t->dl.device.device_type != dev.device_type || t->dl.device.device_id != dev.device_id)) {
       tabi_value args[2] = {tabi_tensor_value(t), tabi_device_value(dev)};
       t = dc_call(s, DC_P_DEVICE_PUT, args, 2);
     }
