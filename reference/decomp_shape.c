@@ -253,6 +253,10 @@ KERNEL(d_diagonal) {
  * the memory layout does not allow one. */
 static int view_strides(const tabi_tensor *x, int32_t n, const int64_t *shape, int64_t *out) {
   int64_t numel = tabi_tensor_numel(x);
+  if (x->dl.ndim == 0) { /* a scalar views as any all-ones shape */
+    for (int32_t i = 0; i < n; i++) out[i] = 1;
+    return 1;
+  }
   if (numel == 0) {
     int64_t st = 1;
     for (int32_t i = n - 1; i >= 0; i--) {
