@@ -239,7 +239,9 @@ static tabi_status avg_pool(dc_scope *s, tabi_value *outs, tabi_value *args, int
   if (has_override && divisor == 0)
     return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "divisor must be not zero");
   int64_t shape4[REF_MAX_DIMS];
-  for (int32_t d = 0; d < sp + 2; d++) shape4[d] = d < 2 - !batched ? 1 : x->dl.shape[d - !batched];
+  /* an unbatched input is a batch of one */
+  for (int32_t d = 0; d < sp + 2; d++)
+    shape4[d] = batched ? x->dl.shape[d] : d == 0 ? 1 : x->dl.shape[d - 1];
   for (int32_t i = 0; i < sp; i++) {
     int64_t in = shape4[2 + i];
     if (kernel[i] <= 0 || stride[i] <= 0 || pad[i] < 0 || pad[i] * 2 > kernel[i])
