@@ -151,8 +151,13 @@ TABI_API int32_t tabi_op_backend_status(tabi_runtime *runtime, tabi_op op, int32
  * defaults filled; TABI_TAG_DEFAULT anywhere: that default). outs: nouts slots,
  * at least the schema's number of returns; the caller releases them with
  * tabi_value_release. Errors name the op and the argument. */
-TABI_API tabi_status tabi_call(tabi_runtime *runtime, tabi_op op, tabi_value *args, int32_t nargs,
-                               tabi_value *outs, int32_t nouts);
+TABI_API tabi_status tabi_call_op(tabi_runtime *runtime, tabi_op op, tabi_value *args,
+                                  int32_t nargs, tabi_value *outs, int32_t nouts);
+/* `tabi_call` is also the call-record type of abi/tabi/op.h, and C has one name
+ * space for both, so the function is exported as tabi_call_op and tabi_call(...)
+ * is a function-like macro: `tabi_call(rt, op, ...)` calls it, while
+ * `const tabi_call *call` (not followed by '(') still names the type. */
+#define tabi_call(...) tabi_call_op(__VA_ARGS__)
 /* Releases what a value owns and sets it to NONE. */
 TABI_API void tabi_value_release(tabi_value *value);
 
@@ -202,6 +207,17 @@ TABI_API tabi_status tabi_tensor_from_dlpack_versioned(tabi_runtime *runtime,
 TABI_API tabi_status tabi_tensor_to_dlpack(tabi_tensor *tensor, DLManagedTensor **out_managed);
 TABI_API tabi_status tabi_tensor_to_dlpack_versioned(tabi_tensor *tensor,
                                                      DLManagedTensorVersioned **out_managed);
+
+/* --- additions (appended after ABI 1.0; existing declarations unchanged) ------ */
+
+/* Index of the loaded plugin called `name` ("cpu"). NOT_FOUND when none. */
+TABI_API tabi_status tabi_runtime_plugin_find(const tabi_runtime *runtime, const char *name,
+                                              int32_t *out_index);
+/* The deterministic flag (see tabi_runtime_set_deterministic). */
+TABI_API int32_t tabi_runtime_deterministic(const tabi_runtime *runtime);
+/* With TABI_RUNTIME_GUARD_ALLOCATIONS: how many storages were found with a
+ * damaged red zone when they were freed (checked on every free). */
+TABI_API uint64_t tabi_runtime_guard_violations(const tabi_runtime *runtime);
 
 #ifdef __cplusplus
 }
