@@ -1,0 +1,336 @@
+/* reference/ref_nn4.c: upsampling (nearest, bilinear), grid_sampler_2d and the
+ * embeddings (embedding, embedding_dense_backward, _embedding_bag). Listed in
+ * ref_nn3.c's table. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ref.h"
+#include "ref_nn_util.h"
+
+/* --- upsampling ---------------------------------------------------------------
+ * Exactly one of output_size and scale_factors. With scale factors the output
+ * size is floor(in * scale) and the kernel's scale is 1/scale; with output_size
+ * it is in/out (ATen's compute_scales_value). Input: 4-D [N, C, H, W]. */
+typedef struct up_geom {
+  int64_t in[2], out[2];
+  int has_scale;
+  double scale[2]; /* the given scale factors */
+} up_geom;
+
+static tabi_status up_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                            const tabi_value *osv, const tabi_value *sfv, up_geom *g) {
+  int has_os = osv->tag != TABI_TAG_NONE, has_sf = sfv->tag != TABI_TAG_NONE;
+  if (has_os == has_sf)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: must specify exactly one of output_size and scale_factors",
+                   ref_op_name(h, call));
+  if ((has_os ? osv->u.list.len : sfv->u.list.len) != 2)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' must have 2 values (one per spatial dim)",
+                   ref_op_name(h, call), has_os ? "output_size" : "scale_factors");
+  if (x->dl.ndim != 4) {
+    char b[96];
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be a 4-D tensor [N, C, H, W], got %s",
+                   ref_op_name(h, call), ref_shape_str(b, sizeof b, x->dl.ndim, x->dl.shape));
+  }
+  g->has_scale = has_sf;
+  for (int i = 0; i < 2; i++) {
+    g->in[i] = x->dl.shape[2 + i];
+    if (has_sf) {
+      g->scale[i] = tabi_value_floats(sfv)[i];
+      g->out[i] = (int64_t)((double)g->in[i] * g->scale[i]);
+    } else {
+      g->out[i] = tabi_value_ints(osv)[i];
+    }
+    if (g->in[i] <= 0 || g->out[i] <= 0)
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
+                     "but got input (H: %lld, W: %lld) output (H: %lld, W: %lld)", ref_op_name(h, call),
+                     (long long)g->in[0], (long long)g->in[1], (long long)g->out[0], (long long)g->out[1]);
+  }
+  return TABI_OK;
+}
+
+/* ATen computes the nearest index in float32: floor(dst * (float)scale),
+ * clamped; out == in and out == 2*in are exact shortcuts. Reproduced exactly
+ * because floor is discontinuous. */
+static int64_t nearest_idx(const up_geom *g, int i, int64_t dst) {
+  if (g->out[i] == g->in[i]) return dst;
+  if (g->out[i] == 2 * g->in[i]) return dst >> 1;
+  float scale = g->has_scale && g->scale[i] > 0 ? (float)(1.0 / g->scale[i])
+                                                 : (float)g->in[i] / (float)g->out[i];
+  int64_t s = (int64_t)floorf((float)dst * scale);
+  return s < g->in[i] - 1 ? s : g->in[i] - 1;
+}
+
+tabi_status ref_nn_upsample_nearest2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *x = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  up_geom g;
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DT(TABI_DTYPE_UINT8)))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[2], &g))) return st;
+  int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
+  tabi_tensor *out;
+  if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
+  int64_t o = 0;
+  for (int64_t n = 0; n < shape[0]; n++)
+    for (int64_t c = 0; c < shape[1]; c++)
+      for (int64_t y = 0; y < g.out[0]; y++)
+        for (int64_t xx = 0; xx < g.out[1]; xx++, o++) {
+          int64_t off = n * x->dl.strides[0] + c * x->dl.strides[1] + nearest_idx(&g, 0, y) * x->dl.strides[2] +
+                        nearest_idx(&g, 1, xx) * x->dl.strides[3];
+          ref_store_f(out, o, ref_load_f(x, off));
+        }
+  ref_set_out(outs, 0, out);
+  return TABI_OK;
+}
+
+/* Source coordinate of dst: align_corners maps corners to corners (scale
+ * (in-1)/(out-1)); otherwise pixel centers, (dst + 0.5) * scale - 0.5, clamped
+ * at 0. Computed in double (ATen uses the op's compute type; the interpolated
+ * value is continuous in it, so only rounding differs). */
+static double linear_src(const up_geom *g, int i, int64_t dst, int align) {
+  if (align) return g->out[i] > 1 ? (double)(g->in[i] - 1) / (double)(g->out[i] - 1) * (double)dst : 0.0;
+  double scale = g->has_scale && g->scale[i] > 0 ? 1.0 / g->scale[i] : (double)g->in[i] / (double)g->out[i];
+  double s = scale * ((double)dst + 0.5) - 0.5;
+  return s < 0 ? 0 : s;
+}
+
+tabi_status ref_nn_upsample_bilinear2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *x = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  int align = args[2].u.i != 0;
+  up_geom g;
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[3], &g))) return st;
+  int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
+  tabi_tensor *out;
+  if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
+  int64_t o = 0;
+  for (int64_t n = 0; n < shape[0]; n++)
+    for (int64_t c = 0; c < shape[1]; c++)
+      for (int64_t y = 0; y < g.out[0]; y++)
+        for (int64_t xx = 0; xx < g.out[1]; xx++, o++) {
+          double sy = linear_src(&g, 0, y, align), sx = linear_src(&g, 1, xx, align);
+          int64_t y0 = (int64_t)sy, x0 = (int64_t)sx;
+          if (y0 > g.in[0] - 1) y0 = g.in[0] - 1;
+          if (x0 > g.in[1] - 1) x0 = g.in[1] - 1;
+          int64_t y1 = y0 + (y0 < g.in[0] - 1), x1 = x0 + (x0 < g.in[1] - 1);
+          double ly = sy - (double)y0, lx = sx - (double)x0;
+          int64_t base = n * x->dl.strides[0] + c * x->dl.strides[1];
+          int64_t s2 = x->dl.strides[2], s3 = x->dl.strides[3];
+          double v = (1 - ly) * ((1 - lx) * ref_load_f(x, base + y0 * s2 + x0 * s3) + lx * ref_load_f(x, base + y0 * s2 + x1 * s3)) +
+                     ly * ((1 - lx) * ref_load_f(x, base + y1 * s2 + x0 * s3) + lx * ref_load_f(x, base + y1 * s2 + x1 * s3));
+          ref_store_f(out, o, v);
+        }
+  ref_set_out(outs, 0, out);
+  return TABI_OK;
+}
+
+/* --- grid_sampler_2d -------------------------------------------------------------
+ * ATen's GridSampler.h, in double: grid[..., 0] is x (width), [..., 1] is y.
+ * interpolation 0 bilinear, 1 nearest (round half to even), 2 bicubic (A=-0.75);
+ * padding 0 zeros, 1 border, 2 reflection. */
+static double gs_unnormalize(double c, int64_t size, int align) {
+  return align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
+}
+static double gs_clip(double c, int64_t size) {
+  return fmin((double)(size - 1), fmax(c, 0.0));
+}
+static double gs_reflect(double c, int64_t twice_low, int64_t twice_high) {
+  if (twice_low == twice_high) return 0;
+  double mn = (double)twice_low / 2, span = (double)(twice_high - twice_low) / 2;
+  c = fabs(c - mn);
+  double extra = fmod(c, span);
+  int64_t flips = (int64_t)floor(c / span);
+  return flips % 2 == 0 ? extra + mn : span - extra + mn;
+}
+static double gs_pad(double c, int64_t size, int pad, int align) {
+  if (pad == 1) return gs_clip(c, size);
+  if (pad == 2) {
+    c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
+    return gs_clip(c, size);
+  }
+  return c;
+}
+/* Non-finite or out-of-int range coordinates become -100 (outside), as ATen. */
+static double gs_safe(double c) {
+  return (!isfinite(c) || c > 2147483647.0 || c < -2147483648.0) ? -100.0 : c;
+}
+static double gs_get(const tabi_tensor *x, int64_t base, int64_t yy, int64_t xx, int64_t H, int64_t W) {
+  if (yy < 0 || yy >= H || xx < 0 || xx >= W) return 0;
+  return ref_load_f(x, base + yy * x->dl.strides[2] + xx * x->dl.strides[3]);
+}
+static double cubic1(double t, double A) { return ((A + 2) * t - (A + 3)) * t * t + 1; }
+static double cubic2(double t, double A) { return ((A * t - 5 * A) * t + 8 * A) * t - 4 * A; }
+
+tabi_status ref_nn_grid_sampler_2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *x = args[0].u.t, *grid = args[1].u.t;
+  int64_t mode = args[2].u.i, pad = args[3].u.i;
+  int align = args[4].u.i != 0;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  tabi_status st;
+  char b1[96], b2[96];
+  if ((st = ref_check_dtype(h, call, "input", dt, REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64))))
+    return st;
+  if (tabi_tensor_dtype(grid) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'grid' has dtype %s; expected %s (the input's)",
+                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(grid)), tabi_dtype_name(dt));
+  if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: interpolation_mode (%lld) and padding_mode (%lld) must "
+                   "be 0, 1 or 2", ref_op_name(h, call), (long long)mode, (long long)pad);
+  if (x->dl.ndim != 4 || grid->dl.ndim != 4 || grid->dl.shape[0] != x->dl.shape[0] || grid->dl.shape[3] != 2 ||
+      x->dl.shape[2] == 0 || x->dl.shape[3] == 0)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: expected input [N, C, H, W] (H, W > 0) and grid [N, H_out, W_out, 2], "
+                   "got input %s and grid %s", ref_op_name(h, call),
+                   ref_shape_str(b1, sizeof b1, x->dl.ndim, x->dl.shape),
+                   ref_shape_str(b2, sizeof b2, grid->dl.ndim, grid->dl.shape));
+  int64_t N = x->dl.shape[0], C = x->dl.shape[1], H = x->dl.shape[2], W = x->dl.shape[3];
+  int64_t Ho = grid->dl.shape[1], Wo = grid->dl.shape[2];
+  int64_t shape[4] = {N, C, Ho, Wo};
+  tabi_tensor *out;
+  if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
+  const int64_t *gs = grid->dl.strides;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t i = 0; i < Ho; i++)
+      for (int64_t j = 0; j < Wo; j++) {
+        int64_t go = n * gs[0] + i * gs[1] + j * gs[2];
+        double gx = ref_load_f(grid, go), gy = ref_load_f(grid, go + gs[3]);
+        double ix, iy;
+        if (mode == 2) {
+          ix = gs_unnormalize(gx, W, align);
+          iy = gs_unnormalize(gy, H, align);
+        } else {
+          ix = gs_safe(gs_pad(gs_unnormalize(gx, W, align), W, (int)pad, align));
+          iy = gs_safe(gs_pad(gs_unnormalize(gy, H, align), H, (int)pad, align));
+        }
+        for (int64_t c = 0; c < C; c++) {
+          int64_t base = n * x->dl.strides[0] + c * x->dl.strides[1];
+          double v = 0;
+          if (mode == 0) {
+            double fx = floor(ix), fy = floor(iy);
+            int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
+            double tx = ix - fx, ty = iy - fy;
+            v = gs_get(x, base, y0, x0, H, W) * (1 - tx) * (1 - ty) + gs_get(x, base, y0, x0 + 1, H, W) * tx * (1 - ty) +
+                gs_get(x, base, y0 + 1, x0, H, W) * (1 - tx) * ty + gs_get(x, base, y0 + 1, x0 + 1, H, W) * tx * ty;
+          } else if (mode == 1) {
+            v = gs_get(x, base, (int64_t)nearbyint(iy), (int64_t)nearbyint(ix), H, W);
+          } else {
+            double fx = floor(ix), fy = floor(iy), tx = ix - fx, ty = iy - fy, A = -0.75;
+            double cx[4] = {cubic2(tx + 1, A), cubic1(tx, A), cubic1(1 - tx, A), cubic2(2 - tx, A)};
+            double cy[4] = {cubic2(ty + 1, A), cubic1(ty, A), cubic1(1 - ty, A), cubic2(2 - ty, A)};
+            for (int a = 0; a < 4; a++) {
+              double row = 0;
+              for (int b = 0; b < 4; b++) {
+                /* each tap's coordinate is padded on its own */
+                double px = gs_safe(gs_pad(fx - 1 + b, W, (int)pad, align));
+                double py = gs_safe(gs_pad(fy - 1 + a, H, (int)pad, align));
+                row += cx[b] * gs_get(x, base, (int64_t)py, (int64_t)px, H, W);
+              }
+              v += cy[a] * row;
+            }
+          }
+          ref_store_f(out, ((n * C + c) * Ho + i) * Wo + j, v);
+        }
+      }
+  ref_set_out(outs, 0, out);
+  return TABI_OK;
+}
+
+/* --- embeddings ---------------------------------------------------------------- */
+
+static const uint32_t IDX_DTS = REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64);
+
+static tabi_status bad_index(const tabi_host_api *h, const tabi_call *call, const char *arg, int64_t v,
+                             int64_t n) {
+  return REF_ERR(h, TABI_ERR_INDEX, "%s: argument '%s' holds index %lld, out of range for %lld rows",
+                 ref_op_name(h, call), arg, (long long)v, (long long)n);
+}
+
+/* out[..., :] = weight[indices[...], :]; padding_idx only matters backward. */
+tabi_status ref_nn_embedding(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t;
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "indices", tabi_tensor_dtype(ind), IDX_DTS))) return st;
+  if (w->dl.ndim != 2)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'weight' must be 2-D, got %dD", ref_op_name(h, call),
+                   (int)w->dl.ndim);
+  if (ind->dl.ndim + 1 > REF_MAX_DIMS)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims in 'indices'", ref_op_name(h, call));
+  int64_t V = w->dl.shape[0], D = w->dl.shape[1], ni = tabi_tensor_numel(ind);
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
+    if (v < 0 || v >= V) return bad_index(h, call, "indices", v, V);
+  }
+  int64_t shape[REF_MAX_DIMS];
+  for (int32_t i = 0; i < ind->dl.ndim; i++) shape[i] = ind->dl.shape[i];
+  shape[ind->dl.ndim] = D;
+  tabi_tensor *out;
+  if ((st = ref_empty(h, w, tabi_tensor_dtype(w), ind->dl.ndim + 1, shape, &out))) return st;
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
+    for (int64_t d = 0; d < D; d++)
+      ref_store_c(out, i * D + d, ref_load_c(w, v * w->dl.strides[0] + d * w->dl.strides[1]));
+  }
+  ref_set_out(outs, 0, out);
+  return TABI_OK;
+}
+
+/* grad_weight[num_weights, D] = sum over positions i with indices[i] == r (and
+ * r != padding_idx, compared as is: a negative padding_idx matches nothing) of
+ * grad_output[i, :], each divided by the count of r when scale_grad_by_freq. */
+tabi_status ref_nn_embedding_dense_backward(void *ctx, const tabi_call *call, tabi_value *args,
+                                            tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *go = args[0].u.t, *ind = args[1].u.t;
+  int64_t V = args[2].u.i, pad = args[3].u.i;
+  int scale = args[4].u.i != 0;
+  tabi_dtype dt = tabi_tensor_dtype(go);
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "grad_output", dt, REF_DTS_FLOAT | REF_DTS_INT))) return st;
+  if ((st = ref_check_dtype(h, call, "indices", tabi_tensor_dtype(ind), IDX_DTS))) return st;
+  if (V < 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'num_weights' is %lld; expected >= 0",
+                   ref_op_name(h, call), (long long)V);
+  int64_t ni = tabi_tensor_numel(ind), D = go->dl.ndim ? go->dl.shape[go->dl.ndim - 1] : 1;
+  if (tabi_tensor_numel(go) != ni * D || go->dl.ndim != ind->dl.ndim + 1)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' must have shape indices.shape + [D]",
+                   ref_op_name(h, call));
+  int64_t *cnt = ref_nn_izeros(V);
+  double *acc = ref_nn_zeros(V * D);
+  if (!cnt || !acc) {
+    ref_nn_free(cnt);
+    ref_nn_free(acc);
+    return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", ref_op_name(h, call));
+  }
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
+    if (v < 0 || v >= V) {
+      ref_nn_free(cnt);
+      ref_nn_free(acc);
+      return bad_index(h, call, "indices", v, V);
+    }
+    cnt[v]++;
+  }
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
+    if (v == pad) continue;
+    for (int64_t d = 0; d < D; d++) {
+      double g = ref_load_f(go, ref_offset_of(go, i * D + d));
+      acc[v * D + d] += scale ? g / (double)cnt[v] : g;
+    }
+  }
+  int64_t shape[2] = {V, D};
+  tabi_tensor *out;
+  if ((st = ref_empty(h, go, dt, 2, shape, &out)) == TABI_OK) {
+    for (int64_t i = 0; i < V * D; i++) ref_store_f(out, i, acc[i]);
+    ref_set_out(outs, 0, out);
+  }
+  ref_nn_free(cnt);
+  ref_nn_free(acc);
+  return st;
+}

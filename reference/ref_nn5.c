@@ -1,0 +1,185 @@
+/* reference/ref_nn5.c: batch norm (the three _native_batch_norm_legit forms)
+ * and native_dropout. Listed in ref_nn3.c's table.
+ *
+ * Batch norm (ATen's native_batch_norm, which torch 1.13 has; the _legit names
+ * are ATen 2.x's split of it): input [N, C, *]; per channel c over N and the
+ * spatial dims:
+ *  - training: mean and the biased variance of the batch; out = (x - mean) *
+ *    invstd * w + b; returns save_mean = mean, save_invstd = 1/sqrt(var + eps);
+ *    running_mean/var (when given) are updated IN PLACE:
+ *      running_mean = (1 - momentum) * running_mean + momentum * mean
+ *      running_var  = (1 - momentum) * running_var  + momentum * var * n/(n-1)
+ *    (the unbiased variance; n = 1 gives 0/0 = NaN, as ATen).
+ *  - evaluation: normalizes with the running statistics; save_mean and
+ *    save_invstd are empty ([0]). Evaluation without running statistics
+ *    (.no_stats with training=False) is refused: torch 1.13 crashes on it.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include <tabi/philox.h>
+
+#include "ref.h"
+#include "ref_nn_util.h"
+
+static const tabi_tensor *opt_t(const tabi_value *v) { return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL; }
+
+static tabi_status bn_param(const tabi_host_api *h, const tabi_call *call, const char *arg,
+                            const tabi_tensor *p, int64_t C, int writable) {
+  if (!p) return TABI_OK;
+  if (p->dl.ndim != 1 || p->dl.shape[0] != C)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' must be 1-D with C=%lld elements (the input's dim 1)",
+                   ref_op_name(h, call), arg, (long long)C);
+  if (writable && (p->flags & TABI_TENSOR_READ_ONLY))
+    return REF_ERR(h, TABI_ERR_READ_ONLY, "%s: argument '%s' is read-only but is updated in training",
+                   ref_op_name(h, call), arg);
+  return TABI_OK;
+}
+
+/* x, weight, bias, running_mean, running_var (may be NULL), training, momentum, eps. */
+static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                              const tabi_tensor *w, const tabi_tensor *b, tabi_tensor *rm,
+                              tabi_tensor *rv, int training, double momentum, double eps,
+                              tabi_value *outs) {
+  tabi_status st;
+  tabi_dtype sdt;
+  const tabi_tensor *ps[4] = {w, b, rm, rv};
+  const char *pn[4] = {"weight", "bias", "running_mean", "running_var"};
+  if ((st = ref_check_dtype(h, call, "input", tabi_tensor_dtype(x), REF_DTS_FLOAT))) return st;
+  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 4, &sdt))) return st;
+  if (x->dl.ndim < 2) {
+    char b1[96];
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be [N, C, *] (at least 2-D), got %s",
+                   ref_op_name(h, call), ref_shape_str(b1, sizeof b1, x->dl.ndim, x->dl.shape));
+  }
+  if (!training && (!rm || !rv))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: running_mean and running_var must be given in evaluation mode (training=False)",
+                   ref_op_name(h, call));
+  int64_t N = x->dl.shape[0], C = x->dl.shape[1], S = 1;
+  for (int32_t i = 2; i < x->dl.ndim; i++) S *= x->dl.shape[i];
+  for (int i = 0; i < 4; i++)
+    if ((st = bn_param(h, call, pn[i], ps[i], C, i >= 2 && training))) return st;
+  int64_t cshape = training ? C : 0;
+  tabi_tensor *out = NULL, *sm = NULL, *si = NULL;
+  if ((st = ref_empty(h, x, tabi_tensor_dtype(x), x->dl.ndim, x->dl.shape, &out)) ||
+      (st = ref_empty(h, x, sdt, 1, &cshape, &sm)) || (st = ref_empty(h, x, sdt, 1, &cshape, &si))) {
+    h->tensor_release(h->ctx, out);
+    h->tensor_release(h->ctx, sm);
+    return st;
+  }
+  double n = (double)(N * S);
+  for (int64_t c = 0; c < C; c++) {
+    double mu, invstd;
+    if (training) {
+      double sum = 0, var = 0;
+      for (int64_t i = 0; i < N; i++)
+        for (int64_t s = 0; s < S; s++) sum += ref_load_f(x, ref_offset_of(x, (i * C + c) * S + s));
+      mu = sum / n;
+      for (int64_t i = 0; i < N; i++)
+        for (int64_t s = 0; s < S; s++) {
+          double d = ref_load_f(x, ref_offset_of(x, (i * C + c) * S + s)) - mu;
+          var += d * d;
+        }
+      invstd = 1 / sqrt(var / n + eps);
+      ref_store_f(sm, c, mu);
+      ref_store_f(si, c, invstd);
+      if (rm) {
+        int64_t o = c * rm->dl.strides[0];
+        ref_store_f(rm, o, momentum * mu + (1 - momentum) * ref_load_f(rm, o));
+      }
+      if (rv) {
+        int64_t o = c * rv->dl.strides[0];
+        ref_store_f(rv, o, momentum * (var / (n - 1)) + (1 - momentum) * ref_load_f(rv, o));
+      }
+    } else {
+      mu = ref_load_f(rm, c * rm->dl.strides[0]);
+      invstd = 1 / sqrt(ref_load_f(rv, c * rv->dl.strides[0]) + eps);
+    }
+    double wc = w ? ref_load_f(w, c * w->dl.strides[0]) : 1, bc = b ? ref_load_f(b, c * b->dl.strides[0]) : 0;
+    for (int64_t i = 0; i < N; i++)
+      for (int64_t s = 0; s < S; s++) {
+        int64_t lin = (i * C + c) * S + s;
+        ref_store_f(out, lin, (ref_load_f(x, ref_offset_of(x, lin)) - mu) * invstd * wc + bc);
+      }
+  }
+  ref_set_out(outs, 0, out);
+  ref_set_out(outs, 1, sm);
+  ref_set_out(outs, 2, si);
+  return TABI_OK;
+}
+
+tabi_status ref_nn_batch_norm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), args[3].u.t, args[4].u.t,
+                    args[5].u.i != 0, args[6].u.f, args[7].u.f, outs);
+}
+
+tabi_status ref_nn_batch_norm_no_stats(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), NULL, NULL,
+                    args[3].u.i != 0, args[4].u.f, args[5].u.f, outs);
+}
+
+tabi_status ref_nn_batch_norm_no_training(void *ctx, const tabi_call *call, tabi_value *args,
+                                          tabi_value *outs) {
+  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), args[3].u.t, args[4].u.t, 0,
+                    args[5].u.f, args[6].u.f, outs);
+}
+
+/* native_dropout(input, p, train) -> (output, mask).
+ *
+ * The rule every device follows (the CUDA plugin reproduces it bit for bit):
+ * when train is true or None (ATen: None means training), reserve numel Philox
+ * counters with host->rng_reserve; element i (row-major) is KEPT when
+ *     u_i >= p,  u_i = tabi_philox_uniform_double(philox(seed, offset + i))
+ *                for float64 and complex128 inputs,
+ *                tabi_philox_uniform_float(...) for every other dtype;
+ * so it is kept with probability 1 - p. mask = kept (bool); output =
+ * input * mask * scale with scale = 1/(1-p) (0 when p == 1), the product taken
+ * in the input's compute precision: scale is rounded to float32 first for all
+ * but float64/complex128, as ATen multiplies by a float scalar. NaN inputs stay
+ * NaN even where dropped (NaN * 0), as ATen's input.mul(mask).
+ * train false: (clone of input, all-true mask). p outside [0, 1] is refused.
+ * An empty input returns (input clone, an empty mask of the INPUT's dtype):
+ * ATen's quirk, kept. */
+tabi_status ref_nn_native_dropout(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const tabi_tensor *x = args[0].u.t;
+  double p = args[1].u.f;
+  int train = args[2].tag == TABI_TAG_NONE || args[2].u.i != 0;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DTS_COMPLEX))) return st;
+  if (!(p >= 0 && p <= 1))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'p' is %g; dropout probability has to be "
+                   "between 0 and 1", ref_op_name(h, call), p);
+  int64_t numel = tabi_tensor_numel(x);
+  tabi_tensor *out = NULL, *mask = NULL;
+  if ((st = ref_clone(h, x, &out))) return st;
+  if ((st = ref_empty(h, x, numel == 0 ? dt : TABI_DTYPE_BOOL, x->dl.ndim, x->dl.shape, &mask))) {
+    h->tensor_release(h->ctx, out);
+    return st;
+  }
+  if (numel > 0 && train) {
+    uint64_t seed, offset;
+    if ((st = h->rng_reserve(h->ctx, x->dl.device, (uint64_t)numel, &seed, &offset))) {
+      h->tensor_release(h->ctx, out);
+      h->tensor_release(h->ctx, mask);
+      return st;
+    }
+    int wide = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
+    double scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
+    if (!wide) scale = (double)(float)scale;
+    for (int64_t i = 0; i < numel; i++) {
+      tabi_philox_out r = tabi_philox4x32(seed, offset + (uint64_t)i);
+      double u = wide ? tabi_philox_uniform_double(r) : (double)tabi_philox_uniform_float(r);
+      int keep = u >= p;
+      ref_store_i(mask, i, keep);
+      ref_store_c(out, i, ref_load_c(x, ref_offset_of(x, i)) * (double)keep * scale);
+    }
+  } else if (numel > 0) {
+    for (int64_t i = 0; i < numel; i++) ref_store_i(mask, i, 1);
+  }
+  ref_set_out(outs, 0, out);
+  ref_set_out(outs, 1, mask);
+  return TABI_OK;
+}
