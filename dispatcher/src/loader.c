@@ -546,12 +546,14 @@ static tabi_status load_locked(tabi_runtime *rt, const char *path, int32_t disco
     }
     goto fail;
   }
-  init_ok = 1;
   if (major != TABI_ABI_VERSION_MAJOR) {
+    /* Another major's tabi_plugin may be laid out differently: do not call its
+     * destroy through our idea of the struct. */
     st = tabi_set_error(TABI_ERR_ABI_MISMATCH, "%s: built against tabi ABI %u.%u, this host is ABI %d.%d",
                         path, major, minor, TABI_ABI_VERSION_MAJOR, TABI_ABI_VERSION_MINOR);
     goto fail;
   }
+  init_ok = 1;
   if (rec->st.error != TABI_OK) {
     st = tabi_set_error(rec->st.error, "%s: a registration failed: %s", path, rec->st.error_msg);
     goto fail;
