@@ -1,0 +1,247 @@
+/* conformance/conform_op.c: one op against the reference, over its samples.
+ *
+ * For each dtype: the generators' samples; for each sample, the reference runs on
+ * the oracle's tensors and the plugin on copies in its own runtime (same
+ * layouts), and conform_check.c compares. Samples that passed are then run again
+ * from four threads at once (conform_threads.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform_check.h"
+#include "conform_int.h"
+
+/* The generators live in samples_*.c / gen*.c (another part of the suite). The
+ * build defines TABI_CONFORM_HAVE_SAMPLES when they exist; before that every op
+ * is reported skipped, "no sample generator". */
+#ifndef TABI_CONFORM_HAVE_SAMPLES
+#define TABI_CONFORM_HAVE_SAMPLES 0
+#endif
+
+#define THREAD_CALLS 6   /* samples per dtype run from 4 threads */
+#define THREAD_ROUNDS 3
+
+typedef struct thread_set {
+  int32_t n;
+  conform_args *args[THREAD_CALLS];
+  uint8_t *want[THREAD_CALLS];
+  uint64_t want_n[THREAD_CALLS];
+  int32_t sample[THREAD_CALLS];
+} thread_set;
+
+static void release_outs(tabi_value *o, int32_t n) {
+  for (int32_t i = 0; i < n; i++) tabi_value_release(&o[i]);
+}
+
+static int has_mutable_arg(const tabi_op_info *info) {
+  for (int32_t a = 0; a < info->nargs; a++) {
+    const tabi_arg_info *ai =
+        (const tabi_arg_info *)((const char *)info->args + (size_t)a * info->arg_info_size);
+    if (ai->flags & TABI_ARG_MUTABLE) return 1;
+  }
+  return 0;
+}
+
+static int32_t nouts_of(const tabi_op_info *info) {
+  int32_t n = info->returns_list ? 1 : info->nreturns;
+  return n > CONFORM_MAX_OUTS ? CONFORM_MAX_OUTS : n;
+}
+
+/* Plugin call seeded like the reference, for random ops. */
+static tabi_status call_plugin(conform_ctx *c, tabi_op op, conform_args *ta, tabi_value *outs,
+                               int32_t nouts, int seeded) {
+  if (seeded) tabi_runtime_manual_seed(c->test, c->device, c->opt->seed + 12345);
+  tabi_value args[CONFORM_MAX_ARGS];
+  memcpy(args, ta->v, sizeof args);
+  for (int32_t i = 0; i < CONFORM_MAX_OUTS; i++) outs[i] = tabi_none();
+  return tabi_call(c->test, op, args, ta->nargs, outs, nouts);
+}
+
+static void run_sample(conform_ctx *c, const char *opname, tabi_dtype dt, tabi_op op_t,
+                       tabi_op op_r, const tabi_op_info *info, conform_sample *s, int32_t si,
+                       thread_set *ts) {
+  const char *dn = tabi_dtype_name(dt);
+  conform_progress(c, opname, dn, s->name);
+  conform_call k;
+  memset(&k, 0, sizeof k);
+  k.c = c;
+  k.op = opname;
+  k.dtype = dn;
+  k.s = s;
+  k.info = info;
+  k.nouts = nouts_of(info);
+  conform_xfer x;
+  conform_xfer_init(&x);
+  conform_args *ta = calloc(1, sizeof *ta);
+  if (!ta) return;
+  k.ta = ta;
+  int keep = 0;
+  int rnd = (s->flags & CONFORM_RANDOM) != 0;
+  /* Copy first: the reference may write mutable arguments in place. */
+  tabi_status st = conform_args_xfer(&x, c->test, c->device, s, ta);
+  if (st != TABI_OK) {
+    conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_DEVICE,
+                 "cannot copy the sample's tensors to %s:%d: %s", c->device_name,
+                 (int)c->device.device_id, tabi_last_error());
+    goto out;
+  }
+  if (s->flags & CONFORM_EXPECT_ERROR) {
+    st = call_plugin(c, op_t, ta, k.po, k.nouts, 0);
+    if (st == TABI_OK)
+      conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_ACCEPTED,
+                   "returned OK for input the op must refuse");
+    else
+      conform_emit(c, CONFORM_ST_PASS, opname, dn, s->name, NULL, "refused: %s", tabi_status_name(st));
+    goto out;
+  }
+  if (rnd) tabi_runtime_manual_seed(c->oracle, (DLDevice){kDLCPU, 0}, c->opt->seed + 12345);
+  for (int32_t i = 0; i < CONFORM_MAX_OUTS; i++) k.ro[i] = tabi_none();
+  tabi_status rst = tabi_call(c->oracle, op_r, s->args, s->nargs, k.ro, k.nouts);
+  if (rst != TABI_OK) {
+    char why[400];
+    snprintf(why, sizeof why, "%s", tabi_last_error());
+    st = call_plugin(c, op_t, ta, k.po, k.nouts, rnd);
+    if (st == TABI_OK)
+      conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_ACCEPTED,
+                   "returned OK where the reference refuses with %s (%s)", tabi_status_name(rst), why);
+    else if (rst == TABI_ERR_TYPE)
+      conform_emit(c, CONFORM_ST_UNSUPPORTED, opname, dn, s->name, NULL,
+                   "dtype not supported by the op (reference: %s)", why);
+    else
+      conform_emit(c, CONFORM_ST_PASS, opname, dn, s->name, NULL, "both refuse: %s",
+                   tabi_status_name(rst));
+    goto out;
+  }
+  conform_snap snap;
+  st = conform_snap_take(&k, &snap);
+  if (st != TABI_OK) {
+    conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_DEVICE,
+                 "cannot read the inputs back from %s: %s", c->device_name, tabi_last_error());
+    conform_snap_free(&snap);
+    goto out;
+  }
+  st = call_plugin(c, op_t, ta, k.po, k.nouts, rnd);
+  if (st != TABI_OK) {
+    conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_ERROR,
+                 "returned %s where the reference returned OK%s: %s", tabi_status_name(st),
+                 st == TABI_ERR_UNIMPLEMENTED ? " (an op the plugin claims must not be unimplemented)"
+                 : st == TABI_ERR_TYPE ? " (a dtype the plugin does not support: restrict with --dtypes)"
+                                        : "",
+                 tabi_last_error());
+    conform_snap_free(&snap);
+    goto out;
+  }
+  int32_t nfail = conform_check_results(&k);
+  nfail += conform_snap_check(&k, &snap);
+  conform_snap_free(&snap);
+  uint8_t *b1 = NULL;
+  uint64_t n1 = 0;
+  conform_outs_bytes(c->test, k.po, k.nouts, &b1, &n1);
+  if (rnd && !nfail) {
+    /* Same seed, same numbers: run it again. */
+    tabi_value again[CONFORM_MAX_OUTS];
+    if (call_plugin(c, op_t, ta, again, k.nouts, 1) == TABI_OK) {
+      uint8_t *b2 = NULL;
+      uint64_t n2 = 0;
+      conform_outs_bytes(c->test, again, k.nouts, &b2, &n2);
+      if (n1 != n2 || memcmp(b1, b2, n1) != 0) {
+        conform_emit(c, CONFORM_ST_FAIL, opname, dn, s->name, CONFORM_K_REPRO,
+                     "two calls after seeding with the same seed gave different results");
+        nfail++;
+      }
+      free(b2);
+    }
+    release_outs(again, k.nouts);
+  }
+  if (!nfail) {
+    conform_emit(c, CONFORM_ST_PASS, opname, dn, s->name, NULL, NULL);
+    if (!rnd && !has_mutable_arg(info) && ts->n < THREAD_CALLS) {
+      ts->args[ts->n] = ta;
+      ts->want[ts->n] = b1;
+      ts->want_n[ts->n] = n1;
+      ts->sample[ts->n++] = si;
+      keep = 1;
+    }
+  }
+  if (!keep) free(b1);
+out:
+  release_outs(k.po, k.nouts);
+  release_outs(k.ro, k.nouts);
+  if (!keep) {
+    conform_args_release(ta);
+    free(ta);
+  }
+  conform_xfer_clear(&x); /* kept args hold their own references */
+}
+
+static void run_dtype(conform_ctx *c, const conform_group *g, tabi_op op_t, tabi_op op_r,
+                      const tabi_op_info *info, const tabi_op_info *rinfo, tabi_dtype dt,
+                      int *out_known) {
+  const char *dn = tabi_dtype_name(dt);
+  conform_sample_list list;
+  memset(&list, 0, sizeof list);
+  int32_t known = 0;
+  conform_progress(c, g->name, dn, "(generating samples)");
+#if TABI_CONFORM_HAVE_SAMPLES
+  tabi_status st = conform_samples_generate(c->oracle, rinfo, dt, c->opt->seed, &list, &known);
+#else
+  (void)rinfo;
+  tabi_status st = TABI_OK;
+#endif
+  *out_known = known;
+  if (!known) goto done;
+  if (st != TABI_OK) {
+    conform_emit(c, CONFORM_ST_SKIP, g->name, dn, NULL, CONFORM_K_HARNESS,
+                 "the sample generator failed: %s", tabi_last_error());
+    goto done;
+  }
+  if (list.count == 0) {
+    conform_emit(c, CONFORM_ST_SKIP, g->name, dn, NULL, NULL, "no samples for this dtype");
+    goto done;
+  }
+  thread_set ts;
+  memset(&ts, 0, sizeof ts);
+  for (int32_t i = 0; i < list.count; i++)
+    run_sample(c, g->name, dt, op_t, op_r, info, &list.items[i], i, &ts);
+  if (ts.n > 0) {
+    conform_progress(c, g->name, dn, "(4 threads at once)");
+    char detail[300];
+    int32_t bad = conform_threads_check(c->test, op_t, ts.args, ts.n, nouts_of(info), ts.want,
+                                        ts.want_n, THREAD_ROUNDS, detail, sizeof detail);
+    if (bad >= 0)
+      conform_emit(c, CONFORM_ST_FAIL, g->name, dn, list.items[ts.sample[bad]].name,
+                   CONFORM_K_THREADS, "%s", detail);
+    else
+      conform_emit(c, CONFORM_ST_PASS, g->name, dn, "(4 threads at once)", NULL, NULL);
+  }
+  for (int32_t i = 0; i < ts.n; i++) {
+    conform_args_release(ts.args[i]);
+    free(ts.args[i]);
+    free(ts.want[i]);
+  }
+done:
+#if TABI_CONFORM_HAVE_SAMPLES
+  conform_sample_list_clear(&list);
+#endif
+  return;
+}
+
+void conform_op_group(conform_ctx *c, const conform_group *g) {
+  tabi_op op_t, op_r;
+  if (tabi_op_find(c->test, g->name, &op_t) != TABI_OK ||
+      tabi_op_find(c->oracle, g->name, &op_r) != TABI_OK) {
+    conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, NULL, CONFORM_K_HARNESS, "op not found");
+    return;
+  }
+  const tabi_op_info *info = tabi_op_get_info(c->test, op_t);
+  const tabi_op_info *rinfo = tabi_op_get_info(c->oracle, op_r);
+  for (int32_t d = 0; d < c->ndtypes; d++) {
+    int known = 0;
+    run_dtype(c, g, op_t, op_r, info, rinfo, c->dtypes[d], &known);
+    if (!known) {
+      conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, NULL, NULL, "skipped: no sample generator");
+      return;
+    }
+  }
+}

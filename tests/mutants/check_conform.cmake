@@ -1,0 +1,56 @@
+# tests/mutants/check_conform.cmake: runs `tabi conform` on one plugin and checks
+# the outcome from its exit status and its JSON report.
+#
+#   cmake -DTABI=<tabi> -DPLUGIN=<path> -DOPS=<glob> -DDTYPES=<list> -DJSON=<file>
+#         -DPLUGIN_PATH=<dir> -DTIMEOUT=<s> -DEXPECT=fail|pass
+#         [-DOP=<op> -DKIND=<kind>] -P check_conform.cmake
+#
+# EXPECT=fail: the run must exit 1 and the JSON must hold a failed case with
+# exactly that op and kind. EXPECT=pass: exit 0, failed == 0, passed > 0.
+set(args conform --plugin ${PLUGIN} --json ${JSON} --jobs 2 --timeout ${TIMEOUT} --quiet)
+if(OPS)
+  list(APPEND args --ops ${OPS})
+endif()
+if(DTYPES)
+  list(APPEND args --dtypes ${DTYPES})
+endif()
+file(REMOVE ${JSON})
+execute_process(COMMAND ${CMAKE_COMMAND} -E env TABI_PLUGIN_PATH=${PLUGIN_PATH} ${TABI} ${args}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT EXISTS ${JSON})
+  message(FATAL_ERROR "tabi conform wrote no JSON report (exit ${rc})")
+endif()
+file(READ ${JSON} js)
+string(JSON failed GET "${js}" summary failed)
+string(JSON passed GET "${js}" summary passed)
+if(EXPECT STREQUAL "pass")
+  if(NOT rc EQUAL 0 OR NOT failed EQUAL 0 OR passed EQUAL 0)
+    message(FATAL_ERROR "expected a clean pass: exit ${rc}, ${passed} passed, ${failed} failed")
+  endif()
+  message(STATUS "OK: ${passed} passed, 0 failed")
+  return()
+endif()
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit status 1 (a failure), got ${rc}")
+endif()
+string(JSON n LENGTH "${js}" cases)
+math(EXPR last "${n} - 1")
+set(found 0)
+set(kinds "")
+foreach(i RANGE ${last})
+  string(JSON st GET "${js}" cases ${i} status)
+  if(NOT st STREQUAL "fail")
+    continue()
+  endif()
+  string(JSON op GET "${js}" cases ${i} op)
+  string(JSON kind GET "${js}" cases ${i} kind)
+  list(APPEND kinds "${op}:${kind}")
+  if(op STREQUAL "${OP}" AND kind STREQUAL "${KIND}")
+    set(found 1)
+  endif()
+endforeach()
+if(NOT found)
+  message(FATAL_ERROR "no failed case with op ${OP} and kind ${KIND}; failures seen: ${kinds}")
+endif()
+message(STATUS "OK: ${OP} failed with ${KIND} (${failed} failure(s) in all)")
