@@ -91,12 +91,12 @@ static tabi_status sg_check_shapes(const tabi_host_api *h, const tabi_call *call
                    "%s: Index tensor must have the same number of dimensions as src tensor "
                    "(index has %d, src has %d)",
                    ref_op_name(h, call), (int)index->dl.ndim, (int)src->dl.ndim);
-  int bad = 0;
-  for (int32_t d = 0; d < nd; d++) {
-    if (d != dim && ne_size(index, d) > ne_size(self, d)) bad = 1;
-    if (src && ne_size(index, d) > ne_size(src, d)) bad = 1;
+  int32_t bad = -1;
+  for (int32_t d = 0; d < nd && bad < 0; d++) {
+    if (d != dim && ne_size(index, d) > ne_size(self, d)) bad = d;
+    if (src && ne_size(index, d) > ne_size(src, d)) bad = d;
   }
-  if (!bad) return TABI_OK;
+  if (bad < 0) return TABI_OK;
   ref_shape_str(a, sizeof a, index->dl.ndim, index->dl.shape);
   ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape);
   if (src)
@@ -108,7 +108,7 @@ static tabi_status sg_check_shapes(const tabi_host_api *h, const tabi_call *call
   return REF_ERR(h, TABI_ERR_SHAPE,
                  "%s: Size does not match at dimension %d: expected index %s to be smaller than "
                  "self %s apart from dimension %d",
-                 ref_op_name(h, call), (int)dim, a, b, (int)dim);
+                 ref_op_name(h, call), (int)bad, a, b, (int)dim);
 }
 
 /* Copies one element between tensors of the same dtype. */

@@ -25,7 +25,7 @@ static tabi_runtime *rt_;
 #define V(...) (const double[]){__VA_ARGS__}
 #define SCALAR_SHAPE NULL, 0
 
-static int setup(const char *plugin) {
+static inline int setup(const char *plugin) {
   if (tabi_runtime_create(NULL, &rt_) != TABI_OK) {
     fprintf(stderr, "runtime: %s\n", tabi_last_error());
     return 0;
@@ -37,9 +37,9 @@ static int setup(const char *plugin) {
   return 1;
 }
 
-static void teardown(void) { tabi_runtime_destroy(rt_); }
+static inline void teardown(void) { tabi_runtime_destroy(rt_); }
 
-static void put(void *p, tabi_dtype dt, double re, double im) {
+static inline void put(void *p, tabi_dtype dt, double re, double im) {
   switch (dt) {
     case TABI_DTYPE_BOOL: *(uint8_t *)p = re != 0; break;
     case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)(int64_t)re; break;
@@ -58,7 +58,7 @@ static void put(void *p, tabi_dtype dt, double re, double im) {
 }
 
 /* A contiguous tensor; `im` (may be NULL) gives imaginary parts. */
-static tabi_tensor *mkc(tabi_dtype dt, const int64_t *shape, int32_t nd, const double *re,
+static inline tabi_tensor *mkc(tabi_dtype dt, const int64_t *shape, int32_t nd, const double *re,
                         const double *im) {
   tabi_tensor *t = NULL;
   DLDevice cpu = {kDLCPU, 0};
@@ -71,13 +71,13 @@ static tabi_tensor *mkc(tabi_dtype dt, const int64_t *shape, int32_t nd, const d
     put((char *)tabi_tensor_data(t) + i * sz, dt, re ? re[i] : 0, im ? im[i] : 0);
   return t;
 }
-static tabi_tensor *mk(tabi_dtype dt, const int64_t *shape, int32_t nd, const double *v) {
+static inline tabi_tensor *mk(tabi_dtype dt, const int64_t *shape, int32_t nd, const double *v) {
   return mkc(dt, shape, nd, v, NULL);
 }
-static tabi_tensor *mk0(tabi_dtype dt, double v) { return mk(dt, NULL, 0, &v); }
+static inline tabi_tensor *mk0(tabi_dtype dt, double v) { return mk(dt, NULL, 0, &v); }
 
 /* A view of t with the given shape/strides/element offset (non-contiguous inputs). */
-static tabi_tensor *view(tabi_tensor *t, const int64_t *shape, int32_t nd, const int64_t *strides,
+static inline tabi_tensor *view(tabi_tensor *t, const int64_t *shape, int32_t nd, const int64_t *strides,
                          int64_t elem_offset) {
   tabi_tensor *v = NULL;
   int64_t sz = tabi_dtype_size(tabi_tensor_dtype(t));
@@ -87,13 +87,13 @@ static tabi_tensor *view(tabi_tensor *t, const int64_t *shape, int32_t nd, const
   return v;
 }
 /* The transpose of a 2-d tensor (a strided view). */
-static tabi_tensor *tr2(tabi_tensor *t) {
+static inline tabi_tensor *tr2(tabi_tensor *t) {
   int64_t shape[2] = {t->dl.shape[1], t->dl.shape[0]};
   int64_t strides[2] = {t->dl.strides[1], t->dl.strides[0]};
   return view(t, shape, 2, strides, 0);
 }
 
-static const char *elem_ptr(const tabi_tensor *t, int64_t linear) {
+static inline const char *elem_ptr(const tabi_tensor *t, int64_t linear) {
   int64_t off = 0;
   for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
     off += (linear % t->dl.shape[d]) * t->dl.strides[d];
@@ -103,7 +103,7 @@ static const char *elem_ptr(const tabi_tensor *t, int64_t linear) {
 }
 
 /* Element `linear` (row-major) as a double (real part for complex). */
-static double getf(const tabi_tensor *t, int64_t linear) {
+static inline double getf(const tabi_tensor *t, int64_t linear) {
   const char *p = elem_ptr(t, linear);
   switch (tabi_tensor_dtype(t)) {
     case TABI_DTYPE_BOOL: case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
@@ -118,19 +118,19 @@ static double getf(const tabi_tensor *t, int64_t linear) {
     default: return NAN;
   }
 }
-static double geti_im(const tabi_tensor *t, int64_t linear) {
+static inline double geti_im(const tabi_tensor *t, int64_t linear) {
   const char *p = elem_ptr(t, linear);
   if (tabi_tensor_dtype(t) == TABI_DTYPE_COMPLEX64) return ((const float *)p)[1];
   if (tabi_tensor_dtype(t) == TABI_DTYPE_COMPLEX128) return ((const double *)p)[1];
   return 0;
 }
-static int64_t geti(const tabi_tensor *t, int64_t linear) {
+static inline int64_t geti(const tabi_tensor *t, int64_t linear) {
   if (tabi_tensor_dtype(t) == TABI_DTYPE_INT64) return *(const int64_t *)elem_ptr(t, linear);
   return (int64_t)getf(t, linear);
 }
 
 /* Same value: NaN equals NaN, and -0.0 differs from 0.0. */
-static int same(double a, double b, double tol) {
+static inline int same(double a, double b, double tol) {
   if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
   if (a == 0 && b == 0) return signbit(a) == signbit(b);
   if (isinf(a) || isinf(b)) return a == b;
@@ -143,7 +143,7 @@ static int same(double a, double b, double tol) {
  * macro. CHECK_T_TOL takes a relative tolerance first. */
 #define CHECK_T(...) check_t_(__LINE__, 1e-6, __VA_ARGS__)
 #define CHECK_T_TOL(tol, ...) check_t_(__LINE__, (tol), __VA_ARGS__)
-static void check_t_(int line, double tol, const tabi_tensor *t, tabi_dtype dt,
+static inline void check_t_(int line, double tol, const tabi_tensor *t, tabi_dtype dt,
                      const int64_t *shape, int32_t nd, const double *vals) {
   if (!t) {
     CHECK_MSG(0, "line %d: no tensor (%s)", line, tabi_last_error());
@@ -167,7 +167,7 @@ static void check_t_(int line, double tol, const tabi_tensor *t, tabi_dtype dt,
 }
 
 /* Calls op `name`; outs must have room for the returns. */
-static tabi_status run(const char *name, tabi_value *args, int32_t nargs, tabi_value *outs,
+static inline tabi_status run(const char *name, tabi_value *args, int32_t nargs, tabi_value *outs,
                        int32_t nouts) {
   tabi_op op;
   tabi_status st = tabi_op_find(rt_, name, &op);
@@ -178,7 +178,7 @@ static tabi_status run(const char *name, tabi_value *args, int32_t nargs, tabi_v
 
 /* Calls a single-output op and returns its tensor (NULL on error: the status is
  * in *st when st is non-NULL). The caller releases it. */
-static tabi_tensor *run1(const char *name, tabi_value *args, int32_t nargs) {
+static inline tabi_tensor *run1(const char *name, tabi_value *args, int32_t nargs) {
   tabi_value out[1];
   tabi_status st = run(name, args, nargs, out, 1);
   if (st != TABI_OK) {
