@@ -534,45 +534,26 @@ static tabi_status load_locked(tabi_runtime *rt, const char *path, int32_t disco
   rec->init_out = NULL;
   uint32_t major = TABI_FIELD_PRESENT(tabi_plugin, &p, abi_major) ? p.abi_major : 0;
   uint32_t minor = TABI_FIELD_PRESENT(tabi_plugin, &p, abi_minor) ? p.abi_minor : 0;
-  if (st != TABI_OK) {
-    if (major && major != TABI_ABI_VERSION_MAJOR) {
-      st = tabi_set_error(TABI_ERR_ABI_MISMATCH, "%s: built against tabi ABI %u.%u, this host is ABI %d.%d",
-                          path, major, minor, TABI_ABI_VERSION_MAJOR, TABI_ABI_VERSION_MINOR);
-    } else {
-      char msg[600];
-      snprintf(msg, sizeof msg, "%s", tabi_error_seq() != seq ? tabi_last_error() : "(no message)");
-      st = tabi_set_error(TABI_ERR_PLUGIN, "%s: tabi_plugin_init failed with %s: %s", path,
-                          tabi_status_name(st), msg);
-    }
-    goto fail;
-  }
-  if (major != TABI_ABI_VERSION_MAJOR) {
-    /* Another major's tabi_plugin may be laid out differently: do not call its
+  const char *name = TABI_FIELD_PRESENT(tabi_plugin, &p, name) ? p.name : NULL;
+  int32_t kind = TABI_FIELD_PRESENT(tabi_plugin, &p, kind) ? p.kind : 0;
+  int32_t dt = TABI_FIELD_PRESENT(tabi_plugin, &p, device_type) ? p.device_type : 0;
+  int is_backend = kind == TABI_PLUGIN_KIND_DEVICE || kind == TABI_PLUGIN_KIND_REFERENCE;
+  /* Checks in order of what explains the failure best: a plugin refused for its
+   * identity (version, name, device type taken) usually also failed to register
+   * (its kernels collide), and the identity is the reason to report. */
+  if (major != TABI_ABI_VERSION_MAJOR && (major != 0 || st == TABI_OK)) {
+    /* Another major's tabi_plugin may be laid out differently: never call its
      * destroy through our idea of the struct. */
     st = tabi_set_error(TABI_ERR_ABI_MISMATCH, "%s: built against tabi ABI %u.%u, this host is ABI %d.%d",
                         path, major, minor, TABI_ABI_VERSION_MAJOR, TABI_ABI_VERSION_MINOR);
     goto fail;
   }
-  init_ok = 1;
-  if (rec->st.error != TABI_OK) {
-    st = tabi_set_error(rec->st.error, "%s: a registration failed: %s", path, rec->st.error_msg);
-    goto fail;
-  }
-  const char *name = TABI_FIELD_PRESENT(tabi_plugin, &p, name) ? p.name : NULL;
-  if (!name || !name[0]) {
-    st = tabi_set_error(TABI_ERR_PLUGIN, "%s: the plugin sets no name in tabi_plugin", path);
-    goto fail;
-  }
-  int32_t kind = TABI_FIELD_PRESENT(tabi_plugin, &p, kind) ? p.kind : 0;
-  if (kind < TABI_PLUGIN_KIND_DEVICE || kind > TABI_PLUGIN_KIND_REFERENCE) {
-    st = tabi_set_error(TABI_ERR_PLUGIN, "%s: plugin '%s' has unknown kind %d", path, name, (int)kind);
-    goto fail;
-  }
+  init_ok = st == TABI_OK;
   if (discover && kind == TABI_PLUGIN_KIND_REFERENCE) {
     st = TABI_LOAD_SKIPPED;
     goto fail;
   }
-  plugin_rec *other = find_loaded(rt, name);
+  plugin_rec *other = name ? find_loaded(rt, name) : NULL;
   if (other) {
     if (discover) {
       st = TABI_LOAD_SKIPPED;
@@ -582,13 +563,7 @@ static tabi_status load_locked(tabi_runtime *rt, const char *path, int32_t disco
                         path, name, other->path);
     goto fail;
   }
-  int32_t dt = TABI_FIELD_PRESENT(tabi_plugin, &p, device_type) ? p.device_type : 0;
-  if (kind == TABI_PLUGIN_KIND_DEVICE || kind == TABI_PLUGIN_KIND_REFERENCE) {
-    if (dt < 1 || dt > TABI_MAX_DEVICE_TYPE) {
-      st = tabi_set_error(TABI_ERR_PLUGIN, "%s: device plugin '%s' has device_type %d (must be 1..16)",
-                          path, name, (int)dt);
-      goto fail;
-    }
+  if (is_backend && dt >= 1 && dt <= TABI_MAX_DEVICE_TYPE) {
     int32_t n = atomic_load_explicit(&rt->nplugins, memory_order_acquire);
     for (int32_t i = 0; i < n; i++) {
       plugin_rec *o = rt->plugins[i];
@@ -599,6 +574,32 @@ static tabi_status load_locked(tabi_runtime *rt, const char *path, int32_t disco
                             tabi_device_type_name(rt, dt), o->name, o->path);
         goto fail;
       }
+    }
+  }
+  if (rec->st.error != TABI_OK) {
+    st = tabi_set_error(rec->st.error, "%s: a registration failed: %s", path, rec->st.error_msg);
+    goto fail;
+  }
+  if (st != TABI_OK) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", tabi_error_seq() != seq ? tabi_last_error() : "(no message)");
+    st = tabi_set_error(TABI_ERR_PLUGIN, "%s: tabi_plugin_init failed with %s: %s", path,
+                        tabi_status_name(st), msg);
+    goto fail;
+  }
+  if (!name || !name[0]) {
+    st = tabi_set_error(TABI_ERR_PLUGIN, "%s: the plugin sets no name in tabi_plugin", path);
+    goto fail;
+  }
+  if (kind < TABI_PLUGIN_KIND_DEVICE || kind > TABI_PLUGIN_KIND_REFERENCE) {
+    st = tabi_set_error(TABI_ERR_PLUGIN, "%s: plugin '%s' has unknown kind %d", path, name, (int)kind);
+    goto fail;
+  }
+  if (is_backend) {
+    if (dt < 1 || dt > TABI_MAX_DEVICE_TYPE) {
+      st = tabi_set_error(TABI_ERR_PLUGIN, "%s: device plugin '%s' has device_type %d (must be 1..16)",
+                          path, name, (int)dt);
+      goto fail;
     }
     if (!atomic_load_explicit(&rt->devices[dt], memory_order_acquire) && !rec->st.device) {
       st = tabi_set_error(TABI_ERR_PLUGIN, "%s: device plugin '%s' registers no device table for %s",
