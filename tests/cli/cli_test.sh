@@ -42,7 +42,7 @@ need_plugin() {
   if [[ ! -f $1 ]]; then echo "skipped: $1 not built yet"; exit 77; fi
 }
 
-ref=$plugin_dir/libtabi_reference.so
+ref=$(realpath -m "$plugin_dir/libtabi_reference.so")
 case $case_name in
 help)
   out=$("$tabi" --help); expect "--help exits 0" test $? = 0

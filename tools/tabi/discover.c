@@ -191,6 +191,12 @@ static int resolve_cb(void *user, const char *dir) {
   if (!path) return -1;
   snprintf(path, len, "%s/libtabi_%s.so", dir, r->name);
   if (access(path, R_OK) == 0) {
+    char real[PATH_MAX];
+    if (realpath(path, real) != NULL) { /* "build/plugins/x.so", not "tools/../plugins" */
+      free(path);
+      path = cli_strdup(real);
+      if (!path) return -1;
+    }
     r->found = path;
     return 1;
   }
