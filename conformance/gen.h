@@ -6,7 +6,7 @@
  * samples through the helpers below. Tensors are CPU tensors of the oracle
  * runtime; the sample owns them.
  *
- * Generator table format (one row per op; every op of abi/ops/*.schema has one):
+ * Generator table format (one row per op; every op of the abi/ops schema files has one):
  *
  *   { "aten::log", gen_unary, GEN_DOM_POS, 0, 0 }
  *      op name    family     a            b  flags
@@ -63,6 +63,7 @@
 #define GEN_F_OUT        0x20u /* .out overload: the last argument is the out tensor */
 #define GEN_F_INT_ONLY   0x40u /* bitwise: float scalars are not accepted */
 #define GEN_F_BOOL_OUT   0x80u /* comparisons, logical ops: bool result */
+#define GEN_F_SCALAR_FIRST 0x100u /* pow.Scalar: the Scalar comes before the Tensor */
 
 typedef struct gen_ctx gen_ctx;
 typedef void (*gen_family_fn)(gen_ctx *g);
@@ -92,6 +93,7 @@ extern const gen_entry gen_shape_table[];
 extern const gen_entry gen_index_table[];
 extern const gen_entry gen_create_table[];
 extern const gen_entry gen_nn_table[];
+extern const gen_entry gen_nn2_table[];
 extern const gen_entry gen_fft_table[];
 
 /* The row of `op_name`, or NULL. */
