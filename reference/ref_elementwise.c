@@ -91,8 +91,9 @@ FN_I(i_signbit, a < 0) FN_F(f_signbit, signbit(a) != 0)
 FN_C(c_conj, conj(a)) FN_C(c_real, CMPLX(creal(a), 0.0)) FN_C(c_imag, CMPLX(cimag(a), 0.0))
 
 /* Activations; parameters come from the prepare step, cast to the compute dtype. */
+/* exp() - 1 rather than expm1, as ATen: elu(-0.0) is +0.0 */
 static double f_elu(double a, ref_ew_ctx *x) {
-  return a <= 0 ? expm1(a * x->pf[2]) * x->pf[0] : a * x->pf[1];
+  return a <= 0 ? (exp(a * x->pf[2]) - 1.0) * x->pf[0] : a * x->pf[1];
 }
 static double f_leaky_relu(double a, ref_ew_ctx *x) { return a > 0 ? a : a * x->pf[0]; }
 static double f_gelu(double a, ref_ew_ctx *x) {

@@ -281,18 +281,14 @@ static tabi_status k_convert(void *ctx, const tabi_call *call, tabi_value *args,
   return TABI_OK;
 }
 
-/* prims::conj is a view: for real dtypes the alias of its input. tabi tensors have
- * no conjugate bit, so a complex input gets a new, conjugated tensor. */
+/* prims::conj takes complex tensors only (as PrimTorch's prims.conj). It is a view
+ * in PrimTorch (the conjugate bit); tabi tensors have no such bit, so the result
+ * is a new, conjugated tensor. */
 static tabi_status k_conj(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   tabi_tensor *a = args[0].u.t, *out;
-  tabi_status st;
-  if (!tabi_dtype_is_complex(tabi_tensor_dtype(a))) {
-    st = h->tensor_view(h->ctx, a, a->dl.ndim, a->dl.shape, a->dl.strides,
-                        (int64_t)a->dl.byte_offset, &out);
-    if (st == TABI_OK) ref_set_out(outs, 0, out);
-    return st;
-  }
+  tabi_status st = ref_check_dtype(h, call, "a", tabi_tensor_dtype(a), REF_DTS_COMPLEX);
+  if (st != TABI_OK) return st;
   if (a->dl.ndim > REF_MAX_DIMS) return too_many_dims(h, call, a->dl.ndim);
   if ((st = ref_empty(h, a, tabi_tensor_dtype(a), a->dl.ndim, a->dl.shape, &out)) != TABI_OK)
     return st;
