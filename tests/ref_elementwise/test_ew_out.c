@@ -98,12 +98,36 @@ static void test_inputs_untouched(void) {
   tabi_tensor_release(b);
 }
 
+/* INT64_MIN / -1: torch 1.13's CPU kernel dies with SIGFPE there (x86 idiv traps),
+ * which a reference may not do; the reference wraps as two's complement does:
+ * the quotient is INT64_MIN and the remainder 0 (a deliberate difference). */
+static void test_int_min_div(void) {
+  tabi_tensor *a = ew_make(TABI_DTYPE_INT64, 1, (int64_t[]){1}, (int64_t[]){INT64_MIN}, NULL, NULL, EW_CONTIG);
+  tabi_tensor *b = ew_make(TABI_DTYPE_INT64, 1, (int64_t[]){1}, (int64_t[]){-1}, NULL, NULL, EW_CONTIG);
+  const char *modes[] = {"trunc", "floor"};
+  for (int m = 0; m < 2; m++) {
+    tabi_value args[] = {tabi_tensor_value(a), tabi_tensor_value(b), tabi_string(modes[m], 5)};
+    ew_expect(__LINE__, "aten::div.Tensor_mode", args, 3, TABI_DTYPE_INT64, 1, (int64_t[]){1},
+              (int64_t[]){INT64_MIN}, NULL, NULL);
+  }
+  tabi_value args2[] = {tabi_tensor_value(a), tabi_tensor_value(b)};
+  ew_expect(__LINE__, "aten::remainder.Tensor", args2, 2, TABI_DTYPE_INT64, 1, (int64_t[]){1},
+            (int64_t[]){0}, NULL, NULL);
+  ew_expect(__LINE__, "aten::fmod.Tensor", args2, 2, TABI_DTYPE_INT64, 1, (int64_t[]){1},
+            (int64_t[]){0}, NULL, NULL);
+  ew_expect(__LINE__, "prims::div", args2, 2, TABI_DTYPE_INT64, 1, (int64_t[]){1},
+            (int64_t[]){INT64_MIN}, NULL, NULL);
+  tabi_tensor_release(a);
+  tabi_tensor_release(b);
+}
+
 int main(void) {
   ew_setup();
   test_atan2_out_resize();
   test_atan2_out_dtypes_and_alias();
   test_prims_refuse_integers();
   test_inputs_untouched();
+  test_int_min_div();
   ew_teardown();
   return check_report();
 }
