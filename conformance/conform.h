@@ -7,6 +7,7 @@
  *   tabi conform --plugin PATH|NAME [--device N] [--ops GLOB[,GLOB...]]
  *                [--dtypes LIST] [--seed S] [--jobs N] [--timeout SEC]
  *                [--json FILE] [--junit FILE] [--matrix FILE] [--reference PATH]
+ *                [--threads-ms MS] [--quiet]
  *
  * The oracle is a runtime holding the reference plugin; the runtime under test
  * holds the plugin (plus the "decomp" composite kernels when found). Each group
@@ -37,7 +38,8 @@ typedef struct conform_options {
   const char *json_path;   /* reports; NULL: not written */
   const char *junit_path;
   const char *matrix_path;
-  int32_t quiet;           /* 1: no per-group progress lines */
+  int32_t quiet;           /* 1: no progress line on stderr */
+  int32_t threads_ms;      /* wall time of the 4-thread check per op; <= 0: 60 */
 } conform_options;
 
 /* Defaults as documented above. */

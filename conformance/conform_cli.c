@@ -29,6 +29,7 @@ static void usage(FILE *f) {
       "  --json FILE          JSON report\n"
       "  --junit FILE         JUnit XML report\n"
       "  --matrix FILE        op x dtype coverage matrix, Markdown (\"-\": stdout)\n"
+      "  --threads-ms MS      time the 4-thread check runs per op (default 60)\n"
       "  --quiet              no progress line on stderr\n"
       "\n"
       "Prints one line per failure (FAIL <op> <dtype> [<sample>]: <kind>: <detail>)\n"
@@ -94,6 +95,9 @@ int tabi_conform_cli(int argc, char **argv) {
     } else if (strcmp(name, "--timeout") == 0) {
       if (!parse_int(name, val, 1, 86400, &v)) return 2;
       o.timeout_s = (int32_t)v;
+    } else if (strcmp(name, "--threads-ms") == 0) {
+      if (!parse_int(name, val, 1, 600000, &v)) return 2;
+      o.threads_ms = (int32_t)v;
     } else if (strcmp(name, "--seed") == 0) {
       char *end = NULL;
       unsigned long long s = strtoull(val, &end, 0);

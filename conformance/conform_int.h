@@ -27,6 +27,7 @@
 #define CONFORM_K_VALUE       "value-mismatch"
 #define CONFORM_K_DTYPE       "wrong-dtype"
 #define CONFORM_K_SHAPE       "wrong-shape"
+#define CONFORM_K_STRIDES     "wrong-strides"       /* empty_strided and friends */
 #define CONFORM_K_OUTPUT      "wrong-output"        /* wrong number/kind of results */
 #define CONFORM_K_GUARD       "wrote-outside-output"
 #define CONFORM_K_MUTATED     "input-mutated"
@@ -140,6 +141,10 @@ typedef struct conform_args {
   int32_t nargs;
   tabi_value v[CONFORM_MAX_ARGS];
   tabi_tensor *lists[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
+  /* List and string payloads are copied too: the args outlive their sample. */
+  int64_t ints[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
+  double floats[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
+  char strs[CONFORM_MAX_ARGS][64];
   tabi_tensor *owned[CONFORM_MAX_ARGS * (CONFORM_MAX_LIST + 1)];
   int32_t nowned;
 } conform_args;
@@ -190,11 +195,12 @@ void conform_cmp_describe(const conform_cmp *cmp, int32_t ndim, const int64_t *s
 /* --- threads (conform_threads.c) ----------------------------------------------- */
 
 /* Runs every call (args[i], expecting outputs whose host bytes are want[i]) from 4
- * threads at once, in rotated orders, `rounds` times. Returns the index of the
- * first call whose result differed (bitwise), or -1. *detail says how. */
+ * threads at once, in rotated orders, for at least min_rounds rounds and
+ * budget_ms milliseconds. Returns the index of the first call whose result
+ * differed (bitwise), or -1. *detail says how. */
 int32_t conform_threads_check(tabi_runtime *rt, tabi_op op, conform_args *const *args,
                               int32_t ncalls, int32_t nouts, uint8_t *const *want,
-                              const uint64_t *want_n, int32_t rounds, char *detail,
-                              size_t detail_n);
+                              const uint64_t *want_n, int32_t min_rounds, int32_t budget_ms,
+                              char *detail, size_t detail_n);
 
 #endif /* TABI_CONFORM_INT_H */

@@ -19,15 +19,22 @@
 #define TABI_CONFORM_HAVE_SAMPLES 0
 #endif
 
-#define THREAD_CALLS 6   /* samples per dtype run from 4 threads */
+/* The threads check runs, per op, up to THREAD_CALLS passing samples (at most
+ * THREAD_PER_DTYPE of each dtype, so calls with different inputs and types
+ * overlap) from 4 threads, for at least THREAD_ROUNDS rounds and --threads-ms
+ * of wall time: long enough to span scheduler slices on a loaded machine, which
+ * is what exposes shared scratch state in tiny kernels. */
+#define THREAD_CALLS 24
+#define THREAD_PER_DTYPE 3
 #define THREAD_ROUNDS 3
 
 typedef struct thread_set {
-  int32_t n;
+  int32_t n, n_dtype;
   conform_args *args[THREAD_CALLS];
   uint8_t *want[THREAD_CALLS];
   uint64_t want_n[THREAD_CALLS];
-  int32_t sample[THREAD_CALLS];
+  tabi_dtype dtype[THREAD_CALLS];
+  char sample[THREAD_CALLS][128];
 } thread_set;
 
 static void release_outs(tabi_value *o, int32_t n) {
@@ -59,7 +66,7 @@ static tabi_status call_plugin(conform_ctx *c, tabi_op op, conform_args *ta, tab
 }
 
 static void run_sample(conform_ctx *c, const char *opname, tabi_dtype dt, tabi_op op_t,
-                       tabi_op op_r, const tabi_op_info *info, conform_sample *s, int32_t si,
+                       tabi_op op_r, const tabi_op_info *info, conform_sample *s,
                        thread_set *ts) {
   const char *dn = tabi_dtype_name(dt);
   conform_progress(c, opname, dn, s->name);
@@ -156,11 +163,14 @@ static void run_sample(conform_ctx *c, const char *opname, tabi_dtype dt, tabi_o
   }
   if (!nfail) {
     conform_emit(c, CONFORM_ST_PASS, opname, dn, s->name, NULL, NULL);
-    if (!rnd && !has_mutable_arg(info) && ts->n < THREAD_CALLS) {
+    if (!rnd && !(s->flags & CONFORM_UNINIT) && !has_mutable_arg(info) && ts->n < THREAD_CALLS &&
+        ts->n_dtype < THREAD_PER_DTYPE) {
       ts->args[ts->n] = ta;
       ts->want[ts->n] = b1;
       ts->want_n[ts->n] = n1;
-      ts->sample[ts->n++] = si;
+      ts->dtype[ts->n] = dt;
+      snprintf(ts->sample[ts->n++], sizeof ts->sample[0], "%s", s->name);
+      ts->n_dtype++;
       keep = 1;
     }
   }
@@ -177,7 +187,7 @@ out:
 
 static void run_dtype(conform_ctx *c, const conform_group *g, tabi_op op_t, tabi_op op_r,
                       const tabi_op_info *info, const tabi_op_info *rinfo, tabi_dtype dt,
-                      int *out_known) {
+                      thread_set *ts, int *out_known) {
   const char *dn = tabi_dtype_name(dt);
   conform_sample_list list;
   memset(&list, 0, sizeof list);
@@ -200,26 +210,9 @@ static void run_dtype(conform_ctx *c, const conform_group *g, tabi_op op_t, tabi
     conform_emit(c, CONFORM_ST_SKIP, g->name, dn, NULL, NULL, "no samples for this dtype");
     goto done;
   }
-  thread_set ts;
-  memset(&ts, 0, sizeof ts);
+  ts->n_dtype = 0;
   for (int32_t i = 0; i < list.count; i++)
-    run_sample(c, g->name, dt, op_t, op_r, info, &list.items[i], i, &ts);
-  if (ts.n > 0) {
-    conform_progress(c, g->name, dn, "(4 threads at once)");
-    char detail[300];
-    int32_t bad = conform_threads_check(c->test, op_t, ts.args, ts.n, nouts_of(info), ts.want,
-                                        ts.want_n, THREAD_ROUNDS, detail, sizeof detail);
-    if (bad >= 0)
-      conform_emit(c, CONFORM_ST_FAIL, g->name, dn, list.items[ts.sample[bad]].name,
-                   CONFORM_K_THREADS, "%s", detail);
-    else
-      conform_emit(c, CONFORM_ST_PASS, g->name, dn, "(4 threads at once)", NULL, NULL);
-  }
-  for (int32_t i = 0; i < ts.n; i++) {
-    conform_args_release(ts.args[i]);
-    free(ts.args[i]);
-    free(ts.want[i]);
-  }
+    run_sample(c, g->name, dt, op_t, op_r, info, &list.items[i], ts);
 done:
 #if TABI_CONFORM_HAVE_SAMPLES
   conform_sample_list_clear(&list);
@@ -236,12 +229,34 @@ void conform_op_group(conform_ctx *c, const conform_group *g) {
   }
   const tabi_op_info *info = tabi_op_get_info(c->test, op_t);
   const tabi_op_info *rinfo = tabi_op_get_info(c->oracle, op_r);
+  thread_set *ts = calloc(1, sizeof *ts);
+  if (!ts) return;
   for (int32_t d = 0; d < c->ndtypes; d++) {
     int known = 0;
-    run_dtype(c, g, op_t, op_r, info, rinfo, c->dtypes[d], &known);
+    run_dtype(c, g, op_t, op_r, info, rinfo, c->dtypes[d], ts, &known);
     if (!known) {
       conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, NULL, NULL, "skipped: no sample generator");
-      return;
+      break;
     }
   }
+  if (ts->n > 0) {
+    conform_progress(c, g->name, NULL, "(4 threads at once)");
+    char detail[300];
+    int32_t bad = conform_threads_check(c->test, op_t, ts->args, ts->n, nouts_of(info), ts->want,
+                                        ts->want_n, THREAD_ROUNDS,
+                                        c->opt->threads_ms > 0 ? c->opt->threads_ms : 60, detail,
+                                        sizeof detail);
+    if (bad >= 0)
+      conform_emit(c, CONFORM_ST_FAIL, g->name, tabi_dtype_name(ts->dtype[bad]), ts->sample[bad],
+                   CONFORM_K_THREADS, "%s", detail);
+    else
+      conform_emit(c, CONFORM_ST_PASS, g->name, NULL, "(4 threads at once)", NULL, "%d calls",
+                   (int)ts->n);
+  }
+  for (int32_t i = 0; i < ts->n; i++) {
+    conform_args_release(ts->args[i]);
+    free(ts->args[i]);
+    free(ts->want[i]);
+  }
+  free(ts);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conform_check.h"
 #include "conform_int.h"
@@ -22,7 +23,8 @@ typedef struct shared {
   tabi_runtime *rt;
   tabi_op op;
   conform_args *const *args;
-  int32_t ncalls, nouts, rounds;
+  int32_t ncalls, nouts, min_rounds, budget_ms;
+  double t0;
   uint8_t *const *want;
   const uint64_t *want_n;
   pthread_mutex_t mu;
@@ -31,6 +33,12 @@ typedef struct shared {
   int32_t bad;              /* first call that differed, -1 none */
   char detail[300];
 } shared;
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
 
 typedef struct worker {
   shared *s;
@@ -52,7 +60,9 @@ static void *work(void *p) {
   pthread_mutex_lock(&s->mu);
   while (!s->go) pthread_cond_wait(&s->go_cv, &s->mu);
   pthread_mutex_unlock(&s->mu);
-  for (int32_t r = 0; r < s->rounds; r++) {
+  for (int32_t r = 0; r < 100000; r++) {
+    if (r >= s->min_rounds && now_ms() - s->t0 >= s->budget_ms) break;
+    if (__atomic_load_n(&s->bad, __ATOMIC_RELAXED) >= 0) break; /* found: stop early */
     for (int32_t j = 0; j < s->ncalls; j++) {
       int32_t i = (j + w->id) % s->ncalls;
       tabi_value args[CONFORM_MAX_ARGS], outs[CONFORM_MAX_OUTS];
@@ -79,8 +89,8 @@ static void *work(void *p) {
 
 int32_t conform_threads_check(tabi_runtime *rt, tabi_op op, conform_args *const *args,
                               int32_t ncalls, int32_t nouts, uint8_t *const *want,
-                              const uint64_t *want_n, int32_t rounds, char *detail,
-                              size_t detail_n) {
+                              const uint64_t *want_n, int32_t min_rounds, int32_t budget_ms,
+                              char *detail, size_t detail_n) {
   if (ncalls <= 0) return -1;
   shared s;
   memset(&s, 0, sizeof s);
@@ -89,7 +99,8 @@ int32_t conform_threads_check(tabi_runtime *rt, tabi_op op, conform_args *const 
   s.args = args;
   s.ncalls = ncalls;
   s.nouts = nouts;
-  s.rounds = rounds;
+  s.min_rounds = min_rounds;
+  s.budget_ms = budget_ms;
   s.want = want;
   s.want_n = want_n;
   s.bad = -1;
@@ -105,6 +116,7 @@ int32_t conform_threads_check(tabi_runtime *rt, tabi_op op, conform_args *const 
     started++;
   }
   pthread_mutex_lock(&s.mu);
+  s.t0 = now_ms();
   s.go = 1;
   pthread_cond_broadcast(&s.go_cv);
   pthread_mutex_unlock(&s.mu);

@@ -79,6 +79,18 @@ tabi_status conform_args_xfer(conform_xfer *x, tabi_runtime *dst_rt, DLDevice de
         out->owned[out->nowned++] = out->lists[a][i];
       }
       out->v[a].u.list.data = out->lists[a];
+    } else if (v->tag == TABI_TAG_INT_LIST || v->tag == TABI_TAG_BOOL_LIST) {
+      if (v->u.list.len > CONFORM_MAX_LIST) return TABI_ERR_INVALID_ARGUMENT;
+      if (v->u.list.len > 0) memcpy(out->ints[a], v->u.list.data, (size_t)v->u.list.len * sizeof(int64_t));
+      out->v[a].u.list.data = out->ints[a];
+    } else if (v->tag == TABI_TAG_FLOAT_LIST) {
+      if (v->u.list.len > CONFORM_MAX_LIST) return TABI_ERR_INVALID_ARGUMENT;
+      if (v->u.list.len > 0) memcpy(out->floats[a], v->u.list.data, (size_t)v->u.list.len * sizeof(double));
+      out->v[a].u.list.data = out->floats[a];
+    } else if (v->tag == TABI_TAG_STRING) {
+      if (v->u.list.len > (int64_t)sizeof out->strs[a]) return TABI_ERR_INVALID_ARGUMENT;
+      if (v->u.list.len > 0) memcpy(out->strs[a], v->u.list.data, (size_t)v->u.list.len);
+      out->v[a].u.list.data = out->strs[a];
     }
   }
   return TABI_OK;

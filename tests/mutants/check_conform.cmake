@@ -3,13 +3,16 @@
 #
 #   cmake -DTABI=<tabi> -DPLUGIN=<path> -DOPS=<glob> -DDTYPES=<list> -DJSON=<file>
 #         -DPLUGIN_PATH=<dir> -DTIMEOUT=<s> -DEXPECT=fail|pass
-#         [-DOP=<op> -DKIND=<kind>] -P check_conform.cmake
+#         [-DOP=<op> -DKIND=<kind>] [-DEXTRA=<one more option>] -P check_conform.cmake
 #
 # EXPECT=fail: the run must exit 1 and the JSON must hold a failed case with
 # exactly that op and kind. EXPECT=pass: exit 0, failed == 0, passed > 0.
 set(args conform --plugin ${PLUGIN} --json ${JSON} --jobs 2 --timeout ${TIMEOUT} --quiet)
 if(OPS)
   list(APPEND args --ops ${OPS})
+endif()
+if(EXTRA)
+  list(APPEND args ${EXTRA})
 endif()
 if(DTYPES)
   list(APPEND args --dtypes ${DTYPES})
