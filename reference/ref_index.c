@@ -249,6 +249,9 @@ static tabi_status scatter_run(const tabi_host_api *h, const tabi_call *call, ta
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
   if (st != TABI_OK) return st;
+  if (self->dl.ndim > REF_MAX_DIMS)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; the reference supports %d",
+                   ref_op_name(h, call), (int)self->dl.ndim, REF_MAX_DIMS);
   int32_t dim;
   st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, &dim);
   if (st != TABI_OK) return st;
