@@ -5,6 +5,7 @@
 #         -DPLUGIN_PATH=<dir> -DTIMEOUT=<s> -DEXPECT=fail|pass
 #         [-DOP=<op> -DKIND=<kind>] [-DEXTRA=<one more option>] -P check_conform.cmake
 #
+# EXPECT=skip: exit 0, nothing failed, something skipped with SKIP_REASON.
 # EXPECT=fail: the run must exit 1 and the JSON must hold a failed case with
 # exactly that op and kind. EXPECT=pass: exit 0, failed == 0, passed > 0.
 set(args conform --plugin ${PLUGIN} --json ${JSON} --jobs 2 --timeout ${TIMEOUT} --quiet)
@@ -27,6 +28,20 @@ endif()
 file(READ ${JSON} js)
 string(JSON failed GET "${js}" summary failed)
 string(JSON passed GET "${js}" summary passed)
+if(EXPECT STREQUAL "skip")
+  # A plugin whose device is absent: exit 0, nothing failed, the groups skipped
+  # with the reason.
+  string(JSON skipped GET "${js}" summary skipped)
+  if(NOT rc EQUAL 0 OR NOT failed EQUAL 0 OR skipped EQUAL 0)
+    message(FATAL_ERROR "expected skips only: exit ${rc}, ${failed} failed, ${skipped} skipped")
+  endif()
+  string(FIND "${js}" "${SKIP_REASON}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the report does not say '${SKIP_REASON}'")
+  endif()
+  message(STATUS "OK: ${skipped} skipped (${SKIP_REASON})")
+  return()
+endif()
 if(EXPECT STREQUAL "pass")
   if(NOT rc EQUAL 0 OR NOT failed EQUAL 0 OR passed EQUAL 0)
     message(FATAL_ERROR "expected a clean pass: exit ${rc}, ${passed} passed, ${failed} failed")

@@ -1,0 +1,89 @@
+/* tests/conform/test_conform_unit.c: the suite's own building blocks.
+ *
+ * Tolerance comparison (tolerances.md values, NaN, infinities, integer extremes
+ * compared exactly), failure descriptions, op globs, and the CLI's refusals. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../check.h"
+#include "conform_int.h"
+
+static void test_compare(void) {
+  conform_cmp cmp;
+  float want[4] = {1.0f, -2.0f, NAN, INFINITY};
+  float got[4] = {1.0f, -2.0f, NAN, INFINITY};
+  conform_compare((uint8_t *)got, (uint8_t *)want, TABI_DTYPE_FLOAT32, 4,
+                  conform_default_tol(TABI_DTYPE_FLOAT32), 1, &cmp);
+  CHECK(cmp.nbad == 0);
+  conform_compare((uint8_t *)got, (uint8_t *)want, TABI_DTYPE_FLOAT32, 4,
+                  conform_default_tol(TABI_DTYPE_FLOAT32), 0, &cmp);
+  CHECK(cmp.nbad == 1 && cmp.worst_abs_at == 2); /* NaN must not match when asked */
+  got[1] = -2.0f * (1.0f + 1e-6f);             /* within rtol 1.3e-6 */
+  conform_compare((uint8_t *)got, (uint8_t *)want, TABI_DTYPE_FLOAT32, 4,
+                  conform_default_tol(TABI_DTYPE_FLOAT32), 1, &cmp);
+  CHECK(cmp.nbad == 0);
+  got[1] = -2.001f;
+  got[3] = -INFINITY;
+  conform_compare((uint8_t *)got, (uint8_t *)want, TABI_DTYPE_FLOAT32, 4,
+                  conform_default_tol(TABI_DTYPE_FLOAT32), 1, &cmp);
+  CHECK(cmp.nbad == 2 && cmp.worst_abs_at == 3 && isinf(cmp.max_abs));
+  char buf[512];
+  int64_t shape[2] = {2, 2};
+  conform_cmp_describe(&cmp, 2, shape, buf, sizeof buf);
+  CHECK_MSG(strstr(buf, "2 element(s) differ") && strstr(buf, "at [1, 1]") &&
+                strstr(buf, "largest relative error"),
+            "%s", buf);
+  /* int64 extremes differ by one: invisible through a double, caught exactly. */
+  int64_t wi[2] = {INT64_MAX, INT64_MIN}, gi[2] = {INT64_MAX - 1, INT64_MIN};
+  conform_compare((uint8_t *)gi, (uint8_t *)wi, TABI_DTYPE_INT64, 2,
+                  conform_default_tol(TABI_DTYPE_INT64), 1, &cmp);
+  CHECK(cmp.nbad == 1 && cmp.worst_abs_at == 0);
+  /* float16 tolerance is looser than float32's. */
+  CHECK(conform_default_tol(TABI_DTYPE_FLOAT16).rtol == 1e-3);
+  CHECK(conform_default_tol(TABI_DTYPE_BFLOAT16).rtol == 1.6e-2);
+  CHECK(conform_default_tol(TABI_DTYPE_FLOAT64).atol == 1e-7);
+  CHECK(conform_default_tol(TABI_DTYPE_INT32).rtol == 0.0);
+  /* complex: the modulus of the difference. */
+  double wc[2] = {3.0, 4.0}, gc[2] = {3.0, 4.0 + 1e-3};
+  conform_compare((uint8_t *)gc, (uint8_t *)wc, TABI_DTYPE_COMPLEX128, 1,
+                  conform_default_tol(TABI_DTYPE_COMPLEX128), 1, &cmp);
+  CHECK(cmp.nbad == 1);
+}
+
+static void test_index_and_globs(void) {
+  char buf[64];
+  int64_t shape[3] = {2, 3, 4};
+  conform_index_str(23, 3, shape, buf, sizeof buf);
+  CHECK(strcmp(buf, "[1, 2, 3]") == 0);
+  conform_index_str(0, 0, shape, buf, sizeof buf);
+  CHECK(strcmp(buf, "[]") == 0);
+  CHECK(conform_op_selected(NULL, "aten::add.Tensor"));
+  CHECK(conform_op_selected("aten::add.*", "aten::add.Tensor"));
+  CHECK(!conform_op_selected("aten::add.*", "aten::addmm"));
+  CHECK(conform_op_selected("div*", "aten::div.Tensor_mode"));
+  CHECK(conform_op_selected("mul.Tensor,div*", "aten::mul.Tensor"));
+  CHECK(!conform_op_selected("prims::*", "aten::abs"));
+}
+
+static void test_cli(void) {
+  char *no_plugin[] = {"conform", "--jobs", "2"};
+  CHECK(tabi_conform_cli(3, no_plugin) == 2);
+  char *bad_opt[] = {"conform", "--plugin", "reference", "--frobnicate", "1"};
+  CHECK(tabi_conform_cli(5, bad_opt) == 2);
+  char *bad_jobs[] = {"conform", "--plugin", "reference", "--jobs", "zero"};
+  CHECK(tabi_conform_cli(5, bad_jobs) == 2);
+  char *bad_dtype[] = {"conform", "--plugin", "reference", "--dtypes", "float128"};
+  CHECK(tabi_conform_cli(5, bad_dtype) == 2);
+  char *missing[] = {"conform", "--plugin", "/nonexistent/libtabi_nope.so", "--quiet"};
+  CHECK(tabi_conform_cli(4, missing) == 2);
+  char *help[] = {"conform", "--help"};
+  CHECK(tabi_conform_cli(2, help) == 0);
+}
+
+int main(void) {
+  test_compare();
+  test_index_and_globs();
+  test_cli();
+  return check_report();
+}
