@@ -12,7 +12,8 @@
  *    (so amax([-0., 0.]) is -0.); an empty reduction is an error.
  *  - any gives bool (uint8 for uint8 input, as ATen keeps for compatibility).
  *  - var: two passes in double, divisor max(N - correction, 0) (0/0 = NaN,
- *    x/0 = inf), complex input gives the real dtype.
+ *    x/0 = inf; an empty group is NaN even for a negative correction),
+ *    complex input gives the real dtype.
  *  - prims never promote: the output has the input's dtype, or output_dtype.
  */
 #include "ref_reduce_util.h"
@@ -65,7 +66,8 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
       }
       double div = (double)r->group - (double)correction;
       if (div < 0) div = 0;
-      ref_store_f(out, pos, m2 / div);
+      /* ATen fills the variance of an empty input with NaN, whatever the correction */
+      ref_store_f(out, pos, r->group == 0 ? NAN : m2 / div);
       continue;
     }
     if (cplx) {

@@ -397,6 +397,11 @@ static void test_var(void) {
   r = run1("aten::var.correction", a, 4);
   CHECK_T(r, F32, SH(3), V(NaN, NaN, NaN));
   REL(r);
+  /* even when the divisor is positive: A.var.correction(torch.zeros(0,3),[0],correction=-1) -> [nan,nan,nan] */
+  a[2] = tabi_int(-1);
+  r = run1("aten::var.correction", a, 4);
+  CHECK_T(r, F32, SH(3), V(NaN, NaN, NaN));
+  REL(r);
   REL(x);
   /* complex gives real: A.var.correction(t([1+1j,2-1j,0j]),None,correction=1) -> 1.0+2.0*... */
   x = mkc(TABI_DTYPE_COMPLEX64, SH(3), V(1, 2, 0), V(1, -1, 0));
