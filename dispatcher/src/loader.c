@@ -466,13 +466,13 @@ static tabi_status find_by_name(const char *name, char *out, size_t n) {
     if (len > 0 && len < sizeof dir) {
       memcpy(dir, env, len);
       dir[len] = 0;
-      snprintf(out, n, "%s/libtabi_%s.so", dir, name);
-      if (access(out, F_OK) == 0) return TABI_OK;
+      int w = snprintf(out, n, "%s/libtabi_%s.so", dir, name);
+      if (w > 0 && (size_t)w < n && access(out, F_OK) == 0) return TABI_OK;
     }
     env = colon ? colon + 1 : NULL;
   }
-  snprintf(out, n, "%s/libtabi_%s.so", TABI_PLUGIN_INSTALL_DIR_FULL, name);
-  if (access(out, F_OK) == 0) return TABI_OK;
+  int w = snprintf(out, n, "%s/libtabi_%s.so", TABI_PLUGIN_INSTALL_DIR_FULL, name);
+  if (w > 0 && (size_t)w < n && access(out, F_OK) == 0) return TABI_OK;
   const char *p = getenv("TABI_PLUGIN_PATH");
   return tabi_set_error(TABI_ERR_NOT_FOUND,
                         "plugin '%s': libtabi_%s.so is not in TABI_PLUGIN_PATH (%s) nor in %s",
@@ -653,7 +653,9 @@ tabi_status tabi_loader_load(tabi_runtime *rt, const char *path_or_name, int32_t
                           !rt ? "runtime" : "path");
   char path[PATH_MAX];
   if (strchr(path_or_name, '/')) {
-    snprintf(path, sizeof path, "%s", path_or_name);
+    if (strlen(path_or_name) >= sizeof path)
+      return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "tabi_runtime_load_plugin: path too long");
+    memcpy(path, path_or_name, strlen(path_or_name) + 1);
   } else {
     tabi_status st = find_by_name(path_or_name, path, sizeof path);
     if (st != TABI_OK) return st;
@@ -711,9 +713,10 @@ static void discover_dir(tabi_runtime *rt, const char *dir, tabi_load_error_fn o
   for (size_t i = 0; i < n; i++) {
     char path[PATH_MAX], pname[256];
     size_t len = strlen(names[i]);
-    snprintf(pname, sizeof pname, "%.*s", (int)(len - 11), names[i] + 8);
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    int w1 = snprintf(pname, sizeof pname, "%.*s", (int)(len - 11), names[i] + 8);
+    int w2 = snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     free(names[i]);
+    if (w1 < 0 || (size_t)w1 >= sizeof pname || w2 < 0 || (size_t)w2 >= sizeof path) continue;
     pthread_mutex_lock(&rt->load_lock);
     if (find_loaded(rt, pname)) {
       pthread_mutex_unlock(&rt->load_lock);

@@ -66,13 +66,14 @@ TABI_API tabi_status tabi_runtime_create(const tabi_runtime_options *options, ta
 
 TABI_API void tabi_runtime_destroy(tabi_runtime *rt) {
   if (!rt) return;
-  tabi_loader_unload_all(rt);
-  atomic_store_explicit(&rt->dead, 1, memory_order_release);
+  /* Return cached blocks while the device plugins are still there to free them. */
   for (int t = 0; t <= TABI_MAX_DEVICE_TYPE; t++)
     for (int i = 0; i < TABI_MAX_DEVICE_INDEX; i++) {
       dev_state *ds = atomic_load_explicit(&rt->devstates[t][i], memory_order_relaxed);
-      if (ds && t == kDLCPU) tabi_empty_cache(ds);
+      if (ds) tabi_empty_cache(ds);
     }
+  tabi_loader_unload_all(rt);
+  atomic_store_explicit(&rt->dead, 1, memory_order_release);
   tabi_registry_destroy(rt);
   for (int l = 0; l < TABI_NUM_LAYERS; l++) free(rt->layers[l].name);
   extension_rec *x = rt->extensions;

@@ -32,6 +32,7 @@ static void test_create_and_views(tabi_runtime *rt) {
   tabi_tensor *v2;
   CHECK_OK(tabi_tensor_view(rt, v, 1, one, st1, 16, &v2));
   CHECK(((float *)tabi_tensor_data(v2))[0] == 4.f);
+  tabi_tensor_release(v2);
   CHECK_ERR(tabi_tensor_view(rt, v, 1, one, st1, 20, &v2), TABI_ERR_INDEX, "outside a storage of 24 bytes");
   CHECK(v2 == NULL);
   CHECK_OK(tabi_tensor_view(rt, v, 1, one, st1, 16, &v2));
