@@ -69,7 +69,8 @@ typedef struct op_entry {
   tabi_op handle;
   int32_t device_arg;   /* index of the first Device argument, -1 when none */
   int32_t has_mutable;  /* any `(a!)` argument */
-  int32_t reserved;
+  int32_t masked_returns; /* takes `bool[N] output_mask`: a Tensor return may be
+                             undefined (NONE) where the mask is off, as in ATen */
   tabi_op_info info;
   schema_arena *arena;
   plugin_rec *owner;    /* NULL for builtin ops */

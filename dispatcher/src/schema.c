@@ -565,9 +565,11 @@ static tabi_status parse_all(parser *p, op_entry *e) {
   e->info.returns_list = nrets == 1 && r[0].type == TABI_TYPE_TENSOR_LIST;
   e->device_arg = -1;
   e->has_mutable = 0;
+  e->masked_returns = 0;
   for (int32_t i = 0; i < nargs; i++) {
     if (a[i].type == TABI_TYPE_DEVICE && e->device_arg < 0) e->device_arg = i;
     if (a[i].flags & TABI_ARG_MUTABLE) e->has_mutable = 1;
+    if (a[i].type == TABI_TYPE_BOOL_LIST && !strcmp(a[i].name, "output_mask")) e->masked_returns = 1;
   }
   return TABI_OK;
 }
