@@ -30,6 +30,16 @@ class LST(C.Structure): _fields_=[('data',C.c_void_p),('len',C.c_int64)]
 class U(C.Union): _fields_=[('i',C.c_int64),('f',C.c_double),('c',C.c_double*2),('t',C.c_void_p),('l',LST)]
 class Val(C.Structure): _fields_=[('tag',C.c_int32),('flags',C.c_int32),('u',U)]
 lib.tabi_last_error.restype=C.c_char_p
+# Pointers must not pass through ctypes as C ints.
+VP=C.c_void_p
+lib.tabi_runtime_create.argtypes=[VP,C.POINTER(VP)]
+lib.tabi_runtime_load_plugin.argtypes=[VP,C.c_char_p,VP]
+lib.tabi_tensor_view.argtypes=[VP,VP,C.c_int32,C.POINTER(C.c_int64),C.POINTER(C.c_int64),C.c_int64,C.POINTER(VP)]
+lib.tabi_tensor_release.argtypes=[VP]
+lib.tabi_tensor_from_host.argtypes=[VP,Dev,C.c_int32,C.c_int32,C.POINTER(C.c_int64),VP,C.c_uint64,C.POINTER(VP)]
+lib.tabi_tensor_to_host.argtypes=[VP,VP,VP,C.c_uint64]
+lib.tabi_op_find.argtypes=[VP,C.c_char_p,C.POINTER(C.c_int32)]
+lib.tabi_call_op.argtypes=[VP,C.c_int32,VP,C.c_int32,VP,C.c_int32]
 rt=C.c_void_p()
 assert lib.tabi_runtime_create(None,C.byref(rt))==0
 assert lib.tabi_runtime_load_plugin(rt,PLUGIN.encode(),None)==0, lib.tabi_last_error()
@@ -58,7 +68,7 @@ def to_tabi(x, noncontig=False):
     assert st==0, lib.tabi_last_error()
     return out
 def from_tabi(p):
-    t=C.cast(p,C.POINTER(Tns)).contents
+    t=C.cast(C.c_void_p(p) if isinstance(p,int) else p,C.POINTER(Tns)).contents
     code,bits=t.dl.dtype.code,t.dl.dtype.bits
     m={(1,8):torch.uint8,(0,8):torch.int8,(0,16):torch.int16,(0,32):torch.int32,(0,64):torch.int64,(2,16):torch.float16,(2,32):torch.float32,(2,64):torch.float64,(5,64):torch.complex64,(5,128):torch.complex128,(6,8):torch.bool,(4,16):torch.bfloat16}
     dt=m[(code,bits)]
@@ -66,7 +76,7 @@ def from_tabi(p):
     out=torch.empty(shape,dtype=dt)
     nb=out.numel()*out.element_size()
     if nb:
-        st=lib.tabi_tensor_to_host(rt,p,C.c_void_p(out.data_ptr()),C.c_uint64(nb))
+        st=lib.tabi_tensor_to_host(rt,p,out.data_ptr(),nb)
         assert st==0
     return out
 def V_t(p): v=Val(); v.tag=5; v.u.t=p; return v
@@ -85,7 +95,7 @@ def call(name, vals, nouts=1):
     op=C.c_int32()
     assert lib.tabi_op_find(rt,name.encode(),C.byref(op))==0, name
     args=(Val*len(vals))(*vals); outs=(Val*nouts)()
-    st=lib.tabi_call_op(rt,op,args,len(vals),outs,nouts)
+    st=lib.tabi_call_op(rt,op,C.cast(args,VP),len(vals),C.cast(outs,VP),nouts)
     if st!=0: return ('ERR',st,lib.tabi_last_error().decode())
     return [from_tabi(outs[i].u.t) for i in range(nouts)]
 def close(a,b,tol):
