@@ -384,7 +384,12 @@ tabi_tensor *gen_index(gen_ctx *g, tabi_dtype dt, int32_t ndim, const int64_t *s
   return t;
 }
 
-void gen_specials(gen_ctx *g, tabi_tensor *t, int64_t start) {
+static void gen_specials_impl(gen_ctx *g, tabi_tensor *t, int64_t start, int with_max);
+
+void gen_specials(gen_ctx *g, tabi_tensor *t, int64_t start) { gen_specials_impl(g, t, start, 1); }
+void gen_specials_no_max(gen_ctx *g, tabi_tensor *t, int64_t start) { gen_specials_impl(g, t, start, 0); }
+
+static void gen_specials_impl(gen_ctx *g, tabi_tensor *t, int64_t start, int with_max) {
   if (!t) return;
   tabi_dtype d = tabi_tensor_dtype(t);
   double vals[16];
@@ -400,8 +405,9 @@ void gen_specials(gen_ctx *g, tabi_tensor *t, int64_t start) {
     double sub = d == TABI_DTYPE_FLOAT64 || d == TABI_DTYPE_COMPLEX128 ? 4.9e-322
                  : d == TABI_DTYPE_FLOAT16 ? 1.1920928955078125e-07 : 9.18e-41;
     vals[n++] = NAN; vals[n++] = INFINITY; vals[n++] = -INFINITY; vals[n++] = -0.0;
-    vals[n++] = 0.0; vals[n++] = sub; vals[n++] = -sub; vals[n++] = gen_dtype_max(d);
-    vals[n++] = -gen_dtype_max(d); vals[n++] = 0.5; vals[n++] = 2.5; vals[n++] = -1.5;
+    vals[n++] = 0.0; vals[n++] = sub; vals[n++] = -sub;
+    vals[n++] = with_max ? gen_dtype_max(d) : 3.5; vals[n++] = with_max ? -gen_dtype_max(d) : -0.25;
+    vals[n++] = 0.5; vals[n++] = 2.5; vals[n++] = -1.5;
     vals[n++] = 1.0; vals[n++] = -1.0;
   }
   for (int32_t i = 0; i < n; i++) ims[i] = (i % 3 == 1) ? -0.0 : (i % 3 == 2 ? 1.0 : 0.0);

@@ -136,7 +136,9 @@ static void gen_scalar_tensor(gen_ctx *g) {
     if (prim) gen_arg_cpu(g, 2);
     gen_commit(g);
   }
-  gen_begin(g, "bool value"); gen_arg_bool(g, 0, 1); gen_arg_dtype(g, 1, g->dt); gen_commit(g);
+  gen_begin(g, "bool value"); gen_arg_bool(g, 0, 1); gen_arg_dtype(g, 1, g->dt);
+  if (prim) gen_arg_cpu(g, 2);
+  gen_commit(g);
   if (!prim) { gen_begin(g, "dtype None (float32)"); gen_arg_float(g, 0, 1.5); gen_commit(g); }
 }
 

@@ -45,7 +45,7 @@ static void red_one(gen_ctx *g, const char *name, rshape s, uint32_t layout, int
   int32_t a = g->e->a, b = g->e->b;
   gen_begin(g, "%s", name);
   tabi_tensor *t = gen_tensor(g, g->dt, s.n, s.d, layout, (b & RB_TIES) ? GEN_DOM_TIES : GEN_DOM_ANY);
-  if (special) gen_specials(g, t, 1);
+  if (special) gen_specials_no_max(g, t, 1);
   gen_arg_t(g, 0, t);
   if (a == RS_FULL) {
     if (dtype_arg != TABI_DTYPE_INVALID) gen_arg_dtype(g, 1, dtype_arg);
