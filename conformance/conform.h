@@ -7,7 +7,7 @@
  *   tabi conform --plugin PATH|NAME [--device N] [--ops GLOB[,GLOB...]]
  *                [--dtypes LIST] [--seed S] [--jobs N] [--timeout SEC]
  *                [--json FILE] [--junit FILE] [--matrix FILE] [--reference PATH]
- *                [--threads-ms MS] [--quiet]
+ *                [--exclude-ops GLOB[,GLOB...]] [--threads-ms MS] [--quiet]
  *
  * The oracle is a runtime holding the reference plugin; the runtime under test
  * holds the plugin (plus the "decomp" composite kernels when found). Each group
@@ -31,6 +31,7 @@ typedef struct conform_options {
   int32_t device;          /* device index under test (default 0) */
   const char *ops;         /* comma-separated fnmatch globs over "ns::name.overload"
                               (a glob without "::" also matches the bare name); NULL all */
+  const char *exclude_ops; /* globs as for ops: left out (known issues); NULL none */
   const char *dtypes;      /* comma-separated dtype names ("float32,int64"); NULL all */
   uint64_t seed;           /* sample generation and random-op seed (default 0) */
   int32_t jobs;            /* children in parallel; <= 0: number of cores */

@@ -151,7 +151,8 @@ static void check_bad_args(conform_ctx *c) {
     if (tabi_op_backend_status(c->test, op, c->plugin.device_type) != TABI_IMPL_NATIVE) continue;
     const tabi_op_info *info = tabi_op_get_info(c->test, op);
     if (!info || info->nargs > CONFORM_MAX_ARGS) continue;
-    if (!conform_op_selected(c->opt->ops, info->name)) continue;
+    if ((!conform_op_selected(c->opt->ops, info->name) ||
+                  (c->opt->exclude_ops && conform_op_selected(c->opt->exclude_ops, info->name)))) continue;
     int32_t nf = 0;
     fill_placeholder(info, t, c->device, &p);
     if (p.nrequired > 0)

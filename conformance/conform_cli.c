@@ -22,6 +22,7 @@ static void usage(FILE *f) {
       "  --reference PATH     the oracle plugin (default: \"reference\")\n"
       "  --device N           device index under test (default 0)\n"
       "  --ops GLOB[,GLOB]    only these ops (\"aten::add.*\", \"div*\")\n"
+      "  --exclude-ops GLOBS  leave these ops out (known issues; say why where you use it)\n"
       "  --dtypes LIST        only these dtypes (\"float32,int64\")\n"
       "  --seed S             sample and random-op seed (default 0)\n"
       "  --jobs N             groups in parallel (default: number of cores)\n"
@@ -83,6 +84,7 @@ int tabi_conform_cli(int argc, char **argv) {
     else if (strcmp(name, "--reference") == 0) o.reference = val;
     else if (strcmp(name, "--ops") == 0) o.ops = val;
     else if (strcmp(name, "--dtypes") == 0) o.dtypes = val;
+    else if (strcmp(name, "--exclude-ops") == 0) o.exclude_ops = val;
     else if (strcmp(name, "--json") == 0) o.json_path = val;
     else if (strcmp(name, "--junit") == 0) o.junit_path = val;
     else if (strcmp(name, "--matrix") == 0) o.matrix_path = val;

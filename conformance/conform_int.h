@@ -42,6 +42,7 @@
 #define CONFORM_K_RANGE       "out-of-range"        /* random op output outside its range */
 #define CONFORM_K_METADATA    "bad-metadata"
 #define CONFORM_K_DEVICE      "device-error"
+#define CONFORM_K_MISSING     "missing"             /* (a skip) decomposition lacks a prim */
 #define CONFORM_K_HARNESS     "harness-error"       /* the suite could not run the case */
 
 /* One case (or a progress mark), as it crosses the pipe: fixed size, under

@@ -159,7 +159,8 @@ static tabi_status plan(conform_ctx *c, run_state *s) {
   snprintf(g->skip_reason, sizeof g->skip_reason, "%s", absent);
   for (tabi_op op = 0; op < nops; op++) {
     const tabi_op_info *info = tabi_op_get_info(c->test, op);
-    if (!info || !conform_op_selected(c->opt->ops, info->name)) continue;
+    if (!info || (!conform_op_selected(c->opt->ops, info->name) ||
+                  (c->opt->exclude_ops && conform_op_selected(c->opt->exclude_ops, info->name)))) continue;
     int32_t impl = tabi_op_backend_status(c->test, op, c->plugin.device_type);
     if (impl != TABI_IMPL_NATIVE && impl != TABI_IMPL_DECOMPOSED) continue;
     g = &s->groups[s->ngroups++];
