@@ -80,6 +80,9 @@ run_main() {
     exit 1
   fi
   mkdir -p "$reports"
+  # conform finds the oracle ("reference") and the decompositions ("decomp") by
+  # name: from this build, before anything installed.
+  export TABI_PLUGIN_PATH=$build/plugins${TABI_PLUGIN_PATH:+:$TABI_PLUGIN_PATH}
   shopt -s nullglob
   plugins=("$build"/plugins/libtabi_*.so)
   shopt -u nullglob
