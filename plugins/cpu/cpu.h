@@ -46,7 +46,15 @@
   X(RSQRT, "aten::rsqrt", cpu_k_rsqrt)                                         \
   X(LOG, "aten::log", cpu_k_log)                                               \
   X(SIN, "aten::sin", cpu_k_sin)                                               \
-  X(COS, "aten::cos", cpu_k_cos)
+  X(COS, "aten::cos", cpu_k_cos)                                               \
+  X(SUM_DIM, "aten::sum.dim_IntList", cpu_k_sum_dim)                           \
+  X(MEAN, "aten::mean", cpu_k_mean)                                            \
+  X(MEAN_DIM, "aten::mean.dim", cpu_k_mean_dim)                                \
+  X(AMAX, "aten::amax", cpu_k_amax)                                            \
+  X(AMIN, "aten::amin", cpu_k_amin)                                            \
+  X(SOFTMAX, "aten::_softmax", cpu_k_softmax)                                  \
+  X(LOG_SOFTMAX, "aten::_log_softmax", cpu_k_log_softmax)                      \
+  X(LAYER_NORM, "aten::native_layer_norm", cpu_k_layer_norm)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };

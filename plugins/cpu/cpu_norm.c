@@ -1,0 +1,179 @@
+/* plugins/cpu/cpu_norm.c: _softmax, _log_softmax (over the last dim) and
+ * native_layer_norm, for contiguous float32 (softmax also float16/bfloat16
+ * without half_to_float). One row per task: results do not depend on the thread
+ * count. Row sums and the layer norm statistics accumulate in double, as the
+ * reference does; the elementwise parts run in float32 with the vectorized exp.
+ * Everything else runs the reference kernel.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu_math.h"
+#include "cpu_reduce_kern.h"
+
+#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+
+CLONES static void exp_shift(const float *x, float *o, int64_t n, float m) {
+  for (int64_t i = 0; i < n; i++) o[i] = cpu_expf(x[i] - m);
+}
+CLONES static void scale(float *o, int64_t n, float s) {
+  for (int64_t i = 0; i < n; i++) o[i] *= s;
+}
+CLONES static void shift(const float *x, float *o, int64_t n, float s) {
+  for (int64_t i = 0; i < n; i++) o[i] = x[i] - s;
+}
+CLONES static void norm_row(const float *x, float *o, int64_t n, float mean, float rstd,
+                            const float *w, const float *b) {
+  if (w && b)
+    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd * w[i] + b[i];
+  else if (w)
+    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd * w[i];
+  else if (b)
+    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd + b[i];
+  else
+    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd;
+}
+
+typedef struct sm_job {
+  const cpu_ctx *c;
+  tabi_dtype dt;
+  const char *x;
+  char *o;
+  int64_t len;
+  int log;
+  int failed;
+} sm_job;
+
+static void softmax_row(const cpu_ctx *c, const float *x, float *o, int64_t n, int want_log) {
+  float m = cpu_max_f32(c, x, n, 0);
+  exp_shift(x, o, n, m);
+  double s = cpu_sum_f32(c, o, n);
+  if (want_log) shift(x, o, n, (float)((double)m + log(s)));
+  else scale(o, n, (float)(1.0 / s));
+}
+
+static void softmax_range(void *arg, int64_t b, int64_t e) {
+  sm_job *j = arg;
+  if (j->dt == TABI_DTYPE_FLOAT32) {
+    for (int64_t r = b; r < e; r++)
+      softmax_row(j->c, (const float *)j->x + r * j->len, (float *)j->o + r * j->len, j->len,
+                  j->log);
+    return;
+  }
+  float *buf = malloc((size_t)j->len * 2 * sizeof(float));
+  if (!buf) { j->failed = 1; return; }
+  for (int64_t r = b; r < e; r++) {
+    cpu_to_f32(j->c, j->dt, j->x + 2 * r * j->len, buf, j->len);
+    softmax_row(j->c, buf, buf + j->len, j->len, j->log);
+    cpu_from_f32(j->c, j->dt, buf + j->len, j->o + 2 * r * j->len, j->len);
+  }
+  free(buf);
+}
+
+static int softmax_fast(const cpu_ctx *c, tabi_value *args, tabi_value *outs, int log,
+                        tabi_status *st) {
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_BOOL || args[2].u.i) return 0;
+  const tabi_tensor *t = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(t);
+  if (!cpu_is_fast_float(dt) || !cpu_contig(t) || t->dl.ndim < 1) return 0;
+  if (cpu_wrap_dim(args[1].u.i, t->dl.ndim) != t->dl.ndim - 1) return 0;
+  int64_t numel = tabi_tensor_numel(t);
+  if (numel == 0) return 0;
+  tabi_tensor *o = NULL;
+  if ((*st = cpu_empty(c, t, dt, t->dl.ndim, t->dl.shape, &o)) != TABI_OK) return 1;
+  sm_job j = {c, dt, tabi_tensor_data(t), tabi_tensor_data(o), t->dl.shape[t->dl.ndim - 1], log, 0};
+  cpu_parallel_for(c->pool, numel / j.len, 1 + 16384 / j.len, softmax_range, &j);
+  if (j.failed) {
+    c->host->tensor_release(c->host->ctx, o);
+    *st = TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "aten::_softmax: out of memory");
+    return 1;
+  }
+  outs[0] = tabi_tensor_value(o);
+  return 1;
+}
+
+tabi_status cpu_k_softmax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  tabi_status st = TABI_OK;
+  if (softmax_fast(c, args, outs, 0, &st)) return st;
+  return CPU_FALLBACK(c, SOFTMAX);
+}
+
+tabi_status cpu_k_log_softmax(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  tabi_status st = TABI_OK;
+  if (softmax_fast(c, args, outs, 1, &st)) return st;
+  return CPU_FALLBACK(c, LOG_SOFTMAX);
+}
+
+/* --- native_layer_norm -------------------------------------------------------- */
+
+typedef struct ln_job {
+  const cpu_ctx *c;
+  const float *x, *w, *b;
+  float *o, *mean, *rstd;
+  int64_t n;
+  double eps;
+} ln_job;
+
+static void ln_range(void *arg, int64_t b, int64_t e) {
+  const ln_job *j = arg;
+  for (int64_t r = b; r < e; r++) {
+    const float *x = j->x + r * j->n;
+    double mean = cpu_sum_f32(j->c, x, j->n) / (double)j->n;
+    double var = cpu_sumsq_dev_f32(j->c, x, j->n, mean) / (double)j->n;
+    double rstd = 1.0 / sqrt(var + j->eps);
+    norm_row(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
+    j->mean[r] = (float)mean;
+    j->rstd[r] = (float)rstd;
+  }
+}
+
+static const float *opt_f32(const tabi_value *v, int64_t n, int *ok) {
+  if (v->tag == TABI_TAG_NONE) return NULL;
+  const tabi_tensor *t = v->u.t;
+  if (v->tag != TABI_TAG_TENSOR || tabi_tensor_dtype(t) != TABI_DTYPE_FLOAT32 || !cpu_contig(t) ||
+      tabi_tensor_numel(t) != n)
+    *ok = 0;
+  return *ok ? tabi_tensor_data(t) : NULL;
+}
+
+tabi_status cpu_k_layer_norm(void *ctx, const tabi_call *call, tabi_value *args,
+                             tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  const tabi_value *ns = &args[1];
+  if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST) return CPU_FALLBACK(c, LAYER_NORM);
+  const tabi_tensor *t = args[0].u.t;
+  int32_t nd = t->dl.ndim, k = (int32_t)ns->u.list.len;
+  if (tabi_tensor_dtype(t) != TABI_DTYPE_FLOAT32 || !cpu_contig(t) || k < 1 || k > nd || nd > 16)
+    return CPU_FALLBACK(c, LAYER_NORM);
+  int32_t axis = nd - k;
+  int64_t n = 1, m = 1;
+  for (int32_t i = 0; i < k; i++) {
+    if (tabi_value_ints(ns)[i] != t->dl.shape[axis + i]) return CPU_FALLBACK(c, LAYER_NORM);
+    n *= t->dl.shape[axis + i];
+  }
+  for (int32_t i = 0; i < axis; i++) m *= t->dl.shape[i];
+  int ok = 1;
+  const float *w = opt_f32(&args[2], n, &ok), *b = opt_f32(&args[3], n, &ok);
+  if (!ok || n == 0 || m == 0 || args[4].tag != TABI_TAG_FLOAT) return CPU_FALLBACK(c, LAYER_NORM);
+  int64_t sshape[16];
+  for (int32_t i = 0; i < nd; i++) sshape[i] = i < axis ? t->dl.shape[i] : 1;
+  tabi_tensor *o = NULL, *mean = NULL, *rstd = NULL;
+  tabi_status st = cpu_empty(c, t, TABI_DTYPE_FLOAT32, nd, t->dl.shape, &o);
+  if (st == TABI_OK) st = cpu_empty(c, t, TABI_DTYPE_FLOAT32, nd, sshape, &mean);
+  if (st == TABI_OK) st = cpu_empty(c, t, TABI_DTYPE_FLOAT32, nd, sshape, &rstd);
+  if (st != TABI_OK) {
+    c->host->tensor_release(c->host->ctx, o);
+    c->host->tensor_release(c->host->ctx, mean);
+    return st;
+  }
+  ln_job j = {c, tabi_tensor_data(t), w, b, tabi_tensor_data(o), tabi_tensor_data(mean),
+              tabi_tensor_data(rstd), n, args[4].u.f};
+  cpu_parallel_for(c->pool, m, 1 + 16384 / n, ln_range, &j);
+  outs[0] = tabi_tensor_value(o);
+  outs[1] = tabi_tensor_value(mean);
+  outs[2] = tabi_tensor_value(rstd);
+  return TABI_OK;
+}
