@@ -132,12 +132,13 @@ print("%s passed, %s failed, %s skipped" % (s.get("passed"), s.get("failed"), s.
 
 # --- test: normal and ASan/UBSan builds, the whole suite in each ----------------
 run_test() {
-  local t0 t1 t2; t0=$(now)
+  local t0 t1 t2 failed=(); t0=$(now)
   deps
   say "normal build ($build)"
   configure_build "$build"
   say "ctest ($build)"
-  (cd "$build" && ctest --output-on-failure -j"$jobs" --timeout 900)
+  # A failing suite does not stop the sanitizer run: CI shows both.
+  (cd "$build" && ctest --output-on-failure -j"$jobs" --timeout 900) || failed+=("ctest in $build")
   t1=$(now)
   say "ASan+UBSan build ($asan_build)"
   # GPU plugins are not sanitized (their toolchains take no -fsanitize) and the
@@ -148,9 +149,14 @@ run_test() {
   (cd "$asan_build" &&
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --output-on-failure -j"$jobs" -LE slow --timeout 900)
+    ctest --output-on-failure -j"$jobs" -LE slow --timeout 900) || failed+=("ctest in $asan_build")
   t2=$(now)
-  say "all tests passed: normal $(( t1 - t0 )) s, sanitizers $(( t2 - t1 )) s, total $(( t2 - t0 )) s"
+  say "times: normal $(( t1 - t0 )) s, sanitizers $(( t2 - t1 )) s, total $(( t2 - t0 )) s"
+  if [[ ${#failed[@]} -gt 0 ]]; then
+    printf 'FAILED: %s\n' "${failed[@]}"
+    return 1
+  fi
+  echo "all tests passed"
 }
 
 case $mode in
