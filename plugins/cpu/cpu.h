@@ -54,7 +54,12 @@
   X(AMIN, "aten::amin", cpu_k_amin)                                            \
   X(SOFTMAX, "aten::_softmax", cpu_k_softmax)                                  \
   X(LOG_SOFTMAX, "aten::_log_softmax", cpu_k_log_softmax)                      \
-  X(LAYER_NORM, "aten::native_layer_norm", cpu_k_layer_norm)
+  X(LAYER_NORM, "aten::native_layer_norm", cpu_k_layer_norm)                   \
+  X(MM, "aten::mm", cpu_k_mm)                                                  \
+  X(BMM, "aten::bmm", cpu_k_bmm)                                               \
+  X(ADDMM, "aten::addmm", cpu_k_addmm)                                         \
+  X(CONV, "aten::convolution", cpu_k_conv)                                     \
+  X(CONV_BWD, "aten::convolution_backward", cpu_k_conv_bwd)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };

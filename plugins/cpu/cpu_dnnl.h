@@ -1,21 +1,51 @@
 /* plugins/cpu/cpu_dnnl.h: oneDNN for matmul and convolution, with a primitive
- * cache keyed by shapes, strides and dtypes so a repeated shape does not
- * re-create its primitive.
+ * cache keyed by kind, shapes, strides, dtype and thread count, so a repeated
+ * shape does not re-create its primitives (and their reorders).
  *
- * Built only with TABI_HAVE_ONEDNN; without it cpu_dnnl_cache_create returns
- * NULL and the kernels use the plugin's own blocked GEMM.
+ * Built with TABI_HAVE_ONEDNN; without it (cpu_dnnl_stub.c) the cache is NULL
+ * and every entry point returns 0, so callers use their own kernels.
  *
- * Threading: the cache is locked; a cached primitive is executed by one caller
- * at a time per entry (oneDNN primitives are thread-safe to execute, but a
- * cached entry's scratch buffers are not shared). */
+ * Every entry point returns 1 when it computed the result, 0 when oneDNN could
+ * not take the case (the caller falls back; nothing was written). float32 only.
+ * Tensors of the conv entry points are contiguous NCHW / OIHW.
+ *
+ * Threading: the cache is locked while looked up or filled; entries are never
+ * evicted or changed once inserted (past CPU_DNNL_CACHE_MAX shapes, primitives
+ * are built and dropped per call), so execution runs unlocked. oneDNN runs on
+ * its OpenMP threads, `nthreads` of them for this call. */
 #ifndef TABI_CPU_DNNL_H
 #define TABI_CPU_DNNL_H
 
 #include <stdint.h>
 
+#include <tabi/tabi.h>
+
 typedef struct cpu_dnnl_cache cpu_dnnl_cache;
 
 cpu_dnnl_cache *cpu_dnnl_cache_create(int32_t nthreads);
 void cpu_dnnl_cache_destroy(cpu_dnnl_cache *cache); /* NULL ok */
+/* Entries now in the cache (tests check that a repeated shape adds none). */
+int32_t cpu_dnnl_cache_size(cpu_dnnl_cache *cache);
+
+/* C[b] = A[b] @ B[b] for b < batch; A is MxK, B is KxN with element strides
+ * (batch, row, col) as given (>= 0), C contiguous batch x M x N. */
+int cpu_dnnl_matmul(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                    int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
+                    const int64_t *as, const float *b, const int64_t *bs, float *c);
+
+typedef struct cpu_conv_geom {
+  int64_t n, ic, ih, iw, oc, kh, kw, oh, ow;
+  int64_t sh, sw, ph, pw, dh, dw; /* stride, padding, dilation (ATen's, >= 1) */
+} cpu_conv_geom;
+
+int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                      const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
+                      float *y);
+int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                           const cpu_conv_geom *g, const float *dy, const float *w, float *dx);
+/* db may be NULL (no bias gradient). */
+int cpu_dnnl_conv_bwd_weights(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                              const cpu_conv_geom *g, const float *x, const float *dy, float *dw,
+                              float *db);
 
 #endif /* TABI_CPU_DNNL_H */

@@ -10,6 +10,7 @@
 
 struct cpu_pool {
   int32_t nthreads;
+  pid_t pid; /* of the process that started the workers: a forked child has none */
   pthread_t *threads;
   int32_t started;
   pthread_mutex_t owner; /* held by the caller that owns the workers for a job */
@@ -72,6 +73,7 @@ cpu_pool *cpu_pool_create(int32_t nthreads) {
   cpu_pool *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->nthreads = nthreads;
+  p->pid = getpid();
   pthread_mutex_init(&p->owner, NULL);
   pthread_mutex_init(&p->m, NULL);
   pthread_cond_init(&p->cv_work, NULL);
@@ -95,11 +97,13 @@ cpu_pool *cpu_pool_create(int32_t nthreads) {
 
 void cpu_pool_destroy(cpu_pool *p) {
   if (!p) return;
-  pthread_mutex_lock(&p->m);
-  p->stop = 1;
-  pthread_cond_broadcast(&p->cv_work);
-  pthread_mutex_unlock(&p->m);
-  for (int32_t i = 1; i <= p->started; i++) pthread_join(p->threads[i], NULL);
+  if (p->pid == getpid()) {
+    pthread_mutex_lock(&p->m);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cv_work);
+    pthread_mutex_unlock(&p->m);
+    for (int32_t i = 1; i <= p->started; i++) pthread_join(p->threads[i], NULL);
+  }
   free(p->threads);
   pthread_cond_destroy(&p->cv_work);
   pthread_cond_destroy(&p->cv_done);
@@ -115,7 +119,9 @@ void cpu_parallel_for(cpu_pool *p, int64_t n, int64_t grain, cpu_range_fn fn, vo
   if (grain < 1) grain = 1;
   int64_t parts = p ? p->nthreads : 1;
   if (parts > (n + grain - 1) / grain) parts = (n + grain - 1) / grain;
-  if (parts <= 1 || p->started == 0 || pthread_mutex_trylock(&p->owner) != 0) {
+  /* After fork() the child has the pool's memory but not its threads. */
+  if (parts <= 1 || p->started == 0 || p->pid != getpid() ||
+      pthread_mutex_trylock(&p->owner) != 0) {
     /* Serial: the same static split, run in order on this thread. */
     for (int64_t w = 0; w < parts; w++) {
       int64_t b = n * w / parts, e = n * (w + 1) / parts;

@@ -13,7 +13,8 @@
  * Threading: cpu_parallel_for may be called from any thread. One caller at a
  * time owns the workers; a concurrent or nested caller (a kernel called from a
  * pool worker, two framework threads) runs its range inline on its own thread,
- * which computes the same result.
+ * which computes the same result. After fork() the child runs every range
+ * inline (the workers stayed in the parent).
  */
 #ifndef TABI_CPU_POOL_H
 #define TABI_CPU_POOL_H

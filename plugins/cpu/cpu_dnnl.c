@@ -1,0 +1,417 @@
+/* plugins/cpu/cpu_dnnl.c: oneDNN (v2 C API) plans and their cache (see
+ * cpu_dnnl.h).
+ *
+ * A plan is what one call needs: a list of buffers (the caller's, bound at
+ * execution, and temporaries in oneDNN's preferred blocked layouts) and the
+ * primitives to run over them in order (reorders in, the op, reorders out).
+ * Plans are built once per key and kept; memory objects are made per call
+ * around the caller's pointers. Temporaries come from the host's caching
+ * allocator, so a repeated shape allocates nothing new from the system.
+ */
+#include <oneapi/dnnl/dnnl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_dnnl.h"
+
+/* libgomp, which oneDNN's OpenMP runtime is: the thread count of this call. */
+extern void omp_set_num_threads(int n);
+
+#define PLAN_MAX_BUFS 8
+#define PLAN_MAX_STEPS 6
+#define PLAN_MAX_ARGS 5
+#define PLAN_KEY_MAX 24
+#define CPU_DNNL_CACHE_MAX 256
+
+typedef struct plan_step {
+  dnnl_primitive_t prim;
+  int32_t nargs;
+  int32_t arg[PLAN_MAX_ARGS]; /* DNNL_ARG_* */
+  int32_t buf[PLAN_MAX_ARGS];
+} plan_step;
+
+typedef struct plan {
+  int64_t key[PLAN_KEY_MAX];
+  int32_t nbufs, nsteps;
+  dnnl_memory_desc_t md[PLAN_MAX_BUFS];
+  int32_t user[PLAN_MAX_BUFS]; /* caller's pointer index, or -1 for a temporary */
+  plan_step step[PLAN_MAX_STEPS];
+} plan;
+
+struct cpu_dnnl_cache {
+  dnnl_engine_t engine;
+  pthread_mutex_t lock;
+  int32_t n;
+  plan *plans[CPU_DNNL_CACHE_MAX];
+};
+
+cpu_dnnl_cache *cpu_dnnl_cache_create(int32_t nthreads) {
+  (void)nthreads;
+  cpu_dnnl_cache *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  if (dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success) {
+    free(c);
+    return NULL;
+  }
+  pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
+
+static void plan_destroy(plan *p) {
+  if (!p) return;
+  for (int32_t i = 0; i < p->nsteps; i++)
+    if (p->step[i].prim) dnnl_primitive_destroy(p->step[i].prim);
+  free(p);
+}
+
+void cpu_dnnl_cache_destroy(cpu_dnnl_cache *c) {
+  if (!c) return;
+  for (int32_t i = 0; i < c->n; i++) plan_destroy(c->plans[i]);
+  dnnl_engine_destroy(c->engine);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+int32_t cpu_dnnl_cache_size(cpu_dnnl_cache *c) {
+  if (!c) return 0;
+  pthread_mutex_lock(&c->lock);
+  int32_t n = c->n;
+  pthread_mutex_unlock(&c->lock);
+  return n;
+}
+
+/* --- plan building ---------------------------------------------------------- */
+
+static int32_t plan_buf(plan *p, const dnnl_memory_desc_t *md, int32_t user) {
+  if (p->nbufs >= PLAN_MAX_BUFS) return -1;
+  p->md[p->nbufs] = *md;
+  p->user[p->nbufs] = user;
+  return p->nbufs++;
+}
+
+/* Adds a primitive built from pd (which the plan then owns the primitive of). */
+static int plan_step_add(plan *p, const_dnnl_primitive_desc_t pd, int32_t nargs, const int32_t *args,
+                         const int32_t *bufs) {
+  if (p->nsteps >= PLAN_MAX_STEPS) return 0;
+  plan_step *s = &p->step[p->nsteps];
+  if (dnnl_primitive_create(&s->prim, pd) != dnnl_success) return 0;
+  s->nargs = nargs;
+  for (int32_t i = 0; i < nargs; i++) {
+    s->arg[i] = args[i];
+    s->buf[i] = bufs[i];
+  }
+  p->nsteps++;
+  return 1;
+}
+
+static int plan_reorder(plan *p, dnnl_engine_t e, int32_t from, int32_t to) {
+  dnnl_primitive_desc_t pd;
+  if (dnnl_reorder_primitive_desc_create(&pd, &p->md[from], e, &p->md[to], e, NULL) != dnnl_success)
+    return 0;
+  int32_t args[2] = {DNNL_ARG_FROM, DNNL_ARG_TO}, bufs[2] = {from, to};
+  int ok = plan_step_add(p, pd, 2, args, bufs);
+  dnnl_primitive_desc_destroy(pd);
+  return ok;
+}
+
+/* The buffer the op reads as `want`: the user's own when the layouts agree,
+ * else a temporary filled by a reorder step added now. */
+static int32_t plan_input(plan *p, dnnl_engine_t e, int32_t user_buf, const dnnl_memory_desc_t *want) {
+  if (dnnl_memory_desc_equal(&p->md[user_buf], want)) return user_buf;
+  int32_t t = plan_buf(p, want, -1);
+  if (t < 0 || !plan_reorder(p, e, user_buf, t)) return -1;
+  return t;
+}
+/* The buffer the op writes as `want`; when it is a temporary the caller adds
+ * plan_reorder(t, user_buf) after the op. */
+static int32_t plan_output(plan *p, int32_t user_buf, const dnnl_memory_desc_t *want) {
+  if (dnnl_memory_desc_equal(&p->md[user_buf], want)) return user_buf;
+  return plan_buf(p, want, -1);
+}
+
+static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
+  dnnl_dims_t d, s;
+  for (int32_t i = 0; i < nd; i++) { d[i] = dims[i]; s[i] = strides[i]; }
+  dnnl_memory_desc_init_by_strides(md, nd, d, dnnl_f32, s);
+}
+static void md_any(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims) {
+  dnnl_dims_t d;
+  for (int32_t i = 0; i < nd; i++) d[i] = dims[i];
+  dnnl_memory_desc_init_by_tag(md, nd, d, dnnl_f32, dnnl_format_tag_any);
+}
+static void contig_strides(int32_t nd, const int64_t *dims, int64_t *s) {
+  int64_t e = 1;
+  for (int32_t i = nd - 1; i >= 0; i--) { s[i] = e; e *= dims[i]; }
+}
+
+/* --- execution and the cache -------------------------------------------------- */
+
+static int plan_run(cpu_dnnl_cache *c, const plan *p, const tabi_host_api *h, void *const *ptrs) {
+  dnnl_memory_t mem[PLAN_MAX_BUFS] = {0};
+  tabi_tensor *tmp[PLAN_MAX_BUFS] = {0};
+  dnnl_stream_t stream = NULL;
+  int ok = dnnl_stream_create(&stream, c->engine, dnnl_stream_default_flags) == dnnl_success;
+  for (int32_t i = 0; ok && i < p->nbufs; i++) {
+    void *ptr;
+    if (p->user[i] >= 0) {
+      ptr = ptrs[p->user[i]];
+    } else {
+      int64_t bytes = (int64_t)dnnl_memory_desc_get_size(&p->md[i]);
+      DLDevice cpu = {kDLCPU, 0};
+      if (h->tensor_empty(h->ctx, cpu, TABI_DTYPE_UINT8, 1, &bytes, &tmp[i]) != TABI_OK) { ok = 0; break; }
+      ptr = tabi_tensor_data(tmp[i]);
+    }
+    ok = dnnl_memory_create(&mem[i], &p->md[i], c->engine, ptr) == dnnl_success;
+  }
+  for (int32_t s = 0; ok && s < p->nsteps; s++) {
+    dnnl_exec_arg_t args[PLAN_MAX_ARGS];
+    for (int32_t a = 0; a < p->step[s].nargs; a++) {
+      args[a].arg = p->step[s].arg[a];
+      args[a].memory = mem[p->step[s].buf[a]];
+    }
+    ok = dnnl_primitive_execute(p->step[s].prim, stream, p->step[s].nargs, args) == dnnl_success;
+  }
+  if (stream) {
+    dnnl_stream_wait(stream);
+    dnnl_stream_destroy(stream);
+  }
+  for (int32_t i = 0; i < p->nbufs; i++) {
+    if (mem[i]) dnnl_memory_destroy(mem[i]);
+    if (tmp[i]) h->tensor_release(h->ctx, tmp[i]);
+  }
+  return ok;
+}
+
+typedef int (*plan_build_fn)(plan *p, dnnl_engine_t e, const void *arg);
+
+/* Finds or builds the plan for key and runs it. */
+static int cached_run(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
+                      const int64_t *key, plan_build_fn build, const void *arg, void *const *ptrs) {
+  if (!c) return 0;
+  omp_set_num_threads(nthreads);
+  plan *found = NULL;
+  pthread_mutex_lock(&c->lock);
+  for (int32_t i = 0; i < c->n && !found; i++)
+    if (memcmp(c->plans[i]->key, key, sizeof(int64_t) * PLAN_KEY_MAX) == 0) found = c->plans[i];
+  int cached = found != NULL;
+  if (!found) {
+    found = calloc(1, sizeof *found);
+    if (found) {
+      memcpy(found->key, key, sizeof(int64_t) * PLAN_KEY_MAX);
+      if (!build(found, c->engine, arg)) {
+        plan_destroy(found);
+        found = NULL;
+      } else if (c->n < CPU_DNNL_CACHE_MAX) {
+        c->plans[c->n++] = found;
+        cached = 1;
+      }
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  if (!found) return 0;
+  int ok = plan_run(c, found, h, ptrs);
+  if (!cached) plan_destroy(found);
+  return ok;
+}
+
+/* --- matmul ------------------------------------------------------------------- */
+
+typedef struct mm_arg {
+  int64_t batch, m, n, k;
+  const int64_t *as, *bs;
+} mm_arg;
+
+static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
+  const mm_arg *a = argp;
+  int64_t ad[3] = {a->batch, a->m, a->k}, bd[3] = {a->batch, a->k, a->n}, cd[3] = {a->batch, a->m, a->n};
+  int64_t cs[3];
+  contig_strides(3, cd, cs);
+  dnnl_memory_desc_t amd, bmd, cmd;
+  md_plain(&amd, 3, ad, a->as);
+  md_plain(&bmd, 3, bd, a->bs);
+  md_plain(&cmd, 3, cd, cs);
+  dnnl_matmul_desc_t desc;
+  if (dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd) != dnnl_success) return 0;
+  dnnl_primitive_desc_t pd;
+  if (dnnl_primitive_desc_create(&pd, &desc, NULL, e, NULL) != dnnl_success) return 0;
+  int32_t ba = plan_buf(p, &amd, 0), bb = plan_buf(p, &bmd, 1), bc = plan_buf(p, &cmd, 2);
+  int32_t args[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, bufs[3] = {ba, bb, bc};
+  int ok = plan_step_add(p, pd, 3, args, bufs);
+  dnnl_primitive_desc_destroy(pd);
+  return ok;
+}
+
+int cpu_dnnl_matmul(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
+                    int64_t m, int64_t n, int64_t k, const float *a, const int64_t *as,
+                    const float *b, const int64_t *bs, float *out) {
+  int64_t key[PLAN_KEY_MAX] = {1, nthreads, batch, m, n, k, as[0], as[1], as[2], bs[0], bs[1], bs[2]};
+  mm_arg arg = {batch, m, n, k, as, bs};
+  void *ptrs[3] = {(void *)a, (void *)b, out};
+  return cached_run(c, h, nthreads, key, build_matmul, &arg, ptrs);
+}
+
+/* --- convolution -------------------------------------------------------------- */
+
+#define CONV_FWD 2
+#define CONV_BWD_DATA 3
+#define CONV_BWD_W 4
+
+typedef struct conv_arg {
+  const cpu_conv_geom *g;
+  int has_bias;
+} conv_arg;
+
+typedef struct conv_mds {
+  dnnl_memory_desc_t x, w, b, y;          /* the caller's plain layouts */
+  dnnl_memory_desc_t xa, wa, ya;          /* "any" for the op to choose */
+  dnnl_dims_t strides, dil, pad;
+} conv_mds;
+
+static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g) {
+  int64_t xd[4] = {g->n, g->ic, g->ih, g->iw}, wd[4] = {g->oc, g->ic, g->kh, g->kw};
+  int64_t yd[4] = {g->n, g->oc, g->oh, g->ow}, bd[1] = {g->oc}, s[4], one[1] = {1};
+  contig_strides(4, xd, s); md_plain(&m->x, 4, xd, s);
+  contig_strides(4, wd, s); md_plain(&m->w, 4, wd, s);
+  contig_strides(4, yd, s); md_plain(&m->y, 4, yd, s);
+  md_plain(&m->b, 1, bd, one);
+  md_any(&m->xa, 4, xd);
+  md_any(&m->wa, 4, wd);
+  md_any(&m->ya, 4, yd);
+  memset(m->strides, 0, sizeof m->strides);
+  memset(m->dil, 0, sizeof m->dil);
+  memset(m->pad, 0, sizeof m->pad);
+  m->strides[0] = g->sh; m->strides[1] = g->sw;
+  m->dil[0] = g->dh - 1; m->dil[1] = g->dw - 1;
+  m->pad[0] = g->ph; m->pad[1] = g->pw;
+}
+
+/* The forward primitive descriptor: the op itself, or the hint of a backward one. */
+static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, conv_mds *m, int has_bias) {
+  dnnl_convolution_desc_t d;
+  if (dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, dnnl_convolution_direct,
+                                                 &m->xa, &m->wa, has_bias ? &m->b : NULL, &m->ya,
+                                                 m->strides, m->dil, m->pad, m->pad) != dnnl_success)
+    return NULL;
+  dnnl_primitive_desc_t pd;
+  if (dnnl_primitive_desc_create(&pd, &d, NULL, e, NULL) != dnnl_success) return NULL;
+  return pd;
+}
+
+static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
+  const conv_arg *a = argp;
+  conv_mds m;
+  conv_mds_init(&m, a->g);
+  dnnl_primitive_desc_t pd = conv_fwd_pd(e, &m, a->has_bias);
+  if (!pd) return 0;
+  int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.y, 3);
+  int32_t ub = a->has_bias ? plan_buf(p, &m.b, 2) : -1;
+  int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
+  int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
+  int32_t by = plan_output(p, uy, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  int ok = bx >= 0 && bw >= 0 && by >= 0;
+  if (ok) {
+    int32_t args[4] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS};
+    int32_t bufs[4] = {bx, bw, by, ub};
+    ok = plan_step_add(p, pd, a->has_bias ? 4 : 3, args, bufs);
+  }
+  if (ok && by != uy) ok = plan_reorder(p, e, by, uy);
+  dnnl_primitive_desc_destroy(pd);
+  return ok;
+}
+
+static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
+  const conv_arg *a = argp;
+  conv_mds m;
+  conv_mds_init(&m, a->g);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, 0);
+  if (!hint) return 0;
+  dnnl_convolution_desc_t d;
+  dnnl_primitive_desc_t pd = NULL;
+  int ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &m.xa,
+                                                            &m.wa, &m.ya, m.strides, m.dil, m.pad,
+                                                            m.pad) == dnnl_success &&
+           dnnl_primitive_desc_create(&pd, &d, NULL, e, hint) == dnnl_success;
+  dnnl_primitive_desc_destroy(hint);
+  if (!ok) return 0;
+  /* user buffers: 0 dy, 1 w, 2 dx */
+  int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.x, 2);
+  int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
+  int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
+  int32_t bdx = plan_output(p, udx, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_src_md, 0));
+  ok = bdy >= 0 && bw >= 0 && bdx >= 0;
+  if (ok) {
+    int32_t args[3] = {DNNL_ARG_DIFF_DST, DNNL_ARG_WEIGHTS, DNNL_ARG_DIFF_SRC}, bufs[3] = {bdy, bw, bdx};
+    ok = plan_step_add(p, pd, 3, args, bufs);
+  }
+  if (ok && bdx != udx) ok = plan_reorder(p, e, bdx, udx);
+  dnnl_primitive_desc_destroy(pd);
+  return ok;
+}
+
+static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
+  const conv_arg *a = argp;
+  conv_mds m;
+  conv_mds_init(&m, a->g);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, a->has_bias);
+  if (!hint) return 0;
+  dnnl_convolution_desc_t d;
+  dnnl_primitive_desc_t pd = NULL;
+  int ok = dnnl_dilated_convolution_backward_weights_desc_init(
+               &d, dnnl_convolution_direct, &m.xa, &m.wa, a->has_bias ? &m.b : NULL, &m.ya,
+               m.strides, m.dil, m.pad, m.pad) == dnnl_success &&
+           dnnl_primitive_desc_create(&pd, &d, NULL, e, hint) == dnnl_success;
+  dnnl_primitive_desc_destroy(hint);
+  if (!ok) return 0;
+  /* user buffers: 0 x, 1 dy, 2 dw, 3 db */
+  int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.w, 2);
+  int32_t udb = a->has_bias ? plan_buf(p, &m.b, 3) : -1;
+  int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
+  int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
+  int32_t bdw = plan_output(p, udw, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_weights_md, 0));
+  ok = bx >= 0 && bdy >= 0 && bdw >= 0;
+  if (ok) {
+    int32_t args[4] = {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_WEIGHTS, DNNL_ARG_DIFF_BIAS};
+    int32_t bufs[4] = {bx, bdy, bdw, udb};
+    ok = plan_step_add(p, pd, a->has_bias ? 4 : 3, args, bufs);
+  }
+  if (ok && bdw != udw) ok = plan_reorder(p, e, bdw, udw);
+  dnnl_primitive_desc_destroy(pd);
+  return ok;
+}
+
+static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_conv_geom *g,
+                     int has_bias) {
+  int64_t k[PLAN_KEY_MAX] = {kind, nthreads, has_bias, g->n, g->ic, g->ih, g->iw, g->oc, g->kh,
+                             g->kw, g->oh, g->ow, g->sh, g->sw, g->ph, g->pw, g->dh, g->dw};
+  memcpy(key, k, sizeof k);
+}
+
+int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
+                      const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
+                      float *y) {
+  int64_t key[PLAN_KEY_MAX];
+  conv_key(key, CONV_FWD, nthreads, g, bias != NULL);
+  conv_arg arg = {g, bias != NULL};
+  void *ptrs[4] = {(void *)x, (void *)w, (void *)bias, y};
+  return cached_run(c, h, nthreads, key, build_conv_fwd, &arg, ptrs);
+}
+
+int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
+                           const cpu_conv_geom *g, const float *dy, const float *w, float *dx) {
+  int64_t key[PLAN_KEY_MAX];
+  conv_key(key, CONV_BWD_DATA, nthreads, g, 0);
+  conv_arg arg = {g, 0};
+  void *ptrs[3] = {(void *)dy, (void *)w, dx};
+  return cached_run(c, h, nthreads, key, build_conv_bwd_data, &arg, ptrs);
+}
+
+int cpu_dnnl_conv_bwd_weights(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
+                              const cpu_conv_geom *g, const float *x, const float *dy, float *dw,
+                              float *db) {
+  int64_t key[PLAN_KEY_MAX];
+  conv_key(key, CONV_BWD_W, nthreads, g, db != NULL);
+  conv_arg arg = {g, db != NULL};
+  void *ptrs[4] = {(void *)x, (void *)dy, dw, db};
+  return cached_run(c, h, nthreads, key, build_conv_bwd_w, &arg, ptrs);
+}

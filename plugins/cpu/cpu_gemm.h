@@ -1,0 +1,16 @@
+/* plugins/cpu/cpu_gemm.h: the plugin's own float32 GEMM, for builds without
+ * oneDNN and for the cases oneDNN declines.
+ *
+ * C[MxN] (contiguous, overwritten) = A[MxK] @ B[KxN], A and B with any element
+ * strides. Blocked for the caches, parallel over row blocks of C; every element
+ * of C is summed in one fixed k order by one thread, so results do not depend on
+ * the thread count. Returns 0 only when a temporary could not be allocated. */
+#ifndef TABI_CPU_GEMM_H
+#define TABI_CPU_GEMM_H
+
+#include "cpu.h"
+
+int cpu_gemm_f32(const cpu_ctx *c, int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs,
+                 int64_t a_cs, const float *b, int64_t b_rs, int64_t b_cs, float *out);
+
+#endif /* TABI_CPU_GEMM_H */
