@@ -1,0 +1,399 @@
+/* ag_f_shape.c: derivative formulas of views, shape ops, cat/split and
+ * indexing (gathers go back as scatters with accumulation). */
+#include <stdlib.h>
+
+#include "ag.h"
+
+#define F(name) static tabi_status name(ag_fctx *c)
+#define TV(t) tabi_tensor_value(t)
+#define IN_META(i) (&c->node->in_meta[SLOT(i)])
+#define IN_NDIM(i) (IN_META(i)->ndim)
+#define IN_SHAPE(i) ag_tmeta_shape(IN_META(i))
+#define WHERE(p, a, b) ag_where(c, (p), (a), (b))
+#define Z(like) ag_zero_s(c, (like))
+
+static const int64_t *ints(ag_fctx *c, int32_t i, int32_t *n) {
+  const tabi_value *v = &c->args[i];
+  if (v->tag == TABI_TAG_INT) { *n = 1; return &v->u.i; }
+  if (v->tag != TABI_TAG_INT_LIST) { *n = 0; return NULL; }
+  *n = (int32_t)v->u.list.len;
+  return tabi_value_ints(v);
+}
+
+/* Views that only change the shape: the gradient takes the input's shape. */
+F(f_reshape_back) {
+  if (NEEDA(0)) GINA(0, ag_reshape(c, G(0), IN_NDIM(0), IN_SHAPE(0)));
+  return c->status;
+}
+
+F(f_expand) {
+  if (NEEDA(0)) GINA(0, ag_sum_to(c, G(0), IN_NDIM(0), IN_SHAPE(0)));
+  return c->status;
+}
+
+F(f_broadcast_in_dim) {
+  if (!NEEDA(0)) return c->status;
+  int32_t nb, ns;
+  const int64_t *bd = ints(c, 2, &nb);
+  ints(c, 1, &ns);
+  int64_t drop[64];
+  int32_t nd = 0;
+  for (int32_t i = 0; i < ns && i < 64; i++) {
+    int keep = 0;
+    for (int32_t k = 0; k < nb; k++) keep |= bd[k] == i;
+    if (!keep) drop[nd++] = i;
+  }
+  T g = nd ? ag_sum(c, G(0), drop, nd, 0) : G(0);
+  GINA(0, ag_sum_to(c, g, IN_NDIM(0), IN_SHAPE(0)));
+  return c->status;
+}
+
+F(f_permute) {
+  if (!NEEDA(0)) return c->status;
+  int32_t n;
+  const int64_t *p = ints(c, 1, &n);
+  int64_t inv[64];
+  if (n > 64) return ag_fail(c, TABI_ERR_INTERNAL, "autograd: permute of rank %d", (int)n);
+  for (int32_t i = 0; i < n; i++) inv[ag_wrap_dim(p[i], n)] = i;
+  GINA(0, ag_permute(c, G(0), n, inv));
+  return c->status;
+}
+
+F(f_select) {
+  if (!NEEDA(0)) return c->status;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[4] = {TV(z), TV(G(0)), c->args[1], c->args[2]};
+  if (z) GINA(0, ag_call_t(c, AG_OP_SELECT_SCATTER, a, 4));
+  return c->status;
+}
+
+F(f_slice) {
+  if (!NEEDA(0)) return c->status;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[6] = {TV(z), TV(G(0)), c->args[1], c->args[2], c->args[3], c->args[4]};
+  if (z) GINA(0, ag_call_t(c, AG_OP_SLICE_SCATTER, a, 6));
+  return c->status;
+}
+
+F(f_select_scatter) {
+  T g = G(0);
+  if (NEEDA(0)) {
+    T z = ag_zeros(c, IN_META(1));
+    tabi_value a[4] = {TV(g), TV(z), c->args[2], c->args[3]};
+    if (z) GINA(0, ag_call_t(c, AG_OP_SELECT_SCATTER, a, 4));
+  }
+  if (NEEDA(1)) {
+    tabi_value a[3] = {TV(g), c->args[2], c->args[3]};
+    GINA(1, ag_call_t(c, AG_OP_SELECT, a, 3));
+  }
+  return c->status;
+}
+
+F(f_slice_scatter) {
+  T g = G(0);
+  if (NEEDA(0)) {
+    T z = ag_zeros(c, IN_META(1));
+    tabi_value a[6] = {TV(g), TV(z), c->args[2], c->args[3], c->args[4], c->args[5]};
+    if (z) GINA(0, ag_call_t(c, AG_OP_SLICE_SCATTER, a, 6));
+  }
+  if (NEEDA(1)) {
+    tabi_value a[5] = {TV(g), c->args[2], c->args[3], c->args[4], c->args[5]};
+    GINA(1, ag_call_t(c, AG_OP_SLICE, a, 5));
+  }
+  return c->status;
+}
+
+/* diagonal: zeros with the gradient written into their diagonal. */
+F(f_diagonal) {
+  if (!NEEDA(0)) return c->status;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[4] = {TV(z), c->args[1], c->args[2], c->args[3]};
+  T d = z ? ag_call_t(c, AG_OP_DIAGONAL, a, 4) : NULL;
+  tabi_value b[2] = {TV(d), TV(G(0))};
+  if (d && ag_call_t(c, AG_OP_COPY_TO, b, 2)) GINA(0, z);
+  return c->status;
+}
+
+F(f_flip) {
+  if (!NEEDA(0)) return c->status;
+  tabi_value a[2] = {TV(G(0)), c->args[1]};
+  GINA(0, ag_call_t(c, AG_OP_FLIP, a, 2));
+  return c->status;
+}
+
+static tabi_status cat_back(ag_fctx *c, int64_t dim) {
+  const tabi_value *lv = &c->args[0];
+  if (lv->tag != TABI_TAG_TENSOR_LIST) return c->status;
+  T g = G(0);
+  int32_t gnd = g->dl.ndim;
+  dim = ag_wrap_dim(dim, gnd);
+  int64_t off = 0;
+  for (int64_t k = 0; k < lv->u.list.len; k++) {
+    const ag_tmeta *m = &c->node->in_meta[SLOT(0) + k];
+    /* Legacy: 1-d empty tensors are skipped by cat. */
+    if (m->ndim == 1 && ag_tmeta_shape(m)[0] == 0 && gnd != 1) {
+      if (ag_need(c, SLOT(0) + (int32_t)k)) ag_gin(c, SLOT(0) + (int32_t)k, ag_zeros(c, m));
+      continue;
+    }
+    int64_t sz = ag_tmeta_shape(m)[dim];
+    if (ag_need(c, SLOT(0) + (int32_t)k)) {
+      tabi_value a[5] = {TV(g), tabi_int(dim), tabi_int(off), tabi_int(off + sz), tabi_int(1)};
+      ag_gin(c, SLOT(0) + (int32_t)k, ag_call_t(c, AG_OP_SLICE, a, 5));
+    }
+    off += sz;
+  }
+  return c->status;
+}
+F(f_cat) { return cat_back(c, ag_arg_i(c, 1)); }
+
+F(f_split_with_sizes) {
+  if (!NEEDA(0)) return c->status;
+  int32_t n = c->node->nout;
+  T *parts = calloc((size_t)(n ? n : 1), sizeof *parts);
+  if (!parts) return ag_fail(c, TABI_ERR_OUT_OF_MEMORY, "autograd: out of memory");
+  for (int32_t k = 0; k < n; k++) parts[k] = ag_gout_or_zeros(c, k);
+  int64_t dim = ag_wrap_dim(ag_arg_i(c, 2), IN_NDIM(0));
+  tabi_value a[2] = {tabi_tensor_list(parts, n), tabi_int(dim)};
+  if (c->status == TABI_OK) GINA(0, ag_call_t(c, AG_OP_CAT, a, 2));
+  free(parts);
+  return c->status;
+}
+
+/* repeat: view the gradient as (r0, s0, r1, s1, ...) and sum the r's. */
+F(f_repeat) {
+  if (!NEEDA(0)) return c->status;
+  int32_t nr;
+  const int64_t *r = ints(c, 1, &nr);
+  int32_t nin = IN_NDIM(0), lead = nr - nin;
+  const int64_t *s = IN_SHAPE(0);
+  if (nr > 32) return ag_fail(c, TABI_ERR_INTERNAL, "autograd: repeat of rank %d", (int)nr);
+  int64_t split[64], sdims[32];
+  for (int32_t i = 0; i < nr; i++) {
+    split[2 * i] = r[i];
+    split[2 * i + 1] = i < lead ? 1 : s[i - lead];
+    sdims[i] = 2 * i;
+  }
+  T g = ag_reshape(c, G(0), 2 * nr, split);
+  g = ag_sum(c, g, sdims, nr, 0);
+  GINA(0, ag_reshape(c, g, nin, s));
+  return c->status;
+}
+
+F(f_constant_pad) {
+  if (!NEEDA(0)) return c->status;
+  int32_t n;
+  const int64_t *p = ints(c, 1, &n);
+  int64_t neg[64];
+  for (int32_t i = 0; i < n && i < 64; i++) neg[i] = -p[i];
+  tabi_value a[2] = {TV(G(0)), tabi_int_list(neg, n)};
+  GINA(0, ag_call_t(c, AG_OP_CONST_PAD, a, 2));
+  return c->status;
+}
+
+/* as_strided: scatter the gradient into a buffer laid out like the storage, then
+ * read the input's own geometry back from it. */
+static T geometry_index(ag_fctx *c, DLDevice dev, int32_t ndim, const int64_t *shape,
+                        const int64_t *strides, int64_t offset) {
+  tabi_value sa[4] = {tabi_int(offset), tabi_dtype_value(TABI_DTYPE_INT64), tabi_default(),
+                      tabi_device_value(dev)};
+  T idx = ag_call_t(c, AG_OP_SCALAR_TENSOR, sa, 4);
+  for (int32_t d = 0; d < ndim && idx; d++) {
+    tabi_value aa[6] = {tabi_int(0), tabi_int(shape[d]), tabi_int(1),
+                        tabi_dtype_value(TABI_DTYPE_INT64), tabi_default(), tabi_device_value(dev)};
+    T ar = ag_call_t(c, AG_OP_ARANGE, aa, 6);
+    tabi_value ma[2] = {TV(ar), tabi_int(strides[d])};
+    T ars = ar ? ag_call_t(c, AG_OP_MULS, ma, 2) : NULL;
+    idx = ag_b(c, AG_OP_ADD, d == 0 ? idx : ag_unsqueeze(c, idx, -1), ars);
+  }
+  return idx;
+}
+
+static tabi_status as_strided_back(ag_fctx *c, int32_t arg_size, int32_t arg_stride, int32_t arg_off) {
+  if (!NEEDA(0)) return c->status;
+  T x = A(0);
+  if (!x) return ag_fail(c, TABI_ERR_INTERNAL, "autograd: as_strided input not saved");
+  int32_t n, ns;
+  const int64_t *size = ints(c, arg_size, &n);
+  const int64_t *stride = ints(c, arg_stride, &ns);
+  int64_t esz = tabi_dtype_size(tabi_tensor_dtype(x));
+  int64_t xoff = (int64_t)x->dl.byte_offset / (esz ? esz : 1);
+  int64_t off = ag_arg_none(c, arg_off) ? xoff : ag_arg_i(c, arg_off);
+  int64_t extent = xoff + 1, oext = off + 1;
+  for (int32_t d = 0; d < x->dl.ndim; d++) extent += (x->dl.shape[d] - 1) * x->dl.strides[d];
+  for (int32_t d = 0; d < n; d++) oext += (size[d] - 1) * stride[d];
+  int64_t total = extent > oext ? extent : oext;
+  int64_t numel_out = 1;
+  for (int32_t d = 0; d < n; d++) numel_out *= size[d];
+  T buf = ag_zeros_shape(c, G(0), 1, &total);
+  if (numel_out > 0 && c->status == TABI_OK) {
+    T oi = geometry_index(c, x->dl.device, n, size, stride, off);
+    T oif = ag_reshape(c, oi, 1, &numel_out);
+    T gf = ag_reshape(c, G(0), 1, &numel_out);
+    tabi_tensor *lst[1] = {oif};
+    tabi_value a[4] = {TV(buf), tabi_tensor_list(lst, 1), TV(gf), tabi_bool(1)};
+    if (oif && gf) buf = ag_call_t(c, AG_OP_INDEX_PUT, a, 4);
+  }
+  T ii = geometry_index(c, x->dl.device, x->dl.ndim, x->dl.shape, x->dl.strides, xoff);
+  tabi_tensor *l2[1] = {ii};
+  tabi_value b[2] = {TV(buf), tabi_tensor_list(l2, 1)};
+  if (ii && buf) GINA(0, ag_call_t(c, AG_OP_INDEX, b, 2));
+  (void)ns;
+  return c->status;
+}
+F(f_as_strided) { return as_strided_back(c, 1, 2, 3); }
+
+F(f_gather) {
+  if (!NEEDA(0)) return c->status;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[4] = {TV(z), c->args[1], TV(A(2)), TV(G(0))};
+  if (z) GINA(0, ag_call_t(c, AG_OP_SCATTER_ADD, a, 4));
+  return c->status;
+}
+
+static T gather_g(ag_fctx *c, T g) {
+  tabi_value a[3] = {TV(g), c->args[1], TV(A(2))};
+  return ag_call_t(c, AG_OP_GATHER, a, 3);
+}
+
+static T mask_scattered(ag_fctx *c, T g) {
+  tabi_value a[4] = {TV(g), c->args[1], TV(A(2)), tabi_float(0.0)};
+  return ag_call_t(c, AG_OP_SCATTERV, a, 4);
+}
+
+F(f_scatter_src) {
+  if (NEEDA(0)) GINA(0, mask_scattered(c, G(0)));
+  if (NEEDA(3)) GINA(3, gather_g(c, G(0)));
+  return c->status;
+}
+F(f_scatter_value) { if (NEEDA(0)) GINA(0, mask_scattered(c, G(0))); return c->status; }
+F(f_scatter_add) {
+  if (NEEDA(0)) GINA(0, G(0));
+  if (NEEDA(3)) GINA(3, gather_g(c, G(0)));
+  return c->status;
+}
+
+F(f_scatter_reduce) {
+  const tabi_value *rv = &c->args[4];
+  char r[8] = {0};
+  for (int64_t i = 0; i < rv->u.list.len && i < 7; i++) r[i] = tabi_value_str(rv)[i];
+  int include_self = (int)ag_arg_i(c, 5);
+  T g = G(0), x = A(0), src = A(3);
+  if (r[0] == 's') { /* sum */
+    if (NEEDA(0)) GINA(0, include_self ? g : mask_scattered(c, g));
+    if (NEEDA(3)) GINA(3, gather_g(c, g));
+    return c->status;
+  }
+  if (r[0] == 'm' && r[1] == 'e') { /* mean */
+    T ones = ag_full_like(c, src, 1.0);
+    T base = include_self ? ag_full_like(c, x, 1.0) : ag_zeros_like(c, x);
+    tabi_value a[4] = {TV(base), c->args[1], TV(A(2)), TV(ones)};
+    T cnt = ag_call_t(c, AG_OP_SCATTER_ADD, a, 4);
+    cnt = WHERE(ag_bs(c, AG_OP_EQS, cnt, 0.0), ag_adds(c, Z(x), 1.0), cnt);
+    T gd = ag_b(c, AG_OP_DIV, g, cnt);
+    if (NEEDA(0)) GINA(0, include_self ? gd : mask_scattered(c, gd));
+    if (NEEDA(3)) GINA(3, gather_g(c, gd));
+    return c->status;
+  }
+  if (r[0] == 'a') { /* amax, amin: ties share */
+    T y = OUT(0);
+    T val = gather_g(c, y);
+    T self_is = ag_b(c, AG_OP_EQ, x, y);
+    T src_is = ag_b(c, AG_OP_EQ, src, val);
+    tabi_dtype dt = tabi_tensor_dtype(g);
+    T base = include_self ? ag_to_dtype(c, self_is, dt) : ag_zeros_like(c, g);
+    tabi_value a[4] = {TV(base), c->args[1], TV(A(2)), TV(ag_to_dtype(c, src_is, dt))};
+    T n = ag_call_t(c, AG_OP_SCATTER_ADD, a, 4);
+    T gd = ag_b(c, AG_OP_DIV, g, n);
+    if (NEEDA(0)) GINA(0, include_self ? WHERE(self_is, gd, Z(g)) : mask_scattered(c, g));
+    if (NEEDA(3)) GINA(3, WHERE(src_is, gather_g(c, gd), Z(g)));
+    return c->status;
+  }
+  return ag_fail(c, TABI_ERR_UNIMPLEMENTED,
+                 "autograd: aten::scatter_reduce.two: the derivative for reduce='%s' is not "
+                 "implemented", r);
+}
+
+F(f_index) {
+  if (!NEEDA(0)) return c->status;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[4] = {TV(z), c->args[1], TV(G(0)), tabi_bool(1)};
+  if (z) GINA(0, ag_call_t(c, AG_OP_INDEX_PUT, a, 4));
+  return c->status;
+}
+
+F(f_index_put) {
+  T g = G(0);
+  if (NEEDA(0)) {
+    if (ag_arg_i(c, 3)) {
+      GINA(0, g);
+    } else {
+      tabi_value a[4] = {TV(g), c->args[1], TV(Z(g)), tabi_bool(0)};
+      GINA(0, ag_call_t(c, AG_OP_INDEX_PUT, a, 4));
+    }
+  }
+  if (NEEDA(2)) {
+    tabi_value a[2] = {TV(g), c->args[1]};
+    GINA(2, ag_call_t(c, AG_OP_INDEX, a, 2));
+  }
+  return c->status;
+}
+
+F(f_index_select) {
+  if (!NEEDA(0)) return c->status;
+  int32_t nd = IN_NDIM(0);
+  T g = G(0), idx = A(2);
+  if (nd == 0) { GINA(0, ag_reshape(c, g, 0, NULL)); return c->status; }
+  int64_t dim = ag_wrap_dim(ag_arg_i(c, 1), nd);
+  int64_t shape[64];
+  for (int32_t i = 0; i < nd; i++) shape[i] = i == dim ? tabi_tensor_numel(idx) : 1;
+  T iv = ag_reshape(c, idx, nd, shape);
+  T ie = g ? ag_expand(c, iv, nd, g->dl.shape) : NULL;
+  T z = ag_zeros(c, IN_META(0));
+  tabi_value a[4] = {TV(z), tabi_int(dim), TV(ie), TV(g)};
+  if (ie && z) GINA(0, ag_call_t(c, AG_OP_SCATTER_ADD, a, 4));
+  return c->status;
+}
+
+F(f_masked_scatter) {
+  T g = G(0), mask = A(1);
+  if (NEEDA(0)) GINA(0, WHERE(mask, Z(g), g));
+  if (NEEDA(2)) {
+    const ag_tmeta *sm = IN_META(2);
+    int64_t sn = 1;
+    for (int32_t i = 0; i < sm->ndim; i++) sn *= ag_tmeta_shape(sm)[i];
+    T me = g ? ag_expand(c, mask, g->dl.ndim, g->dl.shape) : NULL;
+    tabi_tensor *l[1] = {me};
+    tabi_value a[2] = {TV(g), tabi_tensor_list(l, 1)};
+    T sel = me ? ag_call_t(c, AG_OP_INDEX, a, 2) : NULL;
+    if (sel) {
+      int64_t pad[2] = {0, sn - tabi_tensor_numel(sel)};
+      tabi_value p[2] = {TV(sel), tabi_int_list(pad, 2)};
+      T padded = ag_call_t(c, AG_OP_CONST_PAD, p, 2);
+      GINA(2, ag_reshape(c, padded, sm->ndim, ag_tmeta_shape(sm)));
+    }
+  }
+  return c->status;
+}
+
+const ag_formula ag_formulas_shape[] = {
+    {"aten::view", f_reshape_back, 0}, {"prims::reshape", f_reshape_back, 0},
+    {"prims::collapse_view", f_reshape_back, 0}, {"prims::split_dim", f_reshape_back, 0},
+    {"aten::squeeze.dim", f_reshape_back, 0}, {"aten::squeeze.dims", f_reshape_back, 0},
+    {"prims::squeeze", f_reshape_back, 0}, {"aten::unsqueeze", f_reshape_back, 0},
+    {"aten::expand", f_expand, 0}, {"prims::broadcast_in_dim", f_broadcast_in_dim, 0},
+    {"aten::permute", f_permute, 0}, {"prims::transpose", f_permute, 0},
+    {"aten::select.int", f_select, 0}, {"aten::slice.Tensor", f_slice, 0},
+    {"aten::select_scatter", f_select_scatter, 0}, {"aten::slice_scatter", f_slice_scatter, 0},
+    {"aten::diagonal", f_diagonal, 0},
+    {"aten::flip", f_flip, 0}, {"prims::rev", f_flip, 0},
+    {"aten::cat", f_cat, 0}, {"prims::cat", f_cat, 0},
+    {"aten::split_with_sizes", f_split_with_sizes, 0},
+    {"aten::repeat", f_repeat, 0}, {"aten::constant_pad_nd", f_constant_pad, 0},
+    {"aten::as_strided", f_as_strided, 0}, {"prims::as_strided", f_as_strided, AG_F_IGNORE_MUT},
+    {"aten::gather", f_gather, 0},
+    {"aten::scatter.src", f_scatter_src, 0}, {"aten::scatter.value", f_scatter_value, 0},
+    {"aten::scatter_add", f_scatter_add, 0},
+    {"aten::scatter_reduce.two", f_scatter_reduce, AG_F_SAVE_OUTPUTS},
+    {"aten::index.Tensor", f_index, 0}, {"aten::index_put", f_index_put, 0},
+    {"aten::index_select", f_index_select, 0}, {"aten::masked_scatter", f_masked_scatter, 0},
+    {NULL, NULL, 0}};
