@@ -1,0 +1,154 @@
+/* plugins/cuda/tc.h: what every file of the CUDA plugin shares.
+ *
+ * One tc_ctx per load of the plugin (a process may load it into several
+ * runtimes): the host table, the device count, and lazily created library
+ * handles (cuBLAS, cuDNN) per device. Kernels are registered with the tc_ctx as
+ * their ctx; there is no global mutable state beyond the process-wide fact
+ * "this process has initialised CUDA" (see tc_device.cu, for fork safety).
+ *
+ * Streams: every kernel runs on the legacy default stream (0) of the tensor's
+ * device, so work is ordered with the device table's NULL-stream copies.
+ *
+ * Errors: every function returning tabi_status has set the message through the
+ * host, naming the op. Threading: kernels may run from many threads at once;
+ * the handle caches are guarded by a mutex.
+ */
+#ifndef TABI_TC_H
+#define TABI_TC_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include <tabi/tabi.h>
+
+#define TC_MAX_DIMS 16
+#define TC_MAX_DEVICES 16
+#define TC_MAX_OPS 4 /* operands of one elementwise launch: out + 3 inputs */
+
+typedef struct tc_ctx {
+  const tabi_host_api *h;
+  int32_t count; /* -1 until probed */
+  pthread_mutex_t mu;
+  void *blas[TC_MAX_DEVICES];   /* cublasHandle_t */
+  void *blaslt[TC_MAX_DEVICES]; /* cublasLtHandle_t */
+  void *blas_ws[TC_MAX_DEVICES];
+  uint64_t blas_ws_bytes[TC_MAX_DEVICES];
+  void *dnn[TC_MAX_DEVICES];    /* cudnnHandle_t */
+} tc_ctx;
+
+typedef struct tc_kernel {
+  const char *op;
+  tabi_kernel_fn fn;
+} tc_kernel;
+
+#define TC_H(c) ((c)->h)
+#define TC_ERR(c, st, ...) TABI_ERR((c)->h, st, __VA_ARGS__)
+
+/* The op's full name for messages ("aten::mm"). */
+const char *tc_op_name(tc_ctx *c, const tabi_call *call);
+/* TABI_ERR_DEVICE naming the op and the CUDA error; TABI_OK for cudaSuccess. */
+tabi_status tc_cuda_status(tc_ctx *c, cudaError_t e, const char *op, const char *what);
+/* Makes the tensor's device current. */
+tabi_status tc_use_device(tc_ctx *c, const tabi_tensor *t, const char *op);
+/* The last launch's error, as a status (after <<<>>>). */
+tabi_status tc_launch_status(tc_ctx *c, const char *op);
+
+/* A new contiguous tensor on `dev`. */
+tabi_status tc_empty(tc_ctx *c, DLDevice dev, tabi_dtype dt, int32_t nd, const int64_t *shape,
+                     tabi_tensor **out);
+/* Row-major strides. */
+void tc_contig_strides(int32_t nd, const int64_t *shape, int64_t *strides);
+/* TABI_ERR_DEVICE unless t is a CUDA tensor. */
+tabi_status tc_check_cuda(tc_ctx *c, const tabi_tensor *t, const char *op, const char *arg);
+/* Wraps dim into [0, nd) (0-d takes -1 and 0); TABI_ERR_INDEX otherwise. */
+tabi_status tc_wrap_dim(tc_ctx *c, const char *op, const char *arg, int64_t dim, int32_t nd,
+                        int32_t *out);
+/* ATen's promoteTypes; and result_type over tensors and Scalars. */
+tabi_dtype tc_promote(tabi_dtype a, tabi_dtype b);
+tabi_dtype tc_result_type(const tabi_value *const *vals, int n);
+/* 0 bool/integer, 1 floating, 2 complex. */
+static inline int tc_category(tabi_dtype d) {
+  return tabi_dtype_is_complex(d) ? 2 : tabi_dtype_is_floating(d) ? 1 : 0;
+}
+static inline tabi_dtype tc_real_dtype(tabi_dtype d) {
+  return d == TABI_DTYPE_COMPLEX64 ? TABI_DTYPE_FLOAT32
+         : d == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_FLOAT64 : d;
+}
+
+/* --- strided elementwise launches (tc_ew.cu) ------------------------------- */
+
+/* A strided operand: base pointer of element [0..0], dtype, strides (elements)
+ * aligned to the launch's shape (0 for broadcast dims). */
+typedef struct tc_operand {
+  void *ptr;
+  int32_t dt;
+  int32_t pad;
+  int64_t st[TC_MAX_DIMS];
+} tc_operand;
+
+/* Element function selectors: see tc_ew_ops.cu. */
+enum {
+  TC_U_IDENT = 0, TC_U_SIN, TC_U_COS, TC_U_TAN, TC_U_ASIN, TC_U_ACOS, TC_U_ATAN, TC_U_SINH,
+  TC_U_COSH, TC_U_TANH, TC_U_ASINH, TC_U_ACOSH, TC_U_ATANH, TC_U_EXP, TC_U_EXP2, TC_U_EXPM1,
+  TC_U_LOG, TC_U_LOG10, TC_U_LOG1P, TC_U_LOG2, TC_U_SQRT, TC_U_RSQRT, TC_U_RECIP, TC_U_CBRT,
+  TC_U_ERF, TC_U_ERFC, TC_U_ERFINV, TC_U_LGAMMA, TC_U_DIGAMMA, TC_U_I0, TC_U_I0E, TC_U_I1,
+  TC_U_I1E, TC_U_J0, TC_U_J1, TC_U_SPHJ0, TC_U_ABS, TC_U_NEG, TC_U_SIGN, TC_U_CEIL, TC_U_FLOOR,
+  TC_U_ROUND, TC_U_TRUNC, TC_U_BNOT, TC_U_ISFINITE, TC_U_SIGNBIT, TC_U_CONJ, TC_U_REAL,
+  TC_U_IMAG, TC_U_SIGMOID, TC_U_RELU, TC_U_ISNAN, TC_U_ISINF, TC_U_LNOT, TC_U_COUNT
+};
+enum {
+  TC_B_ADD = 0, TC_B_SUB, TC_B_MUL, TC_B_DIV, TC_B_DIV_TRUNC, TC_B_DIV_FLOOR, TC_B_ATAN2,
+  TC_B_AND, TC_B_OR, TC_B_XOR, TC_B_EQ, TC_B_NE, TC_B_LT, TC_B_LE, TC_B_GT, TC_B_GE, TC_B_FMAX,
+  TC_B_FMIN, TC_B_FMOD, TC_B_REM, TC_B_GCD, TC_B_HYPOT, TC_B_IGAMMA, TC_B_IGAMMAC, TC_B_MAXIMUM,
+  TC_B_MINIMUM, TC_B_NEXTAFTER, TC_B_POW, TC_B_SHL, TC_B_SHR, TC_B_ZETA, TC_B_LAND, TC_B_LOR,
+  TC_B_LXOR, TC_B_COUNT
+};
+
+/* Parameters of one launch. */
+typedef struct tc_ew_params {
+  int32_t op;      /* TC_U_* or TC_B_* (or the where selector) */
+  int32_t cd;      /* compute dtype: every input is cast to it first */
+  double pf;       /* alpha for add/sub, as the compute type */
+  int64_t pi;
+  double pc[2];
+} tc_ew_params;
+
+/* out = f(in...) elementwise over `shape`: nin 1 (unary), 2 (binary) or 3
+ * (where: in0 is the bool predicate). Inputs load, cast to p->cd as ATen's
+ * static_cast does, and the result stores with ATen's cast to out's dtype.
+ * *out_zero_div is set when an integer division by zero happened (binary
+ * div/fmod/remainder on integers). Runs on the current device's stream 0. */
+tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *shape,
+                         const tc_operand *out, int32_t nin, const tc_operand *in,
+                         const tc_ew_params *p, int *out_zero_div);
+/* Operand from a tensor broadcast (right-aligned) to `shape` of nd dims. */
+void tc_operand_of(const tabi_tensor *t, int32_t nd, const int64_t *shape, tc_operand *o);
+/* dst[...] = src[...] with conversion; src broadcast to dst's shape. */
+tabi_status tc_copy_convert(tc_ctx *c, const char *op, tabi_tensor *dst, const tabi_tensor *src);
+/* Fills every element of t with a Scalar value (converted as c10 does). */
+tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value *v);
+/* A contiguous copy of t (same dtype) when t is not contiguous; else t retained. */
+tabi_status tc_contiguous(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tensor **out);
+
+/* --- kernel tables of the families ------------------------------------------ */
+extern const tc_kernel tc_ew_kernels[];
+extern const tc_kernel tc_shape_kernels[];
+extern const tc_kernel tc_reduce_kernels[];
+extern const tc_kernel tc_random_kernels[];
+extern const tc_kernel tc_blas_kernels[];
+extern const tc_kernel tc_nn_kernels[];
+extern const tc_kernel tc_fft_kernels[];
+extern const tc_kernel tc_index_kernels[];
+extern const tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
+
+/* Per-device library handles (created on first use; NULL + error on failure). */
+void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);
+void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op);
+
+#define TC_ARGS void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs
+#define TC_CTX tc_ctx *c = (tc_ctx *)ctx; const char *OPN = tc_op_name(c, call); (void)OPN
+
+#endif /* TABI_TC_H */

@@ -1,0 +1,149 @@
+/* plugins/cuda/tc_ew_dev.cuh: element access and element functions on the
+ * device, mirroring the reference's rules exactly: loads convert to the compute
+ * category (int64, double, complex double), casts between dtypes are ATen's
+ * static_cast (float to integer truncates, and gives INT_MIN as x86 does for NaN
+ * and out-of-range values), half types round through float32 at the store. */
+#ifndef TABI_TC_EW_DEV_CUH
+#define TABI_TC_EW_DEV_CUH
+
+#include <thrust/complex.h>
+
+#include "tc.h"
+#include "tc_special.cuh"
+
+typedef thrust::complex<double> tc_c;
+
+#define TC_D static __device__ __forceinline__
+
+TC_D int tc_cat(int dt) {
+  return (dt == TABI_DTYPE_COMPLEX64 || dt == TABI_DTYPE_COMPLEX128) ? 2
+         : (dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT64 ||
+            dt == TABI_DTYPE_BFLOAT16) ? 1 : 0;
+}
+
+TC_D int64_t tc_f_to_i64(double v) {
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)v;
+}
+TC_D int32_t tc_f_to_i32(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
+  return (int32_t)v;
+}
+
+TC_D double tc_ld_f(const char *p, int dt);
+TC_D int64_t tc_ld_i(const char *p, int dt) {
+  switch (dt) {
+    case TABI_DTYPE_BOOL: return *(const uint8_t *)p != 0;
+    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
+    case TABI_DTYPE_INT8: return *(const int8_t *)p;
+    case TABI_DTYPE_INT16: return *(const int16_t *)p;
+    case TABI_DTYPE_INT32: return *(const int32_t *)p;
+    case TABI_DTYPE_INT64: return *(const int64_t *)p;
+    default: return tc_f_to_i64(tc_ld_f(p, dt));
+  }
+}
+TC_D double tc_ld_f(const char *p, int dt) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(*(const uint16_t *)p);
+    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(*(const uint16_t *)p);
+    case TABI_DTYPE_FLOAT32: return *(const float *)p;
+    case TABI_DTYPE_FLOAT64: return *(const double *)p;
+    case TABI_DTYPE_COMPLEX64: return ((const float *)p)[0];
+    case TABI_DTYPE_COMPLEX128: return ((const double *)p)[0];
+    case TABI_DTYPE_BOOL: return *(const uint8_t *)p != 0;
+    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
+    case TABI_DTYPE_INT8: return *(const int8_t *)p;
+    case TABI_DTYPE_INT16: return *(const int16_t *)p;
+    case TABI_DTYPE_INT32: return *(const int32_t *)p;
+    case TABI_DTYPE_INT64: return (double)*(const int64_t *)p;
+    default: return 0;
+  }
+}
+TC_D tc_c tc_ld_c(const char *p, int dt) {
+  if (dt == TABI_DTYPE_COMPLEX64) return tc_c(((const float *)p)[0], ((const float *)p)[1]);
+  if (dt == TABI_DTYPE_COMPLEX128) return tc_c(((const double *)p)[0], ((const double *)p)[1]);
+  return tc_c(tc_ld_f(p, dt), 0.0);
+}
+
+TC_D void tc_st_f(char *p, int dt, double v);
+TC_D void tc_st_i(char *p, int dt, int64_t v) {
+  switch (dt) {
+    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
+    case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)v; break;
+    case TABI_DTYPE_INT8: *(int8_t *)p = (int8_t)(uint8_t)v; break;
+    case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
+    case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
+    case TABI_DTYPE_INT64: *(int64_t *)p = v; break;
+    default: tc_st_f(p, dt, (double)v); break;
+  }
+}
+TC_D void tc_st_f(char *p, int dt, double v) {
+  switch (dt) {
+    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
+    case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: case TABI_DTYPE_INT16: case TABI_DTYPE_INT32:
+      tc_st_i(p, dt, tc_f_to_i32(v));
+      break;
+    case TABI_DTYPE_INT64: *(int64_t *)p = tc_f_to_i64(v); break;
+    case TABI_DTYPE_FLOAT16: *(uint16_t *)p = tabi_f32_to_f16((float)v); break;
+    case TABI_DTYPE_BFLOAT16: *(uint16_t *)p = tabi_f32_to_bf16((float)v); break;
+    case TABI_DTYPE_FLOAT32: *(float *)p = (float)v; break;
+    case TABI_DTYPE_FLOAT64: *(double *)p = v; break;
+    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v; ((float *)p)[1] = 0.0f; break;
+    case TABI_DTYPE_COMPLEX128: ((double *)p)[0] = v; ((double *)p)[1] = 0.0; break;
+    default: break;
+  }
+}
+TC_D void tc_st_c(char *p, int dt, tc_c v) {
+  switch (dt) {
+    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v.real(); ((float *)p)[1] = (float)v.imag(); break;
+    case TABI_DTYPE_COMPLEX128: ((double *)p)[0] = v.real(); ((double *)p)[1] = v.imag(); break;
+    case TABI_DTYPE_BOOL: *(uint8_t *)p = v.real() != 0 || v.imag() != 0; break;
+    default: tc_st_f(p, dt, v.real()); break;
+  }
+}
+
+/* Load from dtype `dt` as compute dtype `cd`, with ATen's static_cast between. */
+TC_D void tc_cast_to_buf(const char *p, int dt, int cd, char *buf) {
+  int cs = tc_cat(dt);
+  if (cs == 0) {
+    int64_t v = tc_ld_i(p, dt);
+    if (tc_cat(cd) != 0 && cd != TABI_DTYPE_FLOAT64 && cd != TABI_DTYPE_COMPLEX128)
+      tc_st_f(buf, cd, (double)(float)v); /* static_cast<float>(int64) rounds once */
+    else
+      tc_st_i(buf, cd, v);
+  } else if (cs == 1) {
+    tc_st_f(buf, cd, tc_ld_f(p, dt));
+  } else {
+    tc_st_c(buf, cd, tc_ld_c(p, dt));
+  }
+}
+TC_D int64_t tc_load_i(const char *p, int dt, int cd) {
+  if (dt == cd) return tc_ld_i(p, dt);
+  alignas(16) char buf[16];
+  tc_cast_to_buf(p, dt, cd, buf);
+  return tc_ld_i(buf, cd);
+}
+TC_D double tc_load_f(const char *p, int dt, int cd) {
+  if (dt == cd) return tc_ld_f(p, dt);
+  alignas(16) char buf[16];
+  tc_cast_to_buf(p, dt, cd, buf);
+  return tc_ld_f(buf, cd);
+}
+TC_D tc_c tc_load_c(const char *p, int dt, int cd) {
+  if (dt == cd) return tc_ld_c(p, dt);
+  alignas(16) char buf[16];
+  tc_cast_to_buf(p, dt, cd, buf);
+  return tc_ld_c(buf, cd);
+}
+
+TC_D int tc_dt_size(int dt) {
+  switch (dt) {
+    case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: case TABI_DTYPE_BOOL: return 1;
+    case TABI_DTYPE_INT16: case TABI_DTYPE_FLOAT16: case TABI_DTYPE_BFLOAT16: return 2;
+    case TABI_DTYPE_INT32: case TABI_DTYPE_FLOAT32: return 4;
+    case TABI_DTYPE_COMPLEX128: return 16;
+    default: return 8;
+  }
+}
+
+#endif /* TABI_TC_EW_DEV_CUH */

@@ -1,0 +1,118 @@
+/* plugins/cuda/tc_random.cu: prims::uniform and prims::normal on the device,
+ * drawing the reference's Philox stream (reference/ref_create2.c): element i of
+ * the output uses counter offset + i of the generator of the output's device,
+ * so a seed gives the same numbers as the CPU, bit for bit where the math is
+ * exact (uniform) and to the last rounding of double log/cos (normal). */
+#include "tc_ew_dev.cuh"
+
+#define SQRT1_2 0.70710678118654752440
+
+TC_D double uniform_for(int d, tabi_philox_out o) {
+  if (d == TABI_DTYPE_FLOAT64 || d == TABI_DTYPE_COMPLEX128) return tabi_philox_uniform_double(o);
+  if (d == TABI_DTYPE_FLOAT16) return (double)tabi_philox_uniform_bits(o, 11);
+  if (d == TABI_DTYPE_BFLOAT16) return (double)tabi_philox_uniform_bits(o, 8);
+  return (double)tabi_philox_uniform_float(o);
+}
+
+__global__ void rng_kernel(char *out, int dt, int64_t n, uint64_t seed, uint64_t offset, int normal,
+                           double a_re, double a_im, double b) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int cplx = dt == TABI_DTYPE_COMPLEX64 || dt == TABI_DTYPE_COMPLEX128;
+  int esz = tc_dt_size(dt);
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    tabi_philox_out o = tabi_philox4x32(seed, offset + (uint64_t)i);
+    char *p = out + i * esz;
+    if (!normal) {
+      double lo = a_re, span = b - a_re;
+      if (cplx) {
+        tabi_philox_out h = o;
+        h.w[0] = o.w[2];
+        h.w[1] = o.w[3];
+        tc_st_c(p, dt, tc_c(lo + span * uniform_for(dt, o), lo + span * uniform_for(dt, h)));
+      } else {
+        tc_st_f(p, dt, lo + span * uniform_for(dt, o));
+      }
+    } else if (cplx) {
+      uint64_t b1 = (((uint64_t)o.w[0] << 32) | o.w[1]) >> 11;
+      uint64_t b2 = (((uint64_t)o.w[2] << 32) | o.w[3]) >> 11;
+      double u1 = ((double)b1 + 1.0) * (1.0 / 9007199254740992.0);
+      double u2 = (double)b2 * (1.0 / 9007199254740992.0);
+      double r = sqrt(-2.0 * log(u1)), t = 6.283185307179586476925 * u2;
+      tc_st_c(p, dt, tc_c(a_re + b * (r * cos(t) * SQRT1_2), a_im + b * (r * sin(t) * SQRT1_2)));
+    } else {
+      tc_st_f(p, dt, a_re + b * tabi_philox_normal(o));
+    }
+  }
+}
+
+static tabi_status rng_run(tc_ctx *c, const tabi_call *call, const tabi_value *size,
+                           tabi_dtype dt, DLDevice dev, int normal, double are, double aim,
+                           double b, tabi_value *out) {
+  const char *op = tc_op_name(c, call);
+  if (!tabi_dtype_is_floating(dt) && !tabi_dtype_is_complex(dt))
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'dtype' has dtype %s; expected a floating or "
+                  "complex dtype", op, tabi_dtype_name(dt));
+  int64_t nd = size->u.list.len;
+  const int64_t *shape = tabi_value_ints(size);
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims (%lld)", op, (long long)nd);
+  for (int64_t i = 0; i < nd; i++)
+    if (shape[i] < 0)
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
+                    "%s: argument 'shape': Trying to create tensor with negative dimension %lld",
+                    op, (long long)shape[i]);
+  if (dev.device_type != kDLCUDA)
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a CUDA device", op);
+  tabi_tensor *t = NULL;
+  tabi_status st = tc_empty(c, dev, dt, (int32_t)nd, shape, &t);
+  if (st != TABI_OK) return st;
+  int64_t n = tabi_tensor_numel(t);
+  if (n > 0) {
+    uint64_t seed = 0, offset = 0;
+    st = c->h->rng_reserve(c->h->ctx, dev, (uint64_t)n, &seed, &offset);
+    if (st == TABI_OK) st = tc_use_device(c, t, op);
+    if (st == TABI_OK) {
+      int64_t g = (n + 255) / 256;
+      rng_kernel<<<(int)(g > 65536 ? 65536 : g), 256>>>((char *)tabi_tensor_data(t), dt, n, seed,
+                                                        offset, normal, are, aim, b);
+      st = tc_launch_status(c, op);
+    }
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, t);
+    return st;
+  }
+  *out = tabi_tensor_value(t);
+  return TABI_OK;
+}
+
+static tabi_status k_uniform(TC_ARGS) {
+  TC_CTX;
+  double lo = tabi_value_as_double(&args[1]), hi = tabi_value_as_double(&args[2]);
+  if (!(lo <= hi))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
+                  "%s: argument 'high': uniform_ expects to return a [from, to) range, but found "
+                  "from=%g > to=%g", OPN, lo, hi);
+  if (!isfinite(hi - lo))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'high': to - from must be finite, got "
+                  "%g - %g", OPN, hi, lo);
+  return rng_run(c, call, &args[0], args[3].u.dtype, args[4].u.device, 0, lo, 0, hi, &outs[0]);
+}
+
+static tabi_status k_normal(TC_ARGS) {
+  TC_CTX;
+  double sd = tabi_value_as_double(&args[2]);
+  double mre = tabi_value_as_double(&args[1]);
+  double mim = args[1].tag == TABI_TAG_COMPLEX ? args[1].u.c[1] : 0.0;
+  if (!(sd >= 0.0))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'std': expected non-negative standard "
+                  "deviation, but got std=%g", OPN, sd);
+  tabi_dtype dt = args[3].u.dtype;
+  if (args[1].tag != TABI_TAG_COMPLEX && tabi_dtype_is_complex(dt)) mim = mre;
+  if (args[1].tag == TABI_TAG_COMPLEX && !tabi_dtype_is_complex(dt) && mim != 0)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'mean': a complex mean needs a complex dtype, got %s",
+                  OPN, tabi_dtype_name(dt));
+  return rng_run(c, call, &args[0], dt, args[4].u.device, 1, mre, mim, sd, &outs[0]);
+}
+
+const tc_kernel tc_random_kernels[] = {
+    {"prims::uniform", k_uniform}, {"prims::normal", k_normal}, {NULL, NULL}};

@@ -1,0 +1,232 @@
+/* plugins/cuda/tc_shape.cu: the data-moving shape prims: reshape (a copy),
+ * rev, cat, copy_to, device_put, resize. The view prims come from the reference
+ * (metadata only); every copy here is one strided launch of tc_copy_convert. */
+#include <stdio.h>
+
+#include "tc.h"
+
+static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
+
+static tabi_status k_reshape(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *a = args[0].u.t;
+  int64_t nd = args[1].u.list.len, n = 1;
+  const int64_t *shape = tabi_value_ints(&args[1]);
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims (%lld)", OPN, (long long)nd);
+  for (int64_t i = 0; i < nd; i++) {
+    if (shape[i] < 0)
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'shape': invalid size %lld", OPN,
+                    (long long)shape[i]);
+    n *= shape[i];
+  }
+  if (n != tabi_tensor_numel(a))
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'shape': shape is invalid for input of size %lld",
+                  OPN, (long long)tabi_tensor_numel(a));
+  tabi_status st = tc_check_cuda(c, a, OPN, "a");
+  tabi_tensor *src = NULL, *out = NULL;
+  if (st == TABI_OK) st = tc_contiguous(c, OPN, a, &src);
+  if (st != TABI_OK) return st;
+  st = tc_empty(c, a->dl.device, tabi_tensor_dtype(a), (int32_t)nd, shape, &out);
+  if (st == TABI_OK && n > 0)
+    st = tc_cuda_status(c, cudaMemcpyAsync(tabi_tensor_data(out), tabi_tensor_data(src),
+                                           (size_t)(n * tabi_dtype_size(tabi_tensor_dtype(a))),
+                                           cudaMemcpyDeviceToDevice, 0), OPN, "cudaMemcpyAsync");
+  release(c, src);
+  if (st != TABI_OK) {
+    release(c, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* rev: a view of the input with negated strides along the flipped dims, copied. */
+static tabi_status k_rev(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *a = args[0].u.t;
+  int32_t nd = a->dl.ndim;
+  uint8_t flip[TC_MAX_DIMS] = {0};
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  const int64_t *dims = tabi_value_ints(&args[1]);
+  for (int64_t i = 0; i < args[1].u.list.len; i++) {
+    int32_t d;
+    tabi_status st = tc_wrap_dim(c, OPN, "dims", dims[i], nd, &d);
+    if (st != TABI_OK) return st;
+    if (nd == 0) continue;
+    if (flip[d])
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dims': dim %d appears multiple "
+                    "times in the list of dims", OPN, (int)d);
+    flip[d] = 1;
+  }
+  tabi_status st = tc_check_cuda(c, a, OPN, "a");
+  tabi_tensor *out = NULL;
+  if (st == TABI_OK) st = tc_empty(c, a->dl.device, tabi_tensor_dtype(a), nd, a->dl.shape, &out);
+  if (st != TABI_OK) return st;
+  if (tabi_tensor_numel(a) > 0) {
+    if ((st = tc_use_device(c, a, OPN)) != TABI_OK) {
+      release(c, out);
+      return st;
+    }
+    tc_operand o, i;
+    tc_operand_of(out, nd, out->dl.shape, &o);
+    tc_operand_of(a, nd, a->dl.shape, &i);
+    int64_t esz = tabi_dtype_size(tabi_tensor_dtype(a));
+    char *base = (char *)tabi_tensor_data(a);
+    for (int32_t d = 0; d < nd; d++)
+      if (flip[d] && a->dl.shape[d] > 1) {
+        base += (a->dl.shape[d] - 1) * a->dl.strides[d] * esz;
+        i.st[d] = -a->dl.strides[d];
+      }
+    i.ptr = base;
+    tc_ew_params p;
+    memset(&p, 0, sizeof p);
+    p.op = TC_U_IDENT;
+    p.cd = tabi_tensor_dtype(a);
+    st = tc_ew_launch(c, OPN, nd, a->dl.shape, &o, 1, &i, &p, NULL);
+  }
+  if (st != TABI_OK) {
+    release(c, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_cat(TC_ARGS) {
+  TC_CTX;
+  int64_t n = args[0].u.list.len;
+  tabi_tensor *const *ts = tabi_value_tensors(&args[0]);
+  if (n == 0)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'tensors': expected a non-empty list of Tensors", OPN);
+  const tabi_tensor *t0 = ts[0];
+  tabi_dtype dt = tabi_tensor_dtype(t0);
+  int32_t nd = t0->dl.ndim, dim;
+  if (nd == 0) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: zero-dimensional tensor cannot be concatenated", OPN);
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, nd, &dim);
+  if (st != TABI_OK) return st;
+  int64_t shape[TC_MAX_DIMS];
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  memcpy(shape, t0->dl.shape, sizeof(int64_t) * (size_t)nd);
+  shape[dim] = 0;
+  for (int64_t k = 0; k < n; k++) {
+    const tabi_tensor *t = ts[k];
+    if ((st = tc_check_cuda(c, t, OPN, "tensors")) != TABI_OK) return st;
+    if (tabi_tensor_dtype(t) != dt)
+      return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'tensors': tensor %lld has dtype %s, expected %s "
+                    "(prims do not promote)", OPN, (long long)k, tabi_dtype_name(tabi_tensor_dtype(t)),
+                    tabi_dtype_name(dt));
+    if (t->dl.ndim != nd)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'tensors': tensor %lld has %d dims, expected %d",
+                    OPN, (long long)k, (int)t->dl.ndim, (int)nd);
+    for (int32_t d = 0; d < nd; d++)
+      if (d != dim && t->dl.shape[d] != t0->dl.shape[d])
+        return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'tensors': Sizes of tensors must match except "
+                      "in dimension %d (tensor %lld differs at dim %d)", OPN, (int)dim, (long long)k, (int)d);
+    shape[dim] += t->dl.shape[dim];
+  }
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, t0->dl.device, dt, nd, shape, &out)) != TABI_OK) return st;
+  int64_t esz = tabi_dtype_size(dt), off = 0;
+  for (int64_t k = 0; k < n && st == TABI_OK; k++) {
+    const tabi_tensor *t = ts[k];
+    if (tabi_tensor_numel(t) > 0) {
+      int64_t vshape[TC_MAX_DIMS];
+      memcpy(vshape, shape, sizeof(int64_t) * (size_t)nd);
+      vshape[dim] = t->dl.shape[dim];
+      tabi_tensor *view = NULL;
+      st = c->h->tensor_view(c->h->ctx, out, nd, vshape, out->dl.strides,
+                             (int64_t)out->dl.byte_offset + off * out->dl.strides[dim] * esz, &view);
+      if (st == TABI_OK) st = tc_copy_convert(c, OPN, view, t);
+      release(c, view);
+    }
+    off += t->dl.shape[dim];
+  }
+  if (st != TABI_OK) {
+    release(c, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_copy_to(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *a = args[0].u.t, *b = args[1].u.t;
+  if (a->flags & TABI_TENSOR_READ_ONLY)
+    return TC_ERR(c, TABI_ERR_READ_ONLY, "%s: argument 'a' is read-only and cannot be written", OPN);
+  if (tabi_tensor_numel(a) != tabi_tensor_numel(b))
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'b': Attempting to copy %lld elements to a tensor "
+                  "with %lld elements!", OPN, (long long)tabi_tensor_numel(b), (long long)tabi_tensor_numel(a));
+  if (b->dl.ndim > a->dl.ndim)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'b' cannot be broadcast to 'a' (more dims)", OPN);
+  for (int32_t i = 0; i < b->dl.ndim; i++) {
+    int64_t s = b->dl.shape[i], d = a->dl.shape[a->dl.ndim - b->dl.ndim + i];
+    if (s != d && s != 1)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'b': The expanded size of the tensor (%lld) must "
+                    "match the existing size (%lld) at non-singleton dimension %d", OPN, (long long)d,
+                    (long long)s, (int)i);
+  }
+  /* more than one element of `a` at one address: a stride-0 dim of size > 1 */
+  for (int32_t i = 0; i < a->dl.ndim; i++)
+    if (a->dl.strides[i] == 0 && a->dl.shape[i] > 1)
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'a': unsupported operation: more than "
+                    "one element of the written-to tensor refers to a single memory location", OPN);
+  tabi_status st;
+  if ((st = tc_check_cuda(c, a, OPN, "a")) != TABI_OK) return st;
+  if (b->dl.device.device_type != kDLCUDA) {
+    /* a host source: stage it on the device first */
+    tabi_tensor *tmp = NULL;
+    st = tc_empty(c, a->dl.device, tabi_tensor_dtype(b), b->dl.ndim, b->dl.shape, &tmp);
+    if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, tmp, b);
+    if (st == TABI_OK) st = tc_copy_convert(c, OPN, a, tmp);
+    release(c, tmp);
+  } else {
+    st = tc_copy_convert(c, OPN, a, b);
+  }
+  if (st != TABI_OK) return st;
+  c->h->tensor_retain(c->h->ctx, a);
+  outs[0] = tabi_tensor_value(a);
+  return TABI_OK;
+}
+
+static tabi_status k_device_put(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *a = args[0].u.t, *out = NULL;
+  DLDevice dev = args[1].u.device;
+  tabi_tensor *src = NULL;
+  tabi_status st = a->dl.device.device_type == kDLCUDA ? tc_contiguous(c, OPN, a, &src)
+                                                       : (c->h->tensor_retain(c->h->ctx, a), src = a, TABI_OK);
+  if (st != TABI_OK) return st;
+  st = tc_empty(c, dev, tabi_tensor_dtype(a), a->dl.ndim, a->dl.shape, &out);
+  if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, out, src);
+  release(c, src);
+  if (st != TABI_OK) {
+    release(c, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_resize(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *t = args[0].u.t;
+  int64_t n = args[1].u.list.len;
+  const int64_t *shape = tabi_value_ints(&args[1]);
+  if (n > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  for (int64_t i = 0; i < n; i++)
+    if (shape[i] < 0)
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'shape': Trying to create tensor with "
+                    "negative dimension %lld", OPN, (long long)shape[i]);
+  tabi_status st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
+  if (st != TABI_OK) return st;
+  c->h->tensor_retain(c->h->ctx, t);
+  outs[0] = tabi_tensor_value(t);
+  return TABI_OK;
+}
+
+const tc_kernel tc_shape_kernels[] = {
+    {"prims::reshape", k_reshape}, {"prims::rev", k_rev},
+    {"prims::cat", k_cat},         {"prims::copy_to", k_copy_to},
+    {"prims::device_put", k_device_put}, {"prims::resize", k_resize},
+    {NULL, NULL}};
