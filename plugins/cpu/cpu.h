@@ -59,7 +59,12 @@
   X(BMM, "aten::bmm", cpu_k_bmm)                                               \
   X(ADDMM, "aten::addmm", cpu_k_addmm)                                         \
   X(CONV, "aten::convolution", cpu_k_conv)                                     \
-  X(CONV_BWD, "aten::convolution_backward", cpu_k_conv_bwd)
+  X(CONV_BWD, "aten::convolution_backward", cpu_k_conv_bwd)                    \
+  X(INDEX_SELECT, "aten::index_select", cpu_k_index_select)                    \
+  X(GATHER, "aten::gather", cpu_k_gather)                                      \
+  X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add)                       \
+  X(SORT, "aten::sort", cpu_k_sort)                                            \
+  X(TOPK, "aten::topk", cpu_k_topk)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };

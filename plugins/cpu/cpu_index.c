@@ -1,0 +1,207 @@
+/* plugins/cpu/cpu_index.c: index_select, gather and scatter_add for contiguous
+ * tensors with int64 (index_select: also int32) indices.
+ *
+ * Indices are bounds-checked first; any bad index (or any layout or dtype the
+ * fast path does not take) goes to the reference kernel, which reports it.
+ * scatter_add is parallel over "lanes" (every coordinate except `dim`): two
+ * lanes never write one output element, and each lane adds in index order, so
+ * the result is the same at every thread count.
+ */
+#include <string.h>
+
+#include "cpu.h"
+
+#define IDX_MAX_DIMS 16
+
+static int idx_in_bounds(const tabi_tensor *index, int64_t size) {
+  const int64_t *p = tabi_tensor_data(index);
+  int64_t n = tabi_tensor_numel(index), bad = 0;
+  for (int64_t i = 0; i < n; i++) bad |= (p[i] < 0) | (p[i] >= size);
+  return !bad;
+}
+
+/* --- index_select ---------------------------------------------------------------- */
+
+typedef struct isel_job {
+  const char *src;
+  char *dst;
+  const void *idx;
+  int idx64;
+  int64_t n, size, inner; /* inner in bytes */
+} isel_job;
+
+static void isel_range(void *arg, int64_t b, int64_t e) {
+  const isel_job *j = arg;
+  for (int64_t r = b; r < e; r++) {
+    int64_t o = r / j->n, k = r % j->n;
+    int64_t v = j->idx64 ? ((const int64_t *)j->idx)[k] : ((const int32_t *)j->idx)[k];
+    const char *s = j->src + (o * j->size + v) * j->inner;
+    char *d = j->dst + r * j->inner;
+    switch (j->inner) {
+      case 4: memcpy(d, s, 4); break;
+      case 8: memcpy(d, s, 8); break;
+      default: memcpy(d, s, (size_t)j->inner); break;
+    }
+  }
+}
+
+tabi_status cpu_k_index_select(void *ctx, const tabi_call *call, tabi_value *args,
+                               tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, INDEX_SELECT);
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  tabi_dtype it = tabi_tensor_dtype(index), dt = tabi_tensor_dtype(self);
+  int32_t nd = self->dl.ndim, dim = cpu_wrap_dim(args[1].u.i, nd);
+  if (nd < 1 || nd > IDX_MAX_DIMS || dim < 0 || index->dl.ndim != 1 || !cpu_contig(self) ||
+      !cpu_contig(index) || tabi_dtype_size(dt) == 0 ||
+      (it != TABI_DTYPE_INT64 && it != TABI_DTYPE_INT32))
+    return CPU_FALLBACK(c, INDEX_SELECT);
+  int64_t n = index->dl.shape[0], size = self->dl.shape[dim], outer = 1, inner = tabi_dtype_size(dt);
+  for (int32_t d = 0; d < dim; d++) outer *= self->dl.shape[d];
+  for (int32_t d = dim + 1; d < nd; d++) inner *= self->dl.shape[d];
+  const void *ip = tabi_tensor_data(index);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t v = it == TABI_DTYPE_INT64 ? ((const int64_t *)ip)[k] : ((const int32_t *)ip)[k];
+    if (v < 0 || v >= size) return CPU_FALLBACK(c, INDEX_SELECT);
+  }
+  int64_t shape[IDX_MAX_DIMS];
+  for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];
+  tabi_tensor *o = NULL;
+  tabi_status st = cpu_empty(c, self, dt, nd, shape, &o);
+  if (st != TABI_OK) return st;
+  isel_job j = {tabi_tensor_data(self), tabi_tensor_data(o), ip, it == TABI_DTYPE_INT64, n, size,
+                inner};
+  if (inner > 0) cpu_parallel_for(c->pool, outer * n, 1 + 65536 / inner, isel_range, &j);
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}
+
+/* --- gather and scatter_add: lanes over every dim but `dim` ------------------------ */
+
+typedef struct lane_job {
+  int32_t nd, dim;
+  const int64_t *ishape;      /* index shape */
+  int64_t istr[IDX_MAX_DIMS]; /* contiguous strides of index (and gather's output) */
+  const int64_t *sstr;        /* self strides (gather source / scatter destination) */
+  const int64_t *xstr;        /* scatter: src strides */
+  const int64_t *idx;
+  const char *src;
+  char *dst;
+  int64_t esize;
+  int scatter;
+} lane_job;
+
+/* The lane r (row-major over index's shape with dim taken out) as offsets. */
+static void lane_offsets(const lane_job *j, int64_t r, int64_t *ioff, int64_t *soff, int64_t *xoff) {
+  *ioff = *soff = *xoff = 0;
+  for (int32_t d = j->nd - 1; d >= 0; d--) {
+    if (d == j->dim) continue;
+    int64_t c = r % j->ishape[d];
+    r /= j->ishape[d];
+    *ioff += c * j->istr[d];
+    *soff += c * j->sstr[d];
+    if (j->xstr) *xoff += c * j->xstr[d];
+  }
+}
+
+static void lane_range(void *arg, int64_t b, int64_t e) {
+  const lane_job *j = arg;
+  int64_t len = j->ishape[j->dim], is = j->istr[j->dim], ss = j->sstr[j->dim];
+  for (int64_t r = b; r < e; r++) {
+    int64_t io, so, xo;
+    lane_offsets(j, r, &io, &so, &xo);
+    if (j->scatter) {
+      float *dst = (float *)(void *)j->dst;
+      const float *src = (const float *)(const void *)j->src;
+      int64_t xs = j->xstr[j->dim];
+      for (int64_t k = 0; k < len; k++) dst[so + j->idx[io + k * is] * ss] += src[xo + k * xs];
+    } else if (j->esize == 4) {
+      const uint32_t *s = (const uint32_t *)(const void *)j->src;
+      uint32_t *d = (uint32_t *)(void *)j->dst;
+      for (int64_t k = 0; k < len; k++) d[io + k * is] = s[so + j->idx[io + k * is] * ss];
+    } else {
+      for (int64_t k = 0; k < len; k++)
+        memcpy(j->dst + (io + k * is) * j->esize, j->src + (so + j->idx[io + k * is] * ss) * j->esize,
+               (size_t)j->esize);
+    }
+  }
+}
+
+static int lane_shapes_ok(const tabi_tensor *index, const tabi_tensor *self, int32_t dim,
+                          const tabi_tensor *src) {
+  if (index->dl.ndim != self->dl.ndim) return 0;
+  for (int32_t d = 0; d < self->dl.ndim; d++) {
+    if (d != dim && index->dl.shape[d] > self->dl.shape[d]) return 0;
+    if (src && index->dl.shape[d] > src->dl.shape[d]) return 0;
+  }
+  return 1;
+}
+
+static void lane_setup(lane_job *j, const tabi_tensor *index, int32_t dim) {
+  j->nd = index->dl.ndim;
+  j->dim = dim;
+  j->ishape = index->dl.shape;
+  int64_t e = 1;
+  for (int32_t d = j->nd - 1; d >= 0; d--) { j->istr[d] = e; e *= index->dl.shape[d]; }
+  j->idx = tabi_tensor_data(index);
+}
+
+tabi_status cpu_k_gather(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, GATHER);
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  int32_t nd = self->dl.ndim, dim = cpu_wrap_dim(args[1].u.i, nd);
+  if (nd < 1 || nd > IDX_MAX_DIMS || dim < 0 || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
+      !cpu_contig(self) || !cpu_contig(index) || tabi_dtype_size(dt) == 0 ||
+      tabi_tensor_numel(index) == 0 || !lane_shapes_ok(index, self, dim, NULL) ||
+      !idx_in_bounds(index, self->dl.shape[dim]))
+    return CPU_FALLBACK(c, GATHER);
+  tabi_tensor *o = NULL;
+  tabi_status st = cpu_empty(c, self, dt, nd, index->dl.shape, &o);
+  if (st != TABI_OK) return st;
+  lane_job j;
+  memset(&j, 0, sizeof j);
+  lane_setup(&j, index, dim);
+  j.sstr = self->dl.strides;
+  j.src = tabi_tensor_data(self);
+  j.dst = tabi_tensor_data(o);
+  j.esize = tabi_dtype_size(dt);
+  int64_t lanes = tabi_tensor_numel(index) / index->dl.shape[dim];
+  cpu_parallel_for(c->pool, lanes, 1 + 16384 / index->dl.shape[dim], lane_range, &j);
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}
+
+tabi_status cpu_k_scatter_add(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR ||
+      args[3].tag != TABI_TAG_TENSOR)
+    return CPU_FALLBACK(c, SCATTER_ADD);
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
+  int32_t nd = self->dl.ndim, dim = cpu_wrap_dim(args[1].u.i, nd);
+  if (nd < 1 || nd > IDX_MAX_DIMS || dim < 0 || tabi_tensor_dtype(self) != TABI_DTYPE_FLOAT32 ||
+      tabi_tensor_dtype(src) != TABI_DTYPE_FLOAT32 || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
+      !cpu_contig(self) || !cpu_contig(index) || !cpu_contig(src) || src->dl.ndim != nd ||
+      tabi_tensor_numel(index) == 0 || !lane_shapes_ok(index, self, dim, src) ||
+      !idx_in_bounds(index, self->dl.shape[dim]))
+    return CPU_FALLBACK(c, SCATTER_ADD);
+  tabi_tensor *o = NULL;
+  tabi_status st = cpu_empty(c, self, TABI_DTYPE_FLOAT32, nd, self->dl.shape, &o);
+  if (st != TABI_OK) return st;
+  memcpy(tabi_tensor_data(o), tabi_tensor_data(self), (size_t)tabi_tensor_numel(self) * 4);
+  lane_job j;
+  memset(&j, 0, sizeof j);
+  lane_setup(&j, index, dim);
+  j.sstr = o->dl.strides;
+  j.xstr = src->dl.strides;
+  j.src = tabi_tensor_data(src);
+  j.dst = tabi_tensor_data(o);
+  j.esize = 4;
+  j.scatter = 1;
+  int64_t lanes = tabi_tensor_numel(index) / index->dl.shape[dim];
+  cpu_parallel_for(c->pool, lanes, 1 + 16384 / index->dl.shape[dim], lane_range, &j);
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}

@@ -1,0 +1,145 @@
+/* plugins/cpu/cpu_sort.c: sort and topk of contiguous float32 along the last
+ * dim, by LSD radix sort.
+ *
+ * Each element becomes a 64-bit word: an order-preserving 32-bit key in the
+ * high half (NaN canonicalised to the largest, -0.0 equal to +0.0, bits
+ * inverted for descending order) and its position in the low half. Sorting the
+ * high halves with a stable radix sort keeps equal keys in input order, which
+ * is the reference's stable order exactly; values are then gathered from the
+ * input by position, so NaN payloads and the sign of zero come through.
+ * topk first finds, from a 16-bit histogram of the keys, the bucket holding
+ * the k-th key, and sorts only the candidates at or below it.
+ * Rows are sorted in parallel, one row per task.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+static inline uint32_t f32_key(uint32_t u, int desc) {
+  if ((u & 0x7fffffffu) > 0x7f800000u) u = 0x7fc00000u; /* every NaN alike, the largest */
+  if (u == 0x80000000u) u = 0;                           /* -0.0 == +0.0 */
+  uint32_t k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  return desc ? ~k : k;
+}
+
+/* Stable LSD radix sort of w[0..n) by bits 32..63; tmp has room for n. */
+static void radix_hi(uint64_t *w, uint64_t *tmp, int64_t n) {
+  uint64_t *a = w, *b = tmp;
+  for (int shift = 32; shift < 64; shift += 8) {
+    int64_t cnt[256];
+    memset(cnt, 0, sizeof cnt);
+    for (int64_t i = 0; i < n; i++) cnt[(a[i] >> shift) & 0xff]++;
+    int skip = 0;
+    for (int d = 0; d < 256; d++) if (cnt[d] == n) skip = 1;
+    if (skip) continue;
+    int64_t sum = 0;
+    for (int d = 0; d < 256; d++) { int64_t t = cnt[d]; cnt[d] = sum; sum += t; }
+    for (int64_t i = 0; i < n; i++) b[cnt[(a[i] >> shift) & 0xff]++] = a[i];
+    uint64_t *t = a; a = b; b = t;
+  }
+  if (a != w) memcpy(w, a, sizeof(uint64_t) * (size_t)n);
+}
+
+typedef struct sort_job {
+  const uint32_t *x;
+  float *vals;
+  int64_t *idx;
+  int64_t len, k;
+  int desc;
+  int topk;
+  int failed;
+} sort_job;
+
+static void sort_row(const sort_job *j, const uint32_t *x, float *vals, int64_t *idx,
+                     uint64_t *w, uint64_t *tmp) {
+  int64_t n = j->len, m = 0;
+  if (!j->topk || j->k >= n) {
+    for (int64_t i = 0; i < n; i++) w[i] = ((uint64_t)f32_key(x[i], j->desc) << 32) | (uint64_t)i;
+    m = n;
+  } else {
+    /* Bucket of the k-th smallest key by its top 16 bits, then the candidates. */
+    int64_t *hist = calloc(65536, sizeof(int64_t));
+    if (!hist) { ((sort_job *)j)->failed = 1; return; }
+    for (int64_t i = 0; i < n; i++) hist[f32_key(x[i], j->desc) >> 16]++;
+    int64_t sum = 0;
+    uint32_t t = 0;
+    for (; t < 65536; t++) { sum += hist[t]; if (sum >= j->k) break; }
+    free(hist);
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t key = f32_key(x[i], j->desc);
+      if ((key >> 16) <= t) w[m++] = ((uint64_t)key << 32) | (uint64_t)i;
+    }
+  }
+  radix_hi(w, tmp, m);
+  int64_t keep = j->topk ? j->k : n;
+  for (int64_t i = 0; i < keep; i++) {
+    uint32_t p = (uint32_t)w[i];
+    memcpy(&vals[i], &x[p], 4);
+    idx[i] = p;
+  }
+}
+
+static void sort_range(void *arg, int64_t b, int64_t e) {
+  sort_job *j = arg;
+  uint64_t *w = malloc(sizeof(uint64_t) * 2 * (size_t)j->len);
+  if (!w) { j->failed = 1; return; }
+  int64_t keep = j->topk ? j->k : j->len;
+  for (int64_t r = b; r < e; r++)
+    sort_row(j, j->x + r * j->len, j->vals + r * keep, j->idx + r * keep, w, w + j->len);
+  free(w);
+}
+
+static tabi_status sort_run(const cpu_ctx *c, const tabi_tensor *t, int64_t k, int desc, int topk,
+                            tabi_value *outs) {
+  int32_t nd = t->dl.ndim;
+  int64_t shape[16];
+  for (int32_t d = 0; d < nd; d++) shape[d] = t->dl.shape[d];
+  shape[nd - 1] = k;
+  tabi_tensor *v = NULL, *ix = NULL;
+  tabi_status st = cpu_empty(c, t, TABI_DTYPE_FLOAT32, nd, shape, &v);
+  if (st == TABI_OK) st = cpu_empty(c, t, TABI_DTYPE_INT64, nd, shape, &ix);
+  if (st != TABI_OK) {
+    c->host->tensor_release(c->host->ctx, v);
+    return st;
+  }
+  int64_t len = t->dl.shape[nd - 1];
+  sort_job j = {tabi_tensor_data(t), tabi_tensor_data(v), tabi_tensor_data(ix), len, k, desc, topk, 0};
+  if (k > 0) cpu_parallel_for(c->pool, tabi_tensor_numel(t) / len, 1 + 65536 / len, sort_range, &j);
+  if (j.failed) {
+    c->host->tensor_release(c->host->ctx, v);
+    c->host->tensor_release(c->host->ctx, ix);
+    return TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "aten::sort: out of memory");
+  }
+  outs[0] = tabi_tensor_value(v);
+  outs[1] = tabi_tensor_value(ix);
+  return TABI_OK;
+}
+
+static int sort_input_ok(const tabi_tensor *t, int64_t dim) {
+  return tabi_tensor_dtype(t) == TABI_DTYPE_FLOAT32 && cpu_contig(t) && t->dl.ndim >= 1 &&
+         t->dl.ndim <= 16 && cpu_wrap_dim(dim, t->dl.ndim) == t->dl.ndim - 1 &&
+         tabi_tensor_numel(t) > 0 && t->dl.shape[t->dl.ndim - 1] < ((int64_t)1 << 32);
+}
+
+tabi_status cpu_k_sort(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_INT ||
+      args[2].tag != TABI_TAG_BOOL || !sort_input_ok(args[0].u.t, args[1].u.i))
+    return CPU_FALLBACK(c, SORT);
+  const tabi_tensor *t = args[0].u.t;
+  return sort_run(c, t, t->dl.shape[t->dl.ndim - 1], (int)args[2].u.i, 0, outs);
+}
+
+tabi_status cpu_k_topk(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_INT ||
+      args[2].tag != TABI_TAG_INT || args[3].tag != TABI_TAG_BOOL ||
+      !sort_input_ok(args[0].u.t, args[2].u.i))
+    return CPU_FALLBACK(c, TOPK);
+  const tabi_tensor *t = args[0].u.t;
+  int64_t k = args[1].u.i;
+  if (k < 0 || k > t->dl.shape[t->dl.ndim - 1]) return CPU_FALLBACK(c, TOPK);
+  /* largest=True is descending order; the reference returns sorted order either way. */
+  return sort_run(c, t, k, (int)args[3].u.i, 1, outs);
+}
