@@ -64,7 +64,8 @@
   X(GATHER, "aten::gather", cpu_k_gather)                                      \
   X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add)                       \
   X(SORT, "aten::sort", cpu_k_sort)                                            \
-  X(TOPK, "aten::topk", cpu_k_topk)
+  X(TOPK, "aten::topk", cpu_k_topk)                                            \
+  X(FFT_R2C, "aten::_fft_r2c", cpu_k_fft_r2c)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };
