@@ -32,7 +32,13 @@ if ! command -v abidw >/dev/null || ! command -v abidiff >/dev/null; then
   exit 77
 fi
 # Stable output: no absolute paths or line numbers that differ between checkouts.
-dump() { abidw --no-corpus-path --no-comp-dir-path --no-show-locs "$1"; }
+# Source paths are made relative (dispatcher/src/x.c; generated files BUILD/...)
+# so the baseline does not depend on where the checkout or the build lives.
+dump() {
+  abidw --no-corpus-path --no-comp-dir-path --no-show-locs "$1" |
+    sed -e "s#path='[^']*/\(dispatcher/src/[^']*\)'#path='\1'#g" \
+        -e "s#path='[^']*/\(dispatcher/builtin_ops\.c\|tools/generated/ops\.c\)'#path='BUILD/\1'#g"
+}
 if [[ $update == 1 ]]; then
   dump "$lib" >"$baseline.tmp" && mv "$baseline.tmp" "$baseline" || exit 1
   echo "abi_check: wrote $baseline"
@@ -43,10 +49,18 @@ if [[ ! -f $baseline ]]; then
   exit 77
 fi
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.out"' EXIT
 dump "$lib" >"$tmp" || { echo "abi_check: abidw failed on $lib"; exit 1; }
-abidiff --no-show-locs "$baseline" "$tmp"
+abidiff --no-show-locs "$baseline" "$tmp" >"$tmp.out" 2>&1
 rc=$?
+cat "$tmp.out"
+# A baseline that does not parse can still give status 0: never pass on it.
+if grep -q 'parser error' "$tmp.out"; then
+  echo "abi_check: $baseline does not parse"
+  rm -f "$tmp.out"
+  exit 1
+fi
+rm -f "$tmp.out"
 # abidiff's status is a bit set: 1 error, 2 usage, 4 ABI change, 8 incompatible.
 if (( rc & 3 )); then
   echo "abi_check: abidiff failed (status $rc)"
