@@ -115,6 +115,7 @@ typedef struct ag_formula {
   const char *op;
   ag_formula_fn fn;
   uint32_t flags;
+  uint32_t nodiff_outs; /* bit k: output k never requires grad (norms' mean/rstd) */
 } ag_formula;
 
 typedef struct ag_saved {

@@ -15,15 +15,31 @@
 #define IN_NDIM(i) (IN_META(i)->ndim)
 #define IN_SHAPE(i) ag_tmeta_shape(IN_META(i))
 
+static int32_t dims_list(const tabi_value *v, const int64_t **out);
+
 /* Dims of a reduction argument: -1 (all) for None or an empty list. */
 static int32_t dims_of(ag_fctx *c, int32_t i, const int64_t **out) {
   const tabi_value *v = &c->args[i];
   *out = NULL;
   if (v->tag == TABI_TAG_INT) { *out = &v->u.i; return 1; }
   if (v->tag != TABI_TAG_INT_LIST || v->u.list.len == 0) return -1;
+  return dims_list(v, out);
+}
+
+/* prims reductions: None is every dim, [] is none (the identity). */
+static int32_t prims_dims(ag_fctx *c, int32_t i, const int64_t **out) {
+  const tabi_value *v = &c->args[i];
+  *out = NULL;
+  if (v->tag != TABI_TAG_INT_LIST) return -1;
+  if (v->u.list.len == 0) return 0;
+  return dims_list(v, out);
+}
+
+static int32_t dims_list(const tabi_value *v, const int64_t **out) {
   *out = tabi_value_ints(v);
   return (int32_t)v->u.list.len;
 }
+
 
 static double reduced_count(ag_fctx *c, int32_t arg, const int64_t *dims, int32_t nd) {
   int32_t ndim = IN_NDIM(arg);
@@ -54,7 +70,13 @@ static tabi_status sum_like(ag_fctx *c, int32_t darg, int32_t karg, int32_t mean
   return c->status;
 }
 F(f_sum_dim) { return sum_like(c, 1, 2, 0); }
-F(f_prims_sum) { return sum_like(c, 1, -1, 0); }
+static int prims_identity(ag_fctx *c) {
+  const int64_t *d;
+  if (prims_dims(c, 1, &d) != 0) return 0;
+  if (NEEDA(0)) GINA(0, G(0));
+  return 1;
+}
+F(f_prims_sum) { if (prims_identity(c)) return c->status; return sum_like(c, 1, -1, 0); }
 F(f_mean) { return sum_like(c, -1, -1, 1); }
 F(f_mean_dim) { return sum_like(c, 1, 2, 1); }
 
@@ -74,7 +96,7 @@ static tabi_status amax_like(ag_fctx *c, int32_t keep) {
   return c->status;
 }
 F(f_amax) { return amax_like(c, (int32_t)ag_arg_i(c, 2)); }
-F(f_prims_amax) { return amax_like(c, 0); }
+F(f_prims_amax) { if (prims_identity(c)) return c->status; return amax_like(c, 0); }
 
 /* Gradients of value-selecting ops (max.dim, sort, topk): scattered back
  * through the indices output. */
@@ -113,7 +135,11 @@ F(f_var_correction) {
   return var_like(c, corr, (int32_t)ag_arg_i(c, 3));
 }
 F(f_var_dim) { return var_like(c, ag_arg_i(c, 2) ? 1.0 : 0.0, (int32_t)ag_arg_i(c, 3)); }
-F(f_prims_var) { return var_like(c, (double)ag_arg_i(c, 2), 0); }
+F(f_prims_var) {
+  const int64_t *d;
+  if (prims_dims(c, 1, &d) == 0) { if (NEEDA(0)) GINA(0, ag_zeros_like(c, G(0))); return c->status; }
+  return var_like(c, (double)ag_arg_i(c, 2), 0);
+}
 
 /* prod over dims (keepdim), one dim at a time. */
 static T prod_keep(ag_fctx *c, T x, const int64_t *dims, int32_t nd) {
@@ -149,7 +175,12 @@ static tabi_status prod_like(ag_fctx *c, const int64_t *dims, int32_t nd, int32_
 }
 F(f_prod) { return prod_like(c, NULL, -1, 0); }
 F(f_prod_dim) { int64_t d = ag_arg_i(c, 1); return prod_like(c, &d, 1, (int32_t)ag_arg_i(c, 2)); }
-F(f_prims_prod) { const int64_t *dims; int32_t nd = dims_of(c, 1, &dims); return prod_like(c, dims, nd, 0); }
+F(f_prims_prod) {
+  if (prims_identity(c)) return c->status;
+  const int64_t *dims;
+  int32_t nd = prims_dims(c, 1, &dims);
+  return prod_like(c, dims, nd, 0);
+}
 
 F(f_cumsum) {
   if (!NEEDA(0)) return c->status;
@@ -183,17 +214,17 @@ F(f_log_softmax) {
 }
 
 const ag_formula ag_formulas_reduce[] = {
-    {"aten::sum.dim_IntList", f_sum_dim, 0}, {"prims::sum", f_prims_sum, 0},
-    {"aten::mean", f_mean, 0}, {"aten::mean.dim", f_mean_dim, 0},
-    {"aten::amax", f_amax, AG_F_SAVE_OUTPUTS}, {"aten::amin", f_amax, AG_F_SAVE_OUTPUTS},
-    {"prims::amax", f_prims_amax, AG_F_SAVE_OUTPUTS}, {"prims::amin", f_prims_amax, AG_F_SAVE_OUTPUTS},
-    {"aten::max.dim", f_max_dim, AG_F_SAVE_OUTPUTS}, {"aten::min.dim", f_max_dim, AG_F_SAVE_OUTPUTS},
-    {"aten::sort", f_sort, AG_F_SAVE_OUTPUTS}, {"aten::topk", f_topk, AG_F_SAVE_OUTPUTS},
-    {"aten::var.correction", f_var_correction, 0}, {"aten::var.dim", f_var_dim, 0},
-    {"prims::var", f_prims_var, 0},
-    {"aten::prod", f_prod, 0}, {"aten::prod.dim_int", f_prod_dim, 0},
-    {"prims::prod", f_prims_prod, 0},
-    {"aten::cumsum", f_cumsum, 0},
-    {"aten::_softmax", f_softmax, AG_F_SAVE_OUTPUTS},
-    {"aten::_log_softmax", f_log_softmax, AG_F_SAVE_OUTPUTS},
-    {NULL, NULL, 0}};
+    {"aten::sum.dim_IntList", f_sum_dim, 0, 0}, {"prims::sum", f_prims_sum, 0, 0},
+    {"aten::mean", f_mean, 0, 0}, {"aten::mean.dim", f_mean_dim, 0, 0},
+    {"aten::amax", f_amax, AG_F_SAVE_OUTPUTS, 0}, {"aten::amin", f_amax, AG_F_SAVE_OUTPUTS, 0},
+    {"prims::amax", f_prims_amax, AG_F_SAVE_OUTPUTS, 0}, {"prims::amin", f_prims_amax, AG_F_SAVE_OUTPUTS, 0},
+    {"aten::max.dim", f_max_dim, AG_F_SAVE_OUTPUTS, 0}, {"aten::min.dim", f_max_dim, AG_F_SAVE_OUTPUTS, 0},
+    {"aten::sort", f_sort, AG_F_SAVE_OUTPUTS, 0}, {"aten::topk", f_topk, AG_F_SAVE_OUTPUTS, 0},
+    {"aten::var.correction", f_var_correction, 0, 0}, {"aten::var.dim", f_var_dim, 0, 0},
+    {"prims::var", f_prims_var, 0, 0},
+    {"aten::prod", f_prod, 0, 0}, {"aten::prod.dim_int", f_prod_dim, 0, 0},
+    {"prims::prod", f_prims_prod, 0, 0},
+    {"aten::cumsum", f_cumsum, 0, 0},
+    {"aten::_softmax", f_softmax, AG_F_SAVE_OUTPUTS, 0},
+    {"aten::_log_softmax", f_log_softmax, AG_F_SAVE_OUTPUTS, 0},
+    {NULL, NULL, 0, 0}};

@@ -255,6 +255,23 @@ static T gather_g(ag_fctx *c, T g) {
   return ag_call_t(c, AG_OP_GATHER, a, 3);
 }
 
+/* src may be larger than index: only its index-shaped prefix was used. */
+static T gather_src(ag_fctx *c, T g) {
+  T r = gather_g(c, g);
+  const ag_tmeta *m = IN_META(3);
+  if (!r || r->dl.ndim != m->ndim || m->ndim > 32) return r;
+  int64_t pad[64];
+  int any = 0;
+  for (int32_t d = 0; d < m->ndim; d++) {
+    pad[2 * d] = 0;
+    pad[2 * d + 1] = ag_tmeta_shape(m)[m->ndim - 1 - d] - r->dl.shape[m->ndim - 1 - d];
+    any |= pad[2 * d + 1] != 0;
+  }
+  if (!any) return r;
+  tabi_value p[2] = {TV(r), tabi_int_list(pad, 2 * m->ndim)};
+  return ag_call_t(c, AG_OP_CONST_PAD, p, 2);
+}
+
 static T mask_scattered(ag_fctx *c, T g) {
   tabi_value a[4] = {TV(g), c->args[1], TV(A(2)), tabi_float(0.0)};
   return ag_call_t(c, AG_OP_SCATTERV, a, 4);
@@ -262,13 +279,13 @@ static T mask_scattered(ag_fctx *c, T g) {
 
 F(f_scatter_src) {
   if (NEEDA(0)) GINA(0, mask_scattered(c, G(0)));
-  if (NEEDA(3)) GINA(3, gather_g(c, G(0)));
+  if (NEEDA(3)) GINA(3, gather_src(c, G(0)));
   return c->status;
 }
 F(f_scatter_value) { if (NEEDA(0)) GINA(0, mask_scattered(c, G(0))); return c->status; }
 F(f_scatter_add) {
   if (NEEDA(0)) GINA(0, G(0));
-  if (NEEDA(3)) GINA(3, gather_g(c, G(0)));
+  if (NEEDA(3)) GINA(3, gather_src(c, G(0)));
   return c->status;
 }
 
@@ -280,7 +297,7 @@ F(f_scatter_reduce) {
   T g = G(0), x = A(0), src = A(3);
   if (r[0] == 's') { /* sum */
     if (NEEDA(0)) GINA(0, include_self ? g : mask_scattered(c, g));
-    if (NEEDA(3)) GINA(3, gather_g(c, g));
+    if (NEEDA(3)) GINA(3, gather_src(c, g));
     return c->status;
   }
   if (r[0] == 'm' && r[1] == 'e') { /* mean */
@@ -291,7 +308,7 @@ F(f_scatter_reduce) {
     cnt = WHERE(ag_bs(c, AG_OP_EQS, cnt, 0.0), ag_adds(c, Z(x), 1.0), cnt);
     T gd = ag_b(c, AG_OP_DIV, g, cnt);
     if (NEEDA(0)) GINA(0, include_self ? gd : mask_scattered(c, gd));
-    if (NEEDA(3)) GINA(3, gather_g(c, gd));
+    if (NEEDA(3)) GINA(3, gather_src(c, gd));
     return c->status;
   }
   if (r[0] == 'a') { /* amax, amin: ties share */
@@ -346,7 +363,7 @@ F(f_index_select) {
   int64_t dim = ag_wrap_dim(ag_arg_i(c, 1), nd);
   int64_t shape[64];
   for (int32_t i = 0; i < nd; i++) shape[i] = i == dim ? tabi_tensor_numel(idx) : 1;
-  T iv = ag_reshape(c, idx, nd, shape);
+  T iv = ag_reshape(c, ag_to_dtype(c, idx, TABI_DTYPE_INT64), nd, shape);
   T ie = g ? ag_expand(c, iv, nd, g->dl.shape) : NULL;
   T z = ag_zeros(c, IN_META(0));
   tabi_value a[4] = {TV(z), tabi_int(dim), TV(ie), TV(g)};
@@ -362,8 +379,14 @@ F(f_masked_scatter) {
     int64_t sn = 1;
     for (int32_t i = 0; i < sm->ndim; i++) sn *= ag_tmeta_shape(sm)[i];
     T me = g ? ag_expand(c, mask, g->dl.ndim, g->dl.shape) : NULL;
+    T gv = g;
+    if (g && g->dl.ndim == 0) { /* index needs a dim to select along */
+      int64_t one = 1;
+      me = ag_reshape(c, me, 1, &one);
+      gv = ag_reshape(c, g, 1, &one);
+    }
     tabi_tensor *l[1] = {me};
-    tabi_value a[2] = {TV(g), tabi_tensor_list(l, 1)};
+    tabi_value a[2] = {TV(gv), tabi_tensor_list(l, 1)};
     T sel = me ? ag_call_t(c, AG_OP_INDEX, a, 2) : NULL;
     if (sel) {
       int64_t pad[2] = {0, sn - tabi_tensor_numel(sel)};
@@ -376,24 +399,24 @@ F(f_masked_scatter) {
 }
 
 const ag_formula ag_formulas_shape[] = {
-    {"aten::view", f_reshape_back, 0}, {"prims::reshape", f_reshape_back, 0},
-    {"prims::collapse_view", f_reshape_back, 0}, {"prims::split_dim", f_reshape_back, 0},
-    {"aten::squeeze.dim", f_reshape_back, 0}, {"aten::squeeze.dims", f_reshape_back, 0},
-    {"prims::squeeze", f_reshape_back, 0}, {"aten::unsqueeze", f_reshape_back, 0},
-    {"aten::expand", f_expand, 0}, {"prims::broadcast_in_dim", f_broadcast_in_dim, 0},
-    {"aten::permute", f_permute, 0}, {"prims::transpose", f_permute, 0},
-    {"aten::select.int", f_select, 0}, {"aten::slice.Tensor", f_slice, 0},
-    {"aten::select_scatter", f_select_scatter, 0}, {"aten::slice_scatter", f_slice_scatter, 0},
-    {"aten::diagonal", f_diagonal, 0},
-    {"aten::flip", f_flip, 0}, {"prims::rev", f_flip, 0},
-    {"aten::cat", f_cat, 0}, {"prims::cat", f_cat, 0},
-    {"aten::split_with_sizes", f_split_with_sizes, 0},
-    {"aten::repeat", f_repeat, 0}, {"aten::constant_pad_nd", f_constant_pad, 0},
-    {"aten::as_strided", f_as_strided, 0}, {"prims::as_strided", f_as_strided, AG_F_IGNORE_MUT},
-    {"aten::gather", f_gather, 0},
-    {"aten::scatter.src", f_scatter_src, 0}, {"aten::scatter.value", f_scatter_value, 0},
-    {"aten::scatter_add", f_scatter_add, 0},
-    {"aten::scatter_reduce.two", f_scatter_reduce, AG_F_SAVE_OUTPUTS},
-    {"aten::index.Tensor", f_index, 0}, {"aten::index_put", f_index_put, 0},
-    {"aten::index_select", f_index_select, 0}, {"aten::masked_scatter", f_masked_scatter, 0},
-    {NULL, NULL, 0}};
+    {"aten::view", f_reshape_back, 0, 0}, {"prims::reshape", f_reshape_back, 0, 0},
+    {"prims::collapse_view", f_reshape_back, 0, 0}, {"prims::split_dim", f_reshape_back, 0, 0},
+    {"aten::squeeze.dim", f_reshape_back, 0, 0}, {"aten::squeeze.dims", f_reshape_back, 0, 0},
+    {"prims::squeeze", f_reshape_back, 0, 0}, {"aten::unsqueeze", f_reshape_back, 0, 0},
+    {"aten::expand", f_expand, 0, 0}, {"prims::broadcast_in_dim", f_broadcast_in_dim, 0, 0},
+    {"aten::permute", f_permute, 0, 0}, {"prims::transpose", f_permute, 0, 0},
+    {"aten::select.int", f_select, 0, 0}, {"aten::slice.Tensor", f_slice, 0, 0},
+    {"aten::select_scatter", f_select_scatter, 0, 0}, {"aten::slice_scatter", f_slice_scatter, 0, 0},
+    {"aten::diagonal", f_diagonal, 0, 0},
+    {"aten::flip", f_flip, 0, 0}, {"prims::rev", f_flip, 0, 0},
+    {"aten::cat", f_cat, 0, 0}, {"prims::cat", f_cat, 0, 0},
+    {"aten::split_with_sizes", f_split_with_sizes, 0, 0},
+    {"aten::repeat", f_repeat, 0, 0}, {"aten::constant_pad_nd", f_constant_pad, 0, 0},
+    {"aten::as_strided", f_as_strided, 0, 0}, {"prims::as_strided", f_as_strided, AG_F_IGNORE_MUT, 0},
+    {"aten::gather", f_gather, 0, 0},
+    {"aten::scatter.src", f_scatter_src, 0, 0}, {"aten::scatter.value", f_scatter_value, 0, 0},
+    {"aten::scatter_add", f_scatter_add, 0, 0},
+    {"aten::scatter_reduce.two", f_scatter_reduce, AG_F_SAVE_OUTPUTS, 0},
+    {"aten::index.Tensor", f_index, 0, 0}, {"aten::index_put", f_index_put, 0, 0},
+    {"aten::index_select", f_index_select, 0, 0}, {"aten::masked_scatter", f_masked_scatter, 0, 0},
+    {NULL, NULL, 0, 0}};

@@ -262,7 +262,15 @@ static tabi_status record(ag_state *st, const tabi_op_info *info, const tabi_cal
         }
       }
     }
-    if (!is_diff_dtype(tabi_tensor_dtype(o))) {
+    if (n->saved_out) {
+      tabi_tensor *v = NULL;
+      if (h->tensor_view(h->ctx, o, o->dl.ndim, o->dl.shape, o->dl.strides,
+                         (int64_t)o->dl.byte_offset, &v) != TABI_OK)
+        goto fail;
+      h->tensor_set_keys(h->ctx, v, v->keys & ~st->key);
+      n->saved_out[k] = v;
+    }
+    if (!is_diff_dtype(tabi_tensor_dtype(o)) || (f && k < 32 && (f->nodiff_outs >> k) & 1u)) {
       plain_output(st, info, args, ret_of[k], o);
       continue;
     }
@@ -283,12 +291,6 @@ static tabi_status record(ag_state *st, const tabi_op_info *info, const tabi_cal
     m->requires_grad = 1;
     ag_node_unref(old);
     if (n->saved_out) {
-      tabi_tensor *v = NULL;
-      if (h->tensor_view(h->ctx, o, o->dl.ndim, o->dl.shape, o->dl.strides,
-                         (int64_t)o->dl.byte_offset, &v) != TABI_OK)
-        goto fail;
-      h->tensor_set_keys(h->ctx, v, v->keys & ~st->key);
-      n->saved_out[k] = v;
       if (m->vc) {
         ag_vc_ref(m->vc);
         n->saved[n->nsaved].vc = m->vc;
