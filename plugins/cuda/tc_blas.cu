@@ -1,2 +1,232 @@
-#include "tc.h"
-const tc_kernel tc_blas_kernels[] = {{NULL, NULL}};
+/* plugins/cuda/tc_blas.cu: mm, bmm, addmm.
+ *
+ * Floating and complex dtypes go to cuBLAS (cublasGemmStridedBatchedEx): float32
+ * computes in float32 with TF32 off (the handle's default math mode), float16
+ * and bfloat16 accumulate in float32, float64 and complex in their own
+ * precision. Operands with a unit stride in either dim are passed as they are
+ * (row-major, or transposed); anything else is made contiguous first. Integer
+ * dtypes, and empty inner dimensions, use a plain strided kernel (int64
+ * accumulation, wrapping, as the reference). cuBLAS GEMM is bitwise
+ * reproducible run to run, so deterministic mode needs nothing more. */
+#include <cublas_v2.h>
+
+#include "tc_ew_dev.cuh"
+
+typedef struct mm_args {
+  const char *a, *m, *s;
+  char *o;
+  int32_t dt, use_self, use_beta;
+  int64_t nb, n, k, p;
+  int64_t ast[3], mst[3], sst[3];
+  double alpha[2], beta[2];
+  int64_t ialpha, ibeta;
+} mm_args;
+
+__global__ void mm_naive(const mm_args j) {
+  int64_t total = j.nb * j.n * j.p, stride = (int64_t)gridDim.x * blockDim.x;
+  int esz = tc_dt_size(j.dt), cat = tc_cat(j.dt);
+  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += stride) {
+    int64_t c = o % j.p, r = (o / j.p) % j.n, b = o / (j.p * j.n);
+    int64_t ao = b * j.ast[0] + r * j.ast[1], mo = b * j.mst[0] + c * j.mst[2];
+    int64_t so = b * j.sst[0] + r * j.sst[1] + c * j.sst[2];
+    char *out = j.o + o * esz;
+    if (cat == 0) {
+      uint64_t acc = 0;
+      for (int64_t i = 0; i < j.k; i++)
+        acc += (uint64_t)tc_ld_i(j.a + (ao + i * j.ast[2]) * esz, j.dt) *
+               (uint64_t)tc_ld_i(j.m + (mo + i * j.mst[1]) * esz, j.dt);
+      if (j.use_self) {
+        acc *= (uint64_t)j.ialpha;
+        if (j.use_beta) acc += (uint64_t)j.ibeta * (uint64_t)tc_ld_i(j.s + so * esz, j.dt);
+      }
+      tc_st_i(out, j.dt, (int64_t)acc);
+    } else if (cat == 1) {
+      double acc = 0;
+      for (int64_t i = 0; i < j.k; i++)
+        acc += tc_ld_f(j.a + (ao + i * j.ast[2]) * esz, j.dt) * tc_ld_f(j.m + (mo + i * j.mst[1]) * esz, j.dt);
+      if (j.use_self) {
+        acc *= j.alpha[0];
+        if (j.use_beta) acc += j.beta[0] * tc_ld_f(j.s + so * esz, j.dt);
+      }
+      tc_st_f(out, j.dt, acc);
+    } else {
+      tc_c acc(0, 0);
+      for (int64_t i = 0; i < j.k; i++)
+        acc += tc_ld_c(j.a + (ao + i * j.ast[2]) * esz, j.dt) * tc_ld_c(j.m + (mo + i * j.mst[1]) * esz, j.dt);
+      if (j.use_self) {
+        acc *= tc_c(j.alpha[0], j.alpha[1]);
+        if (j.use_beta) acc += tc_c(j.beta[0], j.beta[1]) * tc_ld_c(j.s + so * esz, j.dt);
+      }
+      tc_st_c(out, j.dt, acc);
+    }
+  }
+}
+
+static int blas_dtype(tabi_dtype dt, cudaDataType *t, cublasComputeType_t *ct) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT16: *t = CUDA_R_16F; *ct = CUBLAS_COMPUTE_32F; return 1;
+    case TABI_DTYPE_BFLOAT16: *t = CUDA_R_16BF; *ct = CUBLAS_COMPUTE_32F; return 1;
+    case TABI_DTYPE_FLOAT32: *t = CUDA_R_32F; *ct = CUBLAS_COMPUTE_32F; return 1;
+    case TABI_DTYPE_FLOAT64: *t = CUDA_R_64F; *ct = CUBLAS_COMPUTE_64F; return 1;
+    case TABI_DTYPE_COMPLEX64: *t = CUDA_C_32F; *ct = CUBLAS_COMPUTE_32F; return 1;
+    case TABI_DTYPE_COMPLEX128: *t = CUDA_C_64F; *ct = CUBLAS_COMPUTE_64F; return 1;
+    default: return 0;
+  }
+}
+
+/* How cuBLAS can read a row-major [rows, cols] operand with strides (rs, cs):
+ * 'N' with ld = rs when cs == 1, 'T' with ld = cs when rs == 1; 0 otherwise. */
+static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *trans, int64_t *ld) {
+  if ((cs == 1 || cols == 1) && rs >= (cols > 1 ? cols : 1)) {
+    *trans = 0;
+    *ld = rows == 1 ? (cols > 1 ? cols : 1) : rs;
+    return 1;
+  }
+  if ((rs == 1 || rows == 1) && cs >= (rows > 1 ? rows : 1)) {
+    *trans = 1;
+    *ld = cols == 1 ? (rows > 1 ? rows : 1) : cs;
+    return 1;
+  }
+  return 0;
+}
+
+static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self, tabi_tensor *a,
+                             tabi_tensor *m, const char *an, const char *mn, int batched,
+                             const tabi_value *beta, const tabi_value *alpha, tabi_value *outs) {
+  const char *op = tc_op_name(c, call);
+  int32_t nd = batched ? 3 : 2;
+  tabi_dtype dt = tabi_tensor_dtype(a);
+  const tabi_tensor *chk[2] = {a, m};
+  const char *names[2] = {an, mn};
+  for (int i = 0; i < 2; i++) {
+    if (chk[i]->dl.ndim != nd)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument '%s' must be a %dD tensor (a %s), got %dD", op,
+                    names[i], (int)nd, nd == 2 ? "matrix" : "batch of matrices", (int)chk[i]->dl.ndim);
+  }
+  if (dt == TABI_DTYPE_BOOL || tabi_dtype_size(dt) == 0)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected an integer, floating "
+                  "or complex dtype", op, an, tabi_dtype_name(dt));
+  if (tabi_tensor_dtype(m) != dt || (self && tabi_tensor_dtype(self) != dt))
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the dtype of '%s')",
+                  op, tabi_tensor_dtype(m) != dt ? mn : "self",
+                  tabi_dtype_name(tabi_tensor_dtype(m) != dt ? tabi_tensor_dtype(m) : tabi_tensor_dtype(self)),
+                  tabi_dtype_name(dt), an);
+  tabi_status st;
+  if ((st = tc_check_cuda(c, a, op, an)) || (st = tc_check_cuda(c, m, op, mn))) return st;
+  if (self && (st = tc_check_cuda(c, self, op, "self"))) return st;
+  mm_args j;
+  memset(&j, 0, sizeof j);
+  const int64_t *as = a->dl.shape, *ms = m->dl.shape;
+  if (batched) {
+    if (ms[0] != as[0] || ms[1] != as[2])
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: '%s' and '%s' shapes cannot be multiplied (%lldx%lldx%lld "
+                    "and %lldx%lldx%lld)", op, an, mn, (long long)as[0], (long long)as[1],
+                    (long long)as[2], (long long)ms[0], (long long)ms[1], (long long)ms[2]);
+    j.nb = as[0]; j.n = as[1]; j.k = as[2]; j.p = ms[2];
+    for (int i = 0; i < 3; i++) {
+      j.ast[i] = a->dl.strides[i];
+      j.mst[i] = m->dl.strides[i];
+    }
+  } else {
+    if (as[1] != ms[0])
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: %s and %s shapes cannot be multiplied (%lldx%lld and "
+                    "%lldx%lld)", op, an, mn, (long long)as[0], (long long)as[1], (long long)ms[0],
+                    (long long)ms[1]);
+    j.nb = 1; j.n = as[0]; j.k = as[1]; j.p = ms[1];
+    j.ast[1] = a->dl.strides[0]; j.ast[2] = a->dl.strides[1];
+    j.mst[1] = m->dl.strides[0]; j.mst[2] = m->dl.strides[1];
+  }
+  if (self) {
+    int64_t target[2] = {j.n, j.p};
+    int ok = self->dl.ndim <= 2;
+    for (int32_t i = 0; ok && i < self->dl.ndim; i++) {
+      int32_t o = 2 - self->dl.ndim + i;
+      int64_t s = self->dl.shape[i];
+      ok = s == target[o] || s == 1;
+      j.sst[o + 1] = s == 1 ? 0 : self->dl.strides[i];
+    }
+    if (!ok)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'self' does not broadcast to the product's shape "
+                    "[%lld, %lld]", op, (long long)j.n, (long long)j.p);
+  }
+  if ((st = tc_use_device(c, a, op)) != TABI_OK) return st;
+  int64_t shape3[3] = {j.nb, j.n, j.p};
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, a->dl.device, dt, nd, batched ? shape3 : shape3 + 1, &out)) != TABI_OK) return st;
+  int64_t total = j.nb * j.n * j.p;
+  double al[2] = {1, 0}, be[2] = {0, 0};
+  int use_beta = 0;
+  if (self) {
+    al[0] = tabi_value_as_double(alpha);
+    al[1] = alpha->tag == TABI_TAG_COMPLEX ? alpha->u.c[1] : 0;
+    be[0] = tabi_value_as_double(beta);
+    be[1] = beta->tag == TABI_TAG_COMPLEX ? beta->u.c[1] : 0;
+    use_beta = !(be[0] == 0 && be[1] == 0);
+    j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];
+    j.ibeta = beta->tag == TABI_TAG_INT || beta->tag == TABI_TAG_BOOL ? beta->u.i : (int64_t)be[0];
+  }
+  cudaDataType bt;
+  cublasComputeType_t ct;
+  int ta = 0, tm = 0;
+  int64_t lda = 0, ldm = 0;
+  int gemm = total > 0 && j.k > 0 && blas_dtype(dt, &bt, &ct) &&
+             blas_layout(j.n, j.k, j.ast[1], j.ast[2], &ta, &lda) &&
+             blas_layout(j.k, j.p, j.mst[1], j.mst[2], &tm, &ldm) && j.n < INT32_MAX &&
+             j.p < INT32_MAX && j.k < INT32_MAX && lda < INT32_MAX && ldm < INT32_MAX;
+  if (gemm) {
+    cublasHandle_t hb = (cublasHandle_t)tc_cublas(c, a->dl.device.device_id, op);
+    if (!hb) st = TABI_ERR_DEVICE;
+    if (st == TABI_OK && self && use_beta) st = tc_copy_convert(c, op, out, self);
+    if (st == TABI_OK) {
+      /* row-major C = A @ M is column-major C^T = M^T @ A^T */
+      float fa[2] = {(float)al[0], (float)al[1]}, fb[2] = {(float)be[0], (float)be[1]};
+      const void *pa = ct == CUBLAS_COMPUTE_64F ? (const void *)al : (const void *)fa;
+      const void *pb = ct == CUBLAS_COMPUTE_64F ? (const void *)be : (const void *)fb;
+      if (!use_beta) {
+        be[0] = be[1] = 0;
+        fb[0] = fb[1] = 0;
+      }
+      cublasSetStream(hb, 0);
+      cublasStatus_t bs = cublasGemmStridedBatchedEx(
+          hb, tm ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)j.p, (int)j.n,
+          (int)j.k, pa, tabi_tensor_data(m), bt, (int)ldm, batched ? j.mst[0] : 0,
+          tabi_tensor_data(a), bt, (int)lda, batched ? j.ast[0] : 0, pb, tabi_tensor_data(out), bt,
+          (int)j.p, j.n * j.p, (int)j.nb, ct, CUBLAS_GEMM_DEFAULT);
+      if (bs != CUBLAS_STATUS_SUCCESS)
+        st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cublasGemmStridedBatchedEx failed (status %d)", op, (int)bs);
+    }
+  } else if (total > 0) {
+    j.a = (const char *)tabi_tensor_data(a);
+    j.m = (const char *)tabi_tensor_data(m);
+    j.s = self ? (const char *)tabi_tensor_data(self) : NULL;
+    j.o = (char *)tabi_tensor_data(out);
+    j.dt = dt;
+    j.use_self = self != NULL;
+    j.use_beta = use_beta;
+    j.alpha[0] = al[0]; j.alpha[1] = al[1];
+    j.beta[0] = be[0]; j.beta[1] = be[1];
+    int64_t g = (total + 255) / 256;
+    mm_naive<<<(int)(g > 65536 ? 65536 : g), 256>>>(j);
+    st = tc_launch_status(c, op);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_mm(TC_ARGS) {
+  return mm_common((tc_ctx *)ctx, call, NULL, args[0].u.t, args[1].u.t, "self", "mat2", 0, NULL, NULL, outs);
+}
+static tabi_status k_bmm(TC_ARGS) {
+  return mm_common((tc_ctx *)ctx, call, NULL, args[0].u.t, args[1].u.t, "self", "mat2", 1, NULL, NULL, outs);
+}
+static tabi_status k_addmm(TC_ARGS) {
+  return mm_common((tc_ctx *)ctx, call, args[0].u.t, args[1].u.t, args[2].u.t, "mat1", "mat2", 0,
+                   &args[3], &args[4], outs);
+}
+
+const tc_kernel tc_blas_kernels[] = {
+    {"aten::mm", k_mm}, {"aten::bmm", k_bmm}, {"aten::addmm", k_addmm}, {NULL, NULL}};

@@ -1,2 +1,238 @@
-#include "tc.h"
-const tc_kernel tc_nn_kernels[] = {{NULL, NULL}};
+/* plugins/cuda/tc_nn.cu: _softmax, _log_softmax and native_layer_norm.
+ *
+ * One block per row (softmax: every position of the other dims; layer norm:
+ * every leading index), reading the row through its stride, accumulating in
+ * double like the reference and rounding once at the store. Block reductions
+ * combine partials in a fixed order: deterministic. */
+#include "tc_ew_dev.cuh"
+
+#define NT 512
+
+template <typename T>
+__device__ T block_sum(T v, T *sh) {
+  sh[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = NT / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+    __syncthreads();
+  }
+  T r = sh[0];
+  __syncthreads();
+  return r;
+}
+
+__device__ double block_max_nan(double v, double *sh) {
+  sh[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = NT / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) {
+      double a = sh[threadIdx.x], b = sh[threadIdx.x + s];
+      sh[threadIdx.x] = isnan(a) ? a : isnan(b) ? b : (b > a ? b : a);
+    }
+    __syncthreads();
+  }
+  double r = sh[0];
+  __syncthreads();
+  return r;
+}
+
+/* rows = outer * inner; row r starts at (r / inner) * len * inner + r % inner, step inner */
+template <int DT>
+__global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int odt, int64_t rows,
+                                                      int64_t len, int64_t inner, int log_form) {
+  __shared__ double sh[NT];
+  const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int osz = tc_dt_size(odt);
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    int64_t base = (r / inner) * len * inner + r % inner;
+    double mx = -INFINITY;
+    for (int64_t i = threadIdx.x; i < len; i += NT) {
+      double v = tc_ld_f(x + (base + i * inner) * esz, DT);
+      if (v > mx || isnan(v)) mx = isnan(mx) ? mx : v;
+    }
+    mx = block_max_nan(mx, sh);
+    double s = 0;
+    for (int64_t i = threadIdx.x; i < len; i += NT) s += exp(tc_ld_f(x + (base + i * inner) * esz, DT) - mx);
+    s = block_sum<double>(s, sh);
+    double ls = log(s);
+    for (int64_t i = threadIdx.x; i < len; i += NT) {
+      double v = tc_ld_f(x + (base + i * inner) * esz, DT) - mx;
+      tc_st_f(y + (base + i * inner) * osz, odt, log_form ? v - ls : exp(v) / s);
+    }
+  }
+}
+
+static tabi_status softmax(TC_ARGS, int log_form) {
+  TC_CTX;
+  tabi_tensor *x = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(x), odt = dt;
+  if (!tabi_dtype_is_floating(dt))
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected one of float16, "
+                  "bfloat16, float32, float64", OPN, tabi_dtype_name(dt));
+  int32_t d;
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, x->dl.ndim, &d);
+  if (st != TABI_OK) return st;
+  if (args[2].u.i) {
+    if (dt != TABI_DTYPE_FLOAT16)
+      return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'half_to_float' is true, which needs a float16 "
+                    "input; got %s", OPN, tabi_dtype_name(dt));
+    odt = TABI_DTYPE_FLOAT32;
+  }
+  if ((st = tc_check_cuda(c, x, OPN, "self")) || (st = tc_use_device(c, x, OPN))) return st;
+  tabi_tensor *xc = NULL, *out = NULL;
+  if ((st = tc_contiguous(c, OPN, x, &xc)) != TABI_OK) return st;
+  st = tc_empty(c, x->dl.device, odt, x->dl.ndim, x->dl.shape, &out);
+  int64_t len = x->dl.ndim ? x->dl.shape[d] : 1, inner = 1, outer = 1;
+  for (int32_t i = 0; i < x->dl.ndim; i++) {
+    if (i < d) outer *= x->dl.shape[i];
+    if (i > d) inner *= x->dl.shape[i];
+  }
+  int64_t rows = outer * inner;
+  if (st == TABI_OK && rows > 0 && len > 0) {
+    int g = rows > 65535 * 4 ? 65535 * 4 : (int)rows;
+    const char *xp = (const char *)tabi_tensor_data(xc);
+    char *yp = (char *)tabi_tensor_data(out);
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: softmax_kernel<TABI_DTYPE_FLOAT32><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
+      case TABI_DTYPE_FLOAT64: softmax_kernel<TABI_DTYPE_FLOAT64><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
+      case TABI_DTYPE_FLOAT16: softmax_kernel<TABI_DTYPE_FLOAT16><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
+      default: softmax_kernel<TABI_DTYPE_BFLOAT16><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
+    }
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, xc);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+static tabi_status k_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 0); }
+static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 1); }
+
+template <int DT>
+__global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, int wdt, const char *b,
+                                                 int bdt, char *y, char *mean, char *rstd, int sdt,
+                                                 int64_t m, int64_t n, double eps) {
+  __shared__ double sh[NT];
+  const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    const char *row = x + r * n * esz;
+    double s = 0;
+    for (int64_t j = threadIdx.x; j < n; j += NT) s += tc_ld_f(row + j * esz, DT);
+    double mu = block_sum<double>(s, sh) / (double)n;
+    double v = 0;
+    for (int64_t j = threadIdx.x; j < n; j += NT) {
+      double dv = tc_ld_f(row + j * esz, DT) - mu;
+      v += dv * dv;
+    }
+    double rs = 1 / sqrt(block_sum<double>(v, sh) / (double)n + eps);
+    for (int64_t j = threadIdx.x; j < n; j += NT) {
+      double o = (tc_ld_f(row + j * esz, DT) - mu) * rs;
+      if (w) o *= tc_ld_f(w + j * wsz, wdt);
+      if (b) o += tc_ld_f(b + j * bsz, bdt);
+      tc_st_f(y + (r * n + j) * esz, DT, o);
+    }
+    if (threadIdx.x == 0) {
+      tc_st_f(mean + r * ssz, sdt, mu);
+      tc_st_f(rstd + r * ssz, sdt, rs);
+    }
+  }
+}
+
+static tabi_status k_layer_norm(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *x = args[0].u.t;
+  tabi_tensor *w = args[2].tag == TABI_TAG_TENSOR ? args[2].u.t : NULL;
+  tabi_tensor *b = args[3].tag == TABI_TAG_TENSOR ? args[3].u.t : NULL;
+  double eps = args[4].u.f;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  if (!tabi_dtype_is_floating(dt))
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'input' has dtype %s; expected one of float16, "
+                  "bfloat16, float32, float64", OPN, tabi_dtype_name(dt));
+  int low = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16, mixed = 0;
+  tabi_tensor *ps[2] = {w, b};
+  const char *pn[2] = {"weight", "bias"};
+  for (int i = 0; i < 2; i++) {
+    if (!ps[i]) continue;
+    tabi_dtype pd = tabi_tensor_dtype(ps[i]);
+    if (pd == dt) continue;
+    if (low && pd == TABI_DTYPE_FLOAT32) {
+      mixed = 1;
+      continue;
+    }
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the input's)", OPN,
+                  pn[i], tabi_dtype_name(pd), tabi_dtype_name(dt));
+  }
+  tabi_dtype sdt = mixed ? TABI_DTYPE_FLOAT32 : dt;
+  int64_t k = args[1].tag == TABI_TAG_NONE ? 0 : args[1].u.list.len;
+  const int64_t *ns = tabi_value_ints(&args[1]);
+  if (k < 1)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'normalized_shape' must have at least 1 dim", OPN);
+  int bad = k > x->dl.ndim;
+  for (int64_t i = 0; !bad && i < k; i++) bad = x->dl.shape[x->dl.ndim - k + i] != ns[i];
+  if (bad)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: given normalized_shape does not match the trailing dims of "
+                  "the input", OPN);
+  for (int p = 0; p < 2; p++) {
+    if (!ps[p]) continue;
+    int pb = ps[p]->dl.ndim != k;
+    for (int64_t i = 0; !pb && i < k; i++) pb = ps[p]->dl.shape[i] != ns[i];
+    if (pb)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument '%s' does not have normalized_shape", OPN, pn[p]);
+  }
+  tabi_status st;
+  if ((st = tc_check_cuda(c, x, OPN, "input")) || (st = tc_use_device(c, x, OPN))) return st;
+  int32_t axis = x->dl.ndim - (int32_t)k;
+  int64_t M = 1, N = 1, sshape[TC_MAX_DIMS];
+  for (int32_t i = 0; i < x->dl.ndim; i++) {
+    *(i < axis ? &M : &N) *= x->dl.shape[i];
+    sshape[i] = i < axis ? x->dl.shape[i] : 1;
+  }
+  tabi_tensor *xc = NULL, *wc = NULL, *bc = NULL, *out = NULL, *mean = NULL, *rstd = NULL;
+  st = tc_contiguous(c, OPN, x, &xc);
+  if (st == TABI_OK && w) st = tc_contiguous(c, OPN, w, &wc);
+  if (st == TABI_OK && b) st = tc_contiguous(c, OPN, b, &bc);
+  if (st == TABI_OK) st = tc_empty(c, x->dl.device, dt, x->dl.ndim, x->dl.shape, &out);
+  if (st == TABI_OK) st = tc_empty(c, x->dl.device, sdt, x->dl.ndim, sshape, &mean);
+  if (st == TABI_OK) st = tc_empty(c, x->dl.device, sdt, x->dl.ndim, sshape, &rstd);
+  if (st == TABI_OK && M > 0) {
+    int g = M > 65535 * 4 ? 65535 * 4 : (int)M;
+    const char *xp = (const char *)tabi_tensor_data(xc);
+    const char *wp = wc ? (const char *)tabi_tensor_data(wc) : NULL;
+    const char *bp = bc ? (const char *)tabi_tensor_data(bc) : NULL;
+    int wdt = wc ? tabi_tensor_dtype(wc) : dt, bdt = bc ? tabi_tensor_dtype(bc) : dt;
+    char *yp = (char *)tabi_tensor_data(out), *mp = (char *)tabi_tensor_data(mean),
+         *rp = (char *)tabi_tensor_data(rstd);
+#define LN(D) ln_kernel<D><<<g, NT>>>(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
+      case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;
+      case TABI_DTYPE_FLOAT16: LN(TABI_DTYPE_FLOAT16); break;
+      default: LN(TABI_DTYPE_BFLOAT16); break;
+    }
+#undef LN
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, xc);
+  c->h->tensor_release(c->h->ctx, wc);
+  c->h->tensor_release(c->h->ctx, bc);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    c->h->tensor_release(c->h->ctx, mean);
+    c->h->tensor_release(c->h->ctx, rstd);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  outs[1] = tabi_tensor_value(mean);
+  outs[2] = tabi_tensor_value(rstd);
+  return TABI_OK;
+}
+
+const tc_kernel tc_nn_kernels[] = {
+    {"aten::_softmax", k_softmax},
+    {"aten::_log_softmax", k_log_softmax},
+    {"aten::native_layer_norm", k_layer_norm},
+    {NULL, NULL}};

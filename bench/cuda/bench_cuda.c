@@ -1,0 +1,173 @@
+/* bench/cuda/bench_cuda.c: the CUDA plugin's benchmarks, timed with the device
+ * table's events on the default stream (the stream every kernel runs on).
+ * Prints one JSON object per line: {"name":..., "ms":..., "extra":...}.
+ * usage: bench_cuda PLUGIN_DIR_OR_PATH */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tabi/runtime.h>
+
+static tabi_runtime *rt;
+static const tabi_device_api *dev;
+static const DLDevice G = {kDLCUDA, 0};
+
+static void die(const char *what) {
+  fprintf(stderr, "bench_cuda: %s: %s\n", what, tabi_last_error());
+  exit(1);
+}
+
+static tabi_tensor *randt(tabi_dtype dt, int32_t nd, const int64_t *shape) {
+  tabi_op op;
+  if (tabi_op_find(rt, "prims::uniform", &op)) die("find uniform");
+  tabi_value a[5] = {tabi_int_list(shape, nd), tabi_float(-1), tabi_float(1), tabi_dtype_value(dt),
+                     tabi_device_value(G)};
+  tabi_value o = tabi_none();
+  if (tabi_call(rt, op, a, 5, &o, 1)) die("uniform");
+  return o.u.t;
+}
+
+typedef struct job {
+  tabi_op op;
+  tabi_value args[8];
+  int32_t nargs, nouts;
+} job;
+
+static void run1(job *j) {
+  tabi_value o[3] = {tabi_none(), tabi_none(), tabi_none()};
+  if (tabi_call(rt, j->op, j->args, j->nargs, o, j->nouts)) die("call");
+  for (int i = 0; i < 3; i++) tabi_value_release(&o[i]);
+}
+
+/* median-free simple timing: warm up, then `iters` calls between two events */
+static double time_ms(job *j, int iters) {
+  for (int i = 0; i < 3; i++) run1(j);
+  tabi_event e0, e1;
+  dev->event_create(dev->ctx, 0, &e0);
+  dev->event_create(dev->ctx, 0, &e1);
+  dev->event_record(dev->ctx, 0, e0, NULL);
+  for (int i = 0; i < iters; i++) run1(j);
+  dev->event_record(dev->ctx, 0, e1, NULL);
+  dev->event_synchronize(dev->ctx, 0, e1);
+  double ms = 0;
+  dev->event_elapsed_ms(dev->ctx, 0, e0, e1, &ms);
+  dev->event_destroy(dev->ctx, 0, e0);
+  dev->event_destroy(dev->ctx, 0, e1);
+  return ms / iters;
+}
+
+static job mk(const char *name, int nouts) {
+  job j;
+  memset(&j, 0, sizeof j);
+  if (tabi_op_find(rt, name, &j.op)) die(name);
+  j.nouts = nouts;
+  return j;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return 2;
+  if (tabi_runtime_create(NULL, &rt)) die("runtime");
+  if (tabi_runtime_load_plugin(rt, argv[1], NULL)) die("load");
+  int32_t n = 0;
+  tabi_runtime_device_count(rt, kDLCUDA, &n);
+  if (n <= 0) {
+    printf("{\"skip\": \"no CUDA device\"}\n");
+    return 0;
+  }
+  const tabi_host_api *h = tabi_runtime_host(rt);
+  if (h->device_get(h->ctx, kDLCUDA, &dev)) die("device");
+  tabi_device_props p;
+  memset(&p, 0, sizeof p);
+  p.struct_size = sizeof p;
+  dev->properties(dev->ctx, 0, &p);
+  printf("{\"gpu\": \"%s\"}\n", p.name);
+
+  /* add float32 over 2^28 elements vs a device-to-device copy of the same bytes */
+  int64_t big[1] = {(int64_t)1 << 28};
+  tabi_tensor *x = randt(TABI_DTYPE_FLOAT32, 1, big), *y = randt(TABI_DTYPE_FLOAT32, 1, big);
+  job add = mk("aten::add.Tensor", 1);
+  add.args[0] = tabi_tensor_value(x);
+  add.args[1] = tabi_tensor_value(y);
+  add.args[2] = tabi_int(1);
+  add.nargs = 3;
+  double add_ms = time_ms(&add, 20);
+  tabi_event e0, e1;
+  dev->event_create(dev->ctx, 0, &e0);
+  dev->event_create(dev->ctx, 0, &e1);
+  uint64_t bytes = (uint64_t)big[0] * 4;
+  for (int i = 0; i < 3; i++)
+    dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
+  dev->event_record(dev->ctx, 0, e0, NULL);
+  for (int i = 0; i < 20; i++)
+    dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
+  dev->event_record(dev->ctx, 0, e1, NULL);
+  dev->event_synchronize(dev->ctx, 0, e1);
+  double copy_ms = 0;
+  dev->event_elapsed_ms(dev->ctx, 0, e0, e1, &copy_ms);
+  copy_ms /= 20;
+  printf("{\"name\": \"add_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", add_ms, 3.0 * bytes / add_ms / 1e6);
+  printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms, 2.0 * bytes / copy_ms / 1e6);
+  tabi_tensor_release(x);
+  tabi_tensor_release(y);
+
+  /* softmax and layer norm on 8192 x 8192 float32 */
+  int64_t sq[2] = {8192, 8192};
+  tabi_tensor *s = randt(TABI_DTYPE_FLOAT32, 2, sq);
+  job sm = mk("aten::_softmax", 1);
+  sm.args[0] = tabi_tensor_value(s);
+  sm.args[1] = tabi_int(1);
+  sm.args[2] = tabi_bool(0);
+  sm.nargs = 3;
+  printf("{\"name\": \"softmax_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sm, 20));
+  int64_t ns[1] = {8192};
+  tabi_tensor *w = randt(TABI_DTYPE_FLOAT32, 1, ns), *b = randt(TABI_DTYPE_FLOAT32, 1, ns);
+  job ln = mk("aten::native_layer_norm", 3);
+  ln.args[0] = tabi_tensor_value(s);
+  ln.args[1] = tabi_int_list(ns, 1);
+  ln.args[2] = tabi_tensor_value(w);
+  ln.args[3] = tabi_tensor_value(b);
+  ln.args[4] = tabi_float(1e-5);
+  ln.nargs = 5;
+  printf("{\"name\": \"layer_norm_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&ln, 20));
+  tabi_tensor_release(s);
+  tabi_tensor_release(w);
+  tabi_tensor_release(b);
+
+  /* mm 8192^3 */
+  const tabi_dtype mdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT16};
+  const char *mnm[3] = {"f32", "bf16", "f16"};
+  for (int k = 0; k < 3; k++) {
+    tabi_tensor *a = randt(mdt[k], 2, sq), *m = randt(mdt[k], 2, sq);
+    job mm = mk("aten::mm", 1);
+    mm.args[0] = tabi_tensor_value(a);
+    mm.args[1] = tabi_tensor_value(m);
+    mm.nargs = 2;
+    double ms = time_ms(&mm, 10);
+    printf("{\"name\": \"mm_8192^3_%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", mnm[k], ms,
+           2.0 * 8192.0 * 8192.0 * 8192.0 / ms / 1e9);
+    tabi_tensor_release(a);
+    tabi_tensor_release(m);
+  }
+
+  /* host cost of dispatching a 1-element add */
+  int64_t one[1] = {1};
+  tabi_tensor *u = randt(TABI_DTYPE_FLOAT32, 1, one), *v = randt(TABI_DTYPE_FLOAT32, 1, one);
+  add.args[0] = tabi_tensor_value(u);
+  add.args[1] = tabi_tensor_value(v);
+  for (int i = 0; i < 1000; i++) run1(&add);
+  dev->synchronize(dev->ctx, 0);
+  struct timespec t0, t1;
+  int iters = 20000;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < iters; i++) run1(&add);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  dev->synchronize(dev->ctx, 0);
+  double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / iters;
+  printf("{\"name\": \"dispatch_add_1elem\", \"us\": %.3f}\n", us);
+  tabi_tensor_release(u);
+  tabi_tensor_release(v);
+  tabi_runtime_destroy(rt);
+  return 0;
+}

@@ -1,0 +1,65 @@
+/* tests/cuda/test_cuda_load.c: runs everywhere, GPU or not. The CUDA plugin
+ * loads (no driver needed), its device count is a status OK (0 without a GPU),
+ * and every prim but svd and the FFT prims, plus its native ATen ops, has a
+ * native CUDA kernel. argv[1]: the plugin; argv[2]: abi/ops/prims.schema. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: test_cuda_load PLUGIN PRIMS_SCHEMA\n");
+    return 2;
+  }
+  tabi_runtime *rt = NULL;
+  CHECK_OK(tabi_runtime_create(NULL, &rt));
+  if (!rt) return check_report();
+  CHECK_OK(tabi_runtime_load_plugin(rt, argv[1], NULL));
+  int32_t n = -1;
+  CHECK_OK(tabi_runtime_device_count(rt, kDLCUDA, &n));
+  CHECK(n >= 0);
+  printf("cuda devices: %d\n", (int)n);
+  FILE *f = fopen(argv[2], "r");
+  CHECK(f != NULL);
+  char line[1024];
+  int prims = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, "prims::", 7) != 0) continue;
+    char name[128];
+    size_t k = 0;
+    while (line[k] && line[k] != '(' && k < sizeof name - 1) {
+      name[k] = line[k];
+      k++;
+    }
+    name[k] = 0;
+    if (strcmp(name, "prims::svd") == 0 || strncmp(name, "prims::fft_", 11) == 0) continue;
+    tabi_op op;
+    CHECK_OK(tabi_op_find(rt, name, &op));
+    CHECK_MSG(tabi_op_backend_status(rt, op, kDLCUDA) == TABI_IMPL_NATIVE, "%s has no CUDA kernel", name);
+    prims++;
+  }
+  if (f) fclose(f);
+  CHECK(prims >= 100);
+  static const char *const aten[] = {"aten::mm", "aten::bmm", "aten::addmm", "aten::_softmax",
+                                     "aten::_log_softmax", "aten::native_layer_norm",
+                                     "aten::add.Tensor", "aten::view", "aten::permute", NULL};
+  for (int i = 0; aten[i]; i++) {
+    tabi_op op;
+    CHECK_OK(tabi_op_find(rt, aten[i], &op));
+    CHECK_MSG(tabi_op_backend_status(rt, op, kDLCUDA) == TABI_IMPL_NATIVE, "%s has no CUDA kernel", aten[i]);
+  }
+  /* With no device, allocation fails with a status, never a crash. */
+  if (n == 0) {
+    tabi_tensor *t = NULL;
+    int64_t shape[1] = {4};
+    CHECK(tabi_tensor_empty(rt, (DLDevice){kDLCUDA, 0}, TABI_DTYPE_FLOAT32, 1, shape, &t) != TABI_OK);
+    CHECK(t == NULL);
+  }
+  tabi_runtime_destroy(rt);
+  return check_report();
+}

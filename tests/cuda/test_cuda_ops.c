@@ -1,0 +1,185 @@
+/* tests/cuda/test_cuda_ops.c: the CUDA kernels against the reference plugin on
+ * random inputs (GPU only; exits 77 "skipped" when no CUDA device is present).
+ * Each case builds the same host data in two runtimes, calls the op in both,
+ * and compares within the float tolerance; random ops must match bit for bit
+ * for a shared seed. argv[1]: libtabi_cuda.so; argv[2]: libtabi_reference.so. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+
+static tabi_runtime *gpu, *ref;
+static const DLDevice CUDA0 = {kDLCUDA, 0}, CPU = {kDLCPU, 0};
+
+static uint64_t rng = 88172645463325252ull;
+static double urand(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Calls `name` with tensor args built from the same float64 host data
+ * (converted to dtype), plus extra trailing values, in both runtimes; compares
+ * output 0 as float64 with rtol/atol. */
+static void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t *shape,
+                    const tabi_value *extra, int nextra, double rtol, double atol) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  tabi_value ga[8], ra[8];
+  tabi_tensor *gt[4] = {0}, *rt[4] = {0};
+  for (int k = 0; k < nt; k++) {
+    double *h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) h[i] = urand() * 4 - 2;
+    tabi_tensor *tmp_g = NULL, *tmp_r = NULL;
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tmp_g));
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tmp_r));
+    free(h);
+    tabi_op cg, cr;
+    tabi_op_find(gpu, "prims::convert_element_type", &cg);
+    tabi_op_find(ref, "prims::convert_element_type", &cr);
+    tabi_value a1[2] = {tabi_tensor_value(tmp_g), tabi_dtype_value(dt)}, o1 = tabi_none();
+    tabi_value a2[2] = {tabi_tensor_value(tmp_r), tabi_dtype_value(dt)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+    gt[k] = o1.u.t;
+    rt[k] = o2.u.t;
+    tabi_tensor_release(tmp_g);
+    tabi_tensor_release(tmp_r);
+    ga[k] = tabi_tensor_value(gt[k]);
+    ra[k] = tabi_tensor_value(rt[k]);
+  }
+  for (int k = 0; k < nextra; k++) ga[nt + k] = ra[nt + k] = extra[k];
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value go[3] = {tabi_none(), tabi_none(), tabi_none()}, ro[3] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, nt + nextra, go, 3);
+  CHECK_MSG(sg == TABI_OK, "%s: %s", name, tabi_last_error());
+  tabi_status sr = tabi_call(ref, orf, ra, nt + nextra, ro, 3);
+  CHECK_MSG(sr == TABI_OK, "%s (reference): %s", name, tabi_last_error());
+  if (sg == TABI_OK && sr == TABI_OK) {
+    tabi_op cg, cr;
+    tabi_op_find(gpu, "prims::convert_element_type", &cg);
+    tabi_op_find(ref, "prims::convert_element_type", &cr);
+    tabi_value a1[2] = {go[0], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+    tabi_value a2[2] = {ro[0], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+    int64_t m = o2.u.t ? 1 : 0;
+    for (int32_t i = 0; o2.u.t && i < o2.u.t->dl.ndim; i++) m *= o2.u.t->dl.shape[i];
+    double *x = calloc((size_t)m + 1, 8), *y = calloc((size_t)m + 1, 8);
+    CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)m * 8));
+    CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)m * 8));
+    int64_t bad = 0, first = -1;
+    for (int64_t i = 0; i < m; i++) {
+      int ok = (isnan(x[i]) && isnan(y[i])) || fabs(x[i] - y[i]) <= atol + rtol * fabs(y[i]);
+      if (!ok && first < 0) first = i;
+      bad += !ok;
+    }
+    CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", name,
+              tabi_dtype_name(dt), (long long)bad, (long long)m, (long long)first,
+              first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
+    free(x);
+    free(y);
+    tabi_value_release(&o1);
+    tabi_value_release(&o2);
+  }
+  for (int k = 0; k < 3; k++) {
+    tabi_value_release(&go[k]);
+    tabi_value_release(&ro[k]);
+  }
+  for (int k = 0; k < nt; k++) {
+    tabi_tensor_release(gt[k]);
+    tabi_tensor_release(rt[k]);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) return 2;
+  CHECK_OK(tabi_runtime_create(NULL, &gpu));
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(gpu, argv[1], NULL));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[2], NULL));
+  int32_t ndev = 0;
+  CHECK_OK(tabi_runtime_device_count(gpu, kDLCUDA, &ndev));
+  if (ndev <= 0) {
+    printf("SKIP: no CUDA device present (tabi_runtime_device_count gave %d)\n", (int)ndev);
+    return 77;
+  }
+  int64_t s2[2] = {37, 53}, s3[3] = {4, 33, 65};
+  const tabi_dtype fdt[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[4] = {1.3e-6, 1e-7, 1e-3, 1.6e-2};
+  for (int d = 0; d < 4; d++) {
+    compare("prims::add", fdt[d], 2, 2, s2, NULL, 0, frt[d], 1e-5);
+    compare("prims::mul", fdt[d], 2, 3, s3, NULL, 0, frt[d], 1e-5);
+    compare("prims::sin", fdt[d], 1, 3, s3, NULL, 0, frt[d], 1e-5);
+    compare("prims::exp", fdt[d], 1, 2, s2, NULL, 0, frt[d], 1e-5);
+    compare("prims::lgamma", fdt[d], 1, 2, s2, NULL, 0, frt[d], 1e-5);
+    compare("aten::add.Tensor", fdt[d], 2, 2, s2, (tabi_value[]){tabi_int(1)}, 1, frt[d], 1e-5);
+    int64_t dims[1] = {1};
+    compare("prims::sum", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int_list(dims, 1)}, 1, frt[d] * 10, 1e-4);
+    compare("prims::amax", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int_list(dims, 1)}, 1, 0, 0);
+    compare("prims::var", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int_list(dims, 1), tabi_int(1)}, 2,
+            frt[d] * 10, 1e-4);
+    compare("aten::_softmax", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(1), tabi_bool(0)}, 2, frt[d] * 4, 1e-5);
+    compare("aten::_log_softmax", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(2), tabi_bool(0)}, 2, frt[d] * 4, 1e-5);
+    int64_t ns[1] = {65};
+    compare("aten::native_layer_norm", fdt[d], 1, 3, s3,
+            (tabi_value[]){tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)}, 4,
+            frt[d] * 10, 1e-4);
+  }
+  /* mm: square operands so both are [n, n] */
+  int64_t sq[2] = {64, 64}, bsq[3] = {3, 40, 40};
+  compare("aten::mm", TABI_DTYPE_FLOAT32, 2, 2, sq, NULL, 0, 1e-5, 1e-4);
+  compare("aten::mm", TABI_DTYPE_FLOAT64, 2, 2, sq, NULL, 0, 1e-10, 1e-10);
+  compare("aten::mm", TABI_DTYPE_FLOAT16, 2, 2, sq, NULL, 0, 1e-2, 1e-2);
+  compare("aten::mm", TABI_DTYPE_INT32, 2, 2, sq, NULL, 0, 0, 0);
+  compare("aten::bmm", TABI_DTYPE_FLOAT32, 2, 3, bsq, NULL, 0, 1e-5, 1e-4);
+  compare("aten::mm", TABI_DTYPE_COMPLEX64, 2, 2, sq, NULL, 0, 1e-5, 1e-4);
+  /* integer division by zero is an error, not garbage */
+  {
+    int64_t one[1] = {3};
+    int32_t num[3] = {7, -7, 1}, den[3] = {2, 0, 1};
+    tabi_tensor *a = NULL, *b = NULL;
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT32, 1, one, num, sizeof num, &a));
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT32, 1, one, den, sizeof den, &b));
+    tabi_op op;
+    tabi_op_find(gpu, "prims::div", &op);
+    tabi_value args[2] = {tabi_tensor_value(a), tabi_tensor_value(b)}, o = tabi_none();
+    CHECK_ERR(tabi_call(gpu, op, args, 2, &o, 1), TABI_ERR_INVALID_ARGUMENT, "ZeroDivisionError");
+    tabi_tensor_release(a);
+    tabi_tensor_release(b);
+  }
+  /* Philox: the same seed gives the same numbers as the reference, bit for bit */
+  {
+    int64_t shape[2] = {100, 37};
+    tabi_runtime_manual_seed(gpu, CUDA0, 1234);
+    tabi_runtime_manual_seed(ref, CPU, 1234);
+    tabi_op og, orf;
+    tabi_op_find(gpu, "prims::uniform", &og);
+    tabi_op_find(ref, "prims::uniform", &orf);
+    tabi_value ga[5] = {tabi_int_list(shape, 2), tabi_float(-1), tabi_float(3),
+                        tabi_dtype_value(TABI_DTYPE_FLOAT32), tabi_device_value(CUDA0)};
+    tabi_value ra[5] = {tabi_int_list(shape, 2), tabi_float(-1), tabi_float(3),
+                        tabi_dtype_value(TABI_DTYPE_FLOAT32), tabi_device_value(CPU)};
+    tabi_value go = tabi_none(), ro = tabi_none();
+    CHECK_OK(tabi_call(gpu, og, ga, 5, &go, 1));
+    CHECK_OK(tabi_call(ref, orf, ra, 5, &ro, 1));
+    float x[3700], y[3700];
+    if (go.u.t && ro.u.t) {
+      CHECK_OK(tabi_tensor_to_host(gpu, go.u.t, x, sizeof x));
+      CHECK_OK(tabi_tensor_to_host(ref, ro.u.t, y, sizeof y));
+      CHECK(memcmp(x, y, sizeof x) == 0);
+    }
+    tabi_value_release(&go);
+    tabi_value_release(&ro);
+  }
+  tabi_runtime_destroy(gpu);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
