@@ -1,0 +1,27 @@
+#!/bin/bash
+# bench/cuda/gpu_session.sh OUT: one full session on a GPU machine: build the
+# CUDA plugin and what it needs, run the CUDA tests, `tabi conform --plugin
+# cuda` (JSON report), and the benchmarks side by side with PyTorch. Logs in OUT.
+set -u
+OUT=${1:-out}
+mkdir -p "$OUT"
+B=build-gpu
+DL=${DLPACK_INCLUDE_DIR:-$PWD/build-dlpack}
+T0=$(date +%s)
+cmake -S . -B $B -DTABI_WITH_ONEDNN=OFF -DTABI_WITH_ROCM=OFF -DTABI_WITH_CUDA=ON \
+  -DCMAKE_BUILD_TYPE=Release -DDLPACK_INCLUDE_DIR="$DL" > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
+cmake --build $B -j16 --target tabi_plugin_cuda tabi_plugin_reference tabi_plugin_decomp tabi_cli \
+  test_cuda_load test_cuda_ops bench_cuda > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
+echo "build: $(( $(date +%s) - T0 )) s"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+export TABI_PLUGIN_PATH=$PWD/$B/plugins
+$B/tests/cuda/test_cuda_load $B/plugins/libtabi_cuda.so abi/ops/prims.schema > "$OUT/test_load.log" 2>&1; echo "test_cuda_load rc=$?"; tail -3 "$OUT/test_load.log"
+$B/tests/cuda/test_cuda_ops $B/plugins/libtabi_cuda.so $B/plugins/libtabi_reference.so > "$OUT/test_ops.log" 2>&1; echo "test_cuda_ops rc=$?"; tail -25 "$OUT/test_ops.log"
+T1=$(date +%s)
+timeout ${CONFORM_LIMIT:-300} $B/tools/tabi conform --plugin cuda --jobs 16 --json "$OUT/conform.json" \
+  > "$OUT/conform.log" 2>&1; echo "conform rc=$? in $(( $(date +%s) - T1 )) s"; tail -2 "$OUT/conform.log"
+grep -E "^FAIL" "$OUT/conform.log" | awk '{print $2}' | sort | uniq -c | sort -rn | head -60 > "$OUT/conform_fail_ops.txt"
+$B/bench/cuda/bench_cuda $B/plugins/libtabi_cuda.so > "$OUT/bench_tabi.jsonl" 2> "$OUT/bench_tabi.err"; echo "bench rc=$?"
+cat "$OUT/bench_tabi.err" | tail -3
+python3 bench/cuda/bench_torch.py "$OUT/bench_tabi.jsonl" > "$OUT/bench.md" 2>&1; cat "$OUT/bench.md"
+echo "total: $(( $(date +%s) - T0 )) s"
