@@ -128,11 +128,45 @@ void pf_close(pf_thread *th, int64_t idx) {
 
 /* ---- shapes and dtypes ------------------------------------------------------------- */
 
-static void put_shape(pf_buf *b, const tabi_tensor *t) {
-  pf_buf_printf(b, "[");
-  for (int32_t d = 0; t && d < t->dl.ndim; d++)
-    pf_buf_printf(b, "%s%lld", d ? ", " : "", (long long)t->dl.shape[d]);
-  pf_buf_printf(b, "]");
+/* A fixed buffer written left to right; `full` once something did not fit (the
+ * event then keeps no shapes rather than truncated ones). Hand-rolled because
+ * this runs on every profiled call and printf costs more than the op. */
+typedef struct sbuf {
+  char p[1024];
+  size_t n;
+  int full;
+} sbuf;
+
+static void put(sbuf *b, const char *s) {
+  size_t k = strlen(s);
+  if (b->n + k >= sizeof b->p) {
+    b->full = 1;
+    return;
+  }
+  memcpy(b->p + b->n, s, k);
+  b->n += k;
+}
+
+static void put_int(sbuf *b, int64_t v) {
+  char t[24];
+  int i = 23;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  t[i] = 0;
+  do {
+    t[--i] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) t[--i] = '-';
+  put(b, t + i);
+}
+
+static void put_shape(sbuf *b, const tabi_tensor *t) {
+  put(b, "[");
+  for (int32_t d = 0; t && d < t->dl.ndim; d++) {
+    if (d) put(b, ", ");
+    put_int(b, t->dl.shape[d]);
+  }
+  put(b, "]");
 }
 
 static const char *tag_type(int32_t tag) {
@@ -154,42 +188,48 @@ static const char *tag_type(int32_t tag) {
 /* "[[2, 3], [3], []]" and "[\"float32\", \"float32\", \"Scalar\"]": JSON both, so
  * the trace writes them as they are. */
 static void record_shapes(pf_thread *th, pf_ev *e, const tabi_value *args, int32_t n) {
-  pf_buf s = {NULL, 0, 0, 0}, d = {NULL, 0, 0, 0};
-  pf_buf_printf(&s, "[");
-  pf_buf_printf(&d, "[");
+  sbuf s, d;
+  s.n = d.n = 0;
+  s.full = d.full = 0;
+  put(&s, "[");
+  put(&d, "[");
   for (int32_t i = 0; i < n; i++) {
     const tabi_value *v = &args[i];
-    pf_buf_printf(&s, "%s", i ? ", " : "");
-    pf_buf_printf(&d, "%s", i ? ", " : "");
+    if (i) {
+      put(&s, ", ");
+      put(&d, ", ");
+    }
     if (v->tag == TABI_TAG_TENSOR) {
       put_shape(&s, v->u.t);
-      pf_buf_printf(&d, "\"%s\"", tabi_dtype_name(tabi_tensor_dtype(v->u.t)));
+      put(&d, "\"");
+      put(&d, tabi_dtype_name(tabi_tensor_dtype(v->u.t)));
+      put(&d, "\"");
     } else if (v->tag == TABI_TAG_TENSOR_LIST) {
       tabi_tensor *const *ts = tabi_value_tensors(v);
-      pf_buf_printf(&s, "[");
+      put(&s, "[");
       for (int64_t k = 0; k < v->u.list.len; k++) {
-        pf_buf_printf(&s, "%s", k ? ", " : "");
+        if (k) put(&s, ", ");
         put_shape(&s, ts[k]);
       }
-      pf_buf_printf(&s, "]");
-      pf_buf_printf(&d, "\"TensorList\"");
+      put(&s, "]");
+      put(&d, "\"TensorList\"");
     } else {
-      pf_buf_printf(&s, "[]");
-      pf_buf_printf(&d, "\"%s\"", tag_type(v->tag));
+      put(&s, "[]");
+      put(&d, "\"");
+      put(&d, tag_type(v->tag));
+      put(&d, "\"");
     }
   }
-  pf_buf_printf(&s, "]");
-  pf_buf_printf(&d, "]");
-  if (!s.oom && s.p) {
+  put(&s, "]");
+  put(&d, "]");
+  if (!s.full) {
     char *c = pf_strdup(th, s.p, s.n);
     if (c) e->shapes = c;
   }
-  if (!d.oom && d.p) {
+  if (!d.full) {
     char *c = pf_strdup(th, d.p, d.n);
     if (c) e->dtypes = c;
   }
-  free(s.p);
-  free(d.p);
 }
 
 /* ---- device time ------------------------------------------------------------------ */
