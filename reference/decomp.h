@@ -23,76 +23,81 @@
 #include "ref.h"
 
 /* The ops decompositions call. X(id, "schema name"). */
-#define DC_OPS(X)                                                                                    \
-  X(DC_P_ABS, "prims::abs")                                                                          \
-  X(DC_P_ACOS, "prims::acos") X(DC_P_ACOSH, "prims::acosh") X(DC_P_ADD, "prims::add") X(             \
-      DC_P_AMAX, "prims::amax") X(DC_P_AMIN, "prims::amin") X(DC_P_AS_STRIDED,                       \
-                                                              "prims::as_strided")                   \
-      X(DC_P_ASIN, "prims::asin") X(DC_P_ASINH, "prims::asinh") X(DC_P_ATAN, "prims::atan") X(       \
-          DC_P_ATAN2, "prims::atan2") X(DC_P_ATANH, "prims::atanh") X(DC_P_BITWISE_AND,              \
-                                                                      "prims::bitwise_and")          \
-          X(DC_P_BITWISE_NOT, "prims::bitwise_not") X(DC_P_BITWISE_OR, "prims::bitwise_or") X(       \
-              DC_P_BITWISE_XOR,                                                                      \
-              "prims::bitwise_xor") X(DC_P_BROADCAST_IN_DIM,                                         \
-                                      "prims::broadcast_in_dim") X(DC_P_CAT,                         \
-                                                                   "prims::cat") X(DC_P_CEIL,        \
-                                                                                   "prims::ceil")    \
-              X(DC_P_CONVERT, "prims::convert_element_type") X(DC_P_COPY_TO, "prims::copy_to") X(    \
-                  DC_P_COS, "prims::cos") X(DC_P_COSH,                                               \
-                                            "prims::cosh") X(DC_P_DEVICE_PUT,                        \
-                                                             "prims::device_put") X(DC_P_DIV,        \
-                                                                                    "prims::div")    \
-                  X(DC_P_EMPTY, "prims::empty") X(DC_P_EMPTY_STRIDED, "prims::empty_strided") X(     \
-                      DC_P_EQ, "prims::eq") X(DC_P_ERF, "prims::erf") X(DC_P_EXP, "prims::exp")      \
-                      X(DC_P_EXPM1, "prims::expm1") X(DC_P_FLOOR, "prims::floor") X(                 \
-                          DC_P_FMOD, "prims::fmod") X(DC_P_FULL, "prims::full") X(DC_P_GE,           \
-                                                                                  "prims::ge")       \
-                          X(DC_P_GT, "prims::gt") X(DC_P_ITEM, "prims::item") X(                     \
-                              DC_P_LE, "prims::le") X(DC_P_LOG, "prims::log") X(DC_P_LOG10,          \
-                                                                                "prims::log10")      \
-                              X(DC_P_LOG1P, "prims::log1p") X(DC_P_LOG2, "prims::log2") X(           \
-                                  DC_P_LT, "prims::lt") X(DC_P_MAXIMUM, "prims::maximum")            \
-                                  X(DC_P_MINIMUM, "prims::minimum") X(DC_P_MUL, "prims::mul") X(     \
-                                      DC_P_NE, "prims::ne") X(DC_P_NEG,                              \
-                                                              "prims::neg") X(DC_P_NORMAL,           \
-                                                                              "prims::normal")       \
-                                      X(DC_P_POW, "prims::pow") X(DC_P_PROD, "prims::prod") X(       \
-                                          DC_P_RECIPROCAL,                                           \
-                                          "prims::reciprocal") X(DC_P_REMAINDER,                     \
-                                                                 "prims::remainder")                 \
-                                          X(DC_P_RESHAPE, "prims::reshape") X(DC_P_REV, "prims::"    \
-                                                                                        "rev") X(    \
-                                              DC_P_ROUND,                                            \
-                                              "prims::round") X(DC_P_RSQRT, "prims::rsqrt")          \
-                                              X(DC_P_SCALAR_TENSOR, "prims::scalar_tensor") X(       \
-                                                  DC_P_SIGN, "prims::sign")                          \
-                                                  X(DC_P_SIN, "prims::sin") X(                       \
-                                                      DC_P_SINH,                                     \
-                                                      "prims::sinh") X(DC_P_SQRT, "prims::sqrt")     \
-                                                      X(DC_P_SQUEEZE, "prims::squeeze") X(           \
-                                                          DC_P_SUB,                                  \
-                                                          "prims::sub") X(DC_P_SUM, "prims::sum")    \
-                                                          X(DC_P_TAN, "prims::tan") X(               \
-                                                              DC_P_TANH,                             \
-                                                              "prims::tanh") X(DC_P_TRANSPOSE,       \
-                                                                               "prims::transpose")   \
-                                                              X(DC_P_TRUNC, "prims::trunc") X(       \
-                                                                  DC_P_UNIFORM,                      \
-                                                                  "prims::uniform")                  \
-                                                                  X(DC_P_VAR, "prims::var") X(       \
-                                                                      DC_P_VIEW_OF,                  \
-                                                                      "prims::view_of")              \
-                                                                      X(DC_P_WHERE, "prims::"        \
-                                                                                    "where") X(      \
-                                                                          DC_P_RESIZE,               \
-                                                                          "prims::resize")           \
-                                                                          X(DC_P_SIGNBIT,            \
-                                                                            "prims::signbit")        \
-                                                                              X(DC_A_MM, "aten::"    \
-                                                                                         "mm") X(    \
-                                                                                  DC_A_INDEX_SELECT, \
-                                                                                  "aten::index_"     \
-                                                                                  "select")
+#define DC_OPS(X)                                                                                  \
+  X(DC_P_ABS, "prims::abs")                                                                        \
+  X(DC_P_ACOS, "prims::acos")                                                                      \
+  X(DC_P_ACOSH, "prims::acosh") X(DC_P_ADD, "prims::add") X(DC_P_AMAX, "prims::amax") X(           \
+      DC_P_AMIN, "prims::amin") X(DC_P_AS_STRIDED, "prims::as_strided") X(DC_P_ASIN,               \
+                                                                          "prims::asin")           \
+      X(DC_P_ASINH, "prims::asinh") X(DC_P_ATAN, "prims::atan") X(DC_P_ATAN2, "prims::atan2") X(   \
+          DC_P_ATANH, "prims::atanh") X(DC_P_BITWISE_AND,                                          \
+                                        "prims::bitwise_and") X(DC_P_BITWISE_NOT,                  \
+                                                                "prims::bitwise_not")              \
+          X(DC_P_BITWISE_OR, "prims::bitwise_or") X(DC_P_BITWISE_XOR, "prims::bitwise_xor") X(     \
+              DC_P_BROADCAST_IN_DIM,                                                               \
+              "prims::broadcast_in_dim") X(DC_P_CAT, "prims::cat") X(DC_P_CEIL, "prims::ceil")     \
+              X(DC_P_CONVERT, "prims::convert_element_type") X(DC_P_COPY_TO, "prims::copy_to") X(  \
+                  DC_P_COS, "prims::cos") X(DC_P_COSH,                                             \
+                                            "prims::cosh") X(DC_P_DEVICE_PUT,                      \
+                                                             "prims::device_put") X(DC_P_DIV,      \
+                                                                                    "prims::div")  \
+                  X(DC_P_EMPTY, "prims::empty") X(DC_P_EMPTY_STRIDED, "prims::empty_strided") X(   \
+                      DC_P_EQ, "prims::eq") X(DC_P_ERF, "prims::erf") X(DC_P_EXP, "prims::exp")    \
+                      X(DC_P_EXPM1, "prims::expm1") X(DC_P_FLOOR, "prims::floor") X(               \
+                          DC_P_FMOD, "prims::fmod") X(DC_P_FULL, "prims::full") X(DC_P_GE,         \
+                                                                                  "prims::ge")     \
+                          X(DC_P_GT, "prims::gt") X(DC_P_ITEM, "prims::item") X(                   \
+                              DC_P_LE, "prims::le") X(DC_P_LOG, "prims::log") X(DC_P_LOG10,        \
+                                                                                "prims::log10")    \
+                              X(DC_P_LOG1P, "prims::log1p") X(DC_P_LOG2, "prims::log2") X(         \
+                                  DC_P_LT, "prims::lt") X(DC_P_MAXIMUM, "prims::maximum")          \
+                                  X(DC_P_MINIMUM, "prims::minimum") X(DC_P_MUL, "prims::mul") X(   \
+                                      DC_P_NE, "prims::ne") X(DC_P_NEG,                            \
+                                                              "prims::neg") X(DC_P_NORMAL,         \
+                                                                              "prims::normal")     \
+                                      X(DC_P_POW, "prims::pow") X(DC_P_PROD, "prims::prod") X(     \
+                                          DC_P_RECIPROCAL,                                         \
+                                          "prims::reciprocal") X(DC_P_REMAINDER,                   \
+                                                                 "prims::remainder")               \
+                                          X(DC_P_RESHAPE, "prims::reshape") X(                     \
+                                              DC_P_REV,                                            \
+                                              "prims::"                                            \
+                                              "rev") X(DC_P_ROUND,                                 \
+                                                       "prims::round") X(DC_P_RSQRT,               \
+                                                                         "prims::rsqrt")           \
+                                              X(DC_P_SCALAR_TENSOR, "prims::scalar_tensor") X(     \
+                                                  DC_P_SIGN,                                       \
+                                                  "prims::sign") X(DC_P_SIN,                       \
+                                                                   "prims::sin") X(DC_P_SINH,      \
+                                                                                   "prims::sinh")  \
+                                                  X(DC_P_SQRT,                                     \
+                                                    "prims::sqrt") X(DC_P_SQUEEZE,                 \
+                                                                     "prims::squeeze")             \
+                                                      X(DC_P_SUB, "prims::sub") X(                 \
+                                                          DC_P_SUM,                                \
+                                                          "prims::sum") X(DC_P_TAN, "prims::tan")  \
+                                                          X(DC_P_TANH, "prims::tanh") X(           \
+                                                              DC_P_TRANSPOSE,                      \
+                                                              "prims::transpose") X(DC_P_TRUNC,    \
+                                                                                    "prims::"      \
+                                                                                    "trunc")       \
+                                                              X(DC_P_UNIFORM, "prims::uniform") X( \
+                                                                  DC_P_VAR,                        \
+                                                                  "prims::var")                    \
+                                                                  X(DC_P_VIEW_OF, "prims::view_"   \
+                                                                                  "of") X(         \
+                                                                      DC_P_WHERE,                  \
+                                                                      "prims::"                    \
+                                                                      "where") X(DC_P_RESIZE,      \
+                                                                                 "prims::resize")  \
+                                                                      X(DC_P_SIGNBIT,              \
+                                                                        "prims::signbit")          \
+                                                                          X(DC_A_MM,               \
+                                                                            "aten::"               \
+                                                                            "mm")                  \
+                                                                              X(DC_A_INDEX_SELECT, \
+                                                                                "aten::index_"     \
+                                                                                "select")
 
 #define DC_ENUM(id, name) id,
 typedef enum dc_op_id { DC_OPS(DC_ENUM) DC_NOPS } dc_op_id;
@@ -148,6 +153,8 @@ tabi_tensor *dc_binary(dc_scope *s, dc_op_id op, tabi_tensor *a, tabi_tensor *b)
 tabi_tensor *dc_convert(dc_scope *s, tabi_tensor *a, tabi_dtype dtype); /* a itself if same */
 tabi_tensor *dc_copy(dc_scope *s, tabi_tensor *a);                      /* always new storage */
 tabi_tensor *dc_broadcast_to(dc_scope *s, tabi_tensor *a, int32_t ndim, const int64_t *shape);
+/* Broadcasts a to like's shape; NULL when either is NULL (an earlier error). */
+tabi_tensor *dc_broadcast_like(dc_scope *s, tabi_tensor *a, const tabi_tensor *like);
 tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device);
 tabi_tensor *dc_scalar_f(dc_scope *s, double value, tabi_dtype dtype, DLDevice device);
 tabi_tensor *dc_full(dc_scope *s, int32_t ndim, const int64_t *shape, const tabi_value *value,

@@ -87,8 +87,7 @@ BINARY(d_pow, DC_P_POW, DC_PROMOTE_DEFAULT)
 /* A constant of the computation dtype, broadcast to x's shape. */
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
-  return dc_broadcast_to(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device),
-                         like->dl.ndim, like->dl.shape);
+  return dc_broadcast_like(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device), like);
 }
 
 /* Rounding ops are the identity on integers (a copy, as ATen returns a new tensor). */
@@ -97,7 +96,10 @@ static tabi_status rounding(void *ctx, const tabi_call *call, tabi_value *args, 
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
-  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1))
+  if (tabi_tensor_dtype(x) == TABI_DTYPE_BOOL)
+    return dc_error(&s, TABI_ERR_TYPE,
+                    "argument 'self' has dtype bool, which rounding ops do not take");
+  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 0))
     return dc_finish(&s, outs, 0, dc_copy(&s, x));
   return dc_finish(&s, outs, 0, dc_ew_unary(&s, op, DC_PROMOTE_DEFAULT, x));
 }
@@ -131,8 +133,7 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_finish(&s, outs, 0, NULL);
   int alpha_is_one = (alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL) && alpha->u.i == 1;
   if (!alpha_is_one) {
-    tabi_tensor *a = dc_broadcast_to(&s, dc_scalar(&s, alpha, compute, x[1]->dl.device),
-                                     x[1]->dl.ndim, x[1]->dl.shape);
+    tabi_tensor *a = dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, x[1]->dl.device), x[1]);
     x[1] = dc_binary(&s, DC_P_MUL, x[1], a);
   }
   return dc_finish(&s, outs, 0, dc_convert(&s, dc_binary(&s, op, x[0], x[1]), result));
@@ -320,6 +321,8 @@ static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *s
   }
   tabi_dtype result, compute;
   dc_promote(n, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  if (result == TABI_DTYPE_BOOL)
+    return dc_error(s, TABI_ERR_TYPE, "clamp does not take bool inputs");
   tabi_tensor *x[3];
   if (!dc_prepare(s, n, o, compute, x)) return dc_finish(s, outs, 0, NULL);
   tabi_tensor *r = x[0];
@@ -341,10 +344,8 @@ static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args
   /* hardtanh keeps the input's dtype: its bounds are not promoted with it */
   tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
   tabi_tensor *x = args[0].u.t;
-  tabi_tensor *lo =
-      dc_broadcast_to(&s, dc_scalar(&s, &args[1], dt, x->dl.device), x->dl.ndim, x->dl.shape);
-  tabi_tensor *hi =
-      dc_broadcast_to(&s, dc_scalar(&s, &args[2], dt, x->dl.device), x->dl.ndim, x->dl.shape);
+  tabi_tensor *lo = dc_broadcast_like(&s, dc_scalar(&s, &args[1], dt, x->dl.device), x);
+  tabi_tensor *hi = dc_broadcast_like(&s, dc_scalar(&s, &args[2], dt, x->dl.device), x);
   return dc_finish(&s, outs, 0,
                    dc_binary(&s, DC_P_MINIMUM, dc_binary(&s, DC_P_MAXIMUM, x, lo), hi));
 }
@@ -362,7 +363,10 @@ static tabi_status d_isinf(void *ctx, const tabi_call *call, tabi_value *args, t
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
-  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1)) {
+  if (tabi_tensor_dtype(x) == TABI_DTYPE_BOOL)
+    return dc_error(&s, TABI_ERR_TYPE,
+                    "argument 'self' has dtype bool, which rounding ops do not take");
+  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 0)) {
     tabi_value f = tabi_bool(0);
     return dc_finish(&s, outs, 0,
                      dc_full(&s, x->dl.ndim, x->dl.shape, &f, TABI_DTYPE_BOOL, x->dl.device));
@@ -419,7 +423,7 @@ static tabi_status d_where(void *ctx, const tabi_call *call, tabi_value *args, t
   tabi_tensor *x[3];
   /* prepare all three for the common shape; the condition stays bool */
   if (!dc_prepare(&s, 3, all, result, x)) return dc_finish(&s, outs, 0, NULL);
-  tabi_tensor *cond = dc_broadcast_to(&s, truthy(&s, args[0].u.t), x[0]->dl.ndim, x[0]->dl.shape);
+  tabi_tensor *cond = dc_broadcast_like(&s, truthy(&s, args[0].u.t), x[0]);
   return dc_finish(&s, outs, 0, dc_where(&s, cond, x[1], x[2]));
 }
 

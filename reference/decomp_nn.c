@@ -25,8 +25,7 @@ static int64_t elem_offset(const tabi_tensor *t) {
 
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
-  return dc_broadcast_to(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device),
-                         like->dl.ndim, like->dl.shape);
+  return dc_broadcast_like(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device), like);
 }
 
 /* [.., M, K] x [.., K, N] -> [.., M, N] over `batch` leading dims, in the

@@ -37,23 +37,29 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
   c->h = host;
   out->ctx = c;
   out->destroy = dc_destroy;
-  for (int i = 0; i < DC_NOPS; i++) {
-    tabi_status st = host->op_find(host->ctx, dc_op_names[i], &c->ops[i]);
+  tabi_status st = TABI_OK;
+  for (int i = 0; i < DC_NOPS && st == TABI_OK; i++) {
+    st = host->op_find(host->ctx, dc_op_names[i], &c->ops[i]);
     if (st != TABI_OK)
-      return TABI_ERR(host, st, "decomp: the op '%s' it builds on is not registered",
-                      dc_op_names[i]);
+      st = TABI_ERR(host, st, "decomp: the op '%s' it builds on is not registered", dc_op_names[i]);
   }
   const dc_kernel *tables[] = {dc_elementwise_kernels, dc_reduce_kernels, dc_shape_kernels,
                                dc_nn_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     if (!tables[t]) continue;
     for (const dc_kernel *k = tables[t]; k->op; k++) {
+      if (st != TABI_OK) break;
       tabi_op op;
-      tabi_status st = host->op_find(host->ctx, k->op, &op);
-      if (st != TABI_OK) return TABI_ERR(host, st, "decomp: no op named '%s'", k->op);
-      st = host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, k->fn, c);
-      if (st != TABI_OK) return st;
+      st = host->op_find(host->ctx, k->op, &op);
+      if (st != TABI_OK)
+        st = TABI_ERR(host, st, "decomp: no op named '%s'", k->op);
+      else
+        st = host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, k->fn, c);
     }
   }
-  return TABI_OK;
+  if (st != TABI_OK) { /* a failed init is not destroyed: clean up here */
+    free(c);
+    out->ctx = NULL;
+  }
+  return st;
 }

@@ -57,8 +57,7 @@ static int64_t count_of(const tabi_tensor *x, const int32_t *dims, int32_t n) {
 
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
-  return dc_broadcast_to(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device),
-                         like->dl.ndim, like->dl.shape);
+  return dc_broadcast_like(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device), like);
 }
 
 /* sum over dims in the computation dtype of `out_dtype`, converted to it. */
@@ -235,12 +234,10 @@ static tabi_status softmax_impl(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *c = dc_convert(&s, x, opmath(dt));
   tabi_tensor *shifted = c;
   if (x->dl.ndim == 0 || x->dl.shape[dim] > 0) /* amax of an empty dim is an error */
-    shifted = dc_binary(
-        &s, DC_P_SUB, c,
-        dc_broadcast_to(&s, dc_reduce(&s, DC_P_AMAX, c, &dim, n, 1, -1), c->dl.ndim, c->dl.shape));
+    shifted = dc_binary(&s, DC_P_SUB, c,
+                        dc_broadcast_like(&s, dc_reduce(&s, DC_P_AMAX, c, &dim, n, 1, -1), c));
   tabi_tensor *e = dc_unary(&s, DC_P_EXP, shifted);
-  tabi_tensor *sum =
-      dc_broadcast_to(&s, dc_reduce(&s, DC_P_SUM, e, &dim, n, 1, -1), c->dl.ndim, c->dl.shape);
+  tabi_tensor *sum = dc_broadcast_like(&s, dc_reduce(&s, DC_P_SUM, e, &dim, n, 1, -1), c);
   tabi_tensor *r = log ? dc_binary(&s, DC_P_SUB, shifted, dc_unary(&s, DC_P_LOG, sum))
                        : dc_binary(&s, DC_P_DIV, e, sum);
   return dc_finish(&s, outs, 0, dc_convert(&s, r, out));
@@ -287,15 +284,10 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *mu = dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)count, sum));
   tabi_tensor *var = dc_var(&s, c, dims, (int32_t)nnorm, 1, 0);
   tabi_tensor *rstd = dc_unary(&s, DC_P_RSQRT, dc_binary(&s, DC_P_ADD, var, konst(&s, eps, var)));
-  tabi_tensor *y = dc_binary(
-      &s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_broadcast_to(&s, mu, c->dl.ndim, c->dl.shape)),
-      dc_broadcast_to(&s, rstd, c->dl.ndim, c->dl.shape));
-  if (w)
-    y = dc_binary(&s, DC_P_MUL, y,
-                  dc_broadcast_to(&s, dc_convert(&s, w, opmath(dt)), y->dl.ndim, y->dl.shape));
-  if (b)
-    y = dc_binary(&s, DC_P_ADD, y,
-                  dc_broadcast_to(&s, dc_convert(&s, b, opmath(dt)), y->dl.ndim, y->dl.shape));
+  tabi_tensor *y = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_broadcast_like(&s, mu, c)),
+                             dc_broadcast_like(&s, rstd, c));
+  if (w) y = dc_binary(&s, DC_P_MUL, y, dc_broadcast_like(&s, dc_convert(&s, w, opmath(dt)), y));
+  if (b) y = dc_binary(&s, DC_P_ADD, y, dc_broadcast_like(&s, dc_convert(&s, b, opmath(dt)), y));
   tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mu, dt), dc_convert(&s, rstd, dt)};
   return dc_finish_n(&s, outs, 3, res);
 }

@@ -421,7 +421,7 @@ KERNEL(d_copy) {
   dc_begin(&s, ctx, call, args);
   tabi_tensor *self = args[0].u.t, *src = args[1].u.t;
   tabi_tensor *r = put(&s, dc_convert(&s, src, tabi_tensor_dtype(self)), self->dl.device);
-  return dc_finish(&s, outs, 0, dc_broadcast_to(&s, r, self->dl.ndim, self->dl.shape));
+  return dc_finish(&s, outs, 0, dc_broadcast_like(&s, r, self));
 }
 
 KERNEL(d_fill) {
@@ -692,15 +692,14 @@ KERNEL(d_addmm) {
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_abandon(&s, s.st);
-  tabi_tensor *r = dc_binary(&s, DC_P_MUL, x[1],
-                             dc_broadcast_to(&s, dc_scalar(&s, alpha, compute, p->dl.device),
-                                             x[1]->dl.ndim, x[1]->dl.shape));
+  tabi_tensor *r = dc_binary(
+      &s, DC_P_MUL, x[1], dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, p->dl.device), x[1]));
   /* beta == 0 ignores self entirely, NaN and inf included */
   if (ref_scalar_f(beta) != 0.0 || beta->tag == TABI_TAG_COMPLEX)
-    r = dc_binary(&s, DC_P_ADD, r,
-                  dc_binary(&s, DC_P_MUL, x[0],
-                            dc_broadcast_to(&s, dc_scalar(&s, beta, compute, p->dl.device),
-                                            x[0]->dl.ndim, x[0]->dl.shape)));
+    r = dc_binary(
+        &s, DC_P_ADD, r,
+        dc_binary(&s, DC_P_MUL, x[0],
+                  dc_broadcast_like(&s, dc_scalar(&s, beta, compute, p->dl.device), x[0])));
   return dc_finish(&s, outs, 0, dc_convert(&s, r, result));
 }
 

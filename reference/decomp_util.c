@@ -176,6 +176,10 @@ tabi_tensor *dc_broadcast_to(dc_scope *s, tabi_tensor *a, int32_t ndim, const in
   return dc_call(s, DC_P_BROADCAST_IN_DIM, args, 3);
 }
 
+tabi_tensor *dc_broadcast_like(dc_scope *s, tabi_tensor *a, const tabi_tensor *like) {
+  return like ? dc_broadcast_to(s, a, like->dl.ndim, like->dl.shape) : NULL;
+}
+
 tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device) {
   tabi_value args[3] = {*value, tabi_dtype_value(dtype), tabi_device_value(device)};
   return dc_call(s, DC_P_SCALAR_TENSOR, args, 3);
@@ -323,7 +327,7 @@ DLDevice dc_device(int32_t n, const dc_operand *ops) {
 int dc_prepare(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype compute,
                tabi_tensor **out) {
   if (s->st != TABI_OK) return 0;
-  const tabi_tensor *ts[REF_MAX_OPERANDS];
+  const tabi_tensor *ts[REF_MAX_OPERANDS] = {0};
   int32_t nt = 0;
   for (int32_t i = 0; i < n; i++)
     if (ops[i].t) ts[nt++] = ops[i].t;

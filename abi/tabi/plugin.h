@@ -12,6 +12,10 @@
  * checks the plugin's ABI major against its own and refuses a mismatch naming
  * both versions; the negotiated minor is the lower of the two.
  *
+ * If init returns an error the host does not call destroy: init releases
+ * whatever it allocated before returning. Once init succeeds, destroy is called
+ * exactly once, also when the host refuses the plugin afterwards.
+ *
  * A plugin that needs a host slot added after ABI 1.0 checks TABI_FIELD_PRESENT
  * first. A plugin should refuse (return TABI_ERR_ABI_MISMATCH) a host whose
  * abi_major differs from TABI_ABI_VERSION_MAJOR before touching any slot:
