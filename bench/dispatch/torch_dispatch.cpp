@@ -2,6 +2,7 @@
 // dispatch benchmark (at::alias and a 1-element at::add). Prints
 // "alias_ns X" and "add_ns Y": ns per call, best of 7.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <chrono>
 #include <cstdio>
