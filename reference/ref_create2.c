@@ -6,9 +6,10 @@
  *  - An op producing N elements reserves N counters with host->rng_reserve on
  *    the output's device (nothing is reserved when N is 0); element i, in
  *    row-major order of the output, draws o = tabi_philox4x32(seed, offset + i).
- *  - Uniform [0,1): float64 uses tabi_philox_uniform_double(o); float32, float16
- *    and bfloat16 use tabi_philox_uniform_float(o), converted to the dtype
- *    (round to nearest even; for float16/bfloat16 that may round up to 1.0).
+ *  - Uniform [0,1): float64 uses tabi_philox_uniform_double(o); float32
+ *    tabi_philox_uniform_float(o); float16 and bfloat16 tabi_philox_uniform_bits
+ *    with 11 and 8 bits (exact, never 1.0), converted to the dtype
+ *    (exact: no rounding).
  *  - Standard normal: tabi_philox_normal(o) (Box-Muller, cos branch) computed
  *    in double and rounded once to the dtype.
  *  - Complex dtypes (not covered by philox.h; defined here):
@@ -51,6 +52,8 @@ static tabi_philox_out hi_words(tabi_philox_out o) {
 /* uniform [0,1) for a real dtype's precision class */
 static double uniform_for(tabi_dtype d, tabi_philox_out o) {
   if (d == TABI_DTYPE_FLOAT64 || d == TABI_DTYPE_COMPLEX128) return tabi_philox_uniform_double(o);
+  if (d == TABI_DTYPE_FLOAT16) return (double)tabi_philox_uniform_bits(o, 11);
+  if (d == TABI_DTYPE_BFLOAT16) return (double)tabi_philox_uniform_bits(o, 8);
   return (double)tabi_philox_uniform_float(o);
 }
 

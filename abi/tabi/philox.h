@@ -9,8 +9,9 @@
  *  - A random op reserves numel counters with host->rng_reserve and element i
  *    (in row-major order of the output) uses counter offset + i.
  *  - uniform [0,1) in double: tabi_philox_uniform_double (53 bits from words 0,1).
- *  - uniform [0,1) in float32, float16, bfloat16: tabi_philox_uniform_float (24
- *    bits of word 0), then converted to the output dtype (round to nearest even).
+ *  - uniform [0,1) in float32, float16, bfloat16: as many random bits of word 0
+ *    as the dtype has significand bits (24, 11, 8), so the value is exact in the
+ *    dtype and never rounds up to 1.0: tabi_philox_uniform_bits(o, 24/11/8).
  *  - standard normal: Box-Muller on words (0,1) and (2,3), computed in double,
  *    then rounded to the output dtype: tabi_philox_normal.
  */
@@ -58,6 +59,12 @@ TABI_PHILOX_FN double tabi_philox_uniform_double(tabi_philox_out o) {
 /* [0, 1) with 24 random bits, exact in float32. */
 TABI_PHILOX_FN float tabi_philox_uniform_float(tabi_philox_out o) {
   return (float)(o.w[0] >> 8) * (1.0f / 16777216.0f);
+}
+
+/* [0, 1) with `bits` random bits (1..24) of word 0: exact in a dtype whose
+ * significand has `bits` bits (float32 24, float16 11, bfloat16 8). */
+TABI_PHILOX_FN float tabi_philox_uniform_bits(tabi_philox_out o, int bits) {
+  return (float)(o.w[0] >> (32 - bits)) * (1.0f / (float)(1u << bits));
 }
 
 /* A standard normal: Box-Muller in double. u1 in (0, 1] so the log is finite. */
