@@ -206,6 +206,12 @@ void dc_promote(int32_t n, const dc_operand *ops, int32_t kind, tabi_dtype *out_
  * device of the tensor operands; fills out[]. */
 int dc_prepare(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype compute,
                tabi_tensor **out);
+/* As dc_prepare, but operands are first rounded to `result` (as ATen's
+ * iterator casts inputs to the common dtype before computing in opmath). */
+int dc_prepare_as(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype result,
+                  tabi_dtype compute, tabi_tensor **out);
+/* Refuses a dtype outside `allowed` (REF_DTS_* mask) naming the argument. */
+int dc_check_dtype(dc_scope *s, const char *arg, tabi_dtype dtype, uint32_t allowed);
 /* ATen elementwise: promote, broadcast, apply the prim, convert to the result. */
 tabi_tensor *dc_ew_unary(dc_scope *s, dc_op_id op, int32_t kind, tabi_tensor *a);
 tabi_tensor *dc_ew_binary(dc_scope *s, dc_op_id op, int32_t kind, dc_operand a, dc_operand b);

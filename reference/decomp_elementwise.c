@@ -120,9 +120,12 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
   dc_operand o[2] = {operand(&args[0]), operand(&args[1])};
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
-  if (op == DC_P_SUB && result == TABI_DTYPE_BOOL)
+  int any_bool =
+      (o[0].t && tabi_tensor_dtype(o[0].t) == TABI_DTYPE_BOOL) ||
+      (o[1].t ? tabi_tensor_dtype(o[1].t) == TABI_DTYPE_BOOL : o[1].scalar.tag == TABI_TAG_BOOL);
+  if (op == DC_P_SUB && any_bool)
     return dc_error(&s, TABI_ERR_TYPE,
-                    "subtraction with two bool operands is not supported; "
+                    "subtraction with a bool operand is not supported; "
                     "use logical_xor");
   const tabi_value *alpha = &args[2];
   if (tabi_dtype_is_integral(result, 1) && alpha->tag == TABI_TAG_FLOAT)
@@ -130,7 +133,7 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
                     "argument 'alpha' must be an integer for integral "
                     "inputs, got a float");
   tabi_tensor *x[2];
-  if (!dc_prepare(&s, 2, o, compute, x)) return dc_finish(&s, outs, 0, NULL);
+  if (!dc_prepare_as(&s, 2, o, result, compute, x)) return dc_finish(&s, outs, 0, NULL);
   int alpha_is_one = (alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL) && alpha->u.i == 1;
   if (!alpha_is_one) {
     tabi_tensor *a = dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, x[1]->dl.device), x[1]);
@@ -223,7 +226,9 @@ static tabi_status d_sigmoid(void *ctx, const tabi_call *call, tabi_value *args,
 }
 
 /* Prepares x alone in its own dtype (computation dtype for halves). */
-static tabi_tensor *prep1(dc_scope *s, tabi_tensor *in, tabi_dtype *out_result) {
+static tabi_tensor *prep1(dc_scope *s, tabi_tensor *in, uint32_t allowed, tabi_dtype *out_result) {
+  *out_result = tabi_tensor_dtype(in);
+  if (!dc_check_dtype(s, "self", tabi_tensor_dtype(in), allowed)) return NULL;
   dc_operand o = dc_t(in);
   tabi_dtype compute;
   dc_promote(1, &o, DC_PROMOTE_DEFAULT, out_result, &compute);
@@ -236,7 +241,7 @@ static tabi_status d_relu(void *ctx, const tabi_call *call, tabi_value *args, ta
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
-  tabi_tensor *x = prep1(&s, args[0].u.t, &result);
+  tabi_tensor *x = prep1(&s, args[0].u.t, REF_DTS_INT | REF_DTS_FLOAT, &result);
   tabi_tensor *zero = konst(&s, 0.0, x);
   /* x <= 0 is false for NaN, so NaN passes through as ATen's clamp_min does */
   return dc_finish(&s, outs, 0,
@@ -248,7 +253,7 @@ static tabi_status d_leaky_relu(void *ctx, const tabi_call *call, tabi_value *ar
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
-  tabi_tensor *x = prep1(&s, args[0].u.t, &result);
+  tabi_tensor *x = prep1(&s, args[0].u.t, REF_DTS_FLOAT, &result);
   tabi_tensor *neg = dc_binary(&s, DC_P_MUL, x, konst(&s, ref_scalar_f(&args[1]), x));
   tabi_tensor *r = dc_where(&s, dc_binary(&s, DC_P_GT, x, konst(&s, 0.0, x)), x, neg);
   return dc_finish(&s, outs, 0, dc_convert(&s, r, result));
@@ -258,7 +263,7 @@ static tabi_status d_elu(void *ctx, const tabi_call *call, tabi_value *args, tab
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
-  tabi_tensor *x = prep1(&s, args[0].u.t, &result);
+  tabi_tensor *x = prep1(&s, args[0].u.t, REF_DTS_FLOAT, &result);
   double alpha = ref_scalar_f(&args[1]), scale = ref_scalar_f(&args[2]);
   double input_scale = ref_scalar_f(&args[3]);
   tabi_tensor *negv = dc_binary(
@@ -273,7 +278,7 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
-  tabi_tensor *x = prep1(&s, args[0].u.t, &result);
+  tabi_tensor *x = prep1(&s, args[0].u.t, REF_DTS_FLOAT, &result);
   const tabi_value *ap = &args[1];
   int tanh_ =
       ap->tag == TABI_TAG_STRING && ap->u.list.len == 4 && !memcmp(tabi_value_str(ap), "tanh", 4);
@@ -341,13 +346,17 @@ static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args
                               tabi_value *outs) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
-  /* hardtanh keeps the input's dtype: its bounds are not promoted with it */
-  tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
   tabi_tensor *x = args[0].u.t;
-  tabi_tensor *lo = dc_broadcast_like(&s, dc_scalar(&s, &args[1], dt, x->dl.device), x);
-  tabi_tensor *hi = dc_broadcast_like(&s, dc_scalar(&s, &args[2], dt, x->dl.device), x);
-  return dc_finish(&s, outs, 0,
-                   dc_binary(&s, DC_P_MINIMUM, dc_binary(&s, DC_P_MAXIMUM, x, lo), hi));
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  if (!dc_check_dtype(&s, "self", dt, REF_DTS_INT | REF_DTS_FLOAT)) return dc_abandon(&s, s.st);
+  /* the bounds are compared in the promoted dtype; the result keeps the input's */
+  dc_operand o[3] = {dc_t(x), dc_s(&args[1]), dc_s(&args[2])};
+  tabi_dtype result, compute;
+  dc_promote(3, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  tabi_tensor *v[3];
+  if (!dc_prepare(&s, 3, o, compute, v)) return dc_abandon(&s, s.st);
+  tabi_tensor *r = dc_binary(&s, DC_P_MINIMUM, dc_binary(&s, DC_P_MAXIMUM, v[0], v[1]), v[2]);
+  return dc_finish(&s, outs, 0, dc_convert(&s, r, dt));
 }
 
 /* --- predicates and logical ops ------------------------------------------------ */

@@ -65,6 +65,8 @@ static tabi_status mm_impl(dc_scope *s, tabi_value *outs, tabi_tensor *a, tabi_t
                     (long long)a->dl.shape[batch], (long long)a->dl.shape[batch + 1],
                     (long long)b->dl.shape[batch], (long long)b->dl.shape[batch + 1]);
   tabi_dtype dt = tabi_tensor_dtype(a);
+  if (!dc_check_dtype(s, "self", dt, REF_DTS_INT | REF_DTS_FLOAT | REF_DTS_COMPLEX))
+    return dc_abandon(s, s->st);
   if (tabi_tensor_dtype(b) != dt)
     return dc_error(s, TABI_ERR_TYPE,
                     "expected both operands to have the same dtype, got %s and %s",
@@ -149,6 +151,8 @@ KERNEL(d_convolution) {
   if (args[6].u.i)
     return dc_error(&s, TABI_ERR_UNIMPLEMENTED,
                     "transposed convolution has no decomposition; a native kernel is needed");
+  if (!dc_check_dtype(&s, "input", tabi_tensor_dtype(x), REF_DTS_INT | REF_DTS_FLOAT))
+    return dc_abandon(&s, s.st);
   int32_t sp = x->dl.ndim - 2;
   if (sp < 1 || sp > 3 || w->dl.ndim != x->dl.ndim)
     return dc_error(&s, TABI_ERR_SHAPE,
@@ -220,6 +224,8 @@ KERNEL(d_convolution) {
  * or inside the input, unless divisor_override. */
 static tabi_status avg_pool(dc_scope *s, tabi_value *outs, tabi_value *args, int32_t sp) {
   tabi_tensor *x = args[0].u.t;
+  if (!dc_check_dtype(s, "self", tabi_tensor_dtype(x), REF_DT(TABI_DTYPE_INT64) | REF_DTS_FLOAT))
+    return dc_abandon(s, s->st);
   int32_t batched = x->dl.ndim == sp + 2;
   if (x->dl.ndim != sp + 2 && x->dl.ndim != sp + 1)
     return dc_error(s, TABI_ERR_SHAPE, "expected a %d-D or %d-D input, got %d-D", (int)sp + 1,
@@ -318,6 +324,8 @@ KERNEL(d_native_dropout) {
   tabi_tensor *x = args[0].u.t;
   double p = args[1].u.f;
   int train = args[2].tag != TABI_TAG_BOOL || args[2].u.i;
+  if (!dc_check_dtype(&s, "input", tabi_tensor_dtype(x), REF_DTS_FLOAT | REF_DTS_COMPLEX))
+    return dc_abandon(&s, s.st);
   if (p < 0 || p > 1)
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
                     "dropout probability has to be between 0 and 1, but got %g", p);
@@ -338,6 +346,8 @@ KERNEL(d_native_dropout) {
   tabi_tensor *y = dc_binary(&s, DC_P_MUL,
                              dc_binary(&s, DC_P_MUL, c, dc_convert(&s, mask, tabi_tensor_dtype(c))),
                              konst(&s, scale, c));
+  /* ATen's quirk: an empty input gets a mask of its own dtype, not bool */
+  if (tabi_tensor_numel(x) == 0) mask = dc_convert(&s, mask, dt);
   tabi_tensor *res[2] = {dc_convert(&s, y, dt), mask};
   return dc_finish_n(&s, outs, 2, res);
 }

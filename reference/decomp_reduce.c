@@ -310,9 +310,20 @@ static tabi_tensor *opt_tensor(const tabi_value *v) {
 }
 
 /* Evaluation with running statistics: saves are empty, as ATen returns them. */
+/* ATen's rule for a norm's statistics: the input's dtype, or float32 when a
+ * half input comes with float32 parameters. */
+static tabi_dtype stats_dtype(const tabi_tensor *x, tabi_tensor *const *params, int n) {
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  for (int i = 0; i < n; i++)
+    if (params[i] && tabi_tensor_dtype(params[i]) == TABI_DTYPE_FLOAT32 && dt != TABI_DTYPE_FLOAT64)
+      return TABI_DTYPE_FLOAT32;
+  return dt;
+}
+
 static tabi_status bn_eval(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_tensor *w,
                            tabi_tensor *b, tabi_tensor *rm, tabi_tensor *rv, double eps) {
   tabi_dtype dt = tabi_tensor_dtype(x);
+  if (!dc_check_dtype(s, "input", dt, REF_DTS_FLOAT)) return dc_abandon(s, s->st);
   tabi_tensor *c = dc_convert(s, x, opmath(dt));
   tabi_tensor *rv_c = dc_convert(s, rv, opmath(dt));
   tabi_tensor *rstd = dc_unary(s, DC_P_RSQRT, dc_binary(s, DC_P_ADD, rv_c, konst(s, eps, rv_c)));
@@ -336,6 +347,9 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
     return dc_error(s, TABI_ERR_SHAPE, "expected an input of at least 2 dims, got %d",
                     (int)x->dl.ndim);
   tabi_dtype dt = tabi_tensor_dtype(x);
+  if (!dc_check_dtype(s, "input", dt, REF_DTS_FLOAT)) return dc_abandon(s, s->st);
+  tabi_tensor *params[4] = {w, b, rm, rv};
+  tabi_dtype sdt = stats_dtype(x, params, 4);
   tabi_tensor *c = dc_convert(s, x, opmath(dt));
   int32_t dims[REF_MAX_DIMS], n = 0;
   for (int32_t d = 0; d < x->dl.ndim; d++)
@@ -364,8 +378,7 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
     if (s->st == TABI_OK) dc_call(s, DC_P_COPY_TO, a1, 2);
     if (s->st == TABI_OK) dc_call(s, DC_P_COPY_TO, a2, 2);
   }
-  tabi_tensor *res[3] = {dc_convert(s, y, dt), dc_convert(s, mean, opmath(dt)),
-                         dc_convert(s, rstd, opmath(dt))};
+  tabi_tensor *res[3] = {dc_convert(s, y, dt), dc_convert(s, mean, sdt), dc_convert(s, rstd, sdt)};
   return dc_finish_n(s, outs, 3, res);
 }
 

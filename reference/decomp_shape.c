@@ -683,6 +683,9 @@ KERNEL(d_addmm) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *self = args[0].u.t;
+  if (!dc_check_dtype(&s, "mat1", tabi_tensor_dtype(args[1].u.t),
+                      REF_DTS_INT | REF_DTS_FLOAT | REF_DTS_COMPLEX))
+    return dc_abandon(&s, s.st);
   tabi_value mm[2] = {args[1], args[2]};
   tabi_tensor *p = dc_call(&s, DC_A_MM, mm, 2);
   if (!p) return dc_abandon(&s, s.st);

@@ -324,8 +324,20 @@ DLDevice dc_device(int32_t n, const dc_operand *ops) {
   return cpu;
 }
 
+int dc_check_dtype(dc_scope *s, const char *arg, tabi_dtype dtype, uint32_t allowed) {
+  if (s->st != TABI_OK) return 0;
+  tabi_status st = ref_check_dtype(s->h, s->call, arg, dtype, allowed);
+  if (st != TABI_OK) s->st = st;
+  return st == TABI_OK;
+}
+
 int dc_prepare(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype compute,
                tabi_tensor **out) {
+  return dc_prepare_as(s, n, ops, compute, compute, out);
+}
+
+int dc_prepare_as(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype result,
+                  tabi_dtype compute, tabi_tensor **out) {
   if (s->st != TABI_OK) return 0;
   const tabi_tensor *ts[REF_MAX_OPERANDS] = {0};
   int32_t nt = 0;
@@ -346,6 +358,9 @@ int dc_prepare(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype compute
       tabi_value args[2] = {tabi_tensor_value(t), tabi_device_value(dev)};
       t = dc_call(s, DC_P_DEVICE_PUT, args, 2);
     }
+    /* a tensor of another dtype is rounded to the result dtype first; Python
+       scalars keep their value (ATen computes with them in opmath) */
+    if (ops[i].t && result != compute) t = dc_convert(s, t, result);
     out[i] = dc_broadcast_to(s, dc_convert(s, t, compute), ndim, shape);
   }
   return s->st == TABI_OK;
@@ -357,7 +372,8 @@ tabi_tensor *dc_ew_unary(dc_scope *s, dc_op_id op, int32_t kind, tabi_tensor *a)
   tabi_dtype result, compute;
   dc_promote(1, &o, kind, &result, &compute);
   tabi_tensor *x;
-  if (!dc_prepare(s, 1, &o, compute, &x)) return NULL;
+  if (!dc_prepare_as(s, 1, &o, kind == DC_PROMOTE_DEFAULT ? result : compute, compute, &x))
+    return NULL;
   return dc_convert(s, dc_unary(s, op, x), result);
 }
 
@@ -367,6 +383,8 @@ tabi_tensor *dc_ew_binary(dc_scope *s, dc_op_id op, int32_t kind, dc_operand a, 
   tabi_dtype result, compute;
   dc_promote(2, o, kind, &result, &compute);
   tabi_tensor *x[2];
-  if (!dc_prepare(s, 2, o, compute, x)) return NULL;
+  tabi_dtype round_to =
+      kind == DC_PROMOTE_ALWAYS_BOOL || kind == DC_PROMOTE_INT_TO_FLOAT ? compute : result;
+  if (!dc_prepare_as(s, 2, o, round_to, compute, x)) return NULL;
   return dc_convert(s, dc_binary(s, op, x[0], x[1]), result);
 }
