@@ -151,6 +151,74 @@ int main(int argc, char **argv) {
     tabi_tensor_release(m);
   }
 
+  /* convolution: ResNet-50 3x3 layer, N=64, C=K=256, 56x56, padding 1 */
+  {
+    int64_t xs[4] = {64, 256, 56, 56}, wsh[4] = {256, 256, 3, 3};
+    int64_t one1[1] = {1}, zero1[1] = {0};
+    const tabi_dtype cdt[2] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16};
+    const char *cnm[2] = {"conv_resnet3x3_f32_nchw", "conv_resnet3x3_f16_nhwc"};
+    for (int k = 0; k < 2; k++) {
+      tabi_tensor *xi = randt(cdt[k], 4, xs), *wi = randt(cdt[k], 4, wsh);
+      if (k == 1) { /* channels-last copies */
+        int64_t xst[4] = {256 * 56 * 56, 1, 56 * 256, 256}, wst[4] = {256 * 9, 1, 3 * 256, 256};
+        tabi_tensor *xc = NULL, *wc = NULL;
+        tabi_tensor_empty_strided(rt, G, cdt[k], 4, xs, xst, &xc);
+        tabi_tensor_empty_strided(rt, G, cdt[k], 4, wsh, wst, &wc);
+        tabi_op cp;
+        tabi_op_find(rt, "prims::copy_to", &cp);
+        tabi_value a1[2] = {tabi_tensor_value(xc), tabi_tensor_value(xi)}, o1 = tabi_none();
+        tabi_value a2[2] = {tabi_tensor_value(wc), tabi_tensor_value(wi)}, o2 = tabi_none();
+        if (tabi_call(rt, cp, a1, 2, &o1, 1) || tabi_call(rt, cp, a2, 2, &o2, 1)) die("copy_to");
+        tabi_value_release(&o1);
+        tabi_value_release(&o2);
+        tabi_tensor_release(xi);
+        tabi_tensor_release(wi);
+        xi = xc;
+        wi = wc;
+      }
+      job cv = mk("aten::convolution", 1);
+      cv.args[0] = tabi_tensor_value(xi);
+      cv.args[1] = tabi_tensor_value(wi);
+      cv.args[2] = tabi_none();
+      cv.args[3] = tabi_int_list(one1, 1);
+      cv.args[4] = tabi_int_list(one1, 1);
+      cv.args[5] = tabi_int_list(one1, 1);
+      cv.args[6] = tabi_bool(0);
+      cv.args[7] = tabi_int_list(zero1, 1);
+      cv.args[8] = tabi_int(1);
+      cv.nargs = 9;
+      double ms = time_ms(&cv, 10);
+      printf("{\"name\": \"%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", cnm[k], ms,
+             2.0 * 64 * 256 * 256 * 9 * 56.0 * 56.0 / ms / 1e9);
+      tabi_tensor_release(xi);
+      tabi_tensor_release(wi);
+    }
+  }
+
+  /* FFT of 2^24 float32 points: r2c (onesided) and c2r back */
+  {
+    int64_t fn[1] = {(int64_t)1 << 24}, d0[1] = {0};
+    tabi_tensor *xr = randt(TABI_DTYPE_FLOAT32, 1, fn);
+    job r2c = mk("aten::_fft_r2c", 1);
+    r2c.args[0] = tabi_tensor_value(xr);
+    r2c.args[1] = tabi_int_list(d0, 1);
+    r2c.args[2] = tabi_int(0);
+    r2c.args[3] = tabi_bool(1);
+    r2c.nargs = 4;
+    printf("{\"name\": \"fft_r2c_2^24_f32\", \"ms\": %.4f}\n", time_ms(&r2c, 20));
+    tabi_value o = tabi_none();
+    if (tabi_call(rt, r2c.op, r2c.args, 4, &o, 1)) die("r2c");
+    job c2r = mk("aten::_fft_c2r", 1);
+    c2r.args[0] = o;
+    c2r.args[1] = tabi_int_list(d0, 1);
+    c2r.args[2] = tabi_int(2);
+    c2r.args[3] = tabi_int(fn[0]);
+    c2r.nargs = 4;
+    printf("{\"name\": \"fft_c2r_2^24_f32\", \"ms\": %.4f}\n", time_ms(&c2r, 20));
+    tabi_value_release(&o);
+    tabi_tensor_release(xr);
+  }
+
   /* host cost of dispatching a 1-element add */
   int64_t one[1] = {1};
   tabi_tensor *u = randt(TABI_DTYPE_FLOAT32, 1, one), *v = randt(TABI_DTYPE_FLOAT32, 1, one);

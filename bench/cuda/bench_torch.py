@@ -50,6 +50,21 @@ def main():
         a = torch.rand(8192, 8192, device=dev, dtype=dt)
         m = torch.rand(8192, 8192, device=dev, dtype=dt)
         t["mm_8192^3_" + name] = cuda_ms(lambda: torch.mm(a, m), 10)
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = False
+    xi = torch.rand(64, 256, 56, 56, device=dev)
+    wi = torch.rand(256, 256, 3, 3, device=dev)
+    t["conv_resnet3x3_f32_nchw"] = cuda_ms(
+        lambda: torch.convolution(xi, wi, None, [1], [1], [1], False, [0], 1), 10)
+    xh = xi.half().to(memory_format=torch.channels_last)
+    wh = wi.half().to(memory_format=torch.channels_last)
+    t["conv_resnet3x3_f16_nhwc"] = cuda_ms(
+        lambda: torch.convolution(xh, wh, None, [1], [1], [1], False, [0], 1), 10)
+    del xi, wi, xh, wh
+    xr = torch.rand(1 << 24, device=dev)
+    t["fft_r2c_2^24_f32"] = cuda_ms(lambda: torch._fft_r2c(xr, [0], 0, True), 20)
+    xc = torch._fft_r2c(xr, [0], 0, True)
+    t["fft_c2r_2^24_f32"] = cuda_ms(lambda: torch._fft_c2r(xc, [0], 2, 1 << 24), 20)
     u = torch.rand(1, device=dev)
     v = torch.rand(1, device=dev)
     for _ in range(1000):

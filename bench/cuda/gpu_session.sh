@@ -18,7 +18,7 @@ export TABI_PLUGIN_PATH=$PWD/$B/plugins
 $B/tests/cuda/test_cuda_load $B/plugins/libtabi_cuda.so abi/ops/prims.schema > "$OUT/test_load.log" 2>&1; echo "test_cuda_load rc=$?"; tail -3 "$OUT/test_load.log"
 $B/tests/cuda/test_cuda_ops $B/plugins/libtabi_cuda.so $B/plugins/libtabi_reference.so > "$OUT/test_ops.log" 2>&1; echo "test_cuda_ops rc=$?"; tail -25 "$OUT/test_ops.log"
 T1=$(date +%s)
-timeout ${CONFORM_LIMIT:-300} $B/tools/tabi conform --plugin cuda --jobs 16 --json "$OUT/conform.json" \
+timeout ${CONFORM_LIMIT:-300} $B/tools/tabi conform --plugin cuda --jobs 16 --timeout 150 --json "$OUT/conform.json" \
   > "$OUT/conform.log" 2>&1; echo "conform rc=$? in $(( $(date +%s) - T1 )) s"; tail -2 "$OUT/conform.log"
 grep -E "^FAIL" "$OUT/conform.log" | awk '{print $2}' | sort | uniq -c | sort -rn | head -60 > "$OUT/conform_fail_ops.txt"
 $B/bench/cuda/bench_cuda $B/plugins/libtabi_cuda.so > "$OUT/bench_tabi.jsonl" 2> "$OUT/bench_tabi.err"; echo "bench rc=$?"

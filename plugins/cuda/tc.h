@@ -37,6 +37,7 @@ typedef struct tc_ctx {
   void *blas_ws[TC_MAX_DEVICES];
   uint64_t blas_ws_bytes[TC_MAX_DEVICES];
   void *dnn[TC_MAX_DEVICES];    /* cudnnHandle_t */
+  void *fft;                    /* the cuFFT plan cache (tc_fft.cu) */
 } tc_ctx;
 
 typedef struct tc_kernel {
@@ -147,6 +148,8 @@ extern const tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 /* Per-device library handles (created on first use; NULL + error on failure). */
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);
 void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op);
+/* Frees the cuFFT plan cache (at unload). */
+void tc_fft_destroy(tc_ctx *c);
 
 #define TC_ARGS void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs
 #define TC_CTX tc_ctx *c = (tc_ctx *)ctx; const char *OPN = tc_op_name(c, call); (void)OPN

@@ -33,6 +33,78 @@ TC_D int64_t cast_i(int64_t v, int cd) {
   return tc_ld_i(b, cd);
 }
 
+
+/* hypot without the overflow of CUDA's for huge arguments (glibc's is exact
+ * there): inf wins over NaN, as C requires. */
+TC_D double tc_hypot(double a, double b) {
+  if (isinf(a) || isinf(b)) return INFINITY;
+  if (isnan(a) || isnan(b)) return NAN;
+  a = fabs(a);
+  b = fabs(b);
+  double m = a > b ? a : b, n = a > b ? b : a;
+  if (m == 0) return 0.0;
+  double r = n / m;
+  return m * sqrt(1.0 + r * r);
+}
+/* log|z| without overflow or underflow of |z| (glibc's clog scales too). */
+TC_D double tc_log_abs(double x, double y) {
+  if (isinf(x) || isinf(y)) return INFINITY;
+  if (isnan(x) || isnan(y)) return NAN;
+  double m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+  if (m == 0) return -INFINITY;
+  int e;
+  frexp(m, &e);
+  double s = ldexp(1.0, -e);
+  return log(tc_hypot(x * s, y * s)) + e * LN2;
+}
+TC_D tc_c tc_clog(tc_c a) { return tc_c(tc_log_abs(a.real(), a.imag()), atan2(a.imag(), a.real())); }
+/* c10::complex division (Smith's algorithm, no C99 infinity recovery), as ATen. */
+TC_D tc_c tc_cdiv(tc_c x, tc_c y) {
+  double a = x.real(), b = x.imag(), c = y.real(), d = y.imag(), re, im;
+  double abs_c = fabs(c), abs_d = fabs(d);
+  if (abs_c >= abs_d) {
+    if (abs_c == 0 && abs_d == 0) {
+      re = a / abs_c;
+      im = b / abs_d;
+    } else {
+      double rat = d / c, scl = 1.0 / (c + d * rat);
+      re = (a + b * rat) * scl;
+      im = (b - a * rat) * scl;
+    }
+  } else {
+    double rat = c / d, scl = 1.0 / (d + c * rat);
+    re = (a * rat + b) * scl;
+    im = (b * rat - a) * scl;
+  }
+  return tc_c(re, im);
+}
+/* ctanh with C11's special values (glibc): tanh(+-inf + iy) = +-1 + i0*sign,
+ * tanh(0 + i{inf,nan}) = 0 + inan, tanh(nan + i0) = nan + i0. */
+TC_D tc_c tc_ctanh(tc_c z) {
+  double x = z.real(), y = z.imag();
+  if (!isfinite(x) || !isfinite(y)) {
+    if (isinf(x)) {
+      double im = isfinite(y) && fabs(y) > 1 ? copysign(0.0, sin(y) * cos(y)) : copysign(0.0, y);
+      return tc_c(copysign(1.0, x), im);
+    }
+    if (x == 0) return tc_c(x, NAN);
+    if (y == 0) return tc_c(NAN, y);
+    return tc_c(NAN, NAN);
+  }
+  return thrust::tanh(z);
+}
+/* cpow as glibc: cexp(b * clog(a)); complex64 in float, as cpowf. */
+TC_D tc_c tc_cpow(tc_c a, tc_c b, int cd) {
+  if (cd == TABI_DTYPE_COMPLEX64) {
+    thrust::complex<float> af((float)a.real(), (float)a.imag()), bf((float)b.real(), (float)b.imag());
+    thrust::complex<double> l = tc_clog(tc_c(af.real(), af.imag()));
+    thrust::complex<float> lf((float)l.real(), (float)l.imag());
+    thrust::complex<float> r = thrust::exp(bf * lf);
+    return tc_c(r.real(), r.imag());
+  }
+  return thrust::exp(b * tc_clog(a));
+}
+
 /* --- unary ---------------------------------------------------------------------- */
 
 TC_D int64_t un_i(int op, int64_t a, int cd) {
@@ -109,15 +181,20 @@ TC_D tc_c un_c(int op, tc_c a) {
   switch (op) {
     case TC_U_SIN: return thrust::sin(a);
     case TC_U_COS: return thrust::cos(a);
-    case TC_U_TAN: return thrust::tan(a);
+    case TC_U_TAN: {
+      tc_c t = tc_ctanh(tc_c(-a.imag(), a.real()));
+      return tc_c(t.imag(), -t.real());
+    }
     case TC_U_ASIN: return thrust::asin(a);
     case TC_U_ACOS: return thrust::acos(a);
     case TC_U_ATAN: return thrust::atan(a);
     case TC_U_SINH: return thrust::sinh(a);
     case TC_U_COSH: return thrust::cosh(a);
-    case TC_U_TANH: return thrust::tanh(a);
+    case TC_U_TANH: return tc_ctanh(a);
     case TC_U_ASINH: return thrust::asinh(a);
-    case TC_U_ACOSH: return thrust::acosh(a);
+    case TC_U_ACOSH:
+      if (a.real() == 0 && isnan(a.imag())) return tc_c(NAN, 1.5707963267948966);
+      return thrust::acosh(a);
     case TC_U_ATANH: return thrust::atanh(a);
     case TC_U_EXP: return thrust::exp(a);
     case TC_U_EXP2: return thrust::exp(a * LN2);
@@ -125,23 +202,23 @@ TC_D tc_c un_c(int op, tc_c a) {
       double re = a.real(), im = a.imag(), s = sin(im / 2);
       return tc_c(expm1(re) * cos(im) - 2 * s * s, exp(re) * sin(im));
     }
-    case TC_U_LOG: return thrust::log(a);
-    case TC_U_LOG10: return thrust::log(a) / LN10;
-    case TC_U_LOG2: return thrust::log(a) / LN2;
+    case TC_U_LOG: return tc_clog(a);
+    case TC_U_LOG10: return tc_clog(a) / LN10;
+    case TC_U_LOG2: return tc_clog(a) / LN2;
     case TC_U_LOG1P: {
       double re = a.real(), im = a.imag(), theta = atan2(im, re + 1);
-      if (thrust::abs(a) < 0.5) {
+      if (tc_hypot(re, im) < 0.5) {
         double r = re * (2 + re) + im * im;
         if (r == 0) return tc_c(re, theta);
         return tc_c(log1p(r) / 2, theta);
       }
-      return tc_c(log(hypot(re + 1, im)), theta);
+      return tc_c(tc_log_abs(re + 1, im), theta);
     }
     case TC_U_SQRT: return thrust::sqrt(a);
-    case TC_U_RSQRT: return tc_c(1.0, 0.0) / thrust::sqrt(a);
-    case TC_U_RECIP: return tc_c(1.0, 0.0) / a;
-    case TC_U_SIGMOID: return tc_c(1.0, 0.0) / (tc_c(1.0, 0.0) + thrust::exp(-a));
-    case TC_U_ABS: return tc_c(thrust::abs(a), 0.0);
+    case TC_U_RSQRT: return tc_cdiv(tc_c(1.0, 0.0), thrust::sqrt(a));
+    case TC_U_RECIP: return tc_cdiv(tc_c(1.0, 0.0), a);
+    case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + thrust::exp(-a));
+    case TC_U_ABS: return tc_c(tc_hypot(a.real(), a.imag()), 0.0);
     case TC_U_NEG: return -a;
     case TC_U_CONJ: return thrust::conj(a);
     case TC_U_REAL: return tc_c(a.real(), 0.0);
@@ -303,7 +380,7 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
       if (mod != 0 && ((b < 0) != (mod < 0))) mod = round_opmath(mod + b, p.cd);
       return mod;
     }
-    case TC_B_HYPOT: return hypot(a, b);
+    case TC_B_HYPOT: return tc_hypot(a, b);
     case TC_B_IGAMMA: return ref_sf_igamma(a, b);
     case TC_B_IGAMMAC: return ref_sf_igammac(a, b);
     case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
@@ -324,8 +401,8 @@ TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
     case TC_B_ADD: return a + alpha * b;
     case TC_B_SUB: return a - alpha * b;
     case TC_B_MUL: return a * b;
-    case TC_B_DIV: return a / b;
-    case TC_B_POW: return (a.real() == 0 && a.imag() == 0) ? tc_c(0, 0) : thrust::pow(a, b);
+    case TC_B_DIV: return tc_cdiv(a, b);
+    case TC_B_POW: return tc_cpow(a, b, p.cd);
     case TC_B_EQ: return tc_c(a == b ? 1.0 : 0.0, 0);
     case TC_B_NE: return tc_c(a != b ? 1.0 : 0.0, 0);
     case TC_B_LAND: return tc_c((a != tc_c(0, 0)) && (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
@@ -417,6 +494,14 @@ void tc_operand_of(const tabi_tensor *t, int32_t nd, const int64_t *shape, tc_op
   }
 }
 
+/* A small device buffer from the core's caching allocator on the current device. */
+static tabi_status scratch(tc_ctx *c, int64_t nbytes, tabi_tensor **out) {
+  int dev = 0;
+  cudaGetDevice(&dev);
+  DLDevice d = {kDLCUDA, dev};
+  return tc_empty(c, d, TABI_DTYPE_UINT8, 1, &nbytes, out);
+}
+
 static int grid_for(int64_t n) {
   int64_t g = (n + 255) / 256;
   if (g > 65536) g = 65536;
@@ -485,9 +570,12 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
   int need_err = nin == 2 && cat == 0 &&
                  (p->op == TC_B_DIV || p->op == TC_B_DIV_TRUNC || p->op == TC_B_DIV_FLOOR ||
                   p->op == TC_B_FMOD || p->op == TC_B_REM);
+  tabi_tensor *err_t = NULL;
   if (need_err) {
-    cudaError_t e = cudaMalloc((void **)&err, sizeof(int));
-    if (e != cudaSuccess) return tc_cuda_status(c, e, op, "cudaMalloc");
+    /* from the caching allocator: no cudaMalloc/cudaFree (each would sync) */
+    tabi_status est = scratch(c, 4, &err_t);
+    if (est != TABI_OK) return est;
+    err = (int *)tabi_tensor_data(err_t);
     cudaMemsetAsync(err, 0, sizeof(int), 0);
     a.err = err;
   }
@@ -512,7 +600,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     if (st == TABI_OK)
       st = tc_cuda_status(c, cudaMemcpy(&flag, err, sizeof flag, cudaMemcpyDeviceToHost), op,
                           "cudaMemcpy");
-    cudaFree(err);
+    c->h->tensor_release(c->h->ctx, err_t);
     if (out_zero_div) *out_zero_div = flag;
   }
   return st;
@@ -586,11 +674,11 @@ tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value 
   if (same && tabi_tensor_is_contiguous(t))
     return tc_cuda_status(c, cudaMemsetAsync(tabi_tensor_data(t), buf[0], (size_t)(n * esz), 0), op,
                           "cudaMemsetAsync");
-  void *one = NULL;
-  cudaError_t e = cudaMalloc(&one, 16);
-  if (e != cudaSuccess) return tc_cuda_status(c, e, op, "cudaMalloc");
-  e = cudaMemcpy(one, buf, 16, cudaMemcpyHostToDevice);
-  st = tc_cuda_status(c, e, op, "cudaMemcpy");
+  tabi_tensor *one_t = NULL;
+  if ((st = scratch(c, 16, &one_t)) != TABI_OK) return st;
+  void *one = tabi_tensor_data(one_t);
+  /* pageable source: staged before the call returns, so buf may go */
+  st = tc_cuda_status(c, cudaMemcpyAsync(one, buf, 16, cudaMemcpyHostToDevice, 0), op, "cudaMemcpyAsync");
   if (st == TABI_OK) {
     tc_operand o, i;
     tc_operand_of(t, t->dl.ndim, t->dl.shape, &o);
@@ -604,6 +692,7 @@ tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value 
     p.cd = dt;
     st = tc_ew_launch(c, op, t->dl.ndim, t->dl.shape, &o, 1, &i, &p, NULL);
   }
-  cudaFree(one); /* cudaFree waits for the launch that reads it */
+  /* back to the cache: the next user is ordered after this launch on stream 0 */
+  c->h->tensor_release(c->h->ctx, one_t);
   return st;
 }

@@ -1,2 +1,417 @@
-#include "tc.h"
-const tc_kernel tc_fft_kernels[] = {{NULL, NULL}};
+/* plugins/cuda/tc_fft.cu: _fft_r2c, _fft_c2r and prims::fft_r2c/c2r/c2c on cuFFT.
+ *
+ * Multi-dim transforms run one dim at a time, as the reference does (r2c: the
+ * last listed dim first, then c2c forward over the others; c2r: c2c backward
+ * over all but the last, then the Hermitian c2r of the last). Each 1-D stage
+ * brings its dim last in a contiguous buffer and runs one batched plan.
+ * Plans are cached per (type, n, batch, device, thread): cuFFT lets several
+ * threads run FFTs only with distinct plans. */
+#include <cufft.h>
+#include <stdlib.h>
+
+#include "tc_ew_dev.cuh"
+
+#define FFT_CACHE 32
+
+typedef struct fft_entry {
+  int used;
+  int type, dev;
+  long long n, batch;
+  pthread_t thread;
+  cufftHandle plan;
+} fft_entry;
+
+typedef struct fft_cache {
+  fft_entry e[FFT_CACHE];
+  int next;
+} fft_cache;
+
+static tabi_status get_plan(tc_ctx *c, const char *op, cufftType type, long long n, long long batch,
+                            cufftHandle *out) {
+  int dev = 0;
+  cudaGetDevice(&dev);
+  pthread_t self = pthread_self();
+  pthread_mutex_lock(&c->mu);
+  if (!c->fft) c->fft = calloc(1, sizeof(fft_cache));
+  fft_cache *fc = (fft_cache *)c->fft;
+  tabi_status st = TABI_OK;
+  if (!fc) {
+    st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+  } else {
+    int found = -1;
+    for (int i = 0; i < FFT_CACHE && found < 0; i++)
+      if (fc->e[i].used && fc->e[i].type == (int)type && fc->e[i].dev == dev && fc->e[i].n == n &&
+          fc->e[i].batch == batch && pthread_equal(fc->e[i].thread, self))
+        found = i;
+    if (found < 0) {
+      found = fc->next;
+      fc->next = (fc->next + 1) % FFT_CACHE;
+      fft_entry *e = &fc->e[found];
+      if (e->used) cufftDestroy(e->plan);
+      e->used = 0;
+      cufftHandle p;
+      size_t ws = 0;
+      long long nn = n;
+      cufftResult r = cufftCreate(&p);
+      if (r == CUFFT_SUCCESS)
+        r = cufftMakePlanMany64(p, 1, &nn, NULL, 1, 0, NULL, 1, 0, type, batch, &ws);
+      if (r != CUFFT_SUCCESS) {
+        st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT plan for n=%lld batch=%lld failed (%d)", op, n,
+                    batch, (int)r);
+      } else {
+        e->used = 1;
+        e->type = (int)type;
+        e->dev = dev;
+        e->n = n;
+        e->batch = batch;
+        e->thread = self;
+        e->plan = p;
+      }
+    }
+    if (st == TABI_OK) *out = fc->e[found].plan;
+  }
+  pthread_mutex_unlock(&c->mu);
+  return st;
+}
+
+void tc_fft_destroy(tc_ctx *c);
+void tc_fft_destroy(tc_ctx *c) {
+  fft_cache *fc = (fft_cache *)c->fft;
+  if (!fc) return;
+  for (int i = 0; i < FFT_CACHE; i++)
+    if (fc->e[i].used) cufftDestroy(fc->e[i].plan);
+  free(fc);
+  c->fft = NULL;
+}
+
+static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
+
+/* A view of t with dim d moved last (metadata only). */
+static tabi_status move_last(tc_ctx *c, tabi_tensor *t, int32_t d, tabi_tensor **out) {
+  int32_t nd = t->dl.ndim;
+  int64_t shape[TC_MAX_DIMS], st[TC_MAX_DIMS];
+  int32_t k = 0;
+  for (int32_t i = 0; i < nd; i++)
+    if (i != d) {
+      shape[k] = t->dl.shape[i];
+      st[k++] = t->dl.strides[i];
+    }
+  shape[k] = t->dl.shape[d];
+  st[k] = t->dl.strides[d];
+  return c->h->tensor_view(c->h->ctx, t, nd, shape, st, (int64_t)t->dl.byte_offset, out);
+}
+/* The inverse of move_last. */
+static tabi_status move_back(tc_ctx *c, tabi_tensor *t, int32_t d, tabi_tensor **out) {
+  int32_t nd = t->dl.ndim;
+  int64_t shape[TC_MAX_DIMS], st[TC_MAX_DIMS];
+  int32_t k = 0;
+  for (int32_t i = 0; i < nd; i++) {
+    if (i == d) {
+      shape[i] = t->dl.shape[nd - 1];
+      st[i] = t->dl.strides[nd - 1];
+    } else {
+      shape[i] = t->dl.shape[k];
+      st[i] = t->dl.strides[k++];
+    }
+  }
+  return c->h->tensor_view(c->h->ctx, t, nd, shape, st, (int64_t)t->dl.byte_offset, out);
+}
+
+__global__ void scale_kernel(char *p, int dbl, int64_t n, double s) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    if (dbl) ((double *)p)[i] *= s;
+    else ((float *)p)[i] = (float)(((float *)p)[i] * s);
+  }
+}
+
+/* Zeroes the imaginary parts the Hermitian input ignores (element 0 and n/2). */
+__global__ void herm_fix(char *p, int dbl, int64_t rows, int64_t m, int64_t n) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    int64_t idx[2] = {0, n % 2 == 0 ? n / 2 : -1};
+    for (int k = 0; k < 2; k++) {
+      if (idx[k] < 0 || idx[k] >= m) continue;
+      int64_t e = (r * m + idx[k]) * 2 + 1;
+      if (dbl) ((double *)p)[e] = 0;
+      else ((float *)p)[e] = 0;
+    }
+  }
+}
+
+static int grid(int64_t n) {
+  int64_t g = (n + 255) / 256;
+  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
+}
+
+/* One 1-D stage along dim d of `in` (any layout). kind: 0 c2c (sign), 1 r2c
+ * onesided, 2 c2r to length n. Returns a new tensor in `in`'s dim order. */
+static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, int kind, int fwd,
+                         int64_t n, tabi_tensor **out) {
+  tabi_dtype dt = tabi_tensor_dtype(in);
+  int dbl = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
+  tabi_dtype cdt = dbl ? TABI_DTYPE_COMPLEX128 : TABI_DTYPE_COMPLEX64;
+  tabi_dtype rdt = dbl ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32;
+  int32_t nd = in->dl.ndim;
+  tabi_tensor *v = NULL, *src = NULL, *dst = NULL, *back = NULL;
+  tabi_status st = move_last(c, in, d, &v);
+  int64_t shape[TC_MAX_DIMS];
+  if (st == TABI_OK) memcpy(shape, v->dl.shape, sizeof(int64_t) * (size_t)nd);
+  int64_t len = st == TABI_OK ? shape[nd - 1] : 0, batch = 1;
+  for (int32_t i = 0; i < nd - 1; i++) batch *= shape[i];
+  if (st == TABI_OK) {
+    if (kind == 2) {
+      /* the first n/2+1 elements of the last dim; zeros past the input's end */
+      int64_t m = n / 2 + 1, sh2[TC_MAX_DIMS];
+      memcpy(sh2, shape, sizeof(int64_t) * (size_t)nd);
+      sh2[nd - 1] = m;
+      st = tc_empty(c, in->dl.device, cdt, nd, sh2, &src);
+      tabi_value zero = tabi_float(0.0);
+      if (st == TABI_OK && m > len) st = tc_fill(c, op, src, &zero);
+      if (st == TABI_OK) {
+        int64_t cp = len < m ? len : m;
+        int64_t vs[TC_MAX_DIMS];
+        memcpy(vs, sh2, sizeof(int64_t) * (size_t)nd);
+        vs[nd - 1] = cp;
+        tabi_tensor *a = NULL, *b = NULL;
+        st = c->h->tensor_view(c->h->ctx, src, nd, vs, src->dl.strides, (int64_t)src->dl.byte_offset, &a);
+        if (st == TABI_OK) st = c->h->tensor_view(c->h->ctx, v, nd, vs, v->dl.strides, (int64_t)v->dl.byte_offset, &b);
+        if (st == TABI_OK && cp > 0 && batch > 0) st = tc_copy_convert(c, op, a, b);
+        release(c, a);
+        release(c, b);
+      }
+      if (st == TABI_OK && batch > 0) {
+        herm_fix<<<grid(batch), 256>>>((char *)tabi_tensor_data(src), dbl, batch, m, n);
+        st = tc_launch_status(c, op);
+      }
+    } else {
+      tabi_dtype want = kind == 1 ? rdt : cdt;
+      st = tc_empty(c, in->dl.device, want, nd, shape, &src);
+      if (st == TABI_OK) st = tc_copy_convert(c, op, src, v);
+    }
+  }
+  int64_t oshape[TC_MAX_DIMS];
+  if (st == TABI_OK) {
+    memcpy(oshape, shape, sizeof(int64_t) * (size_t)nd);
+    oshape[nd - 1] = kind == 1 ? len / 2 + 1 : kind == 2 ? n : len;
+    st = tc_empty(c, in->dl.device, kind == 2 ? rdt : cdt, nd, oshape, &dst);
+  }
+  int64_t sig = kind == 2 ? n : len;
+  if (st == TABI_OK && batch > 0 && sig > 0) {
+    cufftType type = kind == 0 ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
+                     : kind == 1 ? (dbl ? CUFFT_D2Z : CUFFT_R2C) : (dbl ? CUFFT_Z2D : CUFFT_C2R);
+    cufftHandle plan = 0;
+    st = get_plan(c, op, type, sig, batch, &plan);
+    if (st == TABI_OK) {
+      cufftSetStream(plan, 0);
+      void *ip = tabi_tensor_data(src), *opp = tabi_tensor_data(dst);
+      cufftResult r;
+      int dir = fwd ? CUFFT_FORWARD : CUFFT_INVERSE;
+      switch (type) {
+        case CUFFT_C2C: r = cufftExecC2C(plan, (cufftComplex *)ip, (cufftComplex *)opp, dir); break;
+        case CUFFT_Z2Z: r = cufftExecZ2Z(plan, (cufftDoubleComplex *)ip, (cufftDoubleComplex *)opp, dir); break;
+        case CUFFT_R2C: r = cufftExecR2C(plan, (cufftReal *)ip, (cufftComplex *)opp); break;
+        case CUFFT_D2Z: r = cufftExecD2Z(plan, (cufftDoubleReal *)ip, (cufftDoubleComplex *)opp); break;
+        case CUFFT_C2R: r = cufftExecC2R(plan, (cufftComplex *)ip, (cufftReal *)opp); break;
+        default: r = cufftExecZ2D(plan, (cufftDoubleComplex *)ip, (cufftDoubleReal *)opp); break;
+      }
+      if (r != CUFFT_SUCCESS) st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT exec failed (%d)", op, (int)r);
+    }
+  } else if (st == TABI_OK && tabi_tensor_numel(dst) > 0) {
+    tabi_value zero = tabi_float(0.0);
+    st = tc_fill(c, op, dst, &zero); /* an empty signal transforms to zeros */
+  }
+  if (st == TABI_OK) st = move_back(c, dst, d, &back);
+  release(c, v);
+  release(c, src);
+  release(c, dst);
+  if (st != TABI_OK) {
+    release(c, back);
+    return st;
+  }
+  *out = back;
+  return TABI_OK;
+}
+
+typedef struct fft_dims {
+  int32_t n;
+  int32_t d[TC_MAX_DIMS];
+} fft_dims;
+
+static tabi_status get_dims(tc_ctx *c, const char *op, const tabi_tensor *t, const tabi_value *v,
+                            int need_one, fft_dims *out) {
+  int64_t len = v->tag == TABI_TAG_NONE ? 0 : v->u.list.len;
+  const int64_t *ds = tabi_value_ints(v);
+  out->n = 0;
+  if (t->dl.ndim == 0)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self' is 0-d; FFTs need at least 1 dim", op);
+  if (need_one && len == 0)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dim' must name at least one dim", op);
+  if (len > t->dl.ndim)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dim' has %lld entries for a %dD tensor",
+                  op, (long long)len, (int)t->dl.ndim);
+  for (int64_t i = 0; i < len; i++) {
+    int32_t w;
+    tabi_status st = tc_wrap_dim(c, op, "dim", ds[i], t->dl.ndim, &w);
+    if (st) return st;
+    for (int32_t j = 0; j < out->n; j++)
+      if (out->d[j] == w)
+        return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dim': dim %d appears twice", op, (int)w);
+    out->d[out->n++] = w;
+  }
+  return TABI_OK;
+}
+
+/* Chains stages, releasing intermediates; *cur starts retained. */
+static tabi_status chain(tc_ctx *c, const char *op, tabi_tensor **cur, int32_t d, int kind, int fwd,
+                         int64_t n) {
+  tabi_tensor *nx = NULL;
+  tabi_status st = stage(c, op, *cur, d, kind, fwd, n, &nx);
+  release(c, *cur);
+  *cur = nx;
+  return st;
+}
+
+/* Makes the final result contiguous, scaled by `scale`. */
+static tabi_status finish(tc_ctx *c, const char *op, tabi_tensor *cur, double scale, tabi_value *outs) {
+  tabi_tensor *o = NULL;
+  tabi_status st = TABI_OK;
+  if (tabi_tensor_is_contiguous(cur)) {
+    o = cur;
+  } else {
+    st = tc_empty(c, cur->dl.device, tabi_tensor_dtype(cur), cur->dl.ndim, cur->dl.shape, &o);
+    if (st == TABI_OK) st = tc_copy_convert(c, op, o, cur);
+    release(c, cur);
+  }
+  if (st == TABI_OK && scale != 1.0) {
+    tabi_dtype dt = tabi_tensor_dtype(o);
+    int dbl = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
+    int64_t n = tabi_tensor_numel(o) * (tabi_dtype_is_complex(dt) ? 2 : 1);
+    if (n > 0) {
+      scale_kernel<<<grid(n), 256>>>((char *)tabi_tensor_data(o), dbl, n, scale);
+      st = tc_launch_status(c, op);
+    }
+  }
+  if (st != TABI_OK) {
+    release(c, o);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}
+
+static double norm_scale(int64_t norm, double n) {
+  if (n <= 0) return 1;
+  if (norm == 1) return 1 / sqrt(n);
+  if (norm == 2) return 1 / n;
+  return 1;
+}
+
+static tabi_status check_common(tc_ctx *c, const char *op, tabi_tensor *x, uint32_t complex_in) {
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  int ok = complex_in ? tabi_dtype_is_complex(dt) : (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT64);
+  if (!ok)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected %s", op, tabi_dtype_name(dt),
+                  complex_in ? "complex64 or complex128" : "float32 or float64");
+  tabi_status st = tc_check_cuda(c, x, op, "self");
+  if (st == TABI_OK) st = tc_use_device(c, x, op);
+  return st;
+}
+
+static tabi_status r2c(tc_ctx *c, const tabi_call *call, tabi_value *args, int64_t norm, int onesided,
+                       tabi_value *outs) {
+  const char *op = tc_op_name(c, call);
+  tabi_tensor *x = args[0].u.t;
+  fft_dims fd;
+  tabi_status st = check_common(c, op, x, 0);
+  if (st == TABI_OK) st = get_dims(c, op, x, &args[1], 1, &fd);
+  if (st != TABI_OK) return st;
+  double n = 1;
+  tabi_tensor *cur = x;
+  c->h->tensor_retain(c->h->ctx, cur);
+  for (int32_t i = fd.n - 1; i >= 0 && st == TABI_OK; i--) {
+    int32_t d = fd.d[i];
+    n *= (double)cur->dl.shape[d];
+    int first = i == fd.n - 1;
+    st = chain(c, op, &cur, d, first && onesided ? 1 : 0, 1, 0);
+  }
+  if (st != TABI_OK) {
+    release(c, cur);
+    return st;
+  }
+  return finish(c, op, cur, norm_scale(norm, n), outs);
+}
+
+static tabi_status c2r(tc_ctx *c, const tabi_call *call, tabi_value *args, int64_t norm, int64_t last,
+                       tabi_value *outs) {
+  const char *op = tc_op_name(c, call);
+  tabi_tensor *x = args[0].u.t;
+  fft_dims fd;
+  tabi_status st = check_common(c, op, x, 1);
+  if (st == TABI_OK) st = get_dims(c, op, x, &args[1], 1, &fd);
+  if (st != TABI_OK) return st;
+  if (last < 1)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'last_dim_size' is %lld; expected >= 1", op,
+                  (long long)last);
+  double n = 1;
+  tabi_tensor *cur = x;
+  c->h->tensor_retain(c->h->ctx, cur);
+  for (int32_t i = 0; i < fd.n - 1 && st == TABI_OK; i++) {
+    n *= (double)cur->dl.shape[fd.d[i]];
+    st = chain(c, op, &cur, fd.d[i], 0, 0, 0);
+  }
+  n *= (double)last;
+  if (st == TABI_OK) st = chain(c, op, &cur, fd.d[fd.n - 1], 2, 0, last);
+  if (st != TABI_OK) {
+    release(c, cur);
+    return st;
+  }
+  return finish(c, op, cur, norm_scale(norm, n), outs);
+}
+
+static tabi_status check_norm(tc_ctx *c, const char *op, int64_t norm) {
+  if (norm >= 0 && norm <= 2) return TABI_OK;
+  return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'normalization' is %lld; expected 0 (none), "
+                "1 (1/sqrt(n)) or 2 (1/n)", op, (long long)norm);
+}
+
+static tabi_status k_fft_r2c(TC_ARGS) {
+  TC_CTX;
+  tabi_status st = check_norm(c, OPN, args[2].u.i);
+  return st ? st : r2c(c, call, args, args[2].u.i, args[3].u.i != 0, outs);
+}
+static tabi_status k_fft_c2r(TC_ARGS) {
+  TC_CTX;
+  tabi_status st = check_norm(c, OPN, args[2].u.i);
+  return st ? st : c2r(c, call, args, args[2].u.i, args[3].u.i, outs);
+}
+static tabi_status k_prims_r2c(TC_ARGS) { return r2c((tc_ctx *)ctx, call, args, 0, args[2].u.i != 0, outs); }
+static tabi_status k_prims_c2r(TC_ARGS) { return c2r((tc_ctx *)ctx, call, args, 0, args[2].u.i, outs); }
+static tabi_status k_prims_c2c(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *x = args[0].u.t;
+  fft_dims fd;
+  tabi_status st = check_common(c, OPN, x, 1);
+  if (st == TABI_OK) st = get_dims(c, OPN, x, &args[1], 0, &fd);
+  if (st != TABI_OK) return st;
+  tabi_tensor *cur = x;
+  c->h->tensor_retain(c->h->ctx, cur);
+  for (int32_t i = 0; i < fd.n && st == TABI_OK; i++) st = chain(c, OPN, &cur, fd.d[i], 0, args[2].u.i != 0, 0);
+  if (st == TABI_OK && cur == x) { /* no dims: a copy */
+    tabi_tensor *o = NULL;
+    st = tc_empty(c, x->dl.device, tabi_tensor_dtype(x), x->dl.ndim, x->dl.shape, &o);
+    if (st == TABI_OK) st = tc_copy_convert(c, OPN, o, x);
+    release(c, cur);
+    cur = o;
+  }
+  if (st != TABI_OK) {
+    release(c, cur);
+    return st;
+  }
+  return finish(c, OPN, cur, 1.0, outs);
+}
+
+const tc_kernel tc_fft_kernels[] = {
+    {"aten::_fft_r2c", k_fft_r2c},    {"aten::_fft_c2r", k_fft_c2r},
+    {"prims::fft_r2c", k_prims_r2c},  {"prims::fft_c2r", k_prims_c2r},
+    {"prims::fft_c2c", k_prims_c2c},  {NULL, NULL}};

@@ -50,6 +50,7 @@ static void tc_destroy(void *ctx) {
     if (c->dnn[d]) cudnnDestroy((cudnnHandle_t)c->dnn[d]);
 #endif
   }
+  tc_fft_destroy(c);
   pthread_mutex_destroy(&c->mu);
   free(c);
 }
