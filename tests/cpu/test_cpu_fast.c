@@ -1,0 +1,409 @@
+/* tests/cpu/test_cpu_fast.c: the CPU plugin's fast kernels against the
+ * reference kernels, in one process: the same inputs go into a runtime with
+ * libtabi_cpu.so and one with the reference plugin, and the outputs are
+ * compared with the tolerances of shared/spec/tolerances.md (exact for
+ * integers, indices, and NaN positions). Sizes are large enough to take the
+ * threaded paths; inputs include NaN, +-inf, -0.0, non-contiguous views (which
+ * the fast kernels hand to the reference) and odd lengths.
+ *
+ * Then: bitwise identical results in deterministic mode between a plugin with
+ * TABI_NUM_THREADS=1 and one with 3; and the oneDNN cache adds no entry for a
+ * repeated shape.
+ *
+ * usage: test_cpu_fast CPU_PLUGIN REFERENCE_PLUGIN
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tabi/half.h>
+#include <tabi/runtime.h>
+
+#include "check.h"
+
+static const DLDevice cpu = {kDLCPU, 0};
+static uint64_t rng_state;
+
+static double rnd(void) { /* uniform in [-1, 1) */
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(rng_state >> 11) / (double)(1ull << 52) - 1.0;
+}
+
+/* A spec of one tensor argument: shape, dtype, how to fill it. */
+typedef struct tspec {
+  int32_t ndim;
+  int64_t shape[4];
+  tabi_dtype dt;
+  int fill;        /* 0 random, 1 random with specials, 2 indices in [0, hi), 3 few distinct */
+  int64_t hi;
+  int transpose;   /* view with the last two dims swapped (non-contiguous) */
+} tspec;
+
+#define FILL_RAND 0
+#define FILL_SPECIAL 1
+#define FILL_INDEX 2
+#define FILL_FEW 3
+
+static double special(int64_t i) {
+  static const double s[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e30, -1e-30, 88.9, -104.5, 20.0};
+  return s[i % 10];
+}
+
+static tabi_tensor *make(tabi_runtime *rt, const tspec *s) {
+  int64_t shape[4], n = 1;
+  for (int32_t i = 0; i < s->ndim; i++) { shape[i] = s->shape[i]; n *= shape[i]; }
+  if (s->transpose && s->ndim >= 2) {
+    int64_t t = shape[s->ndim - 1]; shape[s->ndim - 1] = shape[s->ndim - 2]; shape[s->ndim - 2] = t;
+  }
+  tabi_tensor *t = NULL;
+  if (tabi_tensor_empty(rt, cpu, s->dt, s->ndim, shape, &t) != TABI_OK) return NULL;
+  char *p = tabi_tensor_data(t);
+  for (int64_t i = 0; i < n; i++) {
+    double v = rnd() * 4.0;
+    if (s->fill == FILL_SPECIAL && i % 7 == 3) v = special(i / 7);
+    if (s->fill == FILL_FEW) v = floor(v * 2.0) / 2.0;
+    if (s->fill == FILL_INDEX) v = (double)(int64_t)((rnd() + 1.0) * 0.5 * (double)s->hi) ;
+    switch (s->dt) {
+      case TABI_DTYPE_FLOAT32: ((float *)p)[i] = (float)v; break;
+      case TABI_DTYPE_FLOAT64: ((double *)p)[i] = v; break;
+      case TABI_DTYPE_FLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_f16((float)v); break;
+      case TABI_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_bf16((float)v); break;
+      case TABI_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)v < s->hi ? (int64_t)v : s->hi - 1; break;
+      case TABI_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
+      default: break;
+    }
+  }
+  if (!(s->transpose && s->ndim >= 2)) return t;
+  int64_t vshape[4], vstr[4];
+  for (int32_t i = 0; i < s->ndim; i++) { vshape[i] = shape[i]; vstr[i] = t->dl.strides[i]; }
+  int32_t a = s->ndim - 2, b = s->ndim - 1;
+  int64_t x = vshape[a]; vshape[a] = vshape[b]; vshape[b] = x;
+  x = vstr[a]; vstr[a] = vstr[b]; vstr[b] = x;
+  tabi_tensor *v = NULL;
+  tabi_tensor_view(rt, t, s->ndim, vshape, vstr, (int64_t)t->dl.byte_offset, &v);
+  tabi_tensor_release(t);
+  return v;
+}
+
+static double load(const tabi_tensor *t, int64_t i, int part) {
+  const char *p = tabi_tensor_data(t);
+  switch (tabi_dtype_from_dl(t->dl.dtype)) {
+    case TABI_DTYPE_FLOAT32: return ((const float *)p)[i];
+    case TABI_DTYPE_FLOAT64: return ((const double *)p)[i];
+    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(((const uint16_t *)p)[i]);
+    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TABI_DTYPE_COMPLEX64: return ((const float *)p)[2 * i + part];
+    case TABI_DTYPE_COMPLEX128: return ((const double *)p)[2 * i + part];
+    case TABI_DTYPE_INT64: return (double)((const int64_t *)p)[i];
+    default: return NAN;
+  }
+}
+
+static void tol(tabi_dtype dt, double *rtol, double *atol) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT16: *rtol = 1e-3; *atol = 1e-5; break;
+    case TABI_DTYPE_BFLOAT16: *rtol = 1.6e-2; *atol = 1e-5; break;
+    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: *rtol = 1.3e-6; *atol = 1e-5; break;
+    case TABI_DTYPE_FLOAT64: case TABI_DTYPE_COMPLEX128: *rtol = 1e-7; *atol = 1e-7; break;
+    default: *rtol = 0; *atol = 0; break;
+  }
+}
+
+/* Compares two outputs (contiguous, as the kernels return them); `scale`
+ * widens the tolerance for sums of many terms (FFT, GEMM). */
+static int same(const char *what, const tabi_tensor *a, const tabi_tensor *b, double scale) {
+  if (!a || !b) return a == b;
+  if (a->dl.ndim != b->dl.ndim || memcmp(&a->dl.dtype, &b->dl.dtype, sizeof a->dl.dtype) != 0) {
+    fprintf(stderr, "%s: dtype or rank differs\n", what);
+    return 0;
+  }
+  for (int32_t i = 0; i < a->dl.ndim; i++)
+    if (a->dl.shape[i] != b->dl.shape[i]) { fprintf(stderr, "%s: shape differs\n", what); return 0; }
+  tabi_dtype dt = tabi_dtype_from_dl(a->dl.dtype);
+  int parts = tabi_dtype_is_complex(dt) ? 2 : 1;
+  double rtol, atol;
+  tol(dt, &rtol, &atol);
+  int64_t n = 1;
+  for (int32_t i = 0; i < a->dl.ndim; i++) n *= a->dl.shape[i];
+  for (int64_t i = 0; i < n; i++)
+    for (int part = 0; part < parts; part++) {
+      double x = load(a, i, part), y = load(b, i, part);
+      if (isnan(x) && isnan(y)) continue;
+      if (x == y) continue;
+      if (fabs(x - y) <= scale * (atol + rtol * fabs(y))) continue;
+      fprintf(stderr, "%s: element %lld: fast %.9g, reference %.9g\n", what, (long long)i, x, y);
+      return 0;
+    }
+  return 1;
+}
+
+typedef struct callspec {
+  const char *op;
+  int32_t nargs;
+  tspec t[4];        /* tensor args, placed at positions tpos */
+  int32_t tpos[4];
+  int32_t nt;
+  tabi_value extra[12]; /* non-tensor args at their positions (TENSOR slots ignored) */
+  int32_t nouts;
+  double scale;
+} callspec;
+
+static tabi_status run(tabi_runtime *rt, const callspec *c, uint64_t seed, tabi_value *outs) {
+  tabi_value args[12];
+  tabi_tensor *owned[4] = {0};
+  rng_state = seed;
+  for (int32_t i = 0; i < c->nargs; i++) args[i] = c->extra[i];
+  for (int32_t k = 0; k < c->nt; k++) {
+    owned[k] = make(rt, &c->t[k]);
+    args[c->tpos[k]] = tabi_tensor_value(owned[k]);
+  }
+  tabi_op op;
+  tabi_status st = tabi_op_find(rt, c->op, &op);
+  for (int32_t i = 0; i < c->nouts; i++) outs[i] = tabi_none();
+  if (st == TABI_OK) st = tabi_call(rt, op, args, c->nargs, outs, c->nouts);
+  for (int32_t k = 0; k < c->nt; k++) tabi_tensor_release(owned[k]);
+  return st;
+}
+
+/* fast vs reference */
+static void diff(tabi_runtime *fast, tabi_runtime *ref, const callspec *c, const char *label) {
+  tabi_value a[3], b[3];
+  tabi_status sa = run(fast, c, 42, a), sb = run(ref, c, 42, b);
+  CHECK_MSG(sa == sb, "%s %s: status fast %d, reference %d (%s)", c->op, label, (int)sa, (int)sb,
+            tabi_last_error());
+  if (sa == TABI_OK && sb == TABI_OK)
+    for (int32_t i = 0; i < c->nouts; i++) {
+      char what[160];
+      snprintf(what, sizeof what, "%s %s out %d", c->op, label, (int)i);
+      CHECK_MSG(same(what, a[i].tag == TABI_TAG_TENSOR ? a[i].u.t : NULL,
+                     b[i].tag == TABI_TAG_TENSOR ? b[i].u.t : NULL, c->scale > 0 ? c->scale : 1),
+                "%s", what);
+    }
+  for (int32_t i = 0; i < 3 && i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
+}
+
+/* bitwise equality of two runs (determinism across thread counts) */
+static void bitwise(tabi_runtime *r1, tabi_runtime *r2, const callspec *c, const char *label) {
+  tabi_value a[3], b[3];
+  tabi_status sa = run(r1, c, 7, a), sb = run(r2, c, 7, b);
+  CHECK_MSG(sa == TABI_OK && sb == TABI_OK, "%s %s: %s", c->op, label, tabi_last_error());
+  for (int32_t i = 0; sa == TABI_OK && sb == TABI_OK && i < c->nouts; i++) {
+    if (a[i].tag != TABI_TAG_TENSOR) continue;
+    const tabi_tensor *x = a[i].u.t, *y = b[i].u.t;
+    int64_t n = 1;
+    for (int32_t d = 0; d < x->dl.ndim; d++) n *= x->dl.shape[d];
+    size_t bytes = (size_t)n * (x->dl.dtype.bits / 8);
+    CHECK_MSG(memcmp(tabi_tensor_data(x), tabi_tensor_data(y), bytes) == 0,
+              "%s %s: results differ between 1 and 3 threads in deterministic mode", c->op, label);
+  }
+  for (int32_t i = 0; i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
+}
+
+static tabi_runtime *load_rt(const char *plugin, const char *threads) {
+  tabi_runtime *rt = NULL;
+  if (threads) setenv("TABI_NUM_THREADS", threads, 1);
+  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
+  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
+    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
+    tabi_runtime_destroy(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+#define T1(n0, dt_, fill_) {1, {n0}, dt_, fill_, 0, 0}
+#define T2(n0, n1, dt_, fill_, tr) {2, {n0, n1}, dt_, fill_, 0, tr}
+
+static const tabi_dtype fdts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+
+static void elementwise_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const char *unary[] = {"aten::exp", "aten::neg", "aten::abs", "aten::relu", "aten::sigmoid",
+                                "aten::tanh", "aten::sqrt", "aten::rsqrt", "aten::log", "aten::sin",
+                                "aten::cos", "prims::exp"};
+  static const char *binary[] = {"aten::add.Tensor", "aten::sub.Tensor", "aten::mul.Tensor",
+                                 "aten::div.Tensor", "prims::add", "prims::mul"};
+  for (int d = 0; d < 3; d++) {
+    for (size_t u = 0; u < sizeof unary / sizeof *unary; u++)
+      for (int tr = 0; tr < 2; tr++) {
+        callspec c = {unary[u], 1, {T2(301, 333, fdts[d], FILL_SPECIAL, tr)}, {0}, 1, {{0}}, 1, 0};
+        diff(f, r, &c, tr ? "transposed" : tabi_dtype_name(fdts[d]));
+      }
+    static const char *modes[2] = {"none", "tanh"};
+    for (int m = 0; m < 2; m++) {
+      callspec c = {"aten::gelu", 2, {T2(301, 333, fdts[d], FILL_SPECIAL, 0)}, {0}, 1,
+                    {{0}, tabi_string(modes[m], 4)}, 1, 0};
+      diff(f, r, &c, modes[m]);
+    }
+    for (size_t b = 0; b < sizeof binary / sizeof *binary; b++) {
+      int prim = binary[b][0] == 'p';
+      callspec c = {binary[b], prim ? 2 : (b < 2 ? 3 : 2),
+                    {T2(257, 401, fdts[d], FILL_SPECIAL, 0), T2(257, 401, fdts[d], FILL_RAND, 0)},
+                    {0, 1}, 2, {{0}, {0}, tabi_float(0.5)}, 1, 0};
+      diff(f, r, &c, tabi_dtype_name(fdts[d]));
+    }
+  }
+}
+
+static void reduce_cases(tabi_runtime *f, tabi_runtime *r) {
+  int64_t last[1] = {-1};
+  for (int d = 0; d < 3; d++) {
+    for (int sp = 0; sp < 2; sp++) {
+      tspec big = T1(300007, fdts[d], sp ? FILL_SPECIAL : FILL_RAND);
+      tspec mat = T2(513, 1001, fdts[d], sp ? FILL_SPECIAL : FILL_RAND, 0);
+      callspec cs[] = {
+          {"aten::sum.dim_IntList", 4, {big}, {0}, 1, {{0}, tabi_none(), tabi_bool(0), tabi_none()}, 1, 4},
+          {"aten::sum.dim_IntList", 4, {mat}, {0}, 1, {{0}, tabi_int_list(last, 1), tabi_bool(1), tabi_none()}, 1, 4},
+          {"aten::mean", 2, {big}, {0}, 1, {{0}, tabi_none()}, 1, 4},
+          {"aten::mean.dim", 4, {mat}, {0}, 1, {{0}, tabi_int_list(last, 1), tabi_bool(0), tabi_none()}, 1, 4},
+          {"aten::amax", 3, {big}, {0}, 1, {{0}, tabi_int_list(NULL, 0), tabi_bool(0)}, 1, 0},
+          {"aten::amax", 3, {mat}, {0}, 1, {{0}, tabi_int_list(last, 1), tabi_bool(0)}, 1, 0},
+          {"aten::amin", 3, {mat}, {0}, 1, {{0}, tabi_int_list(last, 1), tabi_bool(1)}, 1, 0},
+          {"aten::_softmax", 3, {mat}, {0}, 1, {{0}, tabi_int(-1), tabi_bool(0)}, 1, 0},
+          {"aten::_log_softmax", 3, {mat}, {0}, 1, {{0}, tabi_int(1), tabi_bool(0)}, 1, 0},
+      };
+      for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) diff(f, r, &cs[i], tabi_dtype_name(fdts[d]));
+    }
+  }
+  int64_t ns[1] = {1001};
+  callspec ln = {"aten::native_layer_norm", 5,
+                 {T2(300, 1001, TABI_DTYPE_FLOAT32, FILL_RAND, 0), T1(1001, TABI_DTYPE_FLOAT32, FILL_RAND),
+                  T1(1001, TABI_DTYPE_FLOAT32, FILL_RAND)},
+                 {0, 2, 3}, 3, {{0}, tabi_int_list(ns, 1), {0}, {0}, tabi_float(1e-5)}, 3, 4};
+  diff(f, r, &ln, "weight+bias");
+  ln.nt = 1;
+  ln.extra[2] = tabi_none();
+  ln.extra[3] = tabi_none();
+  diff(f, r, &ln, "no affine");
+}
+
+static void matmul_cases(tabi_runtime *f, tabi_runtime *r) {
+  /* K up to 300 terms: a looser bound (the reference sums in double) */
+  callspec mm = {"aten::mm", 2, {T2(129, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                 T2(65, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 1)},
+                 {0, 1}, 2, {{0}}, 1, 50};
+  diff(f, r, &mm, "transposed b");
+  callspec bmm = {"aten::bmm", 2, {{3, {4, 33, 70}, TABI_DTYPE_FLOAT32, 0, 0, 0},
+                                   {3, {4, 70, 19}, TABI_DTYPE_FLOAT32, 0, 0, 0}},
+                  {0, 1}, 2, {{0}}, 1, 50};
+  diff(f, r, &bmm, "batched");
+  callspec addmm = {"aten::addmm", 5, {T1(65, TABI_DTYPE_FLOAT32, FILL_RAND),
+                                       T2(129, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                       T2(300, 65, TABI_DTYPE_FLOAT32, FILL_RAND, 0)},
+                    {0, 1, 2}, 3, {{0}, {0}, {0}, tabi_float(0.5), tabi_int(2)}, 1, 50};
+  diff(f, r, &addmm, "bias row, alpha 2 beta 0.5");
+  int64_t s1[2] = {1, 1}, p1[2] = {1, 1}, s2[2] = {2, 2}, zero[2] = {0, 0}, bs[1] = {16};
+  int64_t mask[3] = {1, 1, 1};
+  for (int k = 0; k < 2; k++) {
+    const int64_t *st = k ? s2 : s1;
+    callspec conv = {"aten::convolution", 9,
+                     {{4, {2, 8, 12, 11}, TABI_DTYPE_FLOAT32, 0, 0, 0}, {4, {16, 8, 3, 3}, TABI_DTYPE_FLOAT32, 0, 0, 0},
+                      T1(16, TABI_DTYPE_FLOAT32, FILL_RAND)},
+                     {0, 1, 2}, 3,
+                     {{0}, {0}, {0}, tabi_int_list(st, 2), tabi_int_list(p1, 2), tabi_int_list(s1, 2),
+                      tabi_bool(0), tabi_int_list(zero, 2), tabi_int(1)}, 1, 20};
+    diff(f, r, &conv, k ? "stride 2" : "stride 1");
+    int64_t oh = k ? 6 : 12, ow = k ? 6 : 11;
+    callspec bwd = {"aten::convolution_backward", 11,
+                    {{4, {2, 16, oh, ow}, TABI_DTYPE_FLOAT32, 0, 0, 0}, {4, {2, 8, 12, 11}, TABI_DTYPE_FLOAT32, 0, 0, 0},
+                     {4, {16, 8, 3, 3}, TABI_DTYPE_FLOAT32, 0, 0, 0}},
+                    {0, 1, 2}, 3,
+                    {{0}, {0}, {0}, tabi_int_list(bs, 1), tabi_int_list(st, 2), tabi_int_list(p1, 2),
+                     tabi_int_list(s1, 2), tabi_bool(0), tabi_int_list(zero, 2), tabi_int(1),
+                     tabi_bool_list(mask, 3)}, 3, 20};
+    diff(f, r, &bwd, k ? "stride 2" : "stride 1");
+  }
+}
+
+static void fft_index_sort_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const int64_t lens[] = {1, 2, 3, 5, 7, 12, 16, 17, 60, 97, 1009, 4096, 6000};
+  int64_t last[1] = {-1};
+  for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
+    for (int one = 0; one < 2; one++) {
+      int64_t rows = lens[i] > 1000 ? 1 : 5; /* the reference DFT is O(n^2) */
+      callspec c = {"aten::_fft_r2c", 4, {T2(rows, lens[i], TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0}, 1,
+                    {{0}, tabi_int_list(last, 1), tabi_int(one ? 2 : 0), tabi_bool(one)}, 1,
+                    10 + (double)lens[i] / 100};
+      char label[64];
+      snprintf(label, sizeof label, "n=%lld onesided=%d", (long long)lens[i], one);
+      diff(f, r, &c, label);
+      c.t[0].dt = TABI_DTYPE_FLOAT64;
+      diff(f, r, &c, label);
+    }
+  tspec table = T2(20011, 16, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0);
+  tspec rows = {1, {30011}, TABI_DTYPE_INT64, FILL_INDEX, 20011, 0};
+  tspec idx2 = {2, {30011, 16}, TABI_DTYPE_INT64, FILL_INDEX, 20011, 0};
+  tspec idx2b = {2, {20011, 9}, TABI_DTYPE_INT64, FILL_INDEX, 16, 0};
+  tspec src = T2(30011, 16, TABI_DTYPE_FLOAT32, FILL_RAND, 0);
+  callspec cs[] = {
+      {"aten::index_select", 3, {table, rows}, {0, 2}, 2, {{0}, tabi_int(0)}, 1, 0},
+      {"aten::gather", 4, {table, idx2}, {0, 2}, 2, {{0}, tabi_int(0), {0}, tabi_bool(0)}, 1, 0},
+      {"aten::gather", 4, {table, idx2b}, {0, 2}, 2, {{0}, tabi_int(1), {0}, tabi_bool(0)}, 1, 0},
+      {"aten::scatter_add", 4, {table, idx2, src}, {0, 2, 3}, 3, {{0}, tabi_int(0)}, 1, 4},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) diff(f, r, &cs[i], "rows");
+  for (int desc = 0; desc < 2; desc++)
+    for (int fill = 0; fill < 2; fill++) {
+      tspec x = T2(3, 100003, TABI_DTYPE_FLOAT32, fill ? FILL_FEW : FILL_SPECIAL, 0);
+      callspec so = {"aten::sort", 3, {x}, {0}, 1, {{0}, tabi_int(-1), tabi_bool(desc)}, 2, 0};
+      diff(f, r, &so, desc ? "descending" : "ascending");
+      callspec tk = {"aten::topk", 5, {x}, {0}, 1,
+                     {{0}, tabi_int(1000), tabi_int(-1), tabi_bool(!desc), tabi_bool(1)}, 2, 0};
+      diff(f, r, &tk, desc ? "smallest" : "largest");
+    }
+}
+
+static void determinism(const char *plugin) {
+  tabi_runtime *r1 = load_rt(plugin, "1"), *r3 = load_rt(plugin, "3");
+  CHECK(r1 != NULL && r3 != NULL);
+  if (!r1 || !r3) return;
+  tabi_runtime_set_deterministic(r1, 1);
+  tabi_runtime_set_deterministic(r3, 1);
+  int64_t last[1] = {-1}, ns[1] = {777};
+  int64_t s1[2] = {1, 1}, zero[2] = {0, 0}, bs[1] = {16}, mask[3] = {1, 1, 1};
+  callspec cs[] = {
+      {"aten::sum.dim_IntList", 4, {T1(1000003, TABI_DTYPE_FLOAT32, FILL_RAND)}, {0}, 1,
+       {{0}, tabi_none(), tabi_bool(0), tabi_none()}, 1, 0},
+      {"aten::mean", 2, {T1(1000003, TABI_DTYPE_BFLOAT16, FILL_RAND)}, {0}, 1, {{0}, tabi_none()}, 1, 0},
+      {"aten::sum.dim_IntList", 4, {T2(999, 777, TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0}, 1,
+       {{0}, tabi_int_list(last, 1), tabi_bool(0), tabi_none()}, 1, 0},
+      {"aten::_softmax", 3, {T2(999, 777, TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0}, 1,
+       {{0}, tabi_int(-1), tabi_bool(0)}, 1, 0},
+      {"aten::native_layer_norm", 5, {T2(999, 777, TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0}, 1,
+       {{0}, tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)}, 3, 0},
+      {"aten::mm", 2, {T2(300, 700, TABI_DTYPE_FLOAT32, FILL_RAND, 0), T2(700, 200, TABI_DTYPE_FLOAT32, FILL_RAND, 0)},
+       {0, 1}, 2, {{0}}, 1, 0},
+      {"aten::convolution_backward", 11,
+       {{4, {4, 16, 14, 14}, TABI_DTYPE_FLOAT32, 0, 0, 0}, {4, {4, 8, 14, 14}, TABI_DTYPE_FLOAT32, 0, 0, 0},
+        {4, {16, 8, 3, 3}, TABI_DTYPE_FLOAT32, 0, 0, 0}},
+       {0, 1, 2}, 3,
+       {{0}, {0}, {0}, tabi_int_list(bs, 1), tabi_int_list(s1, 2), tabi_int_list(s1, 2), tabi_int_list(s1, 2),
+        tabi_bool(0), tabi_int_list(zero, 2), tabi_int(1), tabi_bool_list(mask, 3)}, 3, 0},
+      {"aten::scatter_add", 4,
+       {T2(2000, 16, TABI_DTYPE_FLOAT32, FILL_RAND, 0), {2, {30011, 16}, TABI_DTYPE_INT64, FILL_INDEX, 2000, 0},
+        T2(30011, 16, TABI_DTYPE_FLOAT32, FILL_RAND, 0)},
+       {0, 2, 3}, 3, {{0}, tabi_int(0)}, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) bitwise(r1, r3, &cs[i], "1 vs 3 threads");
+  tabi_runtime_destroy(r1);
+  tabi_runtime_destroy(r3);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
+    return 2;
+  }
+  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
+  CHECK(f != NULL && r != NULL);
+  if (!f || !r) return check_report();
+  elementwise_cases(f, r);
+  reduce_cases(f, r);
+  matmul_cases(f, r);
+  fft_index_sort_cases(f, r);
+  tabi_runtime_destroy(f);
+  tabi_runtime_destroy(r);
+  determinism(argv[1]);
+  return check_report();
+}
