@@ -84,6 +84,38 @@ BINARY(d_gt, DC_P_GT, DC_PROMOTE_ALWAYS_BOOL)
 BINARY(d_ge, DC_P_GE, DC_PROMOTE_ALWAYS_BOOL)
 BINARY(d_pow, DC_P_POW, DC_PROMOTE_DEFAULT)
 
+/* pow(Tensor, Scalar): ATen computes the exponents 0.5, -0.5, 2, 3, -1 and -2
+ * as sqrt, rsqrt, x*x, x*x*x, reciprocal and 1/(x*x), which differ from pow at
+ * special values (pow(-inf, 0.5) is inf, sqrt(-inf) is nan). */
+static tabi_status d_pow_tensor_scalar(void *ctx, const tabi_call *call, tabi_value *args,
+                                       tabi_value *outs) {
+  tabi_tensor *x = args[0].u.t;
+  const tabi_value *e = &args[1];
+  double ev = ref_scalar_f(e);
+  int special = e->tag != TABI_TAG_COMPLEX && tabi_dtype_is_floating(tabi_tensor_dtype(x)) &&
+                (ev == 0.5 || ev == -0.5 || ev == 2 || ev == 3 || ev == -1 || ev == -2);
+  if (!special) return ew_binary(ctx, call, args, outs, DC_P_POW, DC_PROMOTE_DEFAULT);
+  dc_scope s;
+  dc_begin(&s, ctx, call, args);
+  dc_operand o[2] = {dc_t(x), dc_s(e)};
+  tabi_dtype result, compute;
+  dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  tabi_tensor *c = dc_convert(&s, dc_convert(&s, x, result), compute), *r;
+  if (ev == 0.5)
+    r = dc_unary(&s, DC_P_SQRT, c);
+  else if (ev == -0.5)
+    r = dc_unary(&s, DC_P_RSQRT, c);
+  else if (ev == 2)
+    r = dc_binary(&s, DC_P_MUL, c, c);
+  else if (ev == 3)
+    r = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_MUL, c, c), c);
+  else if (ev == -1)
+    r = dc_unary(&s, DC_P_RECIPROCAL, c);
+  else
+    r = dc_unary(&s, DC_P_RECIPROCAL, dc_binary(&s, DC_P_MUL, c, c));
+  return dc_finish(&s, outs, 0, dc_convert(&s, r, result));
+}
+
 /* A constant of the computation dtype, broadcast to x's shape. */
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
@@ -326,8 +358,11 @@ static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *s
   }
   tabi_dtype result, compute;
   dc_promote(n, o, DC_PROMOTE_DEFAULT, &result, &compute);
-  if (result == TABI_DTYPE_BOOL)
-    return dc_error(s, TABI_ERR_TYPE, "clamp does not take bool inputs");
+  /* clamp with Scalar bounds refuses bool; clamp.Tensor takes it */
+  /* bool: clamp.Tensor takes one bound, not both, and never Scalar bounds */
+  if (result == TABI_DTYPE_BOOL &&
+      ((lo->tag != TABI_TAG_TENSOR && hi->tag != TABI_TAG_TENSOR) || (ilo >= 0 && ihi >= 0)))
+    return dc_error(s, TABI_ERR_TYPE, "clamp of bool takes a single Tensor bound");
   tabi_tensor *x[3];
   if (!dc_prepare(s, n, o, compute, x)) return dc_finish(s, outs, 0, NULL);
   tabi_tensor *r = x[0];
@@ -349,6 +384,19 @@ static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args
   tabi_tensor *x = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (!dc_check_dtype(&s, "self", dt, REF_DTS_INT | REF_DTS_FLOAT)) return dc_abandon(&s, s.st);
+  if (tabi_dtype_is_integral(dt, 0)) { /* ATen converts the bounds to the input's dtype, checked */
+    int64_t bits = tabi_dtype_size(dt) * 8;
+    double lo = dt == TABI_DTYPE_UINT8 ? 0 : -ldexp(1.0, (int)bits - 1);
+    double hi = dt == TABI_DTYPE_UINT8 ? 255 : ldexp(1.0, (int)bits - 1) - 1;
+    for (int i = 1; i <= 2; i++) {
+      double v = trunc(ref_scalar_f(&args[i]));
+      if (v < lo || v > hi)
+        return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                        "argument %d (%g) cannot be converted to "
+                        "type %s without overflow",
+                        i, ref_scalar_f(&args[i]), tabi_dtype_name(dt));
+    }
+  }
   /* the bounds are compared in the promoted dtype; the result keeps the input's */
   dc_operand o[3] = {dc_t(x), dc_s(&args[1]), dc_s(&args[2])};
   tabi_dtype result, compute;
@@ -372,10 +420,7 @@ static tabi_status d_isinf(void *ctx, const tabi_call *call, tabi_value *args, t
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
-  if (tabi_tensor_dtype(x) == TABI_DTYPE_BOOL)
-    return dc_error(&s, TABI_ERR_TYPE,
-                    "argument 'self' has dtype bool, which rounding ops do not take");
-  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 0)) {
+  if (tabi_dtype_is_integral(tabi_tensor_dtype(x), 1)) {
     tabi_value f = tabi_bool(0);
     return dc_finish(&s, outs, 0,
                      dc_full(&s, x->dl.ndim, x->dl.shape, &f, TABI_DTYPE_BOOL, x->dl.device));
@@ -502,7 +547,7 @@ const dc_kernel dc_elementwise_kernels[] = {{"aten::acos", d_acos},
                                             {"aten::ge.Tensor", d_ge},
                                             {"aten::ge.Scalar", d_ge},
                                             {"aten::pow.Tensor_Tensor", d_pow},
-                                            {"aten::pow.Tensor_Scalar", d_pow},
+                                            {"aten::pow.Tensor_Scalar", d_pow_tensor_scalar},
                                             {"aten::pow.Scalar", d_pow},
                                             {"aten::sigmoid", d_sigmoid},
                                             {"aten::relu", d_relu},

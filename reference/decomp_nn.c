@@ -253,6 +253,9 @@ static tabi_status avg_pool(dc_scope *s, tabi_value *outs, tabi_value *args, int
       return dc_error(s, TABI_ERR_INVALID_ARGUMENT,
                       "pad should be at most half of the kernel size, "
                       "kernel and stride positive");
+    if (kernel[i] > in + 2 * pad[i])
+      return dc_error(s, TABI_ERR_SHAPE, "the kernel (%lld) is larger than the padded input (%lld)",
+                      (long long)kernel[i], (long long)(in + 2 * pad[i]));
     int64_t num = in + 2 * pad[i] - kernel[i];
     int64_t o = (ceil_mode ? (num + stride[i] - 1) / stride[i] : num / stride[i]) + 1;
     if (ceil_mode && (o - 1) * stride[i] >= in + pad[i]) o--; /* last window must start inside */
