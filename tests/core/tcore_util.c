@@ -15,9 +15,20 @@ __attribute__((visibility("default"))) void tcore_trace(const char *what) {
   snprintf(trace_buf + n, sizeof trace_buf - n, "%s%s", n ? "," : "", what);
 }
 
+/* Int lists the dispatcher expands (int[2] given one int) live in its per-call
+ * buffer, valid only during the call: keep a copy for the test to read after. */
+static int64_t probe_ints[32][8];
+
 __attribute__((visibility("default"))) void tcore_probe(const tabi_value *args, int32_t n) {
   probe_n = n > 32 ? 32 : n;
   memcpy(probe_args, args, sizeof(tabi_value) * (size_t)probe_n);
+  for (int32_t i = 0; i < probe_n; i++) {
+    tabi_value *v = &probe_args[i];
+    if ((v->tag == TABI_TAG_INT_LIST || v->tag == TABI_TAG_BOOL_LIST) && v->u.list.len <= 8) {
+      memcpy(probe_ints[i], v->u.list.data, sizeof(int64_t) * (size_t)v->u.list.len);
+      v->u.list.data = probe_ints[i];
+    }
+  }
 }
 
 __attribute__((visibility("default"))) void tcore_destroyed(const char *name) {
