@@ -6,6 +6,7 @@
  * to float": sin, exp, sqrt, ...); the prims never promote, so a float function
  * on an integer tensor is refused and the decompositions convert first.
  */
+#include "ref_cplx_util.h"
 #include "ref_elementwise.h"
 #include "ref_elementwise_special.h"
 
@@ -50,8 +51,12 @@ FN_C(c_sinh, csinh(a)) FN_C(c_cosh, ccosh(a)) FN_C(c_tanh, ctanh(a))
 FN_C(c_asinh, casinh(a)) FN_C(c_acosh, cacosh(a)) FN_C(c_atanh, catanh(a))
 FN_C(c_exp, cexp(a)) FN_C(c_exp2, cexp(a * LN2))
 FN_C(c_log, clog(a)) FN_C(c_log10, clog(a) / LN10) FN_C(c_log2, clog(a) / LN2)
-FN_C(c_sqrt, csqrt(a)) FN_C(c_rsqrt, 1.0 / csqrt(a)) FN_C(c_reciprocal, 1.0 / a)
-FN_C(c_sigmoid, 1.0 / (1.0 + cexp(-a)))
+/* The divisions are c10::complex's (Smith's algorithm, no C99 infinity recovery),
+ * as ATen's scalar kernels: 1 / a, 1 / std::sqrt(a), 1 / (1 + std::exp(-a)), the
+ * 1 being complex (1, 0) (so 1 + (x - 0i) has imaginary +0). */
+FN_C(c_sqrt, csqrt(a)) FN_C(c_rsqrt, ref_c10_div(1.0, csqrt(a)))
+FN_C(c_reciprocal, ref_c10_div(1.0, a))
+FN_C(c_sigmoid, ref_c10_div(1.0, CMPLX(1.0, 0.0) + cexp(-a)))
 
 /* exp(z) - 1 without cancellation for small z (ATen's formula). */
 static ref_cplx c_expm1(ref_cplx z, ref_ew_ctx *x) {

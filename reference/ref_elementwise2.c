@@ -5,6 +5,7 @@
  * remainder by zero are errors, as ATen raises ZeroDivisionError; INT_MIN / -1
  * wraps (ATen's own CPU kernel traps there, which no reference may do).
  */
+#include "ref_cplx_util.h"
 #include "ref_elementwise.h"
 #include "ref_elementwise_special.h"
 
@@ -31,7 +32,8 @@ FN_I(i_sub, ref_wrap_sub(a, ref_wrap_mul(x->pi[0], b)))
 FN_F(f_sub, a - x->pf[0] * b)
 FN_C(c_sub, a - x->pc[0] * b)
 FN_I(i_mul, ref_wrap_mul(a, b)) FN_F(f_mul, a * b) FN_C(c_mul, a * b)
-FN_F(f_div, a / b) FN_C(c_div, a / b)
+/* complex: c10::complex division (Smith's algorithm), as ATen computes a / b */
+FN_F(f_div, a / b) FN_C(c_div, ref_c10_div(a, b))
 
 static int64_t i_div_trunc(int64_t a, int64_t b, ref_ew_ctx *x) {
   if (b == 0) { x->err = REF_EW_ERR_ZERO_DIV; return 0; }
@@ -114,8 +116,21 @@ static int64_t i_pow(int64_t a, int64_t b, ref_ew_ctx *x) {
   return r;
 }
 FN_F(f_pow, pow(a, b))
-/* std::pow(complex) of a zero base is zero in libstdc++, which ATen uses. */
-FN_C(c_pow, a == 0 ? 0.0 : cpow(a, b))
+/* ATen's std::pow(c10::complex) is libstdc++'s std::pow(std::complex), which
+ * (with C99 complex support, as on every glibc build) is __builtin_cpow: C's
+ * cpow = cexp(b * clog(a)), no zero-base shortcut (0^0 and 0^NaN are NaN, 0^-1 is
+ * inf+NaNj). The shortcut `x == 0 ? 0 : exp(y*log(x))` is only libstdc++'s
+ * fallback for builds without C99 complex. complex64 is std::pow(complex<float>),
+ * glibc's cpowf: y * log(x) is formed in float, where it overflows or loses a
+ * tiny log|x| that double keeps (NaN where double gives 0 at the range's edges), so
+ * complex64 computes in float here, as ATen does. */
+static ref_cplx c_pow(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
+  if (x->cd == TABI_DTYPE_COMPLEX64) {
+    float _Complex r = cpowf((float _Complex)a, (float _Complex)b);
+    return CMPLX((double)crealf(r), (double)cimagf(r));
+  }
+  return cpow(a, b);
+}
 
 /* pow.Tensor_Scalar: ATen special-cases these exponents (sqrt keeps -0.0 and
  * gives NaN for -inf, unlike pow). */
@@ -134,11 +149,11 @@ static ref_cplx c_pow_ts(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
   if (b == 0) return 1.0;
   if (b == 1) return a;
   if (b == 0.5) return csqrt(a);
-  if (b == -0.5) return 1.0 / csqrt(a);
-  if (b == -1) return 1.0 / a;
+  if (b == -0.5) return ref_c10_div(1.0, csqrt(a)); /* ATen's rsqrt kernel */
+  if (b == -1) return ref_c10_div(1.0, a);            /* ATen's reciprocal kernel */
   if (b == 2) return a * a;
   if (b == 3) return a * a * a;
-  if (b == -2) return 1.0 / (a * a);
+  if (b == -2) return ref_c10_div(1.0, a * a);
   return c_pow(a, b, x);
 }
 

@@ -16,6 +16,7 @@
  *    complex input gives the real dtype.
  *  - prims never promote: the output has the input's dtype, or output_dtype.
  */
+#include "ref_cplx_util.h"
 #include "ref_reduce_util.h"
 
 #include <math.h>
@@ -76,7 +77,9 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
         ref_cplx v = ref_red_load_c(self, o.off[0] + in.off[0], as);
         acc = kind == RED_PROD ? acc * v : acc + v;
       }
-      if (kind == RED_MEAN) acc /= (double)r->group;
+      /* ATen's mean is sum(...).div_(n): a c10::complex division by (n + 0i), so a
+       * NaN in either part of the sum makes both parts NaN */
+      if (kind == RED_MEAN) acc = ref_c10_div(acc, (double)r->group);
       ref_store_c(out, pos, acc);
     } else if (flt || kind == RED_MEAN) {
       double acc = kind == RED_PROD ? 1.0 : 0.0;

@@ -217,6 +217,17 @@ static void test_prod_mean(void) {
   CHECK(r && geti_im(r, 0) == 3);
   REL(r);
   REL(x);
+  /* mean is sum(...).div_(n), a complex division: a NaN in either part of the sum makes
+   * both parts NaN. x = tensor([[complex(1,nan), 2+0j], [complex(nan,1), 1+1j],
+   * [1+1j, 3+1j]], dtype=complex128): x.mean(1) -> [nan+nanj, nan+nanj, 2+1j] */
+  x = mkc(TABI_DTYPE_COMPLEX128, SH(3, 2), V(1, 2, NaN, 1, 1, 3), V(NaN, 0, 1, 1, 1, 1));
+  m[0] = TV(x);
+  m[1] = IL(1);
+  r = run1("aten::mean.dim", m, 2);
+  CHECK_T(r, TABI_DTYPE_COMPLEX128, SH(3), V(NaN, NaN, 2));
+  CHECK(r && isnan(geti_im(r, 0)) && isnan(geti_im(r, 1)) && geti_im(r, 2) == 1);
+  REL(r);
+  REL(x);
 }
 
 static void test_amax_amin_any(void) {
