@@ -300,10 +300,12 @@ tabi_status ref_nn_embedding_dense_backward(void *ctx, const tabi_call *call, ta
   if (tabi_tensor_numel(go) != ni * D || go->dl.ndim != ind->dl.ndim + 1)
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' must have shape indices.shape + [D]",
                    ref_op_name(h, call));
-  int64_t *cnt = ref_nn_izeros(V);
-  double *acc = ref_nn_zeros(V * D);
-  if (!cnt || !acc) {
+  int integral = tabi_dtype_is_integral(dt, 0);
+  int64_t *cnt = ref_nn_izeros(V), *iacc = integral ? ref_nn_izeros(V * D) : NULL;
+  double *acc = integral ? NULL : ref_nn_zeros(V * D);
+  if (!cnt || (integral ? !iacc : !acc)) {
     ref_nn_free(cnt);
+    ref_nn_free(iacc);
     ref_nn_free(acc);
     return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", ref_op_name(h, call));
   }
@@ -311,26 +313,40 @@ tabi_status ref_nn_embedding_dense_backward(void *ctx, const tabi_call *call, ta
     int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
     if (v < 0 || v >= V) {
       ref_nn_free(cnt);
+      ref_nn_free(iacc);
       ref_nn_free(acc);
       return bad_index(h, call, "indices", v, V);
     }
     cnt[v]++;
   }
+  /* ATen adds grad_output[i] with alpha = 1.0 / count (add_stub with a double
+   * Scalar alpha). An integer dtype takes alpha.to<int>(), which truncates: 1 for
+   * a row seen once, 0 for a row seen more often. Integers accumulate in int64
+   * (wrapping), so the store wraps as ATen's adds in the dtype do. */
   for (int64_t i = 0; i < ni; i++) {
     int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
     if (v == pad) continue;
     for (int64_t d = 0; d < D; d++) {
-      double g = ref_load_f(go, ref_offset_of(go, i * D + d));
-      acc[v * D + d] += scale ? g / (double)cnt[v] : g;
+      if (integral) {
+        int64_t g = ref_load_i(go, ref_offset_of(go, i * D + d));
+        if (!scale || cnt[v] == 1) iacc[v * D + d] = ref_wrap_add(iacc[v * D + d], g);
+      } else {
+        double g = ref_load_f(go, ref_offset_of(go, i * D + d));
+        acc[v * D + d] += scale ? g / (double)cnt[v] : g;
+      }
     }
   }
   int64_t shape[2] = {V, D};
   tabi_tensor *out;
   if ((st = ref_empty(h, go, dt, 2, shape, &out)) == TABI_OK) {
-    for (int64_t i = 0; i < V * D; i++) ref_store_f(out, i, acc[i]);
+    for (int64_t i = 0; i < V * D; i++) {
+      if (integral) ref_store_i(out, i, iacc[i]);
+      else ref_store_f(out, i, acc[i]);
+    }
     ref_set_out(outs, 0, out);
   }
   ref_nn_free(cnt);
+  ref_nn_free(iacc);
   ref_nn_free(acc);
   return st;
 }

@@ -8,8 +8,10 @@
  * Returns, as torch 1.13 CPU does:
  *  - output [B, D]: sum (times per_sample_weights, mode sum only), mean (0 for
  *    an empty bag) or max (first maximum wins; 0 for an empty bag);
- *  - offset2bag: the bag of each index, [n]; EMPTY ([0]) in sum mode without a
- *    padding_idx (ATen's fast path does not build it);
+ *  - offset2bag: the bag of each index, [n]; EMPTY ([0]) on ATen's sum-mode fast
+ *    path (float32/float16/bfloat16 weight with stride(1) == 1,
+ *    per_sample_weights with stride(0) == 1, no padding_idx), which does not
+ *    build it;
  *  - bag_size [B]: indices counted per bag; zeros in sum mode;
  *  - max_indices: [B, D] row of each maximum (0 for an empty bag) in max mode,
  *    a copy of bag_size in mean mode, zeros [B] in sum mode.
@@ -70,7 +72,13 @@ tabi_status ref_nn_embedding_bag(void *ctx, const tabi_call *call, tabi_value *a
       return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for %lld rows",
                      ref_op_name(h, call), (long long)v, (long long)V);
   }
-  int64_t oshape[2] = {B, D}, o2b_n = (mode == 0 && pad < 0) ? 0 : n;
+  /* ATen's sum-mode fast path (is_fast_path: a float32/float16/bfloat16 weight
+   * with weight.stride(1) == 1, per_sample_weights.stride(0) == 1, padding_idx
+   * < 0) does not build offset2bag; every other case returns it, [n]. */
+  int fast = mode == 0 && pad < 0 &&
+             (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16) &&
+             w->dl.strides[1] == 1 && (!psw || psw->dl.strides[0] == 1);
+  int64_t oshape[2] = {B, D}, o2b_n = fast ? 0 : n;
   tabi_tensor *out = NULL, *o2b = NULL, *bsz = NULL, *mxi = NULL;
   double *acc = ref_nn_zeros(B * D);
   int64_t *arg = ref_nn_izeros(B * D), *cnt = ref_nn_izeros(B);

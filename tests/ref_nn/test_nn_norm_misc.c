@@ -242,6 +242,63 @@ static void test_embedding(void) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) t_free(all[i]);
 }
 
+/* ATen's rules behind two results that depend on dtype and layout. */
+static void test_embedding_dtype_rules(void) {
+  tabi_value o[4];
+  tabi_tensor *w = t_make(TABI_DTYPE_FLOAT32, 2, SHP(6, 2), NULL);
+  tabi_tensor *w64 = t_make(TABI_DTYPE_FLOAT64, 2, SHP(6, 2), NULL), *wn = t_noncontig(w);
+  tabi_tensor *idx = t_make(TABI_DTYPE_INT64, 1, SHP(6), (const double[]){1, 2, 4, 5, 4, 3});
+  tabi_tensor *off = t_make(TABI_DTYPE_INT64, 1, SHP(4), (const double[]){0, 2, 2, 4});
+  tabi_tensor *psw = t_make(TABI_DTYPE_FLOAT32, 1, SHP(6), (const double[]){1, 2, 3, 4, 5, 6});
+  tabi_tensor *pswn = t_noncontig(psw);
+  /* offset2bag is skipped only on the sum fast path (is_fast_path: float32/16 weight with
+   * stride(1) == 1, per_sample_weights stride(0) == 1, no padding_idx):
+   * A._embedding_bag(arange(12.).reshape(6,2).double(), idx, off, False, 0, False, None, False, -1)[1]
+   *   == [0, 0, 2, 2, 3, 3]; the same with a (4, 2)-strided float32 weight, or a float32
+   * weight and per_sample_weights of stride 2, too; contiguous float32: [] */
+  tabi_value cases[3][2] = {{TV(w64), tabi_none()}, {TV(wn), tabi_none()}, {TV(w), TV(pswn)}};
+  for (int c = 0; c < 3; c++) {
+    CHECK_OK(h_call("aten::_embedding_bag", (tabi_value[]){cases[c][0], TV(idx), TV(off), tabi_bool(0),
+                    tabi_int(0), tabi_bool(0), cases[c][1], tabi_bool(0), tabi_int(-1)}, 9, o, 4));
+    CHECK(t_shape_is(o[1].u.t, 1, SHP(6)));
+    CHECK_CLOSE(o[1].u.t, 0, 0, 0, 2, 2, 3, 3);
+    if (c < 2) CHECK_CLOSE(o[0].u.t, 0, 6, 8, 0, 0, 18, 20, 14, 16);
+    else CHECK_CLOSE(o[0].u.t, 0, 10, 13, 0, 0, 64, 71, 76, 87);
+    outs_free(o, 4);
+  }
+  CHECK_OK(h_call("aten::_embedding_bag", (tabi_value[]){TV(w), TV(idx), TV(off), tabi_bool(0), tabi_int(0),
+                  tabi_bool(0), TV(psw), tabi_bool(0), tabi_int(-1)}, 9, o, 4));
+  CHECK(t_shape_is(o[1].u.t, 1, SHP(0)));
+  outs_free(o, 4);
+  /* Integer grads: ATen adds with alpha = Scalar(1.0 / count).to<int>(), 0 for a repeated row.
+   * g = tensor([[1,2],[3,4],[5,6]], dtype=int32), i3 = tensor([0,2,2]):
+   * A.embedding_dense_backward(g, i3, 4, -1, True) == [[1,2],[0,0],[0,0],[0,0]]
+   * A.embedding_dense_backward(g, i3, 4, -1, False) == [[1,2],[0,0],[8,10],[0,0]]
+   * A.embedding_dense_backward(g.float(), i3, 4, -1, True) == [[1,2],[0,0],[4,5],[0,0]] */
+  tabi_tensor *g = t_make(TABI_DTYPE_INT32, 2, SHP(3, 2), (const double[]){1, 2, 3, 4, 5, 6});
+  tabi_tensor *gf = t_make(TABI_DTYPE_FLOAT32, 2, SHP(3, 2), (const double[]){1, 2, 3, 4, 5, 6});
+  tabi_tensor *i3 = t_make(TABI_DTYPE_INT64, 1, SHP(3), (const double[]){0, 2, 2});
+  tabi_tensor *r = h_call1("aten::embedding_dense_backward", (tabi_value[]){TV(g), TV(i3), tabi_int(4), tabi_int(-1), tabi_bool(1)}, 5, NULL);
+  CHECK(r && tabi_tensor_dtype(r) == TABI_DTYPE_INT32);
+  CHECK_CLOSE(r, 0, 1, 2, 0, 0, 0, 0, 0, 0);
+  t_free(r);
+  r = h_call1("aten::embedding_dense_backward", (tabi_value[]){TV(g), TV(i3), tabi_int(4), tabi_int(-1), tabi_bool(0)}, 5, NULL);
+  CHECK_CLOSE(r, 0, 1, 2, 0, 0, 8, 10, 0, 0);
+  t_free(r);
+  r = h_call1("aten::embedding_dense_backward", (tabi_value[]){TV(gf), TV(i3), tabi_int(4), tabi_int(-1), tabi_bool(1)}, 5, NULL);
+  CHECK_CLOSE(r, 0, 1, 2, 0, 0, 4, 5, 0, 0);
+  t_free(r);
+  /* uint8 sums wrap: gu = tensor([[200,100],[100,100],[7,9]], dtype=uint8), i4 = tensor([1,1,3]):
+   * A.embedding_dense_backward(gu, i4, 4, -1, False) == [[0,0],[44,200],[0,0],[7,9]] */
+  tabi_tensor *gu = t_make(TABI_DTYPE_UINT8, 2, SHP(3, 2), (const double[]){200, 100, 100, 100, 7, 9});
+  tabi_tensor *i4 = t_make(TABI_DTYPE_INT64, 1, SHP(3), (const double[]){1, 1, 3});
+  r = h_call1("aten::embedding_dense_backward", (tabi_value[]){TV(gu), TV(i4), tabi_int(4), tabi_int(-1), tabi_bool(0)}, 5, NULL);
+  CHECK_CLOSE(r, 0, 0, 0, 44, 200, 0, 0, 7, 9);
+  t_free(r);
+  tabi_tensor *all[] = {w, w64, wn, idx, off, psw, pswn, g, gf, i3, gu, i4};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) t_free(all[i]);
+}
+
 int main(void) {
   nn_setup();
   if (!nn_rt) return check_report();
@@ -250,6 +307,7 @@ int main(void) {
   test_dropout();
   test_sampling();
   test_embedding();
+  test_embedding_dtype_rules();
   tabi_runtime_destroy(nn_rt);
   return check_report();
 }
