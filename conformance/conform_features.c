@@ -19,30 +19,52 @@ typedef struct fctx {
   FILE *log;
   conform_feature_result r;
   const char *group;
+  conform_feature_case_fn on_case; /* may be NULL */
+  void *user;
 } fctx;
 
 static void fail(fctx *c, const char *op, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void fail(fctx *c, const char *op, const char *where, const char *fmt, ...) {
+  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(c->log, "FAIL %s %s [%s]: ", c->group, op, where);
-  vfprintf(c->log, fmt, ap);
-  fputc('\n', c->log);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  fprintf(c->log, "FAIL %s %s [%s]: %s\n", c->group, op, where, msg);
   c->r.failed++;
+  if (c->on_case) c->on_case(c->user, op, where, CONFORM_FEATURE_FAIL, msg);
+}
+
+static void pass(fctx *c, const char *op, const char *where) {
+  c->r.passed++;
+  if (c->on_case) c->on_case(c->user, op, where, CONFORM_FEATURE_PASS, "");
+}
+
+static void skip(fctx *c, const char *op, const char *where, const char *why) {
+  c->r.skipped++;
+  if (c->on_case) c->on_case(c->user, op, where, CONFORM_FEATURE_SKIP, why);
 }
 
 #define EXPECT(c, cond, op, where, ...) \
-  do { if (cond) (c)->r.passed++; else fail((c), (op), (where), __VA_ARGS__); } while (0)
+  do { if (cond) pass((c), (op), (where)); else fail((c), (op), (where), __VA_ARGS__); } while (0)
+
+/* The check could not run (a plugin did not load, no extension): said on the log
+ * and to on_case as a failure of "(setup)"; the caller returns 2. */
+static void cannot_run(fctx *c, const char *what) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "cannot run: %s%s", what, tabi_last_error());
+  fprintf(c->log, "%s\n", msg);
+  if (c->on_case) c->on_case(c->user, "(setup)", "load", CONFORM_FEATURE_FAIL, msg);
+}
 
 static tabi_runtime *make_runtime(const char *feature, const char *reference, const char *decomp,
-                                  FILE *log) {
+                                  fctx *c) {
   tabi_runtime *rt = NULL;
   if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
   if (tabi_runtime_load_plugin(rt, reference ? reference : "reference", NULL) != TABI_OK ||
       tabi_runtime_load_plugin(rt, feature, NULL) != TABI_OK) {
-    fprintf(log, "cannot run: %s\n", tabi_last_error());
+    cannot_run(c, "");
     tabi_runtime_destroy(rt);
     return NULL;
   }
@@ -274,16 +296,24 @@ out:
 
 int conform_features_autocast(const char *autocast_plugin, const char *reference_plugin,
                               const char *decomp_plugin, FILE *log, conform_feature_result *out) {
-  fctx c = {log ? log : stderr, {0, 0, 0}, "autocast"};
+  return conform_features_autocast_ex(autocast_plugin, reference_plugin, decomp_plugin, log, NULL,
+                                      NULL, out);
+}
+
+int conform_features_autocast_ex(const char *autocast_plugin, const char *reference_plugin,
+                                 const char *decomp_plugin, FILE *log,
+                                 conform_feature_case_fn on_case, void *user,
+                                 conform_feature_result *out) {
+  fctx c = {log ? log : stderr, {0, 0, 0}, "autocast", on_case, user};
   if (out) memset(out, 0, sizeof *out);
   tabi_runtime *rt = make_runtime(autocast_plugin ? autocast_plugin : "autocast",
-                                  reference_plugin, decomp_plugin, c.log);
+                                  reference_plugin, decomp_plugin, &c);
   if (!rt) return 2;
   const tabi_autocast_api *ac = NULL;
   if (tabi_runtime_extension(rt, TABI_AUTOCAST_EXTENSION, TABI_AUTOCAST_VERSION,
                              (const void **)&ac) != TABI_OK || !ac ||
       !TABI_FIELD_PRESENT(tabi_autocast_api, ac, listed_ops)) {
-    fprintf(c.log, "cannot run: no tabi.autocast v1 extension: %s\n", tabi_last_error());
+    cannot_run(&c, "no tabi.autocast v1 extension: ");
     tabi_runtime_destroy(rt);
     return 2;
   }
@@ -293,7 +323,7 @@ int conform_features_autocast(const char *autocast_plugin, const char *reference
     tabi_op op;
     if (tabi_op_find(rt, expect_tab[i].op, &op) != TABI_OK) {
       tabi_clear_error();
-      c.r.skipped++;
+      skip(&c, expect_tab[i].op, "cpu", "op not in this runtime");
       continue;
     }
     const tabi_op_info *info = tabi_op_get_info(rt, op);
@@ -308,7 +338,7 @@ int conform_features_autocast(const char *autocast_plugin, const char *reference
     conform_sample_list_clear(&list);
     if (!ran) {
       fprintf(c.log, "SKIP autocast %s [cpu]: no sample ran\n", info->name);
-      c.r.skipped++;
+      skip(&c, info->name, "cpu", "no float32 sample ran");
     }
   }
   tabi_runtime_destroy(rt);
@@ -643,16 +673,24 @@ static void check_trace(fctx *c, const tabi_profiler_api *pf) {
 
 int conform_features_profiler(const char *profiler_plugin, const char *reference_plugin,
                               const char *decomp_plugin, FILE *log, conform_feature_result *out) {
-  fctx c = {log ? log : stderr, {0, 0, 0}, "profiler"};
+  return conform_features_profiler_ex(profiler_plugin, reference_plugin, decomp_plugin, log, NULL,
+                                      NULL, out);
+}
+
+int conform_features_profiler_ex(const char *profiler_plugin, const char *reference_plugin,
+                                 const char *decomp_plugin, FILE *log,
+                                 conform_feature_case_fn on_case, void *user,
+                                 conform_feature_result *out) {
+  fctx c = {log ? log : stderr, {0, 0, 0}, "profiler", on_case, user};
   if (out) memset(out, 0, sizeof *out);
   tabi_runtime *rt = make_runtime(profiler_plugin ? profiler_plugin : "profiler",
-                                  reference_plugin, decomp_plugin, c.log);
+                                  reference_plugin, decomp_plugin, &c);
   if (!rt) return 2;
   const tabi_profiler_api *pf = NULL;
   if (tabi_runtime_extension(rt, TABI_PROFILER_EXTENSION, TABI_PROFILER_VERSION,
                              (const void **)&pf) != TABI_OK || !pf ||
       !TABI_FIELD_PRESENT(tabi_profiler_api, pf, memory_event_get)) {
-    fprintf(c.log, "cannot run: no tabi.profiler v1 extension: %s\n", tabi_last_error());
+    cannot_run(&c, "no tabi.profiler v1 extension: ");
     tabi_runtime_destroy(rt);
     return 2;
   }

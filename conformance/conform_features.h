@@ -54,6 +54,28 @@ int conform_features_profiler(const char *profiler_plugin, const char *reference
                               const char *decomp_plugin, FILE *log,
                               conform_feature_result *out);
 
+/* The same checks, each case also handed to on_case (may be NULL) as it is
+ * decided: op is the op name or a check's name ("(listed_ops)", "(trace)",
+ * "(memory)", "(session)", "(setup)" when the check cannot run), where is the
+ * device or sample ("cpu", "cuda", a sample name, "nesting", ...), status one of
+ * CONFORM_FEATURE_*, message empty for a pass. `tabi conform` uses these to turn
+ * every case into a report record. */
+#define CONFORM_FEATURE_PASS 0
+#define CONFORM_FEATURE_FAIL 1
+#define CONFORM_FEATURE_SKIP 2
+typedef void (*conform_feature_case_fn)(void *user, const char *op, const char *where,
+                                        int32_t status, const char *message);
+
+int conform_features_autocast_ex(const char *autocast_plugin, const char *reference_plugin,
+                                 const char *decomp_plugin, FILE *log,
+                                 conform_feature_case_fn on_case, void *user,
+                                 conform_feature_result *out);
+
+int conform_features_profiler_ex(const char *profiler_plugin, const char *reference_plugin,
+                                 const char *decomp_plugin, FILE *log,
+                                 conform_feature_case_fn on_case, void *user,
+                                 conform_feature_result *out);
+
 /* The JSON validator the profiler check uses: 1 when text[0..n) is one valid
  * JSON value (RFC 8259) with only whitespace around it; *out_x_events (may be
  * NULL) counts objects with a "ph" member equal to "X". */

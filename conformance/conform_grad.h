@@ -38,6 +38,10 @@ typedef struct conform_grad_options {
   uint64_t seed;
   FILE *log;               /* one line per failing case; NULL: stderr */
   int32_t verbose;         /* 1: a line per op too */
+  const char *op_exact;    /* only the op with exactly this name; NULL: no such filter
+                              (`tabi conform` runs one op per isolated group) */
+  int32_t missing_is_skip; /* 1: a derivative that is not implemented (backward returns
+                              TABI_ERR_UNIMPLEMENTED) is CONFORM_GRAD_MISSING, not FAIL */
 } conform_grad_options;
 
 typedef struct conform_grad_result {
@@ -48,6 +52,10 @@ typedef struct conform_grad_result {
 #define CONFORM_GRAD_PASS 0
 #define CONFORM_GRAD_FAIL 1
 #define CONFORM_GRAD_SKIP 2
+/* Only with options->missing_is_skip: backward refused with TABI_ERR_UNIMPLEMENTED
+ * (the autograd plugin has no derivative for the op: a coverage gap, reported
+ * clearly, not a wrong gradient). Counted as skipped. */
+#define CONFORM_GRAD_MISSING 3
 
 /* Called once per sample: status CONFORM_GRAD_*, a message for FAIL and SKIP. */
 typedef void (*conform_grad_case_fn)(void *user, const char *op, const char *sample,

@@ -44,6 +44,10 @@
 #define CONFORM_K_DEVICE      "device-error"
 #define CONFORM_K_MISSING     "missing"             /* (a skip) decomposition lacks a prim */
 #define CONFORM_K_HARNESS     "harness-error"       /* the suite could not run the case */
+/* Feature plugins (conform_feature_groups.c). */
+#define CONFORM_K_GRADCHECK   "gradcheck"           /* autograd: J^T v vs finite differences */
+#define CONFORM_K_AUTOCAST    "autocast-policy"     /* autocast: policy table or behaviour */
+#define CONFORM_K_PROFILER    "profiler-accounting" /* profiler: calls, nesting, memory, trace */
 
 /* One case (or a progress mark), as it crosses the pipe: fixed size, under
  * PIPE_BUF so a write is atomic. */
@@ -61,6 +65,9 @@ typedef struct conform_record {
 #define CONFORM_G_ABI    1
 #define CONFORM_G_OP     2
 #define CONFORM_G_DEVICE 3
+#define CONFORM_G_GRAD     4 /* autograd plugin: gradcheck of one op (name) */
+#define CONFORM_G_AUTOCAST 5 /* autocast plugin: conform_features_autocast */
+#define CONFORM_G_PROFILER 6 /* profiler plugin: conform_features_profiler */
 
 typedef struct conform_group {
   int32_t type;             /* CONFORM_G_* */
@@ -104,6 +111,12 @@ int conform_op_selected(const char *globs, const char *name);
 void conform_abi_group(conform_ctx *c);                        /* conform_abi.c */
 void conform_op_group(conform_ctx *c, const conform_group *g); /* conform_op.c */
 void conform_device_group(conform_ctx *c);                     /* conform_device.c */
+/* Feature plugins (conform_feature_groups.c). conform_plan_features appends the
+ * groups for the feature plugin under test (matched by its name: "autograd",
+ * "autocast", "profiler"; any other name gets one skipped group saying so) to
+ * groups[*n], which has room for tabi_op_count(c->test) + 1 more. */
+void conform_plan_features(conform_ctx *c, conform_group *groups, int32_t *n);
+void conform_feature_group(conform_ctx *c, const conform_group *g);
 
 /* --- isolation (conform_isolate.c) ----------------------------------------- */
 

@@ -123,6 +123,9 @@ static void child_main(void *user, int32_t i, int32_t fd) {
   switch (g->type) {
     case CONFORM_G_ABI: conform_abi_group(c); break;
     case CONFORM_G_DEVICE: conform_device_group(c); break;
+    case CONFORM_G_GRAD:
+    case CONFORM_G_AUTOCAST:
+    case CONFORM_G_PROFILER: conform_feature_group(c, g); break;
     default: conform_op_group(c, g); break;
   }
 }
@@ -146,6 +149,7 @@ static tabi_status plan(conform_ctx *c, run_state *s) {
   snprintf(g->name, sizeof g->name, "abi");
   int device_plugin = c->plugin.kind == TABI_PLUGIN_KIND_DEVICE ||
                       c->plugin.kind == TABI_PLUGIN_KIND_REFERENCE;
+  if (c->plugin.kind == TABI_PLUGIN_KIND_FEATURE) conform_plan_features(c, s->groups, &s->ngroups);
   if (!device_plugin) return TABI_OK;
   char absent[160] = "";
   if (c->device_count <= 0)

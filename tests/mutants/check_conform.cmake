@@ -6,6 +6,11 @@
 #         [-DOP=<op> -DKIND=<kind>] [-DEXTRA=<one more option>] -P check_conform.cmake
 #
 # EXPECT=skip: exit 0, nothing failed, something skipped with SKIP_REASON.
+# PASS_OP=<op> (with EXPECT=pass): some passed case must have exactly that op
+# (and PASS_DTYPE, when given, that dtype), so a run that passed only its ABI
+# checks is not taken for a pass of the op or feature checks. MIN_PASSED=<n>: at
+# least that many passed cases (a floor, so a check that quietly stops running
+# most of its cases is noticed).
 # EXPECT=fail: the run must exit 1 and the JSON must hold a failed case with
 # exactly that op and kind. EXPECT=pass: exit 0, failed == 0, passed > 0.
 set(args conform --plugin ${PLUGIN} --json ${JSON} --jobs 2 --timeout ${TIMEOUT} --quiet)
@@ -45,6 +50,27 @@ endif()
 if(EXPECT STREQUAL "pass")
   if(NOT rc EQUAL 0 OR NOT failed EQUAL 0 OR passed EQUAL 0)
     message(FATAL_ERROR "expected a clean pass: exit ${rc}, ${passed} passed, ${failed} failed")
+  endif()
+  if(MIN_PASSED AND passed LESS MIN_PASSED)
+    message(FATAL_ERROR "only ${passed} passed cases, expected at least ${MIN_PASSED}")
+  endif()
+  if(PASS_OP)
+    string(JSON n LENGTH "${js}" cases)
+    math(EXPR last "${n} - 1")
+    set(found 0)
+    foreach(i RANGE ${last})
+      string(JSON st GET "${js}" cases ${i} status)
+      string(JSON op GET "${js}" cases ${i} op)
+      string(JSON dt GET "${js}" cases ${i} dtype)
+      if(st STREQUAL "pass" AND op STREQUAL "${PASS_OP}" AND
+         (NOT PASS_DTYPE OR dt STREQUAL "${PASS_DTYPE}"))
+        set(found 1)
+        break()
+      endif()
+    endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "no passed case with op ${PASS_OP} (dtype '${PASS_DTYPE}')")
+    endif()
   endif()
   message(STATUS "OK: ${passed} passed, 0 failed")
   return()
