@@ -9,6 +9,7 @@
  * kernel that accumulates in int64 or double, like the reference. The argument
  * checks are the reference's (reference/ref_nn.c conv_setup). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
 #ifdef TC_HAVE_CUDNN
@@ -208,6 +209,40 @@ void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op) {
   return r;
 }
 
+/* The chosen algorithm per configuration key; a small table in the ctx. */
+#define ALGO_CACHE 64
+typedef struct algo_cache {
+  char key[ALGO_CACHE][256];
+  cudnnConvolutionFwdAlgoPerf_t perf[ALGO_CACHE];
+  int n, next;
+} algo_cache;
+
+static int algo_lookup(tc_ctx *c, const char *key, cudnnConvolutionFwdAlgoPerf_t *out) {
+  int hit = 0;
+  pthread_mutex_lock(&c->mu);
+  algo_cache *ac = (algo_cache *)c->conv_algos;
+  for (int i = 0; ac && i < ac->n && !hit; i++)
+    if (strcmp(ac->key[i], key) == 0) {
+      *out = ac->perf[i];
+      hit = 1;
+    }
+  pthread_mutex_unlock(&c->mu);
+  return hit;
+}
+
+static void algo_store(tc_ctx *c, const char *key, const cudnnConvolutionFwdAlgoPerf_t *p) {
+  pthread_mutex_lock(&c->mu);
+  if (!c->conv_algos) c->conv_algos = calloc(1, sizeof(algo_cache));
+  algo_cache *ac = (algo_cache *)c->conv_algos;
+  if (ac) {
+    int i = ac->n < ALGO_CACHE ? ac->n++ : ac->next;
+    if (ac->n == ALGO_CACHE) ac->next = (ac->next + 1) % ALGO_CACHE;
+    snprintf(ac->key[i], sizeof ac->key[i], "%s", key);
+    ac->perf[i] = *p;
+  }
+  pthread_mutex_unlock(&c->mu);
+}
+
 static int is_nhwc(const tabi_tensor *t) {
   const int64_t *s = t->dl.shape, *st = t->dl.strides;
   return t->dl.ndim == 4 && st[1] == 1 && st[3] == s[1] && st[2] == s[1] * s[3] &&
@@ -253,12 +288,33 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
     cudnnConvolutionFwdAlgoPerf_t perf[16];
     int n = 0;
     int det = c->h->deterministic(c->h->ctx);
-    if (cudnnGetConvolutionForwardAlgorithm_v7(hd, xd, wd, cd, yd, 16, &n, perf) == 0) {
+    /* Measured choice (cudnnFind...) once per configuration, then cached: the
+     * heuristics' first pick can be several times slower (NHWC half). */
+    char key[256];
+    snprintf(key, sizeof key, "%d|%d %d %d %d|%d %d %d %d|%d %d %d %d|%d %d %d %d %d %d %d|%d", (int)dt,
+             xs[0], xs[1], xs[2], xs[3], xst[0], xst[1], xst[2], xst[3], ws[0], ws[1], ws[2], ws[3],
+             pad[0], pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, nhwc * 2 + det);
+    int cached = algo_lookup(c, key, &perf[0]);
+    if (cached) {
+      n = 1;
+    } else {
+      int64_t fb = (int64_t)256 << 20;
+      tabi_tensor *fws = NULL;
+      if (tc_empty(c, in->dl.device, TABI_DTYPE_UINT8, 1, &fb, &fws) == TABI_OK) {
+        if (cudnnFindConvolutionForwardAlgorithmEx(hd, xd, tabi_tensor_data(in), wd, tabi_tensor_data(w), cd, yd,
+                                                   tabi_tensor_data(out), 16, &n, perf,
+                                                   tabi_tensor_data(fws), (size_t)fb) != 0)
+          n = 0;
+        c->h->tensor_release(c->h->ctx, fws);
+      }
+      if (n == 0 && cudnnGetConvolutionForwardAlgorithm_v7(hd, xd, wd, cd, yd, 16, &n, perf) != 0) n = 0;
+    }
+    {
       for (int i = 0; i < n && st == TABI_ERR_UNIMPLEMENTED; i++) {
         if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
         if (det && perf[i].determinism != CUDNN_DETERMINISTIC) continue;
-        if (dt == TABI_DTYPE_FLOAT32 && perf[i].mathType != CUDNN_FMA_MATH &&
-            perf[i].mathType != CUDNN_DEFAULT_MATH) continue;
+        /* no TF32 for float32 (DEFAULT_MATH permits it on sm_80+) */
+        if (dt == TABI_DTYPE_FLOAT32 && perf[i].mathType != CUDNN_FMA_MATH) continue;
         size_t wsb = perf[i].memory;
         tabi_tensor *wst = NULL;
         int64_t nb = (int64_t)(wsb > 0 ? wsb : 1);
@@ -267,12 +323,16 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
         double d1 = 1, d0 = 0;
         const void *al = dt == TABI_DTYPE_FLOAT64 ? (const void *)&d1 : (const void *)&f1;
         const void *be = dt == TABI_DTYPE_FLOAT64 ? (const void *)&d0 : (const void *)&f0;
+        cudnnSetConvolutionMathType(cd, perf[i].mathType);
         cudnnStatus_t r = cudnnConvolutionForward(hd, al, xd, tabi_tensor_data(in), wd,
                                                   tabi_tensor_data(w), cd, perf[i].algo,
                                                   tabi_tensor_data(wst), wsb, be, yd,
                                                   tabi_tensor_data(out));
         c->h->tensor_release(c->h->ctx, wst);
-        if (r == CUDNN_STATUS_SUCCESS) st = TABI_OK;
+        if (r == CUDNN_STATUS_SUCCESS) {
+          st = TABI_OK;
+          if (!cached) algo_store(c, key, &perf[i]);
+        }
       }
     }
   }
@@ -327,8 +387,14 @@ static tabi_status k_convolution(TC_ARGS) {
   int64_t total = tabi_tensor_numel(out);
   int done = total == 0;
 #ifdef TC_HAVE_CUDNN
+  /* Half types: cuDNN accumulates in float32 and some of its algorithms round
+   * intermediates, which can be 2 ulps off the once-rounded result; small
+   * problems (where speed does not matter) take the direct kernel, which
+   * rounds once like the reference. */
+  double work = (double)total * (double)(g.ch / g.groups) * (double)(g.k[0] * g.k[1]);
+  int half = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
   if (!done && ns == 2 && !transposed && tabi_dtype_is_floating(dt) && tabi_tensor_numel(in) > 0 &&
-      g.k[0] > 0 && g.k[1] > 0) {
+      g.k[0] > 0 && g.k[1] > 0 && !(half && work < 16777216.0)) {
     tabi_tensor *ic = NULL, *wc = NULL;
     if (nhwc) {
       c->h->tensor_retain(c->h->ctx, in);

@@ -93,16 +93,23 @@ TC_D tc_c tc_ctanh(tc_c z) {
   }
   return thrust::tanh(z);
 }
+/* cexp with C99's rule cexp(x + i0) = exp(x) + i0 (thrust gives NaN for inf). */
+TC_D tc_c tc_cexp(tc_c a) {
+  if (a.imag() == 0) return tc_c(exp(a.real()), a.imag());
+  return thrust::exp(a);
+}
 /* cpow as glibc: cexp(b * clog(a)); complex64 in float, as cpowf. */
 TC_D tc_c tc_cpow(tc_c a, tc_c b, int cd) {
   if (cd == TABI_DTYPE_COMPLEX64) {
     thrust::complex<float> af((float)a.real(), (float)a.imag()), bf((float)b.real(), (float)b.imag());
     thrust::complex<double> l = tc_clog(tc_c(af.real(), af.imag()));
     thrust::complex<float> lf((float)l.real(), (float)l.imag());
-    thrust::complex<float> r = thrust::exp(bf * lf);
+    thrust::complex<float> e = bf * lf;
+    if (e.imag() == 0) return tc_c((float)exp((double)e.real()), e.imag());
+    thrust::complex<float> r = thrust::exp(e);
     return tc_c(r.real(), r.imag());
   }
-  return thrust::exp(b * tc_clog(a));
+  return tc_cexp(b * tc_clog(a));
 }
 
 /* --- unary ---------------------------------------------------------------------- */
@@ -196,8 +203,8 @@ TC_D tc_c un_c(int op, tc_c a) {
       if (a.real() == 0 && isnan(a.imag())) return tc_c(NAN, 1.5707963267948966);
       return thrust::acosh(a);
     case TC_U_ATANH: return thrust::atanh(a);
-    case TC_U_EXP: return thrust::exp(a);
-    case TC_U_EXP2: return thrust::exp(a * LN2);
+    case TC_U_EXP: return tc_cexp(a);
+    case TC_U_EXP2: return tc_cexp(a * LN2);
     case TC_U_EXPM1: {
       double re = a.real(), im = a.imag(), s = sin(im / 2);
       return tc_c(expm1(re) * cos(im) - 2 * s * s, exp(re) * sin(im));

@@ -86,6 +86,13 @@ void tc_fft_destroy(tc_ctx *c) {
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
 
+/* cuFFT reads a contiguous buffer of `want`; cuFFT's out-of-place R2C/C2C
+ * leave their input intact, so the caller's tensor can be read directly. */
+static int tabi_dtype_tensor_ok(const tabi_tensor *t, tabi_dtype want) {
+  return tabi_tensor_dtype(t) == want && tabi_tensor_is_contiguous(t) &&
+         ((uintptr_t)tabi_tensor_data(t) % 16) == 0;
+}
+
 /* A view of t with dim d moved last (metadata only). */
 static tabi_status move_last(tc_ctx *c, tabi_tensor *t, int32_t d, tabi_tensor **out) {
   int32_t nd = t->dl.ndim;
@@ -186,8 +193,13 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
       }
     } else {
       tabi_dtype want = kind == 1 ? rdt : cdt;
-      st = tc_empty(c, in->dl.device, want, nd, shape, &src);
-      if (st == TABI_OK) st = tc_copy_convert(c, op, src, v);
+      if (tabi_dtype_tensor_ok(v, want)) { /* already a dense buffer of the right type */
+        c->h->tensor_retain(c->h->ctx, v);
+        src = v;
+      } else {
+        st = tc_empty(c, in->dl.device, want, nd, shape, &src);
+        if (st == TABI_OK) st = tc_copy_convert(c, op, src, v);
+      }
     }
   }
   int64_t oshape[TC_MAX_DIMS];

@@ -1,2 +1,432 @@
-#include "tc.h"
-const tc_kernel tc_index_kernels[] = {{NULL, NULL}};
+/* plugins/cuda/tc_index.cu: argmax, argmin, max.dim, min.dim, cumsum, resize_.
+ *
+ * One thread per output element walks its group in order, exactly as the
+ * reference does: NaN is the largest value and the first NaN wins, otherwise
+ * the first of equal extremes; cumsum accumulates in int64 (wrapping), double or
+ * complex double. Sequential per group, so results are deterministic. Argument
+ * handling is the reference's planner (tc_ref_glue.c). */
+#include "tc_ew_dev.cuh"
+#include "tc_ref_glue.h"
+
+#include <stdlib.h>
+
+typedef struct arg_args {
+  const char *in;
+  char *vals, *idx;
+  int32_t dt, want_max, ond, ind;
+  int64_t oshape[TC_MAX_DIMS], ost[TC_MAX_DIMS], ishape[TC_MAX_DIMS], ist[TC_MAX_DIMS];
+  int64_t m, g;
+} arg_args;
+
+__global__ void arg_kernel(const arg_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int esz = tc_dt_size(a.dt), flt = tc_cat(a.dt) == 1;
+  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.m; m += stride) {
+    int64_t base = 0, rem = m;
+    for (int d = a.ond - 1; d >= 0; d--) {
+      base += (rem % a.oshape[d]) * a.ost[d];
+      rem /= a.oshape[d];
+    }
+    double bf = 0;
+    int64_t bi = 0, at = 0, best = base;
+    for (int64_t j = 0; j < a.g; j++) {
+      int64_t off = base, r2 = j;
+      for (int d = a.ind - 1; d >= 0; d--) {
+        off += (r2 % a.ishape[d]) * a.ist[d];
+        r2 /= a.ishape[d];
+      }
+      int take;
+      if (flt) {
+        double v = tc_ld_f(a.in + off * esz, a.dt);
+        take = j == 0 || (!isnan(bf) && (isnan(v) || (a.want_max ? v > bf : v < bf)));
+        if (take) bf = v;
+      } else {
+        int64_t v = tc_ld_i(a.in + off * esz, a.dt);
+        take = j == 0 || (a.want_max ? v > bi : v < bi);
+        if (take) bi = v;
+      }
+      if (take) {
+        at = j;
+        best = off;
+      }
+    }
+    ((int64_t *)a.idx)[m] = at;
+    if (a.vals) {
+      if (flt) tc_st_f(a.vals + m * esz, a.dt, tc_ld_f(a.in + best * esz, a.dt));
+      else tc_st_i(a.vals + m * esz, a.dt, tc_ld_i(a.in + best * esz, a.dt));
+    }
+  }
+}
+
+static void fill_dims(const tabi_tensor *self, const tc_red_plan *r, arg_args *a) {
+  a->m = 1;
+  a->g = 1;
+  for (int32_t d = 0; d < self->dl.ndim; d++) {
+    if (r->reduced[d]) {
+      a->ishape[a->ind] = self->dl.shape[d];
+      a->ist[a->ind++] = self->dl.strides[d];
+      a->g *= self->dl.shape[d];
+    } else {
+      a->oshape[a->ond] = self->dl.shape[d];
+      a->ost[a->ond++] = self->dl.strides[d];
+      a->m *= self->dl.shape[d];
+    }
+  }
+}
+
+static int grid(int64_t n) {
+  int64_t g = (n + 127) / 128;
+  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
+}
+
+static tabi_status arg_common(TC_ARGS, int want_max, int with_vals) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  int ok = tabi_dtype_is_floating(dt) || tabi_dtype_is_integral(dt, with_vals);
+  if (!ok)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected an integer%s or floating "
+                  "dtype", OPN, tabi_dtype_name(dt), with_vals ? ", bool" : "");
+  tc_red_plan r;
+  tabi_status st;
+  if (with_vals) {
+    st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 1, &r);
+  } else {
+    st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 0, &r);
+    if (st == TABI_OK && tabi_tensor_numel(self) == 0) {
+      if (args[1].tag == TABI_TAG_NONE)
+        return TC_ERR(c, TABI_ERR_INDEX, "%s: Expected reduction dim to be specified for "
+                      "input.numel() == 0.", OPN);
+      st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 1, &r);
+    }
+  }
+  if (st != TABI_OK) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tabi_tensor *vals = NULL, *idx = NULL;
+  if (with_vals) st = tc_empty(c, self->dl.device, dt, r.out_ndim, r.out_shape, &vals);
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, r.out_ndim, r.out_shape, &idx);
+  arg_args a;
+  memset(&a, 0, sizeof a);
+  fill_dims(self, &r, &a);
+  if (st == TABI_OK && a.m > 0) {
+    a.in = (const char *)tabi_tensor_data(self);
+    a.vals = vals ? (char *)tabi_tensor_data(vals) : NULL;
+    a.idx = (char *)tabi_tensor_data(idx);
+    a.dt = dt;
+    a.want_max = want_max;
+    arg_kernel<<<grid(a.m), 128>>>(a);
+    st = tc_launch_status(c, OPN);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, vals);
+    c->h->tensor_release(c->h->ctx, idx);
+    return st;
+  }
+  if (with_vals) {
+    outs[0] = tabi_tensor_value(vals);
+    outs[1] = tabi_tensor_value(idx);
+  } else {
+    outs[0] = tabi_tensor_value(idx);
+  }
+  return TABI_OK;
+}
+static tabi_status k_argmax(TC_ARGS) { return arg_common(ctx, call, args, outs, 1, 0); }
+static tabi_status k_argmin(TC_ARGS) { return arg_common(ctx, call, args, outs, 0, 0); }
+static tabi_status k_max_dim(TC_ARGS) { return arg_common(ctx, call, args, outs, 1, 1); }
+static tabi_status k_min_dim(TC_ARGS) { return arg_common(ctx, call, args, outs, 0, 1); }
+
+typedef struct scan_args {
+  const char *in;
+  char *out;
+  int32_t dt, as, odt, nd, dim;
+  int64_t shape[TC_MAX_DIMS], ist[TC_MAX_DIMS], ost[TC_MAX_DIMS];
+  int64_t m;
+} scan_args;
+
+__global__ void cumsum_kernel(const scan_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt), cat = tc_cat(a.as);
+  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.m; m += stride) {
+    int64_t ib = 0, ob = 0, rem = m;
+    for (int d = a.nd - 1; d >= 0; d--) {
+      if (d == a.dim) continue;
+      int64_t i = rem % a.shape[d];
+      rem /= a.shape[d];
+      ib += i * a.ist[d];
+      ob += i * a.ost[d];
+    }
+    int64_t len = a.nd ? a.shape[a.dim] : 1, si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
+    int64_t ai = 0;
+    double af = 0;
+    tc_c ac(0, 0);
+    for (int64_t j = 0; j < len; j++) {
+      const char *p = a.in + (ib + j * si) * esz;
+      char *q = a.out + (ob + j * so) * osz;
+      if (cat == 2) tc_st_c(q, a.odt, ac += tc_load_c(p, a.dt, a.as));
+      else if (cat == 1) tc_st_f(q, a.odt, af += tc_load_f(p, a.dt, a.as));
+      else tc_st_i(q, a.odt, ai = (int64_t)((uint64_t)ai + (uint64_t)tc_load_i(p, a.dt, a.as)));
+    }
+  }
+}
+
+static tabi_status k_cumsum(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_dtype want = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : TABI_DTYPE_INVALID;
+  if (tabi_dtype_size(dt) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: unsupported dtype", OPN);
+  tabi_dtype as = want != TABI_DTYPE_INVALID ? want : dt;
+  tabi_dtype odt = want != TABI_DTYPE_INVALID ? want : tabi_dtype_is_integral(dt, 1) ? TABI_DTYPE_INT64 : dt;
+  if (tabi_dtype_size(odt) == 0 || odt == TABI_DTYPE_BOOL)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'dtype' has dtype %s; bool and invalid dtypes are not "
+                  "accepted", OPN, tabi_dtype_name(odt));
+  int32_t d;
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &d);
+  if (st) return st;
+  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, self->dl.device, odt, self->dl.ndim, self->dl.shape, &out))) return st;
+  scan_args a;
+  memset(&a, 0, sizeof a);
+  a.in = (const char *)tabi_tensor_data(self);
+  a.out = (char *)tabi_tensor_data(out);
+  a.dt = dt;
+  a.as = as;
+  a.odt = odt;
+  a.nd = self->dl.ndim;
+  a.dim = d;
+  a.m = 1;
+  for (int32_t i = 0; i < a.nd; i++) {
+    a.shape[i] = self->dl.shape[i];
+    a.ist[i] = self->dl.strides[i];
+    a.ost[i] = out->dl.strides[i];
+    if (i != d) a.m *= self->dl.shape[i];
+  }
+  if (tabi_tensor_numel(self) > 0) {
+    cumsum_kernel<<<grid(a.m), 128>>>(a);
+    st = tc_launch_status(c, OPN);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* resize_: only contiguous (or preserve) memory formats, as the reference. */
+static tabi_status k_resize_(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *t = args[0].u.t;
+  int64_t n = args[1].u.list.len;
+  const int64_t *shape = tabi_value_ints(&args[1]);
+  if (n > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  for (int64_t i = 0; i < n; i++)
+    if (shape[i] < 0)
+      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'size': Trying to create tensor with "
+                    "negative dimension %lld", OPN, (long long)shape[i]);
+  int64_t fmt = args[2].tag == TABI_TAG_INT ? args[2].u.i : 0;
+  if (fmt != 0 && fmt != 1)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'memory_format': only contiguous resizing "
+                  "is supported (got %lld)", OPN, (long long)fmt);
+  tabi_status st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
+  if (st != TABI_OK) return st;
+  c->h->tensor_retain(c->h->ctx, t);
+  outs[0] = tabi_tensor_value(t);
+  return TABI_OK;
+}
+
+/* --- gather / index_select ------------------------------------------------------ */
+
+/* Index values are checked on the host, in order, as the reference reports the
+ * first bad one (a device-side check could only say "some"). */
+static tabi_status host_ints(tc_ctx *c, const char *op, tabi_tensor *idx, int64_t **out, int64_t *n) {
+  *n = tabi_tensor_numel(idx);
+  *out = (int64_t *)malloc(sizeof(int64_t) * (size_t)(*n > 0 ? *n : 1));
+  if (!*out) return TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+  if (*n == 0) return TABI_OK;
+  tabi_tensor *tmp = NULL, *h64 = NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  tabi_status st = tc_empty(c, idx->dl.device, TABI_DTYPE_INT64, idx->dl.ndim, idx->dl.shape, &tmp);
+  if (st == TABI_OK) st = tc_copy_convert(c, op, tmp, idx);
+  if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, idx->dl.ndim, idx->dl.shape, &h64);
+  if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, h64, tmp);
+  if (st == TABI_OK) memcpy(*out, tabi_tensor_data(h64), sizeof(int64_t) * (size_t)*n);
+  c->h->tensor_release(c->h->ctx, tmp);
+  c->h->tensor_release(c->h->ctx, h64);
+  if (st != TABI_OK) {
+    free(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+typedef struct gather_args {
+  const char *self, *idx;
+  char *out;
+  int32_t nd, dim, esz, idt, mode; /* mode 0 gather, 1 index_select */
+  int64_t shape[TC_MAX_DIMS], sst[TC_MAX_DIMS], ist[TC_MAX_DIMS], ost[TC_MAX_DIMS];
+  int64_t n;
+} gather_args;
+
+__global__ void gather_kernel(const gather_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < a.n; e += stride) {
+    int64_t rem = e, so = 0, io = 0, oo = 0, pos[TC_MAX_DIMS];
+    for (int d = a.nd - 1; d >= 0; d--) {
+      pos[d] = rem % a.shape[d];
+      rem /= a.shape[d];
+    }
+    for (int d = 0; d < a.nd; d++) {
+      oo += pos[d] * a.ost[d];
+      if (a.mode == 0) io += pos[d] * a.ist[d];
+    }
+    if (a.mode == 1) io = a.nd ? pos[a.dim] * a.ist[0] : 0;
+    int64_t v = tc_ld_i(a.idx + io * tc_dt_size(a.idt), a.idt);
+    for (int d = 0; d < a.nd; d++) so += (d == a.dim ? v : pos[d]) * a.sst[d];
+    if (a.nd == 0) so = 0;
+    const char *src = a.self + so * a.esz;
+    char *dst = a.out + oo * a.esz;
+    for (int b = 0; b < a.esz; b++) dst[b] = src[b];
+  }
+}
+
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
+static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim ? t->dl.ndim : 1; }
+
+static tabi_status k_gather(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  if (tabi_dtype_size(tabi_tensor_dtype(self)) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: bad dtype", OPN);
+  int32_t dim;
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &dim);
+  if (st) return st;
+  int64_t *iv = NULL, n = 0;
+  if (tabi_tensor_numel(index) != 0) {
+    if (tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
+      return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
+                    tabi_dtype_name(tabi_tensor_dtype(index)));
+    int32_t nd = ne_dim(self);
+    if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+    if (ne_dim(index) != nd)
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as "
+                    "input tensor (index has %d, self has %d)", OPN, (int)index->dl.ndim, (int)self->dl.ndim);
+    for (int32_t d = 0; d < nd; d++)
+      if (d != dim && ne_size(index, d) > ne_size(self, d))
+        return TC_ERR(c, TABI_ERR_SHAPE, "%s: Size does not match at dimension %d: expected index to be "
+                      "smaller than self apart from dimension %d", OPN, (int)d, (int)dim);
+    if ((st = tc_check_cuda(c, index, OPN, "index")) || (st = tc_use_device(c, self, OPN))) return st;
+    if ((st = host_ints(c, OPN, index, &iv, &n))) return st;
+    int64_t size = ne_size(self, dim);
+    for (int64_t i = 0; i < n; i++)
+      if (iv[i] < 0 || iv[i] >= size) {
+        long long bad = (long long)iv[i];
+        free(iv);
+        return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension "
+                      "%d with size %lld", OPN, bad, (int)dim, (long long)size);
+      }
+    free(iv);
+  }
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), index->dl.ndim, index->dl.shape, &out))) return st;
+  gather_args a;
+  memset(&a, 0, sizeof a);
+  a.n = tabi_tensor_numel(index);
+  if (a.n > 0) {
+    a.self = (const char *)tabi_tensor_data(self);
+    a.idx = (const char *)tabi_tensor_data(index);
+    a.out = (char *)tabi_tensor_data(out);
+    a.nd = index->dl.ndim;
+    a.dim = dim;
+    a.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(self));
+    a.idt = tabi_tensor_dtype(index);
+    for (int32_t d = 0; d < a.nd; d++) {
+      a.shape[d] = index->dl.shape[d];
+      a.ist[d] = index->dl.strides[d];
+      a.ost[d] = out->dl.strides[d];
+      a.sst[d] = self->dl.ndim ? self->dl.strides[d] : 0;
+    }
+    gather_kernel<<<grid(a.n), 128>>>(a);
+    st = tc_launch_status(c, OPN);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_index_select(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  if (tabi_dtype_size(tabi_tensor_dtype(self)) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: bad dtype", OPN);
+  int32_t dim, nd = self->dl.ndim;
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, nd, &dim);
+  if (st) return st;
+  int64_t n = tabi_tensor_numel(index);
+  if (index->dl.ndim > 1)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': Index is supposed to be a vector (got %d dims)",
+                  OPN, (int)index->dl.ndim);
+  if (nd == 0 && n != 1)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': Index to scalar can have only 1 value, got "
+                  "%lld value(s)", OPN, (long long)n);
+  tabi_dtype idt = tabi_tensor_dtype(index);
+  if (idt != TABI_DTYPE_INT32 && idt != TABI_DTYPE_INT64)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'index' has dtype %s; expected one of int32, int64", OPN,
+                  tabi_dtype_name(idt));
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
+      (st = tc_use_device(c, self, OPN)))
+    return st;
+  int64_t *iv = NULL, cnt = 0;
+  if ((st = host_ints(c, OPN, index, &iv, &cnt))) return st;
+  int64_t size = ne_size(self, dim);
+  for (int64_t j = 0; j < cnt; j++)
+    if (iv[j] < 0 || iv[j] >= size) {
+      long long bad = (long long)iv[j];
+      free(iv);
+      return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension %d "
+                    "with size %lld", OPN, bad, (int)dim, (long long)size);
+    }
+  free(iv);
+  int64_t shape[TC_MAX_DIMS];
+  for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), nd, shape, &out))) return st;
+  gather_args a;
+  memset(&a, 0, sizeof a);
+  a.n = tabi_tensor_numel(out);
+  if (a.n > 0) {
+    a.self = (const char *)tabi_tensor_data(self);
+    a.idx = (const char *)tabi_tensor_data(index);
+    a.out = (char *)tabi_tensor_data(out);
+    a.nd = nd;
+    a.dim = dim;
+    a.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(self));
+    a.idt = idt;
+    a.mode = 1;
+    a.ist[0] = index->dl.ndim ? index->dl.strides[0] : 0;
+    for (int32_t d = 0; d < nd; d++) {
+      a.shape[d] = shape[d];
+      a.ost[d] = out->dl.strides[d];
+      a.sst[d] = self->dl.strides[d];
+    }
+    gather_kernel<<<grid(a.n), 128>>>(a);
+    st = tc_launch_status(c, OPN);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+const tc_kernel tc_index_kernels[] = {
+    {"aten::argmax", k_argmax},   {"aten::argmin", k_argmin}, {"aten::max.dim", k_max_dim},
+    {"aten::min.dim", k_min_dim}, {"aten::cumsum", k_cumsum}, {"aten::resize_", k_resize_},
+    {"aten::gather", k_gather},   {"aten::index_select", k_index_select},
+    {NULL, NULL}};

@@ -36,11 +36,15 @@ __device__ double block_max_nan(double v, double *sh) {
   return r;
 }
 
-/* rows = outer * inner; row r starts at (r / inner) * len * inner + r % inner, step inner */
+/* rows = outer * inner; row r starts at (r / inner) * len * inner + r % inner, step inner.
+ * With `cache`, the row is read once into shared memory (as float: exact for
+ * float32/float16/bfloat16), so global memory is read once and written once. */
 template <int DT>
 __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int odt, int64_t rows,
-                                                      int64_t len, int64_t inner, int log_form) {
+                                                      int64_t len, int64_t inner, int log_form,
+                                                      int cache) {
   __shared__ double sh[NT];
+  extern __shared__ float srow[];
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -48,17 +52,22 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
     double mx = -INFINITY;
     for (int64_t i = threadIdx.x; i < len; i += NT) {
       double v = tc_ld_f(x + (base + i * inner) * esz, DT);
+      if (cache) srow[i] = (float)v;
       if (v > mx || isnan(v)) mx = isnan(mx) ? mx : v;
     }
     mx = block_max_nan(mx, sh);
     double s = 0;
-    for (int64_t i = threadIdx.x; i < len; i += NT) s += exp(tc_ld_f(x + (base + i * inner) * esz, DT) - mx);
+    for (int64_t i = threadIdx.x; i < len; i += NT)
+      s += exp((cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx);
     s = block_sum<double>(s, sh);
-    double ls = log(s);
+    double ls = log(s), inv = 1.0 / s;
     for (int64_t i = threadIdx.x; i < len; i += NT) {
-      double v = tc_ld_f(x + (base + i * inner) * esz, DT) - mx;
-      tc_st_f(y + (base + i * inner) * osz, odt, log_form ? v - ls : exp(v) / s);
+      double v = (cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx;
+      double o = log_form ? v - ls : exp(v) * inv;
+      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[base + i * inner] = (float)o;
+      else tc_st_f(y + (base + i * inner) * osz, odt, o);
     }
+    __syncthreads();
   }
 }
 
@@ -92,11 +101,13 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     int g = rows > 65535 * 4 ? 65535 * 4 : (int)rows;
     const char *xp = (const char *)tabi_tensor_data(xc);
     char *yp = (char *)tabi_tensor_data(out);
+    int cache = dt != TABI_DTYPE_FLOAT64 && len <= 12288;
+    size_t smem = cache ? (size_t)len * sizeof(float) : 0;
     switch (dt) {
-      case TABI_DTYPE_FLOAT32: softmax_kernel<TABI_DTYPE_FLOAT32><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
-      case TABI_DTYPE_FLOAT64: softmax_kernel<TABI_DTYPE_FLOAT64><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
-      case TABI_DTYPE_FLOAT16: softmax_kernel<TABI_DTYPE_FLOAT16><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
-      default: softmax_kernel<TABI_DTYPE_BFLOAT16><<<g, NT>>>(xp, yp, odt, rows, len, inner, log_form); break;
+      case TABI_DTYPE_FLOAT32: softmax_kernel<TABI_DTYPE_FLOAT32><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      case TABI_DTYPE_FLOAT64: softmax_kernel<TABI_DTYPE_FLOAT64><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      case TABI_DTYPE_FLOAT16: softmax_kernel<TABI_DTYPE_FLOAT16><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      default: softmax_kernel<TABI_DTYPE_BFLOAT16><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
     }
     st = tc_launch_status(c, OPN);
   }
@@ -114,31 +125,38 @@ static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs
 template <int DT>
 __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, int wdt, const char *b,
                                                  int bdt, char *y, char *mean, char *rstd, int sdt,
-                                                 int64_t m, int64_t n, double eps) {
+                                                 int64_t m, int64_t n, double eps, int cache) {
   __shared__ double sh[NT];
+  extern __shared__ float srow[];
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
     const char *row = x + r * n * esz;
     double s = 0;
-    for (int64_t j = threadIdx.x; j < n; j += NT) s += tc_ld_f(row + j * esz, DT);
+    for (int64_t j = threadIdx.x; j < n; j += NT) {
+      double v = tc_ld_f(row + j * esz, DT);
+      if (cache) srow[j] = (float)v;
+      s += v;
+    }
     double mu = block_sum<double>(s, sh) / (double)n;
     double v = 0;
     for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double dv = tc_ld_f(row + j * esz, DT) - mu;
+      double dv = (cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu;
       v += dv * dv;
     }
     double rs = 1 / sqrt(block_sum<double>(v, sh) / (double)n + eps);
     for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double o = (tc_ld_f(row + j * esz, DT) - mu) * rs;
+      double o = ((cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu) * rs;
       if (w) o *= tc_ld_f(w + j * wsz, wdt);
       if (b) o += tc_ld_f(b + j * bsz, bdt);
-      tc_st_f(y + (r * n + j) * esz, DT, o);
+      if (DT == TABI_DTYPE_FLOAT32) ((float *)y)[r * n + j] = (float)o;
+      else tc_st_f(y + (r * n + j) * esz, DT, o);
     }
     if (threadIdx.x == 0) {
       tc_st_f(mean + r * ssz, sdt, mu);
       tc_st_f(rstd + r * ssz, sdt, rs);
     }
+    __syncthreads();
   }
 }
 
@@ -206,7 +224,9 @@ static tabi_status k_layer_norm(TC_ARGS) {
     int wdt = wc ? tabi_tensor_dtype(wc) : dt, bdt = bc ? tabi_tensor_dtype(bc) : dt;
     char *yp = (char *)tabi_tensor_data(out), *mp = (char *)tabi_tensor_data(mean),
          *rp = (char *)tabi_tensor_data(rstd);
-#define LN(D) ln_kernel<D><<<g, NT>>>(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+    int cache = dt != TABI_DTYPE_FLOAT64 && N <= 12288;
+    size_t smem = cache ? (size_t)N * sizeof(float) : 0;
+#define LN(D) ln_kernel<D><<<g, NT, smem>>>(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
     switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;

@@ -51,6 +51,7 @@ static void tc_destroy(void *ctx) {
 #endif
   }
   tc_fft_destroy(c);
+  free(c->conv_algos);
   pthread_mutex_destroy(&c->mu);
   free(c);
 }

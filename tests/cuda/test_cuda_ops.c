@@ -133,6 +133,14 @@ int main(int argc, char **argv) {
             (tabi_value[]){tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)}, 4,
             frt[d] * 10, 1e-4);
   }
+  /* positions and scans */
+  for (int d = 0; d < 2; d++) {
+    compare("aten::argmax", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(1), tabi_bool(0)}, 2, 0, 0);
+    compare("aten::argmin", fdt[d], 1, 3, s3, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 0, 0);
+    compare("aten::max.dim", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(2), tabi_bool(1)}, 2, 0, 0);
+    compare("aten::cumsum", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(2)}, 1, frt[d] * 10, 1e-5);
+  }
+  compare("aten::cumsum", TABI_DTYPE_INT32, 1, 2, s2, (tabi_value[]){tabi_int(0)}, 1, 0, 0);
   /* FFTs (the real parts of complex results are compared) */
   {
     int64_t fd[1] = {1};
