@@ -2,7 +2,18 @@
  * BUG: products go through a static scratch buffer ("saves an allocation per
  * call") before being stored, so two calls at once overwrite each other's
  * results. Every single-threaded check passes. Expected:
- * nondeterministic-threads on aten::mul.Tensor. */
+ * nondeterministic-threads on aten::mul.Tensor.
+ *
+ * The window between filling the buffer and reading it back is widened on
+ * purpose (the kernel sleeps there, as a real one might wait on a lock, an
+ * allocation or a page fault), so that whenever two calls overlap the later one
+ * overwrites the earlier one's products: the race shows on the first rounds
+ * of the threads check even on a loaded 2-core machine or under ASan, instead
+ * of depending on two threads hitting a nanosecond window. */
+#define _POSIX_C_SOURCE 200809L
+#include <sched.h>
+#include <time.h>
+
 #include "mutant.h"
 
 #define SCRATCH 4096
@@ -34,6 +45,10 @@ static tabi_status k_mul(void *ctx, const tabi_call *call, tabi_value *args, tab
   }
   for (int64_t i = 0; i < n; i++)
     scratch[i] = mut_get(a, mut_offset(a, nd, shape, i)) * mut_get(b, mut_offset(b, nd, shape, i));
+  /* Let any other thread in the kernel run now: it refills scratch meanwhile. */
+  struct timespec pause = {0, 200 * 1000}; /* 200 us */
+  sched_yield();
+  nanosleep(&pause, NULL);
   for (int64_t i = 0; i < n; i++) mut_set(out, i, scratch[i]);
   outs[0] = tabi_tensor_value(out);
   return TABI_OK;
