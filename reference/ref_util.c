@@ -199,7 +199,13 @@ void ref_store_i_ptr(void *p, tabi_dtype dt, int64_t v) {
     case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
     case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
     case TABI_DTYPE_INT64: *(int64_t *)p = v; break;
-    default: ref_store_f_ptr(p, dt, (double)v); break;
+    /* one rounding from int64, as static_cast<float>(int64_t) does; through
+       double first would round twice for |v| > 2^53 */
+    case TABI_DTYPE_FLOAT32: *(float *)p = (float)v; break;
+    case TABI_DTYPE_FLOAT16: *(uint16_t *)p = tabi_f32_to_f16((float)v); break;
+    case TABI_DTYPE_BFLOAT16: *(uint16_t *)p = tabi_f32_to_bf16((float)v); break;
+    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v; ((float *)p)[1] = 0.0f; break;
+    default: ref_store_f_ptr(p, dt, (double)v); break; /* float64, complex128: one rounding */
   }
 }
 
@@ -387,10 +393,10 @@ void ref_copy_convert(tabi_tensor *dst, const tabi_tensor *src) {
   int32_t s = ref_iter_add(&it, src), d = ref_iter_add(&it, dst);
   tabi_dtype sd = tabi_tensor_dtype(src), dd = tabi_tensor_dtype(dst);
   for (; !ref_iter_done(&it); ref_iter_next(&it)) {
-    if (tabi_dtype_is_complex(sd) || tabi_dtype_is_complex(dd))
-      ref_store_c(dst, it.off[d], ref_load_c(src, it.off[s]));
-    else if (tabi_dtype_is_integral(sd, 1))
+    if (tabi_dtype_is_integral(sd, 1)) /* exact int64 first: one rounding at the store */
       ref_store_i(dst, it.off[d], ref_load_i(src, it.off[s]));
+    else if (tabi_dtype_is_complex(sd) || tabi_dtype_is_complex(dd))
+      ref_store_c(dst, it.off[d], ref_load_c(src, it.off[s]));
     else
       ref_store_f(dst, it.off[d], ref_load_f(src, it.off[s]));
   }
