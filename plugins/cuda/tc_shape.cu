@@ -225,8 +225,96 @@ static tabi_status k_resize(TC_ARGS) {
   return TABI_OK;
 }
 
+/* out = a contiguous copy of self with src written into a region of it (the
+ * reference's scatter_into); the region must have src's shape exactly. */
+static tabi_status scatter_into(tc_ctx *c, const char *op, tabi_tensor *self, tabi_tensor *src,
+                                int32_t nd, const int64_t *shape, int32_t drop_dim, int64_t start,
+                                int64_t step, int32_t dim, tabi_value *out) {
+  int same = src->dl.ndim == nd;
+  for (int32_t i = 0; same && i < nd; i++) same = src->dl.shape[i] == shape[i];
+  if (!same)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'src': expected src to have a size equal to the slice "
+                  "of self", op);
+  tabi_status st;
+  if ((st = tc_check_cuda(c, self, op, "self")) || (st = tc_check_cuda(c, src, op, "src"))) return st;
+  tabi_tensor *res = NULL, *view = NULL;
+  if ((st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), self->dl.ndim, self->dl.shape, &res))) return st;
+  if (tabi_tensor_numel(res) > 0) st = tc_copy_convert(c, op, res, self);
+  int64_t rst[TC_MAX_DIMS];
+  int32_t k = 0;
+  for (int32_t i = 0; i < self->dl.ndim; i++) {
+    if (i == drop_dim) continue;
+    rst[k++] = i == dim ? res->dl.strides[i] * step : res->dl.strides[i];
+  }
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  if (st == TABI_OK && n > 0) {
+    int64_t off = (int64_t)res->dl.byte_offset + start * res->dl.strides[dim] * tabi_dtype_size(tabi_tensor_dtype(res));
+    st = c->h->tensor_view(c->h->ctx, res, nd, shape, rst, off, &view);
+    if (st == TABI_OK) st = tc_copy_convert(c, op, view, src);
+    release(c, view);
+  }
+  if (st != TABI_OK) {
+    release(c, res);
+    return st;
+  }
+  *out = tabi_tensor_value(res);
+  return TABI_OK;
+}
+
+static tabi_status k_select_scatter(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *s = args[0].u.t;
+  int32_t nd = s->dl.ndim, dim;
+  if (nd == 0)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self': select() cannot be applied to a 0-dim tensor.", OPN);
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[2].u.i, nd, &dim);
+  if (st) return st;
+  int64_t size = s->dl.shape[dim], index = args[3].u.i;
+  if (index < -size || index >= size)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': select(): index %lld out of range for tensor "
+                  "of size %lld at dimension %d", OPN, (long long)index, (long long)size, (int)dim);
+  if (index < 0) index += size;
+  int64_t shape[TC_MAX_DIMS];
+  int32_t k = 0;
+  for (int32_t i = 0; i < nd; i++)
+    if (i != dim) shape[k++] = s->dl.shape[i];
+  return scatter_into(c, OPN, s, args[1].u.t, k, shape, dim, index, 1, dim, &outs[0]);
+}
+
+static tabi_status k_slice_scatter(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *s = args[0].u.t;
+  int32_t nd = s->dl.ndim, dim;
+  if (nd == 0)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self': slice() cannot be applied to a 0-dim tensor.", OPN);
+  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[2].u.i, nd, &dim);
+  if (st) return st;
+  int64_t step = args[5].u.i;
+  if (step <= 0)
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'step': slice step must be positive, got %lld",
+                  OPN, (long long)step);
+  int64_t size = s->dl.shape[dim];
+  int64_t start = args[3].tag == TABI_TAG_INT ? args[3].u.i : 0;
+  int64_t end = args[4].tag == TABI_TAG_INT ? args[4].u.i : INT64_MAX;
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  if (start < 0) start = 0;
+  else if (start >= size) start = size;
+  if (end < start) end = start;
+  else if (end >= size) end = size;
+  int64_t len = end - start, shape[TC_MAX_DIMS];
+  memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
+  shape[dim] = len == 0 ? 0 : (len - 1) / step + 1;
+  if (shape[dim] <= 1) step = 1;
+  return scatter_into(c, OPN, s, args[1].u.t, nd, shape, -1, start, step, dim, &outs[0]);
+}
+
 const tc_kernel tc_shape_kernels[] = {
     {"prims::reshape", k_reshape}, {"prims::rev", k_rev},
     {"prims::cat", k_cat},         {"prims::copy_to", k_copy_to},
     {"prims::device_put", k_device_put}, {"prims::resize", k_resize},
+    {"aten::select_scatter", k_select_scatter}, {"aten::slice_scatter", k_slice_scatter},
     {NULL, NULL}};

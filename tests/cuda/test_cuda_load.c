@@ -50,7 +50,9 @@ int main(int argc, char **argv) {
                                      "aten::add.Tensor", "aten::view", "aten::permute",
                                      "aten::convolution", "aten::_fft_r2c", "aten::_fft_c2r",
                                      "aten::argmax", "aten::cumsum", "aten::gather",
-                                     "aten::index_select", "aten::max.dim", NULL};
+                                     "aten::index_select", "aten::max.dim", "aten::sort",
+                                     "aten::topk", "aten::slice_scatter", "aten::select_scatter",
+                                     NULL};
   for (int i = 0; aten[i]; i++) {
     tabi_op op;
     CHECK_OK(tabi_op_find(rt, aten[i], &op));

@@ -139,6 +139,10 @@ int main(int argc, char **argv) {
     compare("aten::argmin", fdt[d], 1, 3, s3, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 0, 0);
     compare("aten::max.dim", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(2), tabi_bool(1)}, 2, 0, 0);
     compare("aten::cumsum", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(2)}, 1, frt[d] * 10, 1e-5);
+    compare("aten::sort", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(-1), tabi_bool(1)}, 2, 0, 0);
+    compare("aten::sort", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int(1), tabi_bool(0)}, 2, 0, 0);
+    compare("aten::topk", fdt[d], 1, 3, s3,
+            (tabi_value[]){tabi_int(5), tabi_int(-1), tabi_bool(1), tabi_bool(1)}, 4, 0, 0);
   }
   compare("aten::cumsum", TABI_DTYPE_INT32, 1, 2, s2, (tabi_value[]){tabi_int(0)}, 1, 0, 0);
   /* FFTs (the real parts of complex results are compared) */
