@@ -44,6 +44,8 @@
 #define CONFORM_K_DEVICE      "device-error"
 #define CONFORM_K_MISSING     "missing"             /* (a skip) decomposition lacks a prim */
 #define CONFORM_K_HARNESS     "harness-error"       /* the suite could not run the case */
+#define CONFORM_K_HOST_ONLY   "host-only"           /* (a skip) no tensor and no Device
+                                                       argument: the op runs on the CPU */
 /* Feature plugins (conform_feature_groups.c). */
 #define CONFORM_K_GRADCHECK   "gradcheck"           /* autograd: J^T v vs finite differences */
 #define CONFORM_K_AUTOCAST    "autocast-policy"     /* autocast: policy table or behaviour */
@@ -165,6 +167,11 @@ typedef struct conform_args {
 tabi_status conform_args_xfer(conform_xfer *x, tabi_runtime *dst_rt, DLDevice device,
                               const conform_sample *s, conform_args *out);
 void conform_args_release(conform_args *a);
+/* Points the call at `device`: every Device argument that names the CPU (or is
+ * left to its default) becomes `device`, so factory ops run on the device under
+ * test. Returns 0 when the op has neither a tensor nor a Device argument (it
+ * can only run on the CPU). */
+int conform_args_retarget(conform_args *a, const tabi_op_info *info, DLDevice device);
 
 /* Whole storage bytes of a tensor (any device), malloc'ed into *out; *out_n bytes. */
 tabi_status conform_storage_bytes(tabi_runtime *rt, tabi_tensor *t, uint8_t **out, uint64_t *out_n);

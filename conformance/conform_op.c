@@ -124,6 +124,11 @@ static void run_sample(conform_ctx *c, const char *opname, tabi_dtype dt, tabi_o
                  (int)c->device.device_id, tabi_last_error());
     goto out;
   }
+  if (c->device.device_type != kDLCPU && !conform_args_retarget(ta, info, c->device)) {
+    conform_emit(c, CONFORM_ST_SKIP, opname, dn, s->name, CONFORM_K_HOST_ONLY,
+                 "takes no tensor and no Device: it runs on the CPU, not on %s", c->device_name);
+    goto out;
+  }
   if (s->flags & CONFORM_EXPECT_ERROR) {
     st = call_plugin(c, op_t, ta, k.po, k.nouts, 0);
     if (st == TABI_OK)

@@ -96,6 +96,22 @@ tabi_status conform_args_xfer(conform_xfer *x, tabi_runtime *dst_rt, DLDevice de
   return TABI_OK;
 }
 
+int conform_args_retarget(conform_args *a, const tabi_op_info *info, DLDevice device) {
+  int has_tensor = 0, has_device = 0;
+  for (int32_t i = 0; i < info->nargs && i < CONFORM_MAX_ARGS; i++) {
+    const tabi_arg_info *ai = &info->args[i];
+    if (ai->type == TABI_TYPE_TENSOR || ai->type == TABI_TYPE_TENSOR_LIST) has_tensor = 1;
+    if (ai->type != TABI_TYPE_DEVICE) continue;
+    has_device = 1;
+    while (a->nargs <= i) a->v[a->nargs++] = tabi_default(); /* fill up to the Device */
+    tabi_value *v = &a->v[i];
+    int unset = v->tag == TABI_TAG_NONE || v->tag == TABI_TAG_DEFAULT;
+    if (unset || (v->tag == TABI_TAG_DEVICE && v->u.device.device_type == kDLCPU))
+      *v = tabi_device_value(device);
+  }
+  return has_tensor || has_device;
+}
+
 void conform_args_release(conform_args *a) {
   for (int32_t i = 0; i < a->nowned; i++) tabi_tensor_release(a->owned[i]);
   a->nowned = 0;
