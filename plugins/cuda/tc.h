@@ -145,6 +145,7 @@ extern const tc_kernel tc_nn_kernels[];
 extern const tc_kernel tc_fft_kernels[];
 extern const tc_kernel tc_index_kernels[];
 extern const tc_kernel tc_sort_kernels[];
+extern const tc_kernel tc_scatter_kernels[];
 extern const tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 
 /* Per-device library handles (created on first use; NULL + error on failure). */

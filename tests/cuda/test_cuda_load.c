@@ -52,7 +52,8 @@ int main(int argc, char **argv) {
                                      "aten::argmax", "aten::cumsum", "aten::gather",
                                      "aten::index_select", "aten::max.dim", "aten::sort",
                                      "aten::topk", "aten::slice_scatter", "aten::select_scatter",
-                                     NULL};
+                                     "aten::scatter.src", "aten::scatter.value",
+                                     "aten::scatter_add", NULL};
   for (int i = 0; aten[i]; i++) {
     tabi_op op;
     CHECK_OK(tabi_op_find(rt, aten[i], &op));

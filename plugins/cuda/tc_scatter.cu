@@ -1,0 +1,248 @@
+/* plugins/cuda/tc_scatter.cu: scatter.src, scatter.value, scatter_add.
+ *
+ * Deterministic by construction: one device thread applies the index elements
+ * in row-major order (the reference's order), so duplicate targets resolve the
+ * same way on every run (last write wins for scatter; for scatter_add every
+ * target accumulates in int64/double/complex double and is rounded once, as the
+ * reference). No atomics, so deterministic mode needs no refusal. Slow for big
+ * index tensors: a sort-by-target parallel version is the fast path to add. */
+#include <float.h>
+#include <stdlib.h>
+
+#include "tc_ew_dev.cuh"
+
+enum { SC_ASSIGN, SC_VALUE, SC_SUM };
+
+typedef struct sc_args {
+  const char *idx, *src;
+  char *out, *scratch, *val;
+  int32_t nd, dim, dt, kind;
+  int64_t ishape[TC_MAX_DIMS], ist[TC_MAX_DIMS], sst[TC_MAX_DIMS], ost[TC_MAX_DIMS];
+  int64_t n_idx, n_out;
+} sc_args;
+
+__global__ void scatter_serial(const sc_args a) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  int esz = tc_dt_size(a.dt), cat = tc_cat(a.dt);
+  double *accf = (double *)a.scratch;
+  int64_t *acci = (int64_t *)a.scratch;
+  if (a.kind == SC_SUM)
+    for (int64_t e = 0; e < a.n_out; e++) {
+      const char *p = a.out + e * esz;
+      if (cat == 2) {
+        tc_c v = tc_ld_c(p, a.dt);
+        accf[2 * e] = v.real();
+        accf[2 * e + 1] = v.imag();
+      } else if (cat == 1) {
+        accf[2 * e] = tc_ld_f(p, a.dt);
+      } else {
+        acci[2 * e] = tc_ld_i(p, a.dt);
+      }
+    }
+  for (int64_t e = 0; e < a.n_idx; e++) {
+    int64_t rem = e, io = 0, so = 0, to = 0, pos[TC_MAX_DIMS];
+    for (int d = a.nd - 1; d >= 0; d--) {
+      pos[d] = rem % a.ishape[d];
+      rem /= a.ishape[d];
+    }
+    for (int d = 0; d < a.nd; d++) {
+      io += pos[d] * a.ist[d];
+      so += pos[d] * a.sst[d];
+    }
+    int64_t v = ((const int64_t *)a.idx)[io];
+    for (int d = 0; d < a.nd; d++) to += (d == a.dim ? v : pos[d]) * a.ost[d];
+    if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
+      const char *s = a.kind == SC_VALUE ? a.val : a.src + so * esz;
+      for (int b = 0; b < esz; b++) a.out[to * esz + b] = s[b];
+    } else if (cat == 2) {
+      tc_c x = tc_ld_c(a.src + so * esz, a.dt);
+      accf[2 * to] += x.real();
+      accf[2 * to + 1] += x.imag();
+    } else if (cat == 1) {
+      accf[2 * to] += tc_ld_f(a.src + so * esz, a.dt);
+    } else {
+      acci[2 * to] = (int64_t)((uint64_t)acci[2 * to] + (uint64_t)tc_ld_i(a.src + so * esz, a.dt));
+    }
+  }
+  if (a.kind == SC_SUM)
+    for (int64_t e = 0; e < a.n_out; e++) {
+      char *p = a.out + e * esz;
+      if (cat == 2) tc_st_c(p, a.dt, tc_c(accf[2 * e], accf[2 * e + 1]));
+      else if (cat == 1) tc_st_f(p, a.dt, accf[2 * e]);
+      else tc_st_i(p, a.dt, acci[2 * e]);
+    }
+}
+
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
+static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
+static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim ? t->dl.ndim : 1; }
+
+/* c10's overflows<To>(scalar), as the reference. */
+static int scalar_overflows(const tabi_value *v, tabi_dtype dt) {
+  if (dt == TABI_DTYPE_BOOL || v->tag == TABI_TAG_BOOL) return 0;
+  double lo, hi;
+  switch (dt) {
+    case TABI_DTYPE_UINT8: lo = 0; hi = 255; break;
+    case TABI_DTYPE_INT8: lo = -128; hi = 127; break;
+    case TABI_DTYPE_INT16: lo = -32768; hi = 32767; break;
+    case TABI_DTYPE_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case TABI_DTYPE_INT64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+    case TABI_DTYPE_FLOAT16: lo = -65504; hi = 65504; break;
+    case TABI_DTYPE_BFLOAT16: lo = -3.3895313892515355e38; hi = 3.3895313892515355e38; break;
+    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: lo = -FLT_MAX; hi = FLT_MAX; break;
+    default: return 0;
+  }
+  int integral = tabi_dtype_is_integral(dt, 0);
+  if (v->tag == TABI_TAG_INT) {
+    int64_t i = v->u.i;
+    if (dt == TABI_DTYPE_UINT8) return i > 255 || i < -255;
+    if (dt == TABI_DTYPE_INT64) return 0;
+    return (double)i < lo || (double)i > hi;
+  }
+  double parts[2] = {v->tag == TABI_TAG_COMPLEX ? v->u.c[0] : v->u.f,
+                     v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0};
+  if (!tabi_dtype_is_complex(dt) && parts[1] != 0) return 1;
+  for (int k = 0; k < (tabi_dtype_is_complex(dt) ? 2 : 1); k++) {
+    double f = parts[k];
+    if (!integral && isinf(f)) continue;
+    if (isnan(f)) {
+      if (integral) return 1;
+      continue;
+    }
+    if (f < lo || f > hi) return 1;
+  }
+  return 0;
+}
+
+/* The Scalar stored in dt, as the reference's store_scalar. */
+static void scalar_bytes(const tabi_value *v, tabi_dtype dt, unsigned char *buf) {
+  double re = tabi_value_as_double(v), im = v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0;
+  int is_int = v->tag == TABI_TAG_INT || v->tag == TABI_TAG_BOOL;
+  int64_t iv = is_int ? v->u.i : 0;
+  memset(buf, 0, 16);
+  switch (dt) {
+    case TABI_DTYPE_BOOL: buf[0] = is_int ? iv != 0 : re != 0; break;
+    case TABI_DTYPE_UINT8: { uint8_t x = is_int ? (uint8_t)iv : (uint8_t)(int32_t)re; memcpy(buf, &x, 1); break; }
+    case TABI_DTYPE_INT8: { int8_t x = is_int ? (int8_t)iv : (int8_t)(int32_t)re; memcpy(buf, &x, 1); break; }
+    case TABI_DTYPE_INT16: { int16_t x = is_int ? (int16_t)iv : (int16_t)(int32_t)re; memcpy(buf, &x, 2); break; }
+    case TABI_DTYPE_INT32: { int32_t x = is_int ? (int32_t)iv : (int32_t)re; memcpy(buf, &x, 4); break; }
+    case TABI_DTYPE_INT64: { int64_t x = is_int ? iv : (int64_t)re; memcpy(buf, &x, 8); break; }
+    case TABI_DTYPE_FLOAT16: { uint16_t x = tabi_f32_to_f16(is_int ? (float)iv : (float)re); memcpy(buf, &x, 2); break; }
+    case TABI_DTYPE_BFLOAT16: { uint16_t x = tabi_f32_to_bf16(is_int ? (float)iv : (float)re); memcpy(buf, &x, 2); break; }
+    case TABI_DTYPE_FLOAT32: { float x = is_int ? (float)iv : (float)re; memcpy(buf, &x, 4); break; }
+    case TABI_DTYPE_FLOAT64: { double x = is_int ? (double)iv : re; memcpy(buf, &x, 8); break; }
+    case TABI_DTYPE_COMPLEX64: { float x[2] = {is_int ? (float)iv : (float)re, (float)im}; memcpy(buf, x, 8); break; }
+    default: { double x[2] = {is_int ? (double)iv : re, im}; memcpy(buf, x, 16); break; }
+  }
+}
+
+static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_value *value) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  if (tabi_dtype_size(dt) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: unsupported dtype", OPN);
+  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  int32_t dim;
+  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &dim);
+  if (st) return st;
+  int64_t nidx = tabi_tensor_numel(index);
+  if (nidx != 0 && tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
+                  tabi_dtype_name(tabi_tensor_dtype(index)));
+  if (src && tabi_tensor_dtype(src) != dt)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is "
+                  "%s)", OPN, tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(src)));
+  if (value && scalar_overflows(value, dt))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'value' cannot be converted to type %s "
+                  "without overflow", OPN, tabi_dtype_name(dt));
+  int32_t nd = ne_dim(self);
+  if (nidx != 0) {
+    if (ne_dim(index) != nd || (src && ne_dim(src) != nd))
+      return TC_ERR(c, TABI_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as self "
+                    "tensor%s", OPN, src ? " and src tensor" : "");
+    for (int32_t d = 0; d < nd; d++)
+      if ((d != dim && ne_size(index, d) > ne_size(self, d)) || (src && ne_size(index, d) > ne_size(src, d)))
+        return TC_ERR(c, TABI_ERR_SHAPE, "%s: Expected index to be smaller than self apart from dimension "
+                      "%d%s", OPN, (int)dim, src ? " and to be smaller size than src" : "");
+  }
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
+      (src && (st = tc_check_cuda(c, src, OPN, "src"))) || (st = tc_use_device(c, self, OPN)))
+    return st;
+  if (nidx != 0) { /* bounds, on the host, in order: the first bad value is named */
+    tabi_tensor *h64 = NULL, *tmp = NULL;
+    DLDevice cpu = {kDLCPU, 0};
+    st = tc_empty(c, index->dl.device, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &tmp);
+    if (st == TABI_OK) st = tc_copy_convert(c, OPN, tmp, index);
+    if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &h64);
+    if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, h64, tmp);
+    if (st == TABI_OK) {
+      const int64_t *iv = (const int64_t *)tabi_tensor_data(h64);
+      int64_t size = ne_size(self, dim);
+      for (int64_t i = 0; i < nidx && st == TABI_OK; i++)
+        if (iv[i] < 0 || iv[i] >= size)
+          st = TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension "
+                      "%d with size %lld", OPN, (long long)iv[i], (int)dim, (long long)size);
+    }
+    c->h->tensor_release(c->h->ctx, tmp);
+    c->h->tensor_release(c->h->ctx, h64);
+    if (st != TABI_OK) return st;
+  }
+  tabi_tensor *out = NULL, *scr = NULL, *vbuf = NULL;
+  if ((st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out))) return st;
+  if (tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);
+  sc_args a;
+  memset(&a, 0, sizeof a);
+  a.n_out = tabi_tensor_numel(out);
+  a.n_idx = nidx;
+  if (st == TABI_OK && nidx > 0) {
+    if (kind == SC_SUM) {
+      int64_t nb = a.n_out * 16;
+      st = tc_empty(c, self->dl.device, TABI_DTYPE_UINT8, 1, &nb, &scr);
+    }
+    if (st == TABI_OK && kind == SC_VALUE) {
+      unsigned char buf[16];
+      scalar_bytes(value, dt, buf);
+      int64_t nb = 16;
+      st = tc_empty(c, self->dl.device, TABI_DTYPE_UINT8, 1, &nb, &vbuf);
+      if (st == TABI_OK)
+        st = tc_cuda_status(c, cudaMemcpy(tabi_tensor_data(vbuf), buf, 16, cudaMemcpyHostToDevice), OPN,
+                            "cudaMemcpy");
+    }
+    if (st == TABI_OK) {
+      a.idx = (const char *)tabi_tensor_data(index);
+      a.src = src ? (const char *)tabi_tensor_data(src) : NULL;
+      a.out = (char *)tabi_tensor_data(out);
+      a.scratch = scr ? (char *)tabi_tensor_data(scr) : NULL;
+      a.val = vbuf ? (char *)tabi_tensor_data(vbuf) : NULL;
+      a.nd = nd;
+      a.dim = dim;
+      a.dt = dt;
+      a.kind = kind;
+      for (int32_t d = 0; d < nd; d++) {
+        a.ishape[d] = ne_size(index, d);
+        a.ist[d] = ne_stride(index, d);
+        a.sst[d] = src ? ne_stride(src, d) : 0;
+        a.ost[d] = ne_stride(out, d);
+      }
+      scatter_serial<<<1, 1>>>(a);
+      st = tc_launch_status(c, OPN);
+    }
+  }
+  c->h->tensor_release(c->h->ctx, scr);
+  c->h->tensor_release(c->h->ctx, vbuf);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_scatter_src(TC_ARGS) { return scatter_run(ctx, call, args, outs, SC_ASSIGN, args[3].u.t, NULL); }
+static tabi_status k_scatter_value(TC_ARGS) { return scatter_run(ctx, call, args, outs, SC_VALUE, NULL, &args[3]); }
+static tabi_status k_scatter_add(TC_ARGS) { return scatter_run(ctx, call, args, outs, SC_SUM, args[3].u.t, NULL); }
+
+const tc_kernel tc_scatter_kernels[] = {{"aten::scatter.src", k_scatter_src},
+                                        {"aten::scatter.value", k_scatter_value},
+                                        {"aten::scatter_add", k_scatter_add},
+                                        {NULL, NULL}};
