@@ -68,6 +68,9 @@ typedef struct pf_state {
   const tabi_host_api *h;
   uint64_t key;
   pthread_key_t tls;       /* -> pf_thread of the current session (or stale) */
+  pthread_key_t tls_session; /* the session that thread's pf_thread belongs to: a
+                                stale pointer (freed at the next start) is never
+                                dereferenced, only its session number compared */
   int32_t tls_ok;
   pthread_mutex_t mu;      /* session start/stop, the thread list */
   atomic_int active;

@@ -10,7 +10,10 @@ static void pf_destroy(void *ctx) {
   if (!st) return;
   if (st->hook_on) st->h->memory_hook_remove(st->h->ctx, st->hook_id);
   pf_session_clear(st);
-  if (st->tls_ok) pthread_key_delete(st->tls);
+  if (st->tls_ok) {
+    pthread_key_delete(st->tls);
+    pthread_key_delete(st->tls_session);
+  }
   pthread_mutex_destroy(&st->mu);
   free(st);
 }
@@ -29,6 +32,12 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
   pthread_mutex_init(&st->mu, NULL);
   /* No destructor: a thread's record belongs to its session, freed with it. */
   if (pthread_key_create(&st->tls, NULL) != 0) {
+    pthread_mutex_destroy(&st->mu);
+    free(st);
+    return TABI_ERR(host, TABI_ERR_OUT_OF_MEMORY, "profiler: no thread-local key left");
+  }
+  if (pthread_key_create(&st->tls_session, NULL) != 0) {
+    pthread_key_delete(st->tls);
     pthread_mutex_destroy(&st->mu);
     free(st);
     return TABI_ERR(host, TABI_ERR_OUT_OF_MEMORY, "profiler: no thread-local key left");

@@ -37,9 +37,12 @@ void pf_thread_free(pf_thread *th) {
  * the session) when the thread has none yet. NULL when no session runs. */
 pf_thread *pf_thread_get(pf_state *st, int32_t create) {
   if (!st->tls_ok) return NULL;
-  pf_thread *th = pthread_getspecific(st->tls);
   uint64_t session = atomic_load_explicit(&st->session, memory_order_acquire);
-  if (th && th->session == session) return th;
+  /* Compare the session first: a record of an earlier session has been freed. */
+  pf_thread *th = NULL;
+  if ((uint64_t)(uintptr_t)pthread_getspecific(st->tls_session) == session)
+    th = pthread_getspecific(st->tls);
+  if (th) return th;
   if (!create || !atomic_load_explicit(&st->active, memory_order_acquire)) return NULL;
   th = calloc(1, sizeof *th);
   if (!th) return NULL;
@@ -58,6 +61,7 @@ pf_thread *pf_thread_get(pf_state *st, int32_t create) {
   *p = th;
   pthread_mutex_unlock(&st->mu);
   pthread_setspecific(st->tls, th);
+  pthread_setspecific(st->tls_session, (void *)(uintptr_t)session);
   return th;
 }
 
