@@ -7,7 +7,7 @@
 #include "mutant.h"
 
 static double reduced_exp(double x) {
-  int k = 0;
+  unsigned k = 0; /* unsigned: the planted bug is the hang, not an overflow UBSan stops */
   while (fabs(x) > 0.5) { /* the bug: no exit for infinities */
     x *= 0.5;
     k++;
