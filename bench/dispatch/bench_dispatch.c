@@ -31,7 +31,7 @@ static tabi_runtime *runtime(int features) {
   tabi_runtime *rt = NULL;
   char path[1024];
   if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  snprintf(path, sizeof path, "%s/libtabi_bench_noop.so", TABI_BENCH_PLUGIN_DIR);
+  snprintf(path, sizeof path, "%s", TABI_BENCH_NOOP_PLUGIN);
   if (tabi_runtime_load_plugin(rt, path, NULL) != TABI_OK) goto bad;
   const char *names[] = {"autograd", "autocast", "profiler"};
   for (int i = 0; features && i < 3; i++) {
