@@ -24,48 +24,13 @@
 
 #include "cpu_pool.h"
 
-/* The ops with a fast kernel: X(ID, "op name", kernel function). */
-#define CPU_FAST_OPS(X)                                                        \
-  X(ADD_TENSOR, "aten::add.Tensor", cpu_k_add_tensor)                          \
-  X(SUB_TENSOR, "aten::sub.Tensor", cpu_k_sub_tensor)                          \
-  X(MUL_TENSOR, "aten::mul.Tensor", cpu_k_mul_tensor)                          \
-  X(DIV_TENSOR, "aten::div.Tensor", cpu_k_div_tensor)                          \
-  X(P_ADD, "prims::add", cpu_k_p_add)                                          \
-  X(P_SUB, "prims::sub", cpu_k_p_sub)                                          \
-  X(P_MUL, "prims::mul", cpu_k_p_mul)                                          \
-  X(P_DIV, "prims::div", cpu_k_p_div)                                          \
-  X(EXP, "aten::exp", cpu_k_exp)                                               \
-  X(P_EXP, "prims::exp", cpu_k_p_exp)                                          \
-  X(GELU, "aten::gelu", cpu_k_gelu)                                            \
-  X(NEG, "aten::neg", cpu_k_neg)                                               \
-  X(ABS, "aten::abs", cpu_k_abs)                                               \
-  X(RELU, "aten::relu", cpu_k_relu)                                            \
-  X(SIGMOID, "aten::sigmoid", cpu_k_sigmoid)                                   \
-  X(TANH, "aten::tanh", cpu_k_tanh)                                            \
-  X(SQRT, "aten::sqrt", cpu_k_sqrt)                                            \
-  X(RSQRT, "aten::rsqrt", cpu_k_rsqrt)                                         \
-  X(LOG, "aten::log", cpu_k_log)                                               \
-  X(SIN, "aten::sin", cpu_k_sin)                                               \
-  X(COS, "aten::cos", cpu_k_cos)                                               \
-  X(SUM_DIM, "aten::sum.dim_IntList", cpu_k_sum_dim)                           \
-  X(MEAN, "aten::mean", cpu_k_mean)                                            \
-  X(MEAN_DIM, "aten::mean.dim", cpu_k_mean_dim)                                \
-  X(AMAX, "aten::amax", cpu_k_amax)                                            \
-  X(AMIN, "aten::amin", cpu_k_amin)                                            \
-  X(SOFTMAX, "aten::_softmax", cpu_k_softmax)                                  \
-  X(LOG_SOFTMAX, "aten::_log_softmax", cpu_k_log_softmax)                      \
-  X(LAYER_NORM, "aten::native_layer_norm", cpu_k_layer_norm)                   \
-  X(MM, "aten::mm", cpu_k_mm)                                                  \
-  X(BMM, "aten::bmm", cpu_k_bmm)                                               \
-  X(ADDMM, "aten::addmm", cpu_k_addmm)                                         \
-  X(CONV, "aten::convolution", cpu_k_conv)                                     \
-  X(CONV_BWD, "aten::convolution_backward", cpu_k_conv_bwd)                    \
-  X(INDEX_SELECT, "aten::index_select", cpu_k_index_select)                    \
-  X(GATHER, "aten::gather", cpu_k_gather)                                      \
-  X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add)                       \
-  X(SORT, "aten::sort", cpu_k_sort)                                            \
-  X(TOPK, "aten::topk", cpu_k_topk)                                            \
-  X(FFT_R2C, "aten::_fft_r2c", cpu_k_fft_r2c)
+/* The ops with a fast kernel, one list per family (one header each, so the
+ * families can grow independently): X(ID, "op name", kernel function). */
+#include "cpu_ops_ew.h"
+#include "cpu_ops_fft.h"
+#include "cpu_ops_nn.h"
+#include "cpu_ops_reduce.h"
+#define CPU_FAST_OPS(X) CPU_OPS_EW(X) CPU_OPS_REDUCE(X) CPU_OPS_NN(X) CPU_OPS_FFT(X)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };

@@ -1,0 +1,17 @@
+/* plugins/cpu/cpu_ops_nn.h: matmul, convolution, normalization, indexing and sorting ops with a fast kernel.
+ * X(ID, "op name", kernel function); cpu.h joins every list into CPU_FAST_OPS. */
+#ifndef TABI_CPU_OPS_NN_H
+#define TABI_CPU_OPS_NN_H
+#define CPU_OPS_NN(X) \
+  X(LAYER_NORM, "aten::native_layer_norm", cpu_k_layer_norm) \
+  X(MM, "aten::mm", cpu_k_mm) \
+  X(BMM, "aten::bmm", cpu_k_bmm) \
+  X(ADDMM, "aten::addmm", cpu_k_addmm) \
+  X(CONV, "aten::convolution", cpu_k_conv) \
+  X(CONV_BWD, "aten::convolution_backward", cpu_k_conv_bwd) \
+  X(INDEX_SELECT, "aten::index_select", cpu_k_index_select) \
+  X(GATHER, "aten::gather", cpu_k_gather) \
+  X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add) \
+  X(SORT, "aten::sort", cpu_k_sort) \
+  X(TOPK, "aten::topk", cpu_k_topk)
+#endif
