@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$build/bench/cpu/bench_cpu" --plugin "$build/plugins/libtabi_cpu.so" "$@" > "$tmp/tabi"
 "$py" "$here/bench_torch.py" "$@" > "$tmp/torch"
 echo "threads: $threads; $(uptime | sed 's/.*load/load/')"
-awk -F'\t' -v torchf="$tmp/torch" '
+awk -F'\t' -v torchf="$tmp/torch" -v thr="$threads" '
   BEGIN { while ((getline l < torchf) > 0) { split(l, a, "\t"); torch[a[1]] = a[2] } }
   { tabi[$1] = $2; order[n++] = $1 }
   END {
@@ -26,13 +26,17 @@ awk -F'\t' -v torchf="$tmp/torch" '
     printf "| case | tabi ms | torch ms | ratio (tabi/torch speed) | note |\n|---|---:|---:|---:|---|\n"
     for (i = 0; i < n; i++) {
       k = order[i]
-      if (k ~ /^dnnl_/ || k == "memcpy_f32") continue
+      if (k ~ /^dnnl_/ || k ~ /^memcpy/) continue
       note = ""
       if (("dnnl_" k) in tabi) note = sprintf("%.2fx of oneDNN direct (%.3f ms)", tabi["dnnl_" k] / tabi[k], tabi["dnnl_" k])
-      if (k ~ /^(add|mul)_f32$/ && mc > 0) note = sprintf("%.0f%% of memcpy bandwidth", 100 * (mc * 1.5) / tabi[k])
-      if (k ~ /^(exp|gelu)_f32$/ && mc > 0) note = sprintf("%.0f%% of memcpy bandwidth", 100 * mc / tabi[k])
+      # bytes moved relative to the memcpy (80 MB): 2 or 3 arrays of 1e7 elements
+      if (k ~ /^(add|mul|exp|gelu)_(f32|f16|bf16)$/ && mc > 0) {
+        f = (k ~ /^(add|mul)/) ? 1.5 : 1.0
+        if (k !~ /_f32$/) f = f / 2
+        note = sprintf("%.0f%% of memcpy bandwidth", 100 * mc * f / tabi[k])
+      }
       if (k in torch) printf "| %s | %.3f | %.3f | %.2f | %s |\n", k, tabi[k], torch[k], torch[k] / tabi[k], note
       else printf "| %s | %.3f | - | - | %s |\n", k, tabi[k], note
     }
-    printf "| memcpy_f32 (1e7, 40 MB) | %.3f | - | - | plain copy: %.1f GB/s |\n", mc, 80 / mc
+    printf "| memcpy_f32 (1e7, 40 MB) | %.3f | - | - | plain copy, the faster of 1 thread (%.3f ms) and %d threads (%.3f ms): %.1f GB/s read+write |\n", mc, tabi["memcpy1_f32"], thr, tabi["memcpyT_f32"], 80 / mc
   }' "$tmp/tabi"
