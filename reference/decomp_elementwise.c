@@ -87,13 +87,21 @@ BINARY(d_pow, DC_P_POW, DC_PROMOTE_DEFAULT)
 /* pow(Tensor, Scalar): ATen computes the exponents 0.5, -0.5, 2, 3, -1 and -2
  * as sqrt, rsqrt, x*x, x*x*x, reciprocal and 1/(x*x), which differ from pow at
  * special values (pow(-inf, 0.5) is inf, sqrt(-inf) is nan). */
+static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like);
+
 static tabi_status d_pow_tensor_scalar(void *ctx, const tabi_call *call, tabi_value *args,
                                        tabi_value *outs) {
   tabi_tensor *x = args[0].u.t;
   const tabi_value *e = &args[1];
   double ev = ref_scalar_f(e);
-  int special = e->tag != TABI_TAG_COMPLEX && tabi_dtype_is_floating(tabi_tensor_dtype(x)) &&
-                (ev == 0.5 || ev == -0.5 || ev == 2 || ev == 3 || ev == -1 || ev == -2);
+  /* ATen special-cases these real exponents (and the reference with it). For
+   * complex bases 0 and 1 too: cpow's exp(b * log(a)) would turn (inf-0j)^1
+   * into inf+nanj through 0 * inf, where ATen returns the base (or 1). */
+  tabi_dtype xd = tabi_tensor_dtype(x);
+  int cplx = tabi_dtype_is_complex(xd);
+  int special = e->tag != TABI_TAG_COMPLEX && (tabi_dtype_is_floating(xd) || cplx) &&
+                (ev == 0.5 || ev == -0.5 || ev == 2 || ev == 3 || ev == -1 || ev == -2 ||
+                 (cplx && (ev == 0 || ev == 1)));
   if (!special) return ew_binary(ctx, call, args, outs, DC_P_POW, DC_PROMOTE_DEFAULT);
   dc_scope s;
   dc_begin(&s, ctx, call, args);
@@ -101,7 +109,11 @@ static tabi_status d_pow_tensor_scalar(void *ctx, const tabi_call *call, tabi_va
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
   tabi_tensor *c = dc_convert(&s, dc_convert(&s, x, result), compute), *r;
-  if (ev == 0.5)
+  if (ev == 0)
+    r = dc_copy(&s, konst(&s, 1.0, c));
+  else if (ev == 1)
+    r = dc_copy(&s, c);
+  else if (ev == 0.5)
     r = dc_unary(&s, DC_P_SQRT, c);
   else if (ev == -0.5)
     r = dc_unary(&s, DC_P_RSQRT, c);
