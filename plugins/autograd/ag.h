@@ -55,7 +55,13 @@ typedef tabi_tensor *T;
   X(EMB_BWD, "aten::embedding_dense_backward") X(EMBEDDING, "aten::embedding")    \
   X(DIGAMMA, "prims::digamma") X(I0, "prims::bessel_i0") X(I1, "prims::bessel_i1") \
   X(I0E, "prims::bessel_i0e") X(I1E, "prims::bessel_i1e") X(J0, "prims::bessel_j0") \
-  X(J1, "prims::bessel_j1") X(LOG1P, "aten::log1p")
+  X(J1, "prims::bessel_j1") X(LOG1P, "aten::log1p")                              \
+  X(CONV, "aten::convolution") X(SCATTER_REDUCE, "aten::scatter_reduce.two")      \
+  X(ZETA, "prims::zeta") X(LGAMMA, "prims::lgamma") X(ROUND, "aten::round")       \
+  X(FMODS, "aten::fmod.Scalar") X(CLAMP, "aten::clamp") X(SPH_J0, "prims::spherical_bessel_j0") \
+  X(REAL, "prims::real") X(IMAG, "prims::imag") X(FFT_C2C, "prims::fft_c2c")       \
+  X(FFT_R2C, "prims::fft_r2c") X(FFT_C2R, "prims::fft_c2r")                       \
+  X(AFFT_R2C, "aten::_fft_r2c") X(AFFT_C2R, "aten::_fft_c2r") X(NES, "aten::ne.Scalar")
 
 enum {
 #define AG_ENUM(id, name) AG_OP_##id,
@@ -208,6 +214,10 @@ extern const ag_formula ag_formulas_pointwise[];
 extern const ag_formula ag_formulas_shape[];
 extern const ag_formula ag_formulas_reduce[];
 extern const ag_formula ag_formulas_nn[];
+extern const ag_formula ag_formulas_nn2[];     /* col2im, pdist, embedding_bag, *_backward ops */
+extern const ag_formula ag_formulas_grid[];    /* grid_sampler_2d */
+extern const ag_formula ag_formulas_special[]; /* digamma, zeta, igamma(c), nextafter, j0 */
+extern const ag_formula ag_formulas_linalg[];  /* svd, fft */
 
 /* --- helpers for formulas (ag_ops.c) --- */
 T ag_keep(ag_fctx *c, T t); /* registers a new reference as a temporary */
@@ -232,6 +242,10 @@ T ag_expand(ag_fctx *c, T a, int32_t ndim, const int64_t *shape);
 T ag_permute(ag_fctx *c, T a, int32_t ndim, const int64_t *dims);
 T ag_transpose2(ag_fctx *c, T a); /* swaps the last two dims */
 T ag_unsqueeze(ag_fctx *c, T a, int64_t dim);
+/* arange(0, n * step, step) as int64 on `dev` (step > 0). */
+T ag_arange_i64(ag_fctx *c, int64_t n, int64_t step, DLDevice dev);
+T ag_index_select(ag_fctx *c, T a, int64_t dim, T idx);
+T ag_mm_batched(ag_fctx *c, T a, T b); /* matmul of [..., m, k] and [..., k, n], same batch */
 T ag_sum_to(ag_fctx *c, T g, int32_t ndim, const int64_t *shape);
 /* grad of a reduction: g (reduced over dims, keepdim or not) expanded back to
  * `ndim`/`shape`. dims NULL / ndims < 0: all dims. */

@@ -289,6 +289,70 @@ F(f_scatter_add) {
   return c->status;
 }
 
+static T scatter_prod(ag_fctx *c, T self, T src, int include_self) {
+  tabi_value a[6] = {TV(self), c->args[1], TV(A(2)), TV(src), c->args[4], tabi_bool(include_self)};
+  if (!self || !src) return ag_u(c, AG_OP_NEG, NULL);
+  return ag_call_t(c, AG_OP_SCATTER_REDUCE, a, 6);
+}
+
+/* src narrowed to the index's shape (only that prefix is scattered). */
+static T src_used(ag_fctx *c, T src) {
+  T idx = A(2);
+  if (!src || !idx || src->dl.ndim != idx->dl.ndim) return src;
+  for (int32_t d = 0; d < src->dl.ndim && src; d++) {
+    if (src->dl.shape[d] == idx->dl.shape[d]) continue;
+    tabi_value a[5] = {TV(src), tabi_int(d), tabi_int(0), tabi_int(idx->dl.shape[d]), tabi_int(1)};
+    src = ag_call_t(c, AG_OP_SLICE, a, 5);
+  }
+  return src;
+}
+
+/* Pads a gradient of the used part of src back to src's shape. */
+static T pad_to_src(ag_fctx *c, T r) {
+  const ag_tmeta *m = IN_META(3);
+  if (!r || r->dl.ndim != m->ndim || m->ndim > 32) return r;
+  int64_t pad[64];
+  int any = 0;
+  for (int32_t d = 0; d < m->ndim; d++) {
+    pad[2 * d] = 0;
+    pad[2 * d + 1] = ag_tmeta_shape(m)[m->ndim - 1 - d] - r->dl.shape[m->ndim - 1 - d];
+    any |= pad[2 * d + 1] != 0;
+  }
+  if (!any) return r;
+  tabi_value p[2] = {TV(r), tabi_int_list(pad, 2 * m->ndim)};
+  return ag_call_t(c, AG_OP_CONST_PAD, p, 2);
+}
+
+/* reduce='prod', ATen's scatter_reduce_backward: exact with zeros. self's
+ * gradient is grad * (the product with self's zeros taken as 1) / self (zeros
+ * as 1); a src element that is its slot's only zero gets grad times the
+ * product of the others; any other src element grad * result / src (0 when
+ * the slot has another zero). Without include_self, scattered-to slots of
+ * self get nothing. ATen refuses the double backward when a slot has two zero
+ * src elements; here it runs (and gives the first-order formula's derivative). */
+static tabi_status scatter_prod_back(ag_fctx *c, int include_self) {
+  T g = G(0), x = A(0), y = OUT(0);
+  if (NEEDA(0)) {
+    T one = ag_adds(c, Z(x), 1.0);
+    T mx = WHERE(ag_bs(c, AG_OP_EQS, x, 0.0), one, x);
+    T gs = ag_b(c, AG_OP_DIV, ag_b(c, AG_OP_MUL, g, scatter_prod(c, mx, A(3), include_self)), mx);
+    GINA(0, include_self ? gs : mask_scattered(c, gs));
+  }
+  if (NEEDA(3)) {
+    T src = src_used(c, A(3));
+    T one = ag_adds(c, Z(src), 1.0);
+    T sz = ag_bs(c, AG_OP_EQS, src, 0.0);
+    tabi_value a[4] = {TV(ag_zeros_like(c, x)), c->args[1], TV(A(2)), TV(ag_to_dtype(c, sz, tabi_tensor_dtype(x)))};
+    T nz = c->status == TABI_OK ? gather_g(c, ag_call_t(c, AG_OP_SCATTER_ADD, a, 4)) : NULL;
+    T single = ag_b(c, AG_OP_LAND, sz, ag_bs(c, AG_OP_EQS, nz, 1.0));
+    T msr = scatter_prod(c, x, WHERE(single, one, src), include_self);
+    T at_zero = gather_g(c, ag_b(c, AG_OP_MUL, g, msr));
+    T other = ag_b(c, AG_OP_DIV, gather_g(c, ag_b(c, AG_OP_MUL, g, y)), WHERE(sz, one, src));
+    GINA(3, pad_to_src(c, WHERE(single, at_zero, other)));
+  }
+  return c->status;
+}
+
 F(f_scatter_reduce) {
   const tabi_value *rv = &c->args[4];
   char r[8] = {0};
@@ -325,6 +389,7 @@ F(f_scatter_reduce) {
     if (NEEDA(3)) GINA(3, WHERE(src_is, gather_g(c, gd), Z(g)));
     return c->status;
   }
+  if (r[0] == 'p') return scatter_prod_back(c, include_self);
   return ag_fail(c, TABI_ERR_UNIMPLEMENTED,
                  "autograd: aten::scatter_reduce.two: the derivative for reduce='%s' is not "
                  "implemented", r);

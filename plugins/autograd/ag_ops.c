@@ -273,3 +273,33 @@ int64_t ag_arg_i(ag_fctx *c, int32_t i) {
 int32_t ag_arg_none(ag_fctx *c, int32_t i) {
   return i < 0 || i >= c->node->nargs || c->args[i].tag == TABI_TAG_NONE;
 }
+
+T ag_arange_i64(ag_fctx *c, int64_t n, int64_t step, DLDevice dev) {
+  tabi_value a[6] = {tabi_int(0), tabi_int(n * step), tabi_int(step),
+                     tabi_dtype_value(TABI_DTYPE_INT64), tabi_default(), tabi_device_value(dev)};
+  return ag_call_t(c, AG_OP_ARANGE, a, 6);
+}
+
+T ag_index_select(ag_fctx *c, T a, int64_t dim, T idx) {
+  tabi_value args[3] = {tv(a), tabi_int(dim), tv(idx)};
+  return ag_call_t(c, AG_OP_INDEX_SELECT, args, 3);
+}
+
+/* Batched matmul through bmm: batch dims flattened, both operands the same batch. */
+T ag_mm_batched(ag_fctx *c, T a, T b) {
+  if (!a || !b) return ag_b(c, AG_OP_MM, a, b);
+  int32_t na = a->dl.ndim, nb = b->dl.ndim;
+  if (na == 2 && nb == 2) return ag_b(c, AG_OP_MM, a, b);
+  if (na != nb || na < 2 || na > 16) {
+    ag_fail(c, TABI_ERR_SHAPE, "autograd: batched matmul of a %d-d and a %d-d tensor", (int)na, (int)nb);
+    return NULL;
+  }
+  int64_t bsz = 1, out[16];
+  for (int32_t i = 0; i < na - 2; i++) { bsz *= a->dl.shape[i]; out[i] = a->dl.shape[i]; }
+  int64_t sa[3] = {bsz, a->dl.shape[na - 2], a->dl.shape[na - 1]};
+  int64_t sb[3] = {bsz, b->dl.shape[nb - 2], b->dl.shape[nb - 1]};
+  out[na - 2] = sa[1];
+  out[na - 1] = sb[2];
+  T r = ag_b(c, AG_OP_BMM, ag_reshape(c, a, 3, sa), ag_reshape(c, b, 3, sb));
+  return ag_reshape(c, r, na, out);
+}

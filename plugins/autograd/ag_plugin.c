@@ -189,7 +189,9 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
   }
   if (add_table(st, ag_formulas_pointwise) != TABI_OK || add_table(st, ag_formulas_shape) != TABI_OK ||
       add_table(st, ag_formulas_reduce) != TABI_OK ||
-      add_table(st, ag_formulas_nn) != TABI_OK) {
+      add_table(st, ag_formulas_nn) != TABI_OK || add_table(st, ag_formulas_nn2) != TABI_OK ||
+      add_table(st, ag_formulas_grid) != TABI_OK || add_table(st, ag_formulas_special) != TABI_OK ||
+      add_table(st, ag_formulas_linalg) != TABI_OK) {
     s = TABI_ERR(host, TABI_ERR_OUT_OF_MEMORY, "autograd: out of memory");
     goto fail;
   }

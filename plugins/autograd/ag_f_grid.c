@@ -1,0 +1,2 @@
+#include "ag.h"
+const ag_formula ag_formulas_grid[] = {{NULL, NULL, 0, 0}};

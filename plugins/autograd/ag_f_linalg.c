@@ -1,0 +1,2 @@
+#include "ag.h"
+const ag_formula ag_formulas_linalg[] = {{NULL, NULL, 0, 0}};
