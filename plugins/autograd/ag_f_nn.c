@@ -208,6 +208,43 @@ static tabi_status linear_probe_back(ag_fctx *c, int32_t k) {
 F(f_probe2d) { return linear_probe_back(c, 2); }
 F(f_probe3d) { return linear_probe_back(c, 3); }
 
+/* The mean and rstd outputs of the norms are differentiable too: a double
+ * backward (create_graph) sends gradients to them, as the backward ops read
+ * them. gx += gmean / n + grstd * (-rstd^3 (x - mean) / n) per row (biased
+ * variance). Layer norm: stats are [rows..., 1...]; group norm (groups > 0):
+ * [N, G] over x viewed as [N, G, rest]. */
+static T stats_back(ag_fctx *c, T gx, T x, T mean, T rstd, T gm, T gr, int64_t n_batch, int64_t groups) {
+  if ((!gm && !gr) || !gx || !x || !mean || !rstd) return gx;
+  int32_t nd = x->dl.ndim;
+  T xv = x, mv = mean, rv = rstd;
+  double n;
+  if (groups > 0) {
+    int64_t nbg = n_batch * groups;
+    int64_t s3[3] = {n_batch, groups, nbg != 0 ? tabi_tensor_numel(x) / nbg : 0};
+    int64_t st[3] = {n_batch, groups, 1};
+    xv = ag_reshape(c, x, 3, s3);
+    mv = ag_reshape(c, mean, 3, st);
+    rv = ag_reshape(c, rstd, 3, st);
+    if (gm) gm = ag_reshape(c, gm, 3, st);
+    if (gr) gr = ag_reshape(c, gr, 3, st);
+    n = (double)s3[2];
+  } else {
+    n = 1.0;
+    for (int32_t i = 0; i < nd; i++)
+      if (mean->dl.ndim == nd && mean->dl.shape[i] == 1) n *= (double)x->dl.shape[i];
+  }
+  T extra = NULL;
+  if (gm) extra = ag_muls(c, gm, 1.0 / n);
+  if (gr) {
+    T r3 = MUL(rv, MUL(rv, rv));
+    T t = MUL(gr, ag_muls(c, MUL(r3, SUB(xv, mv)), -1.0 / n));
+    extra = extra ? B(ADD, extra, t) : t;
+  }
+  if (xv && extra) extra = ag_expand(c, extra, xv->dl.ndim, xv->dl.shape);
+  if (groups > 0) extra = ag_reshape(c, extra, nd, x->dl.shape);
+  return B(ADD, gx, extra);
+}
+
 F(f_layer_norm) {
   int64_t mask[3] = {NEEDA(0), NEEDA(2), NEEDA(3)};
   T g = ag_gout_or_zeros(c, 0);
@@ -215,7 +252,7 @@ F(f_layer_norm) {
                      tabi_bool_list(mask, 3)};
   T r[3];
   if (ag_call_n(c, AG_OP_LN_BWD, a, 8, r, 3) != TABI_OK) return c->status;
-  if (mask[0]) GINA(0, r[0]);
+  if (mask[0]) GINA(0, stats_back(c, r[0], A(0), OUT(1), OUT(2), G(1), G(2), -1, 0));
   if (mask[1]) GINA(2, r[1]);
   if (mask[2]) GINA(3, r[2]);
   return c->status;
@@ -228,7 +265,8 @@ F(f_group_norm) {
                       c->args[4], c->args[5], c->args[6], tabi_bool_list(mask, 3)};
   T r[3];
   if (ag_call_n(c, AG_OP_GN_BWD, a, 10, r, 3) != TABI_OK) return c->status;
-  for (int32_t i = 0; i < 3; i++)
+  if (mask[0]) GINA(0, stats_back(c, r[0], A(0), OUT(1), OUT(2), G(1), G(2), ag_arg_i(c, 3), ag_arg_i(c, 6)));
+  for (int32_t i = 1; i < 3; i++)
     if (mask[i]) GINA(i, r[i]);
   return c->status;
 }
