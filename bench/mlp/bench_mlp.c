@@ -5,6 +5,10 @@
  * the ratio (PyTorch time / tabi time: > 1 means tabi is faster).
  *
  *   TABI_NUM_THREADS=N tabi_bench_mlp [--steps S] [--no-torch]
+ *
+ * Both run with the same thread count: TABI_NUM_THREADS when set, else the
+ * cores online (what the CPU plugin itself takes then); torch gets it through
+ * torch.set_num_threads, and both counts are printed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,21 +90,25 @@ int main(int argc, char **argv) {
     fprintf(stderr, "autograd: %s\n", tabi_last_error());
     return 2;
   }
+  /* The CPU plugin's rule (cpu_default_threads): TABI_NUM_THREADS if valid,
+   * else the cores online. */
   const char *thr = getenv("TABI_NUM_THREADS");
-  int threads = thr ? atoi(thr) : 0;
+  long threads = thr ? strtol(thr, NULL, 10) : 0;
+  if (threads < 1 || threads > 1024) threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads < 1) threads = 1;
   const int64_t small[4] = {2, 64, 64, 2}, big[4] = {1024, 1024, 1024, 10};
   double ts = bench(&m, small, 4, 256, steps * 5);
   double tb = bench(&m, big, 4, 256, steps);
   mlp_free(&m);
   tabi_runtime_destroy(rt);
   printf("MLP training step (float32, batch 256, median of %d/%d steps), backend '%s', "
-         "TABI_NUM_THREADS=%s\n", steps * 5, steps, backend, thr ? thr : "(default)");
+         "tabi threads %ld (TABI_NUM_THREADS=%s)\n", steps * 5, steps, backend, threads,
+         thr ? thr : "unset");
   printf("  tabi   2-64-64-2:          %9.3f ms/step\n", ts);
   printf("  tabi   1024-1024-1024-10:  %9.3f ms/step\n", tb);
   if (torch && access("/usr/bin/python3", X_OK) == 0) {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %d %d", TABI_BENCH_TORCH_PY,
-             threads > 0 ? threads : 0, steps);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %ld %d", TABI_BENCH_TORCH_PY, threads, steps);
     FILE *p = popen(cmd, "r");
     char line[256];
     double ps = -1, pb = -1;

@@ -1,4 +1,5 @@
-/* plugins/cpu/cpu_gemm.c: blocked float32 GEMM (see cpu_gemm.h).
+/* plugins/cpu/cpu_gemm.c: blocked float32 and float64 GEMM (see cpu_gemm.h);
+ * the body is cpu_gemm_tmpl.h, instantiated per type.
  *
  * B is packed once into contiguous KC x NC panels; each thread takes a range of
  * MC-row blocks of C and, for every panel, runs a rank-KC update whose inner
@@ -13,71 +14,14 @@
 #define NC 1024
 #define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 
-typedef struct gemm_job {
-  int64_t m, n, k;
-  const float *a;
-  int64_t a_rs, a_cs;
-  const float *bp; /* packed B: contiguous K x N */
-  float *c;
-} gemm_job;
+#define T float
+#define SFX(name) name##_f32
+#include "cpu_gemm_tmpl.h"
+#undef T
+#undef SFX
 
-CLONES static void rank_update(float *crow, const float *brow, float av, int64_t nc) {
-  for (int64_t j = 0; j < nc; j++) crow[j] += av * brow[j];
-}
-
-/* Four rows of C at once share each load of B's row. */
-CLONES static void rank_update4(float *c0, float *c1, float *c2, float *c3, const float *b,
-                                float a0, float a1, float a2, float a3, int64_t nc) {
-  for (int64_t j = 0; j < nc; j++) {
-    float bv = b[j];
-    c0[j] += a0 * bv;
-    c1[j] += a1 * bv;
-    c2[j] += a2 * bv;
-    c3[j] += a3 * bv;
-  }
-}
-
-static void gemm_range(void *arg, int64_t b0, int64_t b1) {
-  const gemm_job *g = arg;
-  for (int64_t blk = b0; blk < b1; blk++) {
-    int64_t i0 = blk * MC, i1 = i0 + MC < g->m ? i0 + MC : g->m;
-    for (int64_t i = i0; i < i1; i++) memset(g->c + i * g->n, 0, sizeof(float) * (size_t)g->n);
-    for (int64_t j0 = 0; j0 < g->n; j0 += NC) {
-      int64_t nc = g->n - j0 < NC ? g->n - j0 : NC;
-      for (int64_t p0 = 0; p0 < g->k; p0 += KC) {
-        int64_t kc = g->k - p0 < KC ? g->k - p0 : KC;
-        int64_t i = i0;
-        for (; i + 4 <= i1; i += 4) {
-          float *c0 = g->c + i * g->n + j0;
-          for (int64_t p = p0; p < p0 + kc; p++) {
-            const float *ar = g->a + p * g->a_cs;
-            rank_update4(c0, c0 + g->n, c0 + 2 * g->n, c0 + 3 * g->n, g->bp + p * g->n + j0,
-                         ar[i * g->a_rs], ar[(i + 1) * g->a_rs], ar[(i + 2) * g->a_rs],
-                         ar[(i + 3) * g->a_rs], nc);
-          }
-        }
-        for (; i < i1; i++)
-          for (int64_t p = p0; p < p0 + kc; p++)
-            rank_update(g->c + i * g->n + j0, g->bp + p * g->n + j0, g->a[i * g->a_rs + p * g->a_cs],
-                        nc);
-      }
-    }
-  }
-}
-
-int cpu_gemm_f32(const cpu_ctx *c, int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs,
-                 int64_t a_cs, const float *b, int64_t b_rs, int64_t b_cs, float *out) {
-  float *packed = NULL;
-  const float *bp = b;
-  if (b_cs != 1 || b_rs != n) {
-    packed = malloc(sizeof(float) * (size_t)(k * n > 0 ? k * n : 1));
-    if (!packed) return 0;
-    for (int64_t p = 0; p < k; p++)
-      for (int64_t j = 0; j < n; j++) packed[p * n + j] = b[p * b_rs + j * b_cs];
-    bp = packed;
-  }
-  gemm_job g = {m, n, k, a, a_rs, a_cs, bp, out};
-  cpu_parallel_for(c->pool, (m + MC - 1) / MC, 1, gemm_range, &g);
-  free(packed);
-  return 1;
-}
+#define T double
+#define SFX(name) name##_f64
+#include "cpu_gemm_tmpl.h"
+#undef T
+#undef SFX

@@ -1,150 +1,25 @@
-/* plugins/cpu/cpu_matmul.c: mm, bmm, addmm, convolution and
- * convolution_backward for float32.
+/* plugins/cpu/cpu_matmul.c: convolution and convolution_backward for float32
+ * (mm, bmm and addmm are in cpu_nn_mm.c).
  *
- * oneDNN computes where it is built in (cpu_dnnl.c, cached primitives); the
- * plugin's own GEMM computes mm/bmm/addmm otherwise. Convolutions take the
+ * oneDNN computes where it is built in (cpu_dnnl.c, cached primitives). Convolutions take the
  * common case (2-d, not transposed, one group, contiguous NCHW/OIHW) through
  * oneDNN; everything else, and every float type other than float32, runs the
  * reference kernel.
  *
  * Deterministic mode: oneDNN is called with one thread, because its
- * reductions (the K split of a GEMM, the batch reduction of a weight gradient)
- * are split by thread count; the own GEMM is deterministic at any count.
+ * reductions (the batch reduction of a weight gradient) are split by thread
+ * count.
  */
 #include <string.h>
 
+#include "cpu.h"
 #include "cpu_dnnl.h"
-#include "cpu_gemm.h"
 
+/* One thread in deterministic mode and in a forked child (libgomp's team of
+ * the parent does not exist there; a region of one thread never waits on it). */
 static int32_t dnnl_threads(const cpu_ctx *c) {
+  if (cpu_pool_forked(c->pool)) return 1;
   return c->host->deterministic(c->host->ctx) ? 1 : c->nthreads;
-}
-
-static int is_f32_tensor(const tabi_value *v, int32_t ndim) {
-  return v->tag == TABI_TAG_TENSOR && v->u.t->dl.ndim == ndim &&
-         tabi_tensor_dtype(v->u.t) == TABI_DTYPE_FLOAT32;
-}
-
-/* out[b] = a[b] @ w[b] for a batch of matrices; out contiguous. */
-static int matmul(const cpu_ctx *c, int64_t batch, int64_t m, int64_t n, int64_t k,
-                  const tabi_tensor *a, const int64_t *as, const tabi_tensor *b, const int64_t *bs,
-                  float *out) {
-  const float *ap = tabi_tensor_data(a), *bp = tabi_tensor_data(b);
-  if (cpu_dnnl_matmul(c->dnnl, c->host, dnnl_threads(c), batch, m, n, k, ap, as, bp, bs, out))
-    return 1;
-  for (int64_t i = 0; i < batch; i++)
-    if (!cpu_gemm_f32(c, m, n, k, ap + i * as[0], as[1], as[2], bp + i * bs[0], bs[1], bs[2],
-                      out + i * m * n))
-      return 0;
-  return 1;
-}
-
-/* mm/addmm operands: f32 2-d, inner dims agreeing, no empty dim. */
-static int mm_operands(const tabi_value *x, const tabi_value *y) {
-  if (!is_f32_tensor(x, 2) || !is_f32_tensor(y, 2)) return 0;
-  const tabi_tensor *a = x->u.t, *b = y->u.t;
-  return a->dl.shape[1] == b->dl.shape[0] && a->dl.shape[0] > 0 && a->dl.shape[1] > 0 &&
-         b->dl.shape[1] > 0;
-}
-
-static tabi_status mm_run(const cpu_ctx *c, const tabi_tensor *a, const tabi_tensor *b,
-                          tabi_tensor **out) {
-  int64_t m = a->dl.shape[0], k = a->dl.shape[1], n = b->dl.shape[1];
-  int64_t shape[2] = {m, n};
-  tabi_status st = cpu_empty(c, a, TABI_DTYPE_FLOAT32, 2, shape, out);
-  if (st != TABI_OK) return st;
-  int64_t as[3] = {m * k, a->dl.strides[0], a->dl.strides[1]};
-  int64_t bs[3] = {k * n, b->dl.strides[0], b->dl.strides[1]};
-  if (!matmul(c, 1, m, n, k, a, as, b, bs, tabi_tensor_data(*out))) {
-    c->host->tensor_release(c->host->ctx, *out);
-    *out = NULL;
-    return TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "aten::mm: out of memory");
-  }
-  return TABI_OK;
-}
-
-tabi_status cpu_k_mm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const cpu_ctx *c = ctx;
-  if (!mm_operands(&args[0], &args[1])) return CPU_FALLBACK(c, MM);
-  tabi_tensor *o = NULL;
-  tabi_status st = mm_run(c, args[0].u.t, args[1].u.t, &o);
-  if (st == TABI_OK) outs[0] = tabi_tensor_value(o);
-  return st;
-}
-
-tabi_status cpu_k_bmm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const cpu_ctx *c = ctx;
-  if (!is_f32_tensor(&args[0], 3) || !is_f32_tensor(&args[1], 3)) return CPU_FALLBACK(c, BMM);
-  const tabi_tensor *a = args[0].u.t, *b = args[1].u.t;
-  int64_t bt = a->dl.shape[0], m = a->dl.shape[1], k = a->dl.shape[2], n = b->dl.shape[2];
-  if (b->dl.shape[0] != bt || b->dl.shape[1] != k || bt == 0 || m == 0 || k == 0 || n == 0)
-    return CPU_FALLBACK(c, BMM);
-  int64_t shape[3] = {bt, m, n};
-  tabi_tensor *o = NULL;
-  tabi_status st = cpu_empty(c, a, TABI_DTYPE_FLOAT32, 3, shape, &o);
-  if (st != TABI_OK) return st;
-  if (!matmul(c, bt, m, n, k, a, a->dl.strides, b, b->dl.strides, tabi_tensor_data(o))) {
-    c->host->tensor_release(c->host->ctx, o);
-    return TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "aten::bmm: out of memory");
-  }
-  outs[0] = tabi_tensor_value(o);
-  return TABI_OK;
-}
-
-static int real_scalar(const tabi_value *v, double *out) {
-  if (v->tag != TABI_TAG_INT && v->tag != TABI_TAG_FLOAT && v->tag != TABI_TAG_BOOL) return 0;
-  *out = tabi_value_as_double(v);
-  return 1;
-}
-
-typedef struct addmm_job {
-  float *o;
-  const float *s;
-  int64_t n, s_rs, s_cs;
-  float alpha, beta;
-} addmm_job;
-
-static void addmm_range(void *arg, int64_t b, int64_t e) {
-  const addmm_job *j = arg;
-  for (int64_t i = b; i < e; i++) {
-    float *row = j->o + i * j->n;
-    if (j->beta == 0.0f) {
-      for (int64_t q = 0; q < j->n; q++) row[q] = j->alpha * row[q];
-    } else {
-      const float *sr = j->s + i * j->s_rs;
-      for (int64_t q = 0; q < j->n; q++) row[q] = j->alpha * row[q] + j->beta * sr[q * j->s_cs];
-    }
-  }
-}
-
-tabi_status cpu_k_addmm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const cpu_ctx *c = ctx;
-  double beta, alpha;
-  if (!mm_operands(&args[1], &args[2]) || args[0].tag != TABI_TAG_TENSOR ||
-      tabi_tensor_dtype(args[0].u.t) != TABI_DTYPE_FLOAT32 || !real_scalar(&args[3], &beta) ||
-      !real_scalar(&args[4], &alpha))
-    return CPU_FALLBACK(c, ADDMM);
-  const tabi_tensor *s = args[0].u.t;
-  int64_t m = args[1].u.t->dl.shape[0], n = args[2].u.t->dl.shape[1];
-  /* self broadcasts to [m, n]: right-aligned, each dim 1 or equal. */
-  if (s->dl.ndim > 2) return CPU_FALLBACK(c, ADDMM);
-  int64_t sd[2] = {1, 1}, ss[2] = {0, 0};
-  for (int32_t i = 0; i < s->dl.ndim; i++) {
-    sd[2 - s->dl.ndim + i] = s->dl.shape[i];
-    ss[2 - s->dl.ndim + i] = s->dl.shape[i] == 1 ? 0 : s->dl.strides[i];
-  }
-  if ((sd[0] != 1 && sd[0] != m) || (sd[1] != 1 && sd[1] != n)) return CPU_FALLBACK(c, ADDMM);
-  if ((double)(float)alpha != alpha || (double)(float)beta != beta) return CPU_FALLBACK(c, ADDMM);
-  tabi_tensor *o = NULL;
-  tabi_status st = mm_run(c, args[1].u.t, args[2].u.t, &o);
-  if (st != TABI_OK) return st;
-  if (alpha != 1.0 || beta != 0.0) {
-    addmm_job j = {tabi_tensor_data(o), tabi_tensor_data(s), n, ss[0], ss[1], (float)alpha,
-                   (float)beta};
-    cpu_parallel_for(c->pool, m, 1 + 16384 / n, addmm_range, &j);
-  }
-  outs[0] = tabi_tensor_value(o);
-  return TABI_OK;
 }
 
 /* --- convolution ----------------------------------------------------------------- */

@@ -8,8 +8,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#ifdef TABI_CPU_OPENMP
+#include <omp.h>
+#endif
+
 struct cpu_pool {
   int32_t nthreads;
+  int32_t omp; /* 1: parallel-for is an OpenMP region (no pthread workers) */
   pid_t pid; /* of the process that started the workers: a forked child has none */
   pthread_t *threads;
   int32_t started;
@@ -78,7 +83,13 @@ cpu_pool *cpu_pool_create(int32_t nthreads) {
   pthread_mutex_init(&p->m, NULL);
   pthread_cond_init(&p->cv_work, NULL);
   pthread_cond_init(&p->cv_done, NULL);
-  if (nthreads > 1) {
+#ifdef TABI_CPU_OPENMP
+  /* One OpenMP team for our loops and oneDNN's: no pthread workers.
+   * TABI_CPU_POOL=pthread keeps the own workers (to measure the two). */
+  const char *mode = getenv("TABI_CPU_POOL");
+  p->omp = !(mode && mode[0] == 'p');
+#endif
+  if (nthreads > 1 && !p->omp) {
     p->threads = calloc((size_t)nthreads, sizeof *p->threads);
     if (!p->threads) { cpu_pool_destroy(p); return NULL; }
     for (int32_t i = 1; i < nthreads; i++) {
@@ -114,19 +125,49 @@ void cpu_pool_destroy(cpu_pool *p) {
 
 int32_t cpu_pool_threads(const cpu_pool *p) { return p ? p->nthreads : 1; }
 
+int cpu_pool_forked(const cpu_pool *p) { return p && p->pid != getpid(); }
+
+static void run_serial(int64_t n, int64_t parts, cpu_range_fn fn, void *arg) {
+  /* The same static split, run in order on this thread. */
+  for (int64_t w = 0; w < parts; w++) {
+    int64_t b = n * w / parts, e = n * (w + 1) / parts;
+    if (e > b) fn(arg, b, e);
+  }
+}
+
+#ifdef TABI_CPU_OPENMP
+static void omp_for(int64_t n, int64_t parts, cpu_range_fn fn, void *arg) {
+#pragma omp parallel num_threads((int)parts)
+  {
+    /* OpenMP may give fewer threads than asked: each takes every nt-th part,
+     * so the split (and every result) stays that of `parts`. */
+    int64_t nt = omp_get_num_threads();
+    for (int64_t w = omp_get_thread_num(); w < parts; w += nt) {
+      int64_t b = n * w / parts, e = n * (w + 1) / parts;
+      if (e > b) fn(arg, b, e);
+    }
+  }
+}
+#endif
+
 void cpu_parallel_for(cpu_pool *p, int64_t n, int64_t grain, cpu_range_fn fn, void *arg) {
   if (n <= 0) return;
   if (grain < 1) grain = 1;
   int64_t parts = p ? p->nthreads : 1;
   if (parts > (n + grain - 1) / grain) parts = (n + grain - 1) / grain;
+#ifdef TABI_CPU_OPENMP
+  if (parts > 1 && p->omp) {
+    /* Inline for a nested call (from inside a team) and in a forked child,
+     * where libgomp's team of the parent is gone and a region could hang. */
+    if (p->pid != getpid() || omp_in_parallel()) run_serial(n, parts, fn, arg);
+    else omp_for(n, parts, fn, arg);
+    return;
+  }
+#endif
   /* After fork() the child has the pool's memory but not its threads. */
   if (parts <= 1 || p->started == 0 || p->pid != getpid() ||
       pthread_mutex_trylock(&p->owner) != 0) {
-    /* Serial: the same static split, run in order on this thread. */
-    for (int64_t w = 0; w < parts; w++) {
-      int64_t b = n * w / parts, e = n * (w + 1) / parts;
-      if (e > b) fn(arg, b, e);
-    }
+    run_serial(n, parts, fn, arg);
     return;
   }
   pthread_mutex_lock(&p->m);

@@ -15,6 +15,12 @@
  * pool worker, two framework threads) runs its range inline on its own thread,
  * which computes the same result. After fork() the child runs every range
  * inline (the workers stayed in the parent).
+ *
+ * With oneDNN (TABI_CPU_OPENMP) the pool has no pthread workers: a parallel-for
+ * is an OpenMP parallel region, so our loops and oneDNN's primitives share one
+ * libgomp team instead of two sets of threads fighting for the same cores (the
+ * team's threads spin briefly after a region, which starved our sleeping
+ * workers: docs/cpu.md "Threads"). Same static split, same results.
  */
 #ifndef TABI_CPU_POOL_H
 #define TABI_CPU_POOL_H
@@ -35,6 +41,10 @@ int32_t cpu_pool_threads(const cpu_pool *pool); /* 1 for NULL */
 /* Runs fn over [0, n) split statically into at most T ranges, each at least
  * `grain` long (grain >= 1). Returns when every range is done. */
 void cpu_parallel_for(cpu_pool *pool, int64_t n, int64_t grain, cpu_range_fn fn, void *arg);
+
+/* 1 in a process forked after the pool was made (nothing may start threads
+ * there: libgomp's team stayed in the parent). */
+int cpu_pool_forked(const cpu_pool *pool);
 
 /* The thread count from TABI_NUM_THREADS (1..1024) or the cores online. */
 int32_t cpu_default_threads(void);

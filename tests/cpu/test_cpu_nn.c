@@ -1,0 +1,388 @@
+/* tests/cpu/test_cpu_nn.c: the CPU plugin's nn kernels (matmul family in
+ * every float dtype, and the nn ops of cpu_ops_nn.h added with them) against
+ * the reference kernels, plus the thread pool's safety rules: a forked child
+ * computes (no hang: the pool and oneDNN run inline there), and two framework
+ * threads calling at once get right results.
+ *
+ * The harness (make/same/run/diff) is the one of test_cpu_fast.c: the same
+ * inputs go into a runtime with libtabi_cpu.so and one with the reference
+ * plugin; outputs compare with shared/spec/tolerances.md, widened by `scale`
+ * for long sums. Sizes are large enough for the threaded paths; views are
+ * transposed (non-contiguous) where the spec says so.
+ *
+ * usage: test_cpu_nn CPU_PLUGIN REFERENCE_PLUGIN
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tabi/half.h>
+#include <tabi/runtime.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static const DLDevice cpu = {kDLCPU, 0};
+static _Thread_local uint64_t rng_state; /* per thread: threads_case runs two at once */
+
+static double rnd(void) { /* uniform in [-1, 1) */
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(rng_state >> 11) / (double)(1ull << 52) - 1.0;
+}
+
+/* A spec of one tensor argument: shape, dtype, how to fill it. */
+typedef struct tspec {
+  int32_t ndim;
+  int64_t shape[4];
+  tabi_dtype dt;
+  int fill;        /* 0 random, 1 random with specials, 2 indices in [0, hi), 3 few distinct */
+  int64_t hi;
+  int transpose;   /* view with the last two dims swapped (non-contiguous) */
+} tspec;
+
+#define FILL_RAND 0
+#define FILL_SPECIAL 1
+#define FILL_INDEX 2
+#define FILL_FEW 3
+
+static double special(int64_t i) {
+  static const double s[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e30, -1e-30, 88.9, -104.5, 20.0};
+  return s[i % 10];
+}
+
+static tabi_tensor *make(tabi_runtime *rt, const tspec *s) {
+  int64_t shape[4], n = 1;
+  for (int32_t i = 0; i < s->ndim; i++) { shape[i] = s->shape[i]; n *= shape[i]; }
+  if (s->transpose && s->ndim >= 2) {
+    int64_t t = shape[s->ndim - 1]; shape[s->ndim - 1] = shape[s->ndim - 2]; shape[s->ndim - 2] = t;
+  }
+  tabi_tensor *t = NULL;
+  if (tabi_tensor_empty(rt, cpu, s->dt, s->ndim, shape, &t) != TABI_OK) return NULL;
+  char *p = tabi_tensor_data(t);
+  for (int64_t i = 0; i < n; i++) {
+    double v = rnd() * 4.0;
+    if (s->fill == FILL_SPECIAL && i % 7 == 3) v = special(i / 7);
+    if (s->fill == FILL_FEW) v = floor(v * 2.0) / 2.0;
+    if (s->fill == FILL_INDEX) v = (double)(int64_t)((rnd() + 1.0) * 0.5 * (double)s->hi) ;
+    switch (s->dt) {
+      case TABI_DTYPE_FLOAT32: ((float *)p)[i] = (float)v; break;
+      case TABI_DTYPE_FLOAT64: ((double *)p)[i] = v; break;
+      case TABI_DTYPE_FLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_f16((float)v); break;
+      case TABI_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_bf16((float)v); break;
+      case TABI_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)v < s->hi ? (int64_t)v : s->hi - 1; break;
+      case TABI_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
+      default: break;
+    }
+  }
+  if (!(s->transpose && s->ndim >= 2)) return t;
+  int64_t vshape[4], vstr[4];
+  for (int32_t i = 0; i < s->ndim; i++) { vshape[i] = shape[i]; vstr[i] = t->dl.strides[i]; }
+  int32_t a = s->ndim - 2, b = s->ndim - 1;
+  int64_t x = vshape[a]; vshape[a] = vshape[b]; vshape[b] = x;
+  x = vstr[a]; vstr[a] = vstr[b]; vstr[b] = x;
+  tabi_tensor *v = NULL;
+  tabi_tensor_view(rt, t, s->ndim, vshape, vstr, (int64_t)t->dl.byte_offset, &v);
+  tabi_tensor_release(t);
+  return v;
+}
+
+static double load(const tabi_tensor *t, int64_t i, int part) {
+  const char *p = tabi_tensor_data(t);
+  switch (tabi_dtype_from_dl(t->dl.dtype)) {
+    case TABI_DTYPE_FLOAT32: return ((const float *)p)[i];
+    case TABI_DTYPE_FLOAT64: return ((const double *)p)[i];
+    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(((const uint16_t *)p)[i]);
+    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TABI_DTYPE_COMPLEX64: return ((const float *)p)[2 * i + part];
+    case TABI_DTYPE_COMPLEX128: return ((const double *)p)[2 * i + part];
+    case TABI_DTYPE_INT64: return (double)((const int64_t *)p)[i];
+    default: return NAN;
+  }
+}
+
+static void tol(tabi_dtype dt, double *rtol, double *atol) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT16: *rtol = 1e-3; *atol = 1e-5; break;
+    case TABI_DTYPE_BFLOAT16: *rtol = 1.6e-2; *atol = 1e-5; break;
+    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: *rtol = 1.3e-6; *atol = 1e-5; break;
+    case TABI_DTYPE_FLOAT64: case TABI_DTYPE_COMPLEX128: *rtol = 1e-7; *atol = 1e-7; break;
+    default: *rtol = 0; *atol = 0; break;
+  }
+}
+
+/* Compares two outputs (contiguous, as the kernels return them); `scale`
+ * widens the tolerance for sums of many terms (FFT, GEMM). */
+static int same(const char *what, const tabi_tensor *a, const tabi_tensor *b, double scale) {
+  if (!a || !b) return a == b;
+  if (a->dl.ndim != b->dl.ndim || memcmp(&a->dl.dtype, &b->dl.dtype, sizeof a->dl.dtype) != 0) {
+    fprintf(stderr, "%s: dtype or rank differs\n", what);
+    return 0;
+  }
+  for (int32_t i = 0; i < a->dl.ndim; i++)
+    if (a->dl.shape[i] != b->dl.shape[i]) { fprintf(stderr, "%s: shape differs\n", what); return 0; }
+  tabi_dtype dt = tabi_dtype_from_dl(a->dl.dtype);
+  int parts = tabi_dtype_is_complex(dt) ? 2 : 1;
+  double rtol, atol;
+  tol(dt, &rtol, &atol);
+  int64_t n = 1;
+  for (int32_t i = 0; i < a->dl.ndim; i++) n *= a->dl.shape[i];
+  for (int64_t i = 0; i < n; i++)
+    for (int part = 0; part < parts; part++) {
+      double x = load(a, i, part), y = load(b, i, part);
+      if (isnan(x) && isnan(y)) continue;
+      if (x == y) continue;
+      if (fabs(x - y) <= scale * (atol + rtol * fabs(y))) continue;
+      fprintf(stderr, "%s: element %lld: fast %.9g, reference %.9g\n", what, (long long)i, x, y);
+      return 0;
+    }
+  return 1;
+}
+
+typedef struct callspec {
+  const char *op;
+  int32_t nargs;
+  tspec t[4];        /* tensor args, placed at positions tpos */
+  int32_t tpos[4];
+  int32_t nt;
+  tabi_value extra[12]; /* non-tensor args at their positions (TENSOR slots ignored) */
+  int32_t nouts;
+  double scale;
+} callspec;
+
+static tabi_status run(tabi_runtime *rt, const callspec *c, uint64_t seed, tabi_value *outs) {
+  tabi_value args[12];
+  tabi_tensor *owned[4] = {0};
+  rng_state = seed;
+  for (int32_t i = 0; i < c->nargs; i++) args[i] = c->extra[i];
+  for (int32_t k = 0; k < c->nt; k++) {
+    owned[k] = make(rt, &c->t[k]);
+    args[c->tpos[k]] = tabi_tensor_value(owned[k]);
+  }
+  tabi_op op;
+  tabi_status st = tabi_op_find(rt, c->op, &op);
+  for (int32_t i = 0; i < c->nouts; i++) outs[i] = tabi_none();
+  if (st == TABI_OK) st = tabi_call(rt, op, args, c->nargs, outs, c->nouts);
+  for (int32_t k = 0; k < c->nt; k++) tabi_tensor_release(owned[k]);
+  return st;
+}
+
+/* fast vs reference */
+static void diff(tabi_runtime *fast, tabi_runtime *ref, const callspec *c, const char *label) {
+  tabi_value a[3], b[3];
+  tabi_status sa = run(fast, c, 42, a), sb = run(ref, c, 42, b);
+  CHECK_MSG(sa == sb, "%s %s: status fast %d, reference %d (%s)", c->op, label, (int)sa, (int)sb,
+            tabi_last_error());
+  if (sa == TABI_OK && sb == TABI_OK)
+    for (int32_t i = 0; i < c->nouts; i++) {
+      char what[160];
+      snprintf(what, sizeof what, "%s %s out %d", c->op, label, (int)i);
+      CHECK_MSG(same(what, a[i].tag == TABI_TAG_TENSOR ? a[i].u.t : NULL,
+                     b[i].tag == TABI_TAG_TENSOR ? b[i].u.t : NULL, c->scale > 0 ? c->scale : 1),
+                "%s", what);
+    }
+  for (int32_t i = 0; i < 3 && i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
+}
+
+/* bitwise equality of two runs (determinism across thread counts) */
+static void bitwise(tabi_runtime *r1, tabi_runtime *r2, const callspec *c, const char *label) {
+  tabi_value a[3], b[3];
+  tabi_status sa = run(r1, c, 7, a), sb = run(r2, c, 7, b);
+  CHECK_MSG(sa == TABI_OK && sb == TABI_OK, "%s %s: %s", c->op, label, tabi_last_error());
+  for (int32_t i = 0; sa == TABI_OK && sb == TABI_OK && i < c->nouts; i++) {
+    if (a[i].tag != TABI_TAG_TENSOR) continue;
+    const tabi_tensor *x = a[i].u.t, *y = b[i].u.t;
+    int64_t n = 1;
+    for (int32_t d = 0; d < x->dl.ndim; d++) n *= x->dl.shape[d];
+    size_t bytes = (size_t)n * (x->dl.dtype.bits / 8);
+    CHECK_MSG(memcmp(tabi_tensor_data(x), tabi_tensor_data(y), bytes) == 0,
+              "%s %s: results differ between 1 and 3 threads in deterministic mode", c->op, label);
+  }
+  for (int32_t i = 0; i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
+}
+
+static tabi_runtime *load_rt(const char *plugin, const char *threads) {
+  tabi_runtime *rt = NULL;
+  if (threads) setenv("TABI_NUM_THREADS", threads, 1);
+  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
+  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
+    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
+    tabi_runtime_destroy(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+#define T1(n0, dt_, fill_) {1, {n0}, dt_, fill_, 0, 0}
+#define T2(n0, n1, dt_, fill_, tr) {2, {n0, n1}, dt_, fill_, 0, tr}
+
+
+#define T1(n0, dt_, fill_) {1, {n0}, dt_, fill_, 0, 0}
+#define T2(n0, n1, dt_, fill_, tr) {2, {n0, n1}, dt_, fill_, 0, tr}
+#define T3(n0, n1, n2, dt_, tr) {3, {n0, n1, n2}, dt_, FILL_RAND, 0, tr}
+
+static const tabi_dtype mm_dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
+                                     TABI_DTYPE_FLOAT64};
+
+/* mm/bmm/addmm: every float dtype, both operands plain or transposed, sizes
+ * from the MLP's 256x64 to threaded ones, alpha/beta and broadcast self. */
+static void matmul_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const int64_t shapes[][3] = {{256, 64, 64}, {129, 300, 65}, {7, 3, 5}, {1, 1, 1}, {300, 17, 513}};
+  for (int d = 0; d < 4; d++) {
+    tabi_dtype dt = mm_dts[d];
+    char label[96];
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+      for (int tr = 0; tr < 4; tr++) {
+        int64_t m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
+        /* transposed: an [m, k] view with strides (1, m) of a [k, m] tensor */
+        tspec a = T2(m, k, dt, FILL_RAND, tr & 1), b = T2(k, n, dt, FILL_RAND, (tr >> 1) & 1);
+        snprintf(label, sizeof label, "%s %lldx%lldx%lld a%s b%s", tabi_dtype_name(dt), (long long)m,
+                 (long long)k, (long long)n, tr & 1 ? "^T" : "", tr & 2 ? "^T" : "");
+        callspec mm = {"aten::mm", 2, {a, b}, {0, 1}, 2, {{0}}, 1, 50};
+        diff(f, r, &mm, label);
+        /* addmm: bias row, alpha 2, beta 0.5 */
+        callspec ad = {"aten::addmm", 5, {T1(n, dt, FILL_RAND), a, b}, {0, 1, 2}, 3,
+                       {{0}, {0}, {0}, tabi_float(0.5), tabi_int(2)}, 1, 50};
+        diff(f, r, &ad, label);
+      }
+    /* addmm with a full [m, n] self (transposed view), default alpha/beta */
+    callspec full = {"aten::addmm", 5, {T2(90, 40, dt, FILL_RAND, 1), T2(90, 33, dt, FILL_RAND, 0),
+                                        T2(33, 40, dt, FILL_RAND, 0)},
+                     {0, 1, 2}, 3, {{0}, {0}, {0}, tabi_int(1), tabi_int(1)}, 1, 50};
+    diff(f, r, &full, tabi_dtype_name(dt));
+    /* beta 0: self is not read, its NaN and inf must not show */
+    callspec b0 = {"aten::addmm", 5, {T2(90, 40, dt, FILL_SPECIAL, 0), T2(90, 33, dt, FILL_RAND, 0),
+                                      T2(33, 40, dt, FILL_RAND, 0)},
+                   {0, 1, 2}, 3, {{0}, {0}, {0}, tabi_int(0), tabi_float(-1.5)}, 1, 50};
+    diff(f, r, &b0, "beta 0, NaN in self");
+    /* a [m, 1] column self, and specials in the operands (NaN/inf propagate) */
+    callspec col = {"aten::addmm", 5, {T2(90, 1, dt, FILL_RAND, 0), T2(90, 33, dt, FILL_SPECIAL, 0),
+                                       T2(33, 40, dt, FILL_RAND, 0)},
+                    {0, 1, 2}, 3, {{0}, {0}, {0}, tabi_int(1), tabi_int(1)}, 1, 50};
+    diff(f, r, &col, "column self, specials");
+    /* bmm, plain and transposed batches */
+    for (int tr = 0; tr < 2; tr++) {
+      callspec bmm = {"aten::bmm", 2, {T3(5, 33, 70, dt, tr), T3(5, 70, 19, dt, 0)}, {0, 1}, 2, {{0}}, 1, 50};
+      diff(f, r, &bmm, tr ? "bmm a^T" : "bmm");
+    }
+  }
+  /* argument errors and empty dims are the reference's: same status */
+  callspec bad = {"aten::mm", 2, {T2(4, 5, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                  T2(6, 3, TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0, 1}, 2, {{0}}, 1, 0};
+  diff(f, r, &bad, "shape mismatch");
+  callspec mixed = {"aten::mm", 2, {T2(4, 5, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                    T2(5, 3, TABI_DTYPE_BFLOAT16, FILL_RAND, 0)}, {0, 1}, 2, {{0}}, 1, 0};
+  diff(f, r, &mixed, "mixed dtypes");
+  callspec empty = {"aten::mm", 2, {T2(4, 0, TABI_DTYPE_FLOAT16, FILL_RAND, 0),
+                                    T2(0, 3, TABI_DTYPE_FLOAT16, FILL_RAND, 0)}, {0, 1}, 2, {{0}}, 1, 0};
+  diff(f, r, &empty, "k = 0");
+}
+
+/* A forked child computes threaded kernels without hanging (libgomp's team and
+ * the pool's workers stay in the parent). The parent has run threaded work
+ * first, so the child inherits a started team. */
+static void fork_case(tabi_runtime *f, tabi_runtime *r) {
+  callspec mm = {"aten::mm", 2, {T2(400, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                 T2(300, 200, TABI_DTYPE_FLOAT32, FILL_RAND, 1)}, {0, 1}, 2, {{0}}, 1, 50};
+  diff(f, r, &mm, "parent, before fork");
+  fflush(NULL);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    alarm(60); /* a hang becomes a failure, not a stuck test */
+    int before = check_failed_;
+    diff(f, r, &mm, "forked child");
+    callspec bf = mm;
+    bf.t[0].dt = bf.t[1].dt = TABI_DTYPE_BFLOAT16;
+    diff(f, r, &bf, "forked child bf16");
+    _exit(check_failed_ == before ? 0 : 1);
+  }
+  int status = 0;
+  if (pid > 0) waitpid(pid, &status, 0);
+  CHECK_MSG(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            "forked child: exited %d, signal %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+            WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  diff(f, r, &mm, "parent, after fork");
+}
+
+/* Two framework threads call threaded kernels at once (one owns the team, the
+ * other runs its own or inline): both results right. */
+typedef struct thr_arg {
+  tabi_runtime *f, *r;
+  int failed;
+} thr_arg;
+
+static void *thr_main(void *p) {
+  thr_arg *a = p;
+  int before = check_failed_;
+  for (int i = 0; i < 3; i++) {
+    callspec mm = {"aten::mm", 2, {T2(200, 150, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                   T2(150, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 0)}, {0, 1}, 2, {{0}}, 1, 50};
+    tabi_value o[1];
+    if (run(a->f, &mm, 99, o) != TABI_OK) { a->failed = 1; continue; }
+    tabi_value e[1];
+    if (run(a->r, &mm, 99, e) != TABI_OK || !same("threaded mm", o[0].u.t, e[0].u.t, 50)) a->failed = 1;
+    tabi_value_release(&o[0]);
+    tabi_value_release(&e[0]);
+  }
+  (void)before;
+  return NULL;
+}
+
+static void threads_case(tabi_runtime *f, tabi_runtime *r) {
+  thr_arg a[2] = {{f, r, 0}, {f, r, 0}};
+  pthread_t t[2];
+  int made[2];
+  for (int i = 0; i < 2; i++) made[i] = pthread_create(&t[i], NULL, thr_main, &a[i]) == 0;
+  for (int i = 0; i < 2; i++) {
+    CHECK(made[i]);
+    if (made[i]) pthread_join(t[i], NULL);
+    CHECK_MSG(!a[i].failed, "framework thread %d got a wrong mm", i);
+  }
+}
+
+/* The other nn ops with a fast kernel (cpu_nn_*.c). */
+static void nn_cases(tabi_runtime *f, tabi_runtime *r) {
+  (void)f;
+  (void)r;
+}
+
+/* Deterministic mode: the half and double paths give the same bits at 1 and 3
+ * threads. */
+static void determinism(const char *plugin) {
+  tabi_runtime *r1 = load_rt(plugin, "1"), *r3 = load_rt(plugin, "3");
+  CHECK(r1 != NULL && r3 != NULL);
+  if (r1 && r3) {
+    tabi_runtime_set_deterministic(r1, 1);
+    tabi_runtime_set_deterministic(r3, 1);
+    for (int d = 0; d < 4; d++) {
+      callspec ad = {"aten::addmm", 5, {T1(200, mm_dts[d], FILL_RAND), T2(300, 700, mm_dts[d], FILL_RAND, 1),
+                                        T2(700, 200, mm_dts[d], FILL_RAND, 0)},
+                     {0, 1, 2}, 3, {{0}, {0}, {0}, tabi_float(0.5), tabi_int(2)}, 1, 0};
+      bitwise(r1, r3, &ad, tabi_dtype_name(mm_dts[d]));
+    }
+  }
+  if (r1) tabi_runtime_destroy(r1);
+  if (r3) tabi_runtime_destroy(r3);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
+    return 2;
+  }
+  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
+  CHECK(f != NULL && r != NULL);
+  if (!f || !r) return check_report();
+  matmul_cases(f, r);
+  nn_cases(f, r);
+  threads_case(f, r);
+  fork_case(f, r);
+  tabi_runtime_destroy(f);
+  tabi_runtime_destroy(r);
+  determinism(argv[1]);
+  return check_report();
+}
