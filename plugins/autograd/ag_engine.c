@@ -97,10 +97,10 @@ static T validate(run *r, ag_node *n, int32_t slot, T g) {
     return NULL;
   }
   if (tabi_tensor_dtype(g) != m->dtype) {
-    if (tabi_dtype_is_complex(tabi_tensor_dtype(g)) && !tabi_dtype_is_complex(m->dtype)) {
-      ag_fail(c, TABI_ERR_UNIMPLEMENTED, "%s: autograd: complex gradient for a real input", n->name);
-      return NULL;
-    }
+    /* A real input of an op with a complex result (a cast to complex, type
+     * promotion): its gradient is the real part (ATen's handle_r_to_c). */
+    if (tabi_dtype_is_complex(tabi_tensor_dtype(g)) && !tabi_dtype_is_complex(m->dtype))
+      g = ag_u(c, AG_OP_REAL, g);
     g = ag_to_dtype(c, g, m->dtype);
   }
   if (g && (g->dl.device.device_type != m->device.device_type ||

@@ -151,8 +151,26 @@ F(f_mul) {
   return c->status;
 }
 
-F(f_mul_scalar) { if (NEEDA(0)) GINA(0, MULS(G(0), ag_arg_f(c, 1))); return c->status; }
-F(f_div_scalar) { if (NEEDA(0)) GINA(0, MULS(G(0), 1.0 / ag_arg_f(c, 1))); return c->status; }
+/* A complex scalar s goes back as conj(s) (and 1 / conj(s)). */
+static tabi_status scalar_back(ag_fctx *c, int32_t recip) {
+  if (!NEEDA(0)) return c->status;
+  const tabi_value *v = &c->args[1];
+  if (v->tag == TABI_TAG_COMPLEX) {
+    double re = v->u.c[0], im = -v->u.c[1];
+    if (recip) {
+      double d = re * re + im * im;
+      re = re / d;
+      im = -im / d;
+    }
+    tabi_value a[2] = {tabi_tensor_value(G(0)), tabi_complex(re, im)};
+    if (G(0)) GINA(0, ag_call_t(c, AG_OP_MULS, a, 2));
+    return c->status;
+  }
+  GINA(0, MULS(G(0), recip ? 1.0 / ag_arg_f(c, 1) : ag_arg_f(c, 1)));
+  return c->status;
+}
+F(f_mul_scalar) { return scalar_back(c, 0); }
+F(f_div_scalar) { return scalar_back(c, 1); }
 
 F(f_div) {
   if (NEEDA(0)) GINA(0, DIV(G(0), A(1)));

@@ -8,15 +8,21 @@
 #include "check.h"
 #include "conform_grad.h"
 
-/* Ops whose derivative is not implemented yet (docs/autograd.md): their
- * failures are expected; any other failure fails the test. */
-static const char *const known_missing[] = {
-    "aten::_embedding_bag", "aten::_pdist_forward", "aten::col2im",
-    "aten::convolution_backward", "aten::embedding_dense_backward", "aten::grid_sampler_2d",
-    "aten::native_group_norm_backward", "aten::native_layer_norm_backward",
-    "aten::scatter_reduce.two", /* reduce='prod' only */
-    "prims::digamma", "prims::igamma", "prims::igammac", "prims::nextafter",
-    "prims::spherical_bessel_j0", "prims::svd", "prims::zeta", NULL};
+/* Ops whose derivative ATen does not implement either (docs/autograd.md):
+ * zeta, igamma and igammac in `self`, nextafter in both. The gradcheck makes
+ * every float64 input require grad, so their backward is refused, naming the
+ * op and argument; any other failure fails the test. tests/autograd/
+ * test_formulas.c checks their `other` derivatives. */
+static const char *const known_missing[] = {"prims::igamma", "prims::igammac", "prims::nextafter",
+                                            "prims::zeta", NULL};
+
+/* prims::svd with full_matrices and m != n: the singular vectors beyond min(m, n)
+ * are an arbitrary basis of a subspace, so their finite differences follow the
+ * implementation's choice of basis; ATen's formula (and ours) ignores their
+ * gradient (torch.linalg.svd's documented semantics). */
+static int known_gauge(const char *op, const char *sample) {
+  return strcmp(op, "prims::svd") == 0 && strstr(sample, "full") != NULL;
+}
 
 static int unexpected;
 
@@ -24,7 +30,8 @@ static void on_case(void *user, const char *op, const char *sample, int32_t stat
   (void)user;
   if (status != CONFORM_GRAD_FAIL) return;
   for (int i = 0; known_missing[i]; i++)
-    if (strcmp(op, known_missing[i]) == 0 && strstr(msg, "not")) return;
+    if (strcmp(op, known_missing[i]) == 0 && strstr(msg, "not implemented (as in ATen)")) return;
+  if (known_gauge(op, sample)) return;
   unexpected++;
   printf("UNEXPECTED %s %s: %s\n", op, sample, msg);
 }
