@@ -1,27 +1,152 @@
-/* plugins/cpu/cpu_ops_ew.h: the elementwise ops with a fast kernel (cpu_elementwise*.c).
- * X(ID, "op name", kernel function); cpu.h joins every list into CPU_FAST_OPS. */
+/* plugins/cpu/cpu_ops_ew.h: the elementwise ops with a fast kernel (cpu_elementwise*.c on
+ * the engine cpu_ew_engine.c). X(ID, "op name", kernel function); cpu.h joins every
+ * list into CPU_FAST_OPS. */
 #ifndef TABI_CPU_OPS_EW_H
 #define TABI_CPU_OPS_EW_H
 #define CPU_OPS_EW(X) \
+  X(SIN, "aten::sin", cpu_k_sin) \
+  X(COS, "aten::cos", cpu_k_cos) \
+  X(TAN, "aten::tan", cpu_k_tan) \
+  X(ASIN, "aten::asin", cpu_k_asin) \
+  X(ACOS, "aten::acos", cpu_k_acos) \
+  X(ATAN, "aten::atan", cpu_k_atan) \
+  X(SINH, "aten::sinh", cpu_k_sinh) \
+  X(COSH, "aten::cosh", cpu_k_cosh) \
+  X(TANH, "aten::tanh", cpu_k_tanh) \
+  X(ASINH, "aten::asinh", cpu_k_asinh) \
+  X(ACOSH, "aten::acosh", cpu_k_acosh) \
+  X(ATANH, "aten::atanh", cpu_k_atanh) \
+  X(EXP, "aten::exp", cpu_k_exp) \
+  X(EXPM1, "aten::expm1", cpu_k_expm1) \
+  X(LOG, "aten::log", cpu_k_log) \
+  X(LOG10, "aten::log10", cpu_k_log10) \
+  X(LOG1P, "aten::log1p", cpu_k_log1p) \
+  X(LOG2, "aten::log2", cpu_k_log2) \
+  X(SQRT, "aten::sqrt", cpu_k_sqrt) \
+  X(RSQRT, "aten::rsqrt", cpu_k_rsqrt) \
+  X(SIGMOID, "aten::sigmoid", cpu_k_sigmoid) \
+  X(RECIPROCAL, "aten::reciprocal", cpu_k_reciprocal) \
+  X(ERF, "aten::erf", cpu_k_erf) \
+  X(ABS, "aten::abs", cpu_k_abs) \
+  X(NEG, "aten::neg", cpu_k_neg) \
+  X(SIGN, "aten::sign", cpu_k_sign) \
+  X(CEIL, "aten::ceil", cpu_k_ceil) \
+  X(FLOOR, "aten::floor", cpu_k_floor) \
+  X(ROUND, "aten::round", cpu_k_round) \
+  X(TRUNC, "aten::trunc", cpu_k_trunc) \
+  X(RELU, "aten::relu", cpu_k_relu) \
+  X(BITWISE_NOT, "aten::bitwise_not", cpu_k_bitwise_not) \
+  X(LOGICAL_NOT, "aten::logical_not", cpu_k_logical_not) \
+  X(ISNAN, "aten::isnan", cpu_k_isnan) \
+  X(ISINF, "aten::isinf", cpu_k_isinf) \
+  X(GELU, "aten::gelu", cpu_k_gelu) \
+  X(LEAKY_RELU, "aten::leaky_relu", cpu_k_leaky_relu) \
+  X(P_SIN, "prims::sin", cpu_k_p_sin) \
+  X(P_COS, "prims::cos", cpu_k_p_cos) \
+  X(P_TAN, "prims::tan", cpu_k_p_tan) \
+  X(P_ASIN, "prims::asin", cpu_k_p_asin) \
+  X(P_ACOS, "prims::acos", cpu_k_p_acos) \
+  X(P_ATAN, "prims::atan", cpu_k_p_atan) \
+  X(P_SINH, "prims::sinh", cpu_k_p_sinh) \
+  X(P_COSH, "prims::cosh", cpu_k_p_cosh) \
+  X(P_TANH, "prims::tanh", cpu_k_p_tanh) \
+  X(P_ASINH, "prims::asinh", cpu_k_p_asinh) \
+  X(P_ACOSH, "prims::acosh", cpu_k_p_acosh) \
+  X(P_ATANH, "prims::atanh", cpu_k_p_atanh) \
+  X(P_EXP, "prims::exp", cpu_k_p_exp) \
+  X(P_EXP2, "prims::exp2", cpu_k_p_exp2) \
+  X(P_EXPM1, "prims::expm1", cpu_k_p_expm1) \
+  X(P_LOG, "prims::log", cpu_k_p_log) \
+  X(P_LOG10, "prims::log10", cpu_k_p_log10) \
+  X(P_LOG1P, "prims::log1p", cpu_k_p_log1p) \
+  X(P_LOG2, "prims::log2", cpu_k_p_log2) \
+  X(P_SQRT, "prims::sqrt", cpu_k_p_sqrt) \
+  X(P_RSQRT, "prims::rsqrt", cpu_k_p_rsqrt) \
+  X(P_RECIPROCAL, "prims::reciprocal", cpu_k_p_reciprocal) \
+  X(P_CBRT, "prims::cbrt", cpu_k_p_cbrt) \
+  X(P_ERF, "prims::erf", cpu_k_p_erf) \
+  X(P_ERFC, "prims::erfc", cpu_k_p_erfc) \
+  X(P_ERF_INV, "prims::erf_inv", cpu_k_p_erf_inv) \
+  X(P_LGAMMA, "prims::lgamma", cpu_k_p_lgamma) \
+  X(P_DIGAMMA, "prims::digamma", cpu_k_p_digamma) \
+  X(P_BESSEL_I0, "prims::bessel_i0", cpu_k_p_bessel_i0) \
+  X(P_BESSEL_I0E, "prims::bessel_i0e", cpu_k_p_bessel_i0e) \
+  X(P_BESSEL_I1, "prims::bessel_i1", cpu_k_p_bessel_i1) \
+  X(P_BESSEL_I1E, "prims::bessel_i1e", cpu_k_p_bessel_i1e) \
+  X(P_BESSEL_J0, "prims::bessel_j0", cpu_k_p_bessel_j0) \
+  X(P_BESSEL_J1, "prims::bessel_j1", cpu_k_p_bessel_j1) \
+  X(P_SPH_J0, "prims::spherical_bessel_j0", cpu_k_p_sph_j0) \
+  X(P_ABS, "prims::abs", cpu_k_p_abs) \
+  X(P_NEG, "prims::neg", cpu_k_p_neg) \
+  X(P_SIGN, "prims::sign", cpu_k_p_sign) \
+  X(P_CEIL, "prims::ceil", cpu_k_p_ceil) \
+  X(P_FLOOR, "prims::floor", cpu_k_p_floor) \
+  X(P_ROUND, "prims::round", cpu_k_p_round) \
+  X(P_TRUNC, "prims::trunc", cpu_k_p_trunc) \
+  X(P_BITWISE_NOT, "prims::bitwise_not", cpu_k_p_bitwise_not) \
+  X(P_ISFINITE, "prims::isfinite", cpu_k_p_isfinite) \
+  X(P_SIGNBIT, "prims::signbit", cpu_k_p_signbit) \
   X(ADD_TENSOR, "aten::add.Tensor", cpu_k_add_tensor) \
+  X(ADD_SCALAR, "aten::add.Scalar", cpu_k_add_scalar) \
   X(SUB_TENSOR, "aten::sub.Tensor", cpu_k_sub_tensor) \
+  X(SUB_SCALAR, "aten::sub.Scalar", cpu_k_sub_scalar) \
   X(MUL_TENSOR, "aten::mul.Tensor", cpu_k_mul_tensor) \
+  X(MUL_SCALAR, "aten::mul.Scalar", cpu_k_mul_scalar) \
   X(DIV_TENSOR, "aten::div.Tensor", cpu_k_div_tensor) \
+  X(DIV_SCALAR, "aten::div.Scalar", cpu_k_div_scalar) \
+  X(DIV_TENSOR_MODE, "aten::div.Tensor_mode", cpu_k_div_tensor_mode) \
+  X(DIV_SCALAR_MODE, "aten::div.Scalar_mode", cpu_k_div_scalar_mode) \
+  X(MAXIMUM, "aten::maximum", cpu_k_maximum) \
+  X(MINIMUM, "aten::minimum", cpu_k_minimum) \
+  X(EQ_TENSOR, "aten::eq.Tensor", cpu_k_eq_tensor) \
+  X(EQ_SCALAR, "aten::eq.Scalar", cpu_k_eq_scalar) \
+  X(NE_TENSOR, "aten::ne.Tensor", cpu_k_ne_tensor) \
+  X(NE_SCALAR, "aten::ne.Scalar", cpu_k_ne_scalar) \
+  X(LT_TENSOR, "aten::lt.Tensor", cpu_k_lt_tensor) \
+  X(LT_SCALAR, "aten::lt.Scalar", cpu_k_lt_scalar) \
+  X(LE_TENSOR, "aten::le.Tensor", cpu_k_le_tensor) \
+  X(LE_SCALAR, "aten::le.Scalar", cpu_k_le_scalar) \
+  X(GT_TENSOR, "aten::gt.Tensor", cpu_k_gt_tensor) \
+  X(GT_SCALAR, "aten::gt.Scalar", cpu_k_gt_scalar) \
+  X(GE_TENSOR, "aten::ge.Tensor", cpu_k_ge_tensor) \
+  X(GE_SCALAR, "aten::ge.Scalar", cpu_k_ge_scalar) \
+  X(LOGICAL_AND, "aten::logical_and", cpu_k_logical_and) \
+  X(LOGICAL_OR, "aten::logical_or", cpu_k_logical_or) \
+  X(LOGICAL_XOR, "aten::logical_xor", cpu_k_logical_xor) \
+  X(AND_TENSOR, "aten::bitwise_and.Tensor", cpu_k_and_tensor) \
+  X(AND_SCALAR, "aten::bitwise_and.Scalar", cpu_k_and_scalar) \
+  X(OR_TENSOR, "aten::bitwise_or.Tensor", cpu_k_or_tensor) \
+  X(OR_SCALAR, "aten::bitwise_or.Scalar", cpu_k_or_scalar) \
+  X(XOR_TENSOR, "aten::bitwise_xor.Tensor", cpu_k_xor_tensor) \
+  X(XOR_SCALAR, "aten::bitwise_xor.Scalar", cpu_k_xor_scalar) \
+  X(ATAN2, "aten::atan2", cpu_k_atan2) \
+  X(FMOD_TENSOR, "aten::fmod.Tensor", cpu_k_fmod_tensor) \
+  X(FMOD_SCALAR, "aten::fmod.Scalar", cpu_k_fmod_scalar) \
+  X(POW_TT, "aten::pow.Tensor_Tensor", cpu_k_pow_tt) \
+  X(POW_TS, "aten::pow.Tensor_Scalar", cpu_k_pow_ts) \
+  X(WHERE_SELF, "aten::where.self", cpu_k_where) \
+  X(CLAMP, "aten::clamp", cpu_k_clamp) \
+  X(HARDTANH, "aten::hardtanh", cpu_k_hardtanh) \
   X(P_ADD, "prims::add", cpu_k_p_add) \
   X(P_SUB, "prims::sub", cpu_k_p_sub) \
   X(P_MUL, "prims::mul", cpu_k_p_mul) \
   X(P_DIV, "prims::div", cpu_k_p_div) \
-  X(EXP, "aten::exp", cpu_k_exp) \
-  X(P_EXP, "prims::exp", cpu_k_p_exp) \
-  X(GELU, "aten::gelu", cpu_k_gelu) \
-  X(NEG, "aten::neg", cpu_k_neg) \
-  X(ABS, "aten::abs", cpu_k_abs) \
-  X(RELU, "aten::relu", cpu_k_relu) \
-  X(SIGMOID, "aten::sigmoid", cpu_k_sigmoid) \
-  X(TANH, "aten::tanh", cpu_k_tanh) \
-  X(SQRT, "aten::sqrt", cpu_k_sqrt) \
-  X(RSQRT, "aten::rsqrt", cpu_k_rsqrt) \
-  X(LOG, "aten::log", cpu_k_log) \
-  X(SIN, "aten::sin", cpu_k_sin) \
-  X(COS, "aten::cos", cpu_k_cos)
+  X(P_EQ, "prims::eq", cpu_k_p_eq) \
+  X(P_NE, "prims::ne", cpu_k_p_ne) \
+  X(P_LT, "prims::lt", cpu_k_p_lt) \
+  X(P_LE, "prims::le", cpu_k_p_le) \
+  X(P_GT, "prims::gt", cpu_k_p_gt) \
+  X(P_GE, "prims::ge", cpu_k_p_ge) \
+  X(P_MAXIMUM, "prims::maximum", cpu_k_p_maximum) \
+  X(P_MINIMUM, "prims::minimum", cpu_k_p_minimum) \
+  X(P_FMAX, "prims::fmax", cpu_k_p_fmax) \
+  X(P_FMIN, "prims::fmin", cpu_k_p_fmin) \
+  X(P_ATAN2, "prims::atan2", cpu_k_p_atan2) \
+  X(P_HYPOT, "prims::hypot", cpu_k_p_hypot) \
+  X(P_FMOD, "prims::fmod", cpu_k_p_fmod) \
+  X(P_POW, "prims::pow", cpu_k_p_pow) \
+  X(P_WHERE, "prims::where", cpu_k_p_where) \
+  X(P_AND, "prims::bitwise_and", cpu_k_p_and) \
+  X(P_OR, "prims::bitwise_or", cpu_k_p_or) \
+  X(P_XOR, "prims::bitwise_xor", cpu_k_p_xor)
 #endif

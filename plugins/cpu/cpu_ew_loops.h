@@ -1,0 +1,254 @@
+/* plugins/cpu/cpu_ew_loops.h: the inner loops of the fast elementwise ops, as a
+ * template: an ISA file includes its vector layer (cpu_simd_*.h), cpu_ew_math.h,
+ * defines CPU_EW_TABLE / CPU_EW_NAME and includes this file, which defines that
+ * table (see cpu_ew.h for the contract).
+ *
+ * Every loop is written once as an always-inline function of (op, dtype,
+ * which operands repeat) and instantiated by switches on constants, so each
+ * instance is a straight vector loop with no per-element branching. Tails (the
+ * last n % W elements) go through small zeroed stack buffers: no load or store
+ * ever touches memory past an operand's end.
+ */
+#include <string.h>
+
+#include "cpu_ew.h"
+
+SI VF ew_ld(int dt, const char *p, int64_t i) {
+  if (dt == CPU_EW_F32) return vf_load_f32(p + 4 * i);
+  if (dt == CPU_EW_F16) return vf_load_f16(p + 2 * i);
+  return vf_load_bf16(p + 2 * i);
+}
+SI void ew_st(int dt, char *p, int64_t i, VF v) {
+  if (dt == CPU_EW_F32) vf_store_f32(p + 4 * i, v);
+  else if (dt == CPU_EW_F16) vf_store_f16(p + 2 * i, v);
+  else vf_store_bf16(p + 2 * i, v);
+}
+/* One element repeated over all lanes. */
+SI VF ew_bcast(int dt, const char *p) {
+  int esz = dt == CPU_EW_F32 ? 4 : 2;
+  char buf[W * 4];
+  for (int k = 0; k < W; k++) memcpy(buf + k * esz, p, (size_t)esz);
+  return ew_ld(dt, buf, 0);
+}
+
+/* --- unary --------------------------------------------------------------------- */
+
+SI VF ew_un(int op, VF x, const cpu_ew_args *p) {
+  switch (op) {
+    case CPU_EWU_EXP: return ew_exp(x);
+    case CPU_EWU_EXP2: return ew_exp2(x);
+    case CPU_EWU_EXPM1: return ew_expm1(x);
+    case CPU_EWU_LOG: return ew_log_any(x, 0);
+    case CPU_EWU_LOG2: return ew_log_any(x, 1);
+    case CPU_EWU_LOG10: return ew_log_any(x, 2);
+    case CPU_EWU_LOG1P: return ew_log1p(x);
+    case CPU_EWU_SIN: return ew_trig(x, 0);
+    case CPU_EWU_COS: return ew_trig(x, 1);
+    case CPU_EWU_TAN: return ew_trig(x, 2);
+    case CPU_EWU_TANH: return ew_tanh(x);
+    case CPU_EWU_SIGMOID: return ew_sigmoid(x);
+    case CPU_EWU_ERF: return ew_erf(x);
+    case CPU_EWU_ERFC: return ew_erfc(x);
+    case CPU_EWU_GELU: return ew_gelu(x);
+    case CPU_EWU_GELU_TANH: return ew_gelu_tanh(x);
+    case CPU_EWU_SQRT: return vf_sqrt(x);
+    case CPU_EWU_RSQRT: return vf_div(vf_set(1.0f), vf_sqrt(x));
+    case CPU_EWU_RECIP: return vf_div(vf_set(1.0f), x);
+    case CPU_EWU_NEG: return ew_neg(x);
+    case CPU_EWU_ABS: return ew_abs(x);
+    /* relu keeps -0.0 and NaN (ATen's clamp_min(x, 0)) */
+    case CPU_EWU_RELU: return vf_sel(vf_lt(x, vf_set(0.0f)), vf_set(0.0f), x);
+    case CPU_EWU_FLOOR: return vf_floor(x);
+    case CPU_EWU_CEIL: return vf_ceil(x);
+    case CPU_EWU_TRUNC: return vf_trunc(x);
+    case CPU_EWU_ROUND: return vf_rint(x);
+    /* (0 < x) - (x < 0): NaN and -0.0 give +0 */
+    case CPU_EWU_SIGN:
+      return vf_sub(vf_sel(vf_gt(x, vf_set(0.0f)), vf_set(1.0f), vf_set(0.0f)),
+                    vf_sel(vf_lt(x, vf_set(0.0f)), vf_set(1.0f), vf_set(0.0f)));
+    case CPU_EWU_SQUARE: return vf_mul(x, x);
+    case CPU_EWU_CUBE: return vf_mul(vf_mul(x, x), x);
+    case CPU_EWU_RSQUARE: return vf_div(vf_set(1.0f), vf_mul(x, x));
+    case CPU_EWU_CLAMP: {
+      VF lo = vf_set(p->f[0]), hi = vf_set(p->f[1]);
+      VF r = vf_sel(vf_lt(x, lo), lo, x);
+      return vf_sel(vf_gt(r, hi), hi, r);
+    }
+    case CPU_EWU_LEAKY: return vf_sel(vf_gt(x, vf_set(0.0f)), x, vf_mul(x, vf_set(p->f[0])));
+    case CPU_EWU_FILL: return vf_set(p->f[0]);
+    default: return x;
+  }
+}
+
+SI VM ew_unb(int op, VF x) {
+  switch (op) {
+    case CPU_EWU_ISNAN: return vf_isnan(x);
+    case CPU_EWU_ISINF: return vf_eq(ew_abs(x), vf_set(INFINITY));
+    case CPU_EWU_ISFINITE: return vf_lt(ew_abs(x), vf_set(INFINITY));
+    case CPU_EWU_SIGNBIT: return vi_gt(vi_set(0), vf_as_vi(x));
+    default: return vf_eq(x, vf_set(0.0f)); /* logical_not */
+  }
+}
+
+SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_ew_args *p) {
+  const int esz = dt == CPU_EW_F32 ? 4 : 2, isb = op >= CPU_EWU_BOOL_FIRST;
+  const int oesz = isb ? 1 : esz;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    VF x = ew_ld(dt, a, i);
+    if (isb) vm_store_bool(o + i, ew_unb(op, x));
+    else ew_st(dt, o, i, ew_un(op, x, p));
+  }
+  if (i < n) {
+    char ta[W * 4], to[W * 4];
+    memset(ta, 0, sizeof ta);
+    memcpy(ta, a + i * esz, (size_t)((n - i) * esz));
+    VF x = ew_ld(dt, ta, 0);
+    if (isb) vm_store_bool(to, ew_unb(op, x));
+    else ew_st(dt, to, 0, ew_un(op, x, p));
+    memcpy(o + i * oesz, to, (size_t)((n - i) * oesz));
+  }
+}
+
+#define EW_UN_DT(op)                                                             \
+  case op:                                                                       \
+    if (p->dt == CPU_EW_F32) ew_un_loop(op, CPU_EW_F32, o, a, n, p);             \
+    else if (p->dt == CPU_EW_F16) ew_un_loop(op, CPU_EW_F16, o, a, n, p);        \
+    else ew_un_loop(op, CPU_EW_BF16, o, a, n, p);                                \
+    break;
+
+static void ew_unary(void *vo, const void *va, int64_t n, const cpu_ew_args *p) {
+  char *o = vo;
+  const char *a = va;
+  switch (p->op) {
+    EW_UN_DT(CPU_EWU_COPY) EW_UN_DT(CPU_EWU_EXP) EW_UN_DT(CPU_EWU_EXP2) EW_UN_DT(CPU_EWU_EXPM1)
+    EW_UN_DT(CPU_EWU_LOG) EW_UN_DT(CPU_EWU_LOG2) EW_UN_DT(CPU_EWU_LOG10) EW_UN_DT(CPU_EWU_LOG1P)
+    EW_UN_DT(CPU_EWU_SIN) EW_UN_DT(CPU_EWU_COS) EW_UN_DT(CPU_EWU_TAN) EW_UN_DT(CPU_EWU_TANH)
+    EW_UN_DT(CPU_EWU_SIGMOID) EW_UN_DT(CPU_EWU_ERF) EW_UN_DT(CPU_EWU_ERFC) EW_UN_DT(CPU_EWU_GELU)
+    EW_UN_DT(CPU_EWU_GELU_TANH) EW_UN_DT(CPU_EWU_SQRT) EW_UN_DT(CPU_EWU_RSQRT)
+    EW_UN_DT(CPU_EWU_RECIP) EW_UN_DT(CPU_EWU_NEG) EW_UN_DT(CPU_EWU_ABS) EW_UN_DT(CPU_EWU_RELU)
+    EW_UN_DT(CPU_EWU_FLOOR) EW_UN_DT(CPU_EWU_CEIL) EW_UN_DT(CPU_EWU_TRUNC)
+    EW_UN_DT(CPU_EWU_ROUND) EW_UN_DT(CPU_EWU_SIGN) EW_UN_DT(CPU_EWU_SQUARE)
+    EW_UN_DT(CPU_EWU_CUBE) EW_UN_DT(CPU_EWU_RSQUARE) EW_UN_DT(CPU_EWU_CLAMP)
+    EW_UN_DT(CPU_EWU_LEAKY) EW_UN_DT(CPU_EWU_FILL) EW_UN_DT(CPU_EWU_ISNAN)
+    EW_UN_DT(CPU_EWU_ISINF) EW_UN_DT(CPU_EWU_ISFINITE) EW_UN_DT(CPU_EWU_SIGNBIT)
+    EW_UN_DT(CPU_EWU_LNOT)
+    default: break;
+  }
+}
+
+/* --- binary -------------------------------------------------------------------- */
+
+SI VF ew_bin(int op, VF a, VF b, const cpu_ew_args *p) {
+  switch (op) {
+    case CPU_EWB_ADD: return vf_fma(b, vf_set(p->f[0]), a);
+    case CPU_EWB_SUB: return vf_fnma(b, vf_set(p->f[0]), a);
+    case CPU_EWB_MUL: return vf_mul(a, b);
+    case CPU_EWB_DIV: return vf_div(a, b);
+    /* NaN propagates from either side; ties keep a (the reference's a < b ? b : a) */
+    case CPU_EWB_MAXIMUM: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(a, b), b, a));
+    default: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(b, a), b, a)); /* minimum */
+  }
+}
+
+SI VM ew_binb(int op, VF a, VF b) {
+  VF z = vf_set(0.0f);
+  switch (op) {
+    case CPU_EWB_EQ: return vf_eq(a, b);
+    case CPU_EWB_NE: return vf_ne(a, b);
+    case CPU_EWB_LT: return vf_lt(a, b);
+    case CPU_EWB_LE: return vf_le(a, b);
+    case CPU_EWB_GT: return vf_gt(a, b);
+    case CPU_EWB_GE: return vf_ge(a, b);
+    case CPU_EWB_LAND: return vm_and(vf_ne(a, z), vf_ne(b, z));
+    case CPU_EWB_LOR: return vm_or(vf_ne(a, z), vf_ne(b, z));
+    default: return vm_xor(vf_ne(a, z), vf_ne(b, z)); /* logical_xor */
+  }
+}
+
+SI void ew_bin_loop(int op, int dt, int sa, int sb, char *o, const char *a, const char *b,
+                    int64_t n, const cpu_ew_args *p) {
+  const int esz = dt == CPU_EW_F32 ? 4 : 2, isb = op >= CPU_EWB_BOOL_FIRST;
+  const int oesz = isb ? 1 : esz;
+  VF ra = sa ? ew_bcast(dt, a) : vf_set(0.0f), rb = sb ? ew_bcast(dt, b) : vf_set(0.0f);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    VF x = sa ? ra : ew_ld(dt, a, i);
+    VF y = sb ? rb : ew_ld(dt, b, i);
+    if (isb) vm_store_bool(o + i, ew_binb(op, x, y));
+    else ew_st(dt, o, i, ew_bin(op, x, y, p));
+  }
+  if (i < n) {
+    char ta[W * 4], tb[W * 4], to[W * 4];
+    memset(ta, 0, sizeof ta);
+    memset(tb, 0, sizeof tb);
+    if (!sa) memcpy(ta, a + i * esz, (size_t)((n - i) * esz));
+    if (!sb) memcpy(tb, b + i * esz, (size_t)((n - i) * esz));
+    VF x = sa ? ra : ew_ld(dt, ta, 0);
+    VF y = sb ? rb : ew_ld(dt, tb, 0);
+    if (isb) vm_store_bool(to, ew_binb(op, x, y));
+    else ew_st(dt, to, 0, ew_bin(op, x, y, p));
+    memcpy(o + i * oesz, to, (size_t)((n - i) * oesz));
+  }
+}
+
+#define EW_BIN_S(op, dt)                                                            \
+  switch (smask) {                                                                  \
+    case 1: ew_bin_loop(op, dt, 1, 0, o, a, b, n, p); break;                        \
+    case 2: ew_bin_loop(op, dt, 0, 1, o, a, b, n, p); break;                        \
+    case 3: ew_bin_loop(op, dt, 1, 1, o, a, b, n, p); break;                        \
+    default: ew_bin_loop(op, dt, 0, 0, o, a, b, n, p); break;                       \
+  }
+#define EW_BIN_DT(op)                                                  \
+  case op:                                                             \
+    if (p->dt == CPU_EW_F32) { EW_BIN_S(op, CPU_EW_F32) }              \
+    else if (p->dt == CPU_EW_F16) { EW_BIN_S(op, CPU_EW_F16) }         \
+    else { EW_BIN_S(op, CPU_EW_BF16) }                                 \
+    break;
+
+static void ew_binary(void *vo, const void *va, const void *vb, int64_t n, int32_t smask,
+                      const cpu_ew_args *p) {
+  char *o = vo;
+  const char *a = va, *b = vb;
+  switch (p->op) {
+    EW_BIN_DT(CPU_EWB_ADD) EW_BIN_DT(CPU_EWB_SUB) EW_BIN_DT(CPU_EWB_MUL) EW_BIN_DT(CPU_EWB_DIV)
+    EW_BIN_DT(CPU_EWB_MAXIMUM) EW_BIN_DT(CPU_EWB_MINIMUM) EW_BIN_DT(CPU_EWB_EQ)
+    EW_BIN_DT(CPU_EWB_NE) EW_BIN_DT(CPU_EWB_LT) EW_BIN_DT(CPU_EWB_LE) EW_BIN_DT(CPU_EWB_GT)
+    EW_BIN_DT(CPU_EWB_GE) EW_BIN_DT(CPU_EWB_LAND) EW_BIN_DT(CPU_EWB_LOR) EW_BIN_DT(CPU_EWB_LXOR)
+    default: break;
+  }
+}
+
+/* --- where (a byte-exact select, any dtype) ------------------------------------- */
+
+#define EW_WHERE_T(T, sc, sa, sb)                                               \
+  {                                                                             \
+    const uint8_t *cc = c;                                                      \
+    const T *aa = a, *bb = b;                                                   \
+    T *oo = o;                                                                  \
+    for (int64_t i = 0; i < n; i++)                                             \
+      oo[i] = cc[(sc) ? 0 : i] ? aa[(sa) ? 0 : i] : bb[(sb) ? 0 : i];           \
+  }
+#define EW_WHERE_ESZ(sc, sa, sb)                                    \
+  switch (esz) {                                                   \
+    case 1: EW_WHERE_T(uint8_t, sc, sa, sb) break;                 \
+    case 2: EW_WHERE_T(uint16_t, sc, sa, sb) break;                \
+    case 4: EW_WHERE_T(uint32_t, sc, sa, sb) break;                \
+    default: EW_WHERE_T(uint64_t, sc, sa, sb) break;               \
+  }
+
+static void ew_where(void *o, const void *c, const void *a, const void *b, int64_t n,
+                     int32_t smask, int32_t esz) {
+  switch (smask & 7) {
+    case 0: EW_WHERE_ESZ(0, 0, 0) break;
+    case 1: EW_WHERE_ESZ(1, 0, 0) break;
+    case 2: EW_WHERE_ESZ(0, 1, 0) break;
+    case 3: EW_WHERE_ESZ(1, 1, 0) break;
+    case 4: EW_WHERE_ESZ(0, 0, 1) break;
+    case 5: EW_WHERE_ESZ(1, 0, 1) break;
+    case 6: EW_WHERE_ESZ(0, 1, 1) break;
+    default: EW_WHERE_ESZ(1, 1, 1) break;
+  }
+}
+
+const cpu_ew_isa_table CPU_EW_TABLE = {CPU_EW_NAME, W, ew_unary, ew_binary, ew_where};

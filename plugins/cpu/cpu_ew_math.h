@@ -1,0 +1,249 @@
+/* plugins/cpu/cpu_ew_math.h: float32 math on whole vectors, written once against
+ * the vector layer (cpu_simd_{avx512,avx2,scalar}.h, included first) and
+ * instantiated by each ISA file.
+ *
+ * Accuracy (float32; the reference computes in double and rounds once):
+ *  - exp, exp2: Cephes' polynomial after a Cody-Waite reduction done with FMA,
+ *    about 1 ulp; overflow to inf, underflow through the subnormals to 0 (the
+ *    scale 2^k is applied in two halves), NaN kept.
+ *  - expm1: exp's polynomial without its leading 1 for |x| < ln2/2 (no
+ *    cancellation), exp(x) - 1 above; about 1-2 ulp.
+ *  - log, log2, log10: Cephes' mantissa polynomial, subnormals scaled by 2^23
+ *    first; 1-2 ulp; log1p by Goldberg's log(u) * x / (u - 1), u = 1 + x.
+ *  - tanh: Cephes' odd polynomial below 0.625, 1 - 2 / (exp(2|x|) + 1) above.
+ *  - sin, cos, tan: reduction by pi/2 in three parts (exact for |x| <= 8192),
+ *    Cephes' polynomials; lanes beyond 8192 (and inf) take libm's sin/cos/tan
+ *    in double, as the reference does.
+ *  - erf: Taylor series (7 terms) below 0.5, else 1 - erfc; erfc and gelu use
+ *    the Chebyshev fit of Numerical Recipes' erfcc (relative error < 1.2e-7).
+ * Signed zeros are kept where the reference keeps them (sin, tan, tanh, expm1,
+ * erf of -0.0 are -0.0).
+ */
+#ifndef TABI_CPU_EW_MATH_H
+#define TABI_CPU_EW_MATH_H
+
+#include <math.h>
+
+SI VF ew_abs(VF x) { return vf_andnot(vf_set(-0.0f), x); }
+SI VF ew_neg(VF x) { return vf_xor(vf_set(-0.0f), x); }
+/* |mag| with the sign of s */
+SI VF ew_copysign(VF mag, VF s) {
+  return vf_or(ew_abs(mag), vf_and(vf_set(-0.0f), s));
+}
+SI VF ew_pow2i(VI k) { return vi_as_vf(vi_slli(vi_add(k, vi_set(127)), 23)); }
+
+/* e^r - 1 - r over r^2 form: returns r + r^2 P(r) (= e^r - 1) for |r| <= ln2/2 */
+SI VF ew_expm1_poly(VF r) {
+  VF p = vf_set(1.9875691500e-4f);
+  p = vf_fma(p, r, vf_set(1.3981999507e-3f));
+  p = vf_fma(p, r, vf_set(8.3334519073e-3f));
+  p = vf_fma(p, r, vf_set(4.1665795894e-2f));
+  p = vf_fma(p, r, vf_set(1.6666665459e-1f));
+  p = vf_fma(p, r, vf_set(5.0000001201e-1f));
+  return vf_fma(p, vf_mul(r, r), r);
+}
+
+/* p * 2^k for integral k in [-152, 129] (two halves: subnormal results round once) */
+SI VF ew_scale(VF p, VF k) {
+  VI ki = vf_cvt_i(k);
+  VI k1 = vi_srai(ki, 1);
+  VI k2 = vi_sub(ki, k1);
+  return vf_mul(vf_mul(p, ew_pow2i(k1)), ew_pow2i(k2));
+}
+
+SI VF ew_exp(VF x) {
+  /* min/max keep a NaN x (x86: the second operand when either is NaN) */
+  VF xc = vf_max(vf_set(-104.0f), vf_min(vf_set(88.8f), x));
+  VF k = vf_rint(vf_mul(xc, vf_set(1.44269504088896341f)));
+  VF r = vf_fnma(k, vf_set(0.693359375f), xc);
+  r = vf_fnma(k, vf_set(-2.12194440e-4f), r);
+  return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
+}
+
+SI VF ew_exp2(VF x) {
+  VF xc = vf_max(vf_set(-152.0f), vf_min(vf_set(129.0f), x));
+  VF k = vf_rint(xc);
+  VF r = vf_mul(vf_sub(xc, k), vf_set(0.693147180559945309f));
+  return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
+}
+
+SI VF ew_expm1(VF x) {
+  VM small = vf_lt(ew_abs(x), vf_set(0.34657359f));
+  VF e = vf_sub(ew_exp(x), vf_set(1.0f));
+  VF s = ew_expm1_poly(x);
+  VF r = vf_sel(small, s, e);
+  return vf_sel(vf_eq(x, vf_set(0.0f)), x, r);
+}
+
+/* log parts of x > 0 finite: x = 2^e * (1 + m'), returns e and log(1 + m') */
+SI VF ew_log_parts(VF x, VF *e_out) {
+  VM sub = vf_lt(x, vf_set(1.17549435e-38f));
+  VF xs = vf_sel(sub, vf_mul(x, vf_set(8388608.0f)), x);
+  VI u = vf_as_vi(xs);
+  VI ei = vi_sub(vi_srli(u, 23), vi_set(126));
+  VF m = vi_as_vf(vi_or(vi_and(u, vi_set(0x007fffff)), vi_set(0x3f000000))); /* [0.5, 1) */
+  VF e = vf_sub(vi_to_f(ei), vf_sel(sub, vf_set(23.0f), vf_set(0.0f)));
+  VM lo = vf_lt(m, vf_set(0.707106781186547524f));
+  e = vf_sel(lo, vf_sub(e, vf_set(1.0f)), e);
+  m = vf_sel(lo, vf_sub(vf_add(m, m), vf_set(1.0f)), vf_sub(m, vf_set(1.0f)));
+  VF z = vf_mul(m, m);
+  VF y = vf_set(7.0376836292e-2f);
+  y = vf_fma(y, m, vf_set(-1.1514610310e-1f));
+  y = vf_fma(y, m, vf_set(1.1676998740e-1f));
+  y = vf_fma(y, m, vf_set(-1.2420140846e-1f));
+  y = vf_fma(y, m, vf_set(1.4249322787e-1f));
+  y = vf_fma(y, m, vf_set(-1.6668057665e-1f));
+  y = vf_fma(y, m, vf_set(2.0000714765e-1f));
+  y = vf_fma(y, m, vf_set(-2.4999993993e-1f));
+  y = vf_fma(y, m, vf_set(3.3333331174e-1f));
+  y = vf_mul(y, vf_mul(m, z));
+  y = vf_fnma(vf_set(0.5f), z, y);
+  *e_out = e;
+  return vf_add(m, y);
+}
+
+/* log(0) = -inf, log(<0) = NaN, log(inf) = inf, NaN kept; `which` 0 ln, 1 log2, 2 log10 */
+SI VF ew_log_any(VF x, int which) {
+  VF e, lm = ew_log_parts(x, &e), r;
+  if (which == 0) {
+    r = vf_fma(e, vf_set(-2.12194440e-4f), lm);
+    r = vf_fma(e, vf_set(0.693359375f), r);
+  } else if (which == 1) {
+    r = vf_fma(lm, vf_set(1.44269504088896341f), e);
+  } else {
+    r = vf_fma(lm, vf_set(0.434294481903251828f), vf_mul(e, vf_set(0.301029995663981195f)));
+  }
+  r = vf_sel(vf_eq(x, vf_set(INFINITY)), x, r);
+  r = vf_sel(vf_eq(x, vf_set(0.0f)), vf_set(-INFINITY), r);
+  r = vf_sel(vf_lt(x, vf_set(0.0f)), vf_set(NAN), r);
+  return vf_sel(vf_isnan(x), x, r);
+}
+
+SI VF ew_log1p(VF x) {
+  VF u = vf_add(x, vf_set(1.0f));
+  VF l = ew_log_any(u, 0);
+  VF r = vf_mul(l, vf_div(x, vf_sub(u, vf_set(1.0f))));
+  r = vf_sel(vf_eq(u, vf_set(1.0f)), x, r);
+  r = vf_sel(vf_eq(u, vf_set(INFINITY)), u, r);
+  return vf_sel(vf_le(u, vf_set(0.0f)), l, r); /* -inf at -1, NaN below */
+}
+
+SI VF ew_tanh(VF x) {
+  VF a = ew_abs(x);
+  VF z = vf_mul(x, x);
+  VF p = vf_set(-5.70498872745e-3f);
+  p = vf_fma(p, z, vf_set(2.06390887954e-2f));
+  p = vf_fma(p, z, vf_set(-5.37397155531e-2f));
+  p = vf_fma(p, z, vf_set(1.33314422036e-1f));
+  p = vf_fma(p, z, vf_set(-3.33332819422e-1f));
+  VF s = vf_fma(vf_mul(p, z), a, a);
+  VF e = ew_exp(vf_add(a, a));
+  VF l = vf_sub(vf_set(1.0f), vf_div(vf_set(2.0f), vf_add(e, vf_set(1.0f))));
+  VF r = vf_sel(vf_lt(a, vf_set(0.625f)), s, l);
+  return vf_sel(vf_isnan(x), x, ew_copysign(r, x));
+}
+
+SI VF ew_sigmoid(VF x) {
+  return vf_div(vf_set(1.0f), vf_add(vf_set(1.0f), ew_exp(ew_neg(x))));
+}
+
+/* erfc(z) for z >= 0 (NaN kept): Numerical Recipes' erfcc */
+SI VF ew_erfc_pos(VF z) {
+  VF t = vf_div(vf_set(1.0f), vf_fma(vf_set(0.5f), z, vf_set(1.0f)));
+  VF p = vf_set(0.17087277f);
+  p = vf_fma(p, t, vf_set(-0.82215223f));
+  p = vf_fma(p, t, vf_set(1.48851587f));
+  p = vf_fma(p, t, vf_set(-1.13520398f));
+  p = vf_fma(p, t, vf_set(0.27886807f));
+  p = vf_fma(p, t, vf_set(-0.18628806f));
+  p = vf_fma(p, t, vf_set(0.09678418f));
+  p = vf_fma(p, t, vf_set(0.37409196f));
+  p = vf_fma(p, t, vf_set(1.00002368f));
+  p = vf_fma(p, t, vf_set(-1.26551223f));
+  return vf_mul(t, ew_exp(vf_fnma(z, z, p)));
+}
+
+/* erf(x) for |x| < 0.5: x times a Taylor polynomial in x^2 */
+SI VF ew_erf_small(VF x) {
+  VF z = vf_mul(x, x);
+  VF p = vf_set(1.2055332981789664e-4f);
+  p = vf_fma(p, z, vf_set(-8.548327023450853e-4f));
+  p = vf_fma(p, z, vf_set(5.223977625442188e-3f));
+  p = vf_fma(p, z, vf_set(-2.6866170645131252e-2f));
+  p = vf_fma(p, z, vf_set(1.1283791670955126e-1f));
+  p = vf_fma(p, z, vf_set(-3.7612638903183754e-1f));
+  p = vf_fma(p, z, vf_set(1.1283791670955126f));
+  return vf_mul(x, p);
+}
+
+SI VF ew_erf(VF x) {
+  VF a = ew_abs(x);
+  VF big = vf_sub(vf_set(1.0f), ew_erfc_pos(a));
+  VF r = vf_sel(vf_lt(a, vf_set(0.5f)), ew_erf_small(x), ew_copysign(big, x));
+  return vf_sel(vf_isnan(x), x, r);
+}
+
+SI VF ew_erfc(VF x) {
+  VF a = ew_abs(x);
+  VF e = ew_erfc_pos(a);
+  VF r = vf_sel(vf_lt(x, vf_set(0.0f)), vf_sub(vf_set(2.0f), e), e);
+  r = vf_sel(vf_lt(a, vf_set(0.5f)), vf_sub(vf_set(1.0f), ew_erf_small(x)), r);
+  return vf_sel(vf_isnan(x), x, r);
+}
+
+/* gelu(x) = x Phi(x) = x erfc(-x / sqrt2) / 2, the halves chosen so nothing cancels */
+SI VF ew_gelu(VF x) {
+  VF q = vf_mul(vf_set(0.5f), ew_erfc_pos(vf_mul(ew_abs(x), vf_set(0.707106781186547524f))));
+  return vf_mul(x, vf_sel(vf_ge(x, vf_set(0.0f)), vf_sub(vf_set(1.0f), q), q));
+}
+
+/* 0.5 x (1 + tanh(y)) = x / (1 + exp(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3) */
+SI VF ew_gelu_tanh(VF x) {
+  VF k = vf_set(-2.0f * 0.797884560802865356f);
+  VF y2 = vf_mul(vf_mul(x, k), vf_fma(vf_mul(x, x), vf_set(0.044715f), vf_set(1.0f)));
+  return vf_div(x, vf_add(vf_set(1.0f), ew_exp(y2)));
+}
+
+/* which: 0 sin, 1 cos, 2 tan; lanes with |x| > 8192 (or inf) go through libm in double */
+SI VF ew_trig(VF x, int which) {
+  VF n = vf_rint(vf_mul(x, vf_set(0.636619772367581343f)));
+  VF r = vf_fnma(n, vf_set(1.5703125f), x);
+  r = vf_fnma(n, vf_set(4.837512969970703125e-4f), r);
+  r = vf_fnma(n, vf_set(7.54978995489188216e-8f), r);
+  VI q = vf_cvt_i(n);
+  if (which == 1) q = vi_add(q, vi_set(1));
+  VF z = vf_mul(r, r);
+  VF s = vf_set(-1.9515295891e-4f);
+  s = vf_fma(s, z, vf_set(8.3321608736e-3f));
+  s = vf_fma(s, z, vf_set(-1.6666654611e-1f));
+  s = vf_fma(vf_mul(s, z), r, r);
+  VF c = vf_set(2.443315711809948e-5f);
+  c = vf_fma(c, z, vf_set(-1.388731625493765e-3f));
+  c = vf_fma(c, z, vf_set(4.166664568298827e-2f));
+  c = vf_fma(vf_mul(c, z), z, vf_fnma(vf_set(0.5f), z, vf_set(1.0f)));
+  VM odd = vi_eq(vi_and(q, vi_set(1)), vi_set(1));
+  VF res;
+  if (which == 2) {
+    res = vf_sel(odd, ew_neg(vf_div(c, s)), vf_div(s, c));
+  } else {
+    res = vf_sel(odd, c, s);
+    VM neg = vi_eq(vi_and(q, vi_set(2)), vi_set(2));
+    res = vf_xor(res, vf_sel(neg, vf_set(-0.0f), vf_set(0.0f)));
+  }
+  if (which != 1) res = vf_sel(vf_eq(x, vf_set(0.0f)), x, res);
+  VM far = vf_gt(ew_abs(x), vf_set(8192.0f));
+  if (vm_any(far)) {
+    float xv[W], rv[W];
+    vf_store_f32(xv, x);
+    vf_store_f32(rv, res);
+    for (int i = 0; i < W; i++)
+      if (fabsf(xv[i]) > 8192.0f) {
+        double d = (double)xv[i];
+        rv[i] = (float)(which == 0 ? sin(d) : which == 1 ? cos(d) : tan(d));
+      }
+    res = vf_load_f32(rv);
+  }
+  return res;
+}
+
+#endif /* TABI_CPU_EW_MATH_H */

@@ -1,0 +1,96 @@
+/* plugins/cpu/cpu_simd_avx512.h: the vector layer for AVX-512 (16 float lanes).
+ *
+ * The elementwise math (cpu_ew_math.h) and loops (cpu_ew_kern.h) are written once
+ * against this small set of inline functions; cpu_simd_avx2.h and
+ * cpu_simd_scalar.h define the same names for 8 lanes and for 1 lane. Include
+ * only from a file compiled for AVX-512F/BW/VL/DQ (cpu_ew_avx512.c sets the
+ * target by pragma), and call only after a run-time check of those features.
+ */
+#ifndef TABI_CPU_SIMD_AVX512_H
+#define TABI_CPU_SIMD_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define W 16
+typedef __m512 VF;
+typedef __m512i VI;
+typedef __mmask16 VM;
+
+#define SI static inline __attribute__((always_inline))
+
+SI VF vf_set(float x) { return _mm512_set1_ps(x); }
+SI VF vf_add(VF a, VF b) { return _mm512_add_ps(a, b); }
+SI VF vf_sub(VF a, VF b) { return _mm512_sub_ps(a, b); }
+SI VF vf_mul(VF a, VF b) { return _mm512_mul_ps(a, b); }
+SI VF vf_div(VF a, VF b) { return _mm512_div_ps(a, b); }
+SI VF vf_fma(VF a, VF b, VF c) { return _mm512_fmadd_ps(a, b, c); }   /* a*b + c */
+SI VF vf_fnma(VF a, VF b, VF c) { return _mm512_fnmadd_ps(a, b, c); } /* c - a*b */
+/* x86 min/max: the second operand when either is NaN. */
+SI VF vf_min(VF a, VF b) { return _mm512_min_ps(a, b); }
+SI VF vf_max(VF a, VF b) { return _mm512_max_ps(a, b); }
+SI VF vf_sqrt(VF a) { return _mm512_sqrt_ps(a); }
+SI VI vf_as_vi(VF a) { return _mm512_castps_si512(a); }
+SI VF vi_as_vf(VI a) { return _mm512_castsi512_ps(a); }
+SI VF vf_and(VF a, VF b) { return _mm512_and_ps(a, b); }
+SI VF vf_or(VF a, VF b) { return _mm512_or_ps(a, b); }
+SI VF vf_xor(VF a, VF b) { return _mm512_xor_ps(a, b); }
+SI VF vf_andnot(VF a, VF b) { return _mm512_andnot_ps(a, b); } /* ~a & b */
+SI VF vf_floor(VF a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+SI VF vf_ceil(VF a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+SI VF vf_trunc(VF a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+SI VF vf_rint(VF a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+SI VM vf_lt(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+SI VM vf_le(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+SI VM vf_gt(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+SI VM vf_ge(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+SI VM vf_eq(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+SI VM vf_ne(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+SI VM vf_isnan(VF a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
+SI VF vf_sel(VM m, VF a, VF b) { return _mm512_mask_blend_ps(m, b, a); } /* m ? a : b */
+SI VM vm_and(VM a, VM b) { return (VM)(a & b); }
+SI VM vm_or(VM a, VM b) { return (VM)(a | b); }
+SI VM vm_xor(VM a, VM b) { return (VM)(a ^ b); }
+SI VM vm_not(VM a) { return (VM)~a; }
+SI int vm_any(VM a) { return a != 0; }
+/* Round to nearest int32; NaN and out of range give INT32_MIN (x86's value). */
+SI VI vf_cvt_i(VF a) { return _mm512_cvtps_epi32(a); }
+SI VF vi_to_f(VI a) { return _mm512_cvtepi32_ps(a); }
+SI VI vi_set(int32_t x) { return _mm512_set1_epi32(x); }
+SI VI vi_add(VI a, VI b) { return _mm512_add_epi32(a, b); }
+SI VI vi_sub(VI a, VI b) { return _mm512_sub_epi32(a, b); }
+SI VI vi_and(VI a, VI b) { return _mm512_and_si512(a, b); }
+SI VI vi_or(VI a, VI b) { return _mm512_or_si512(a, b); }
+#define vi_slli(a, n) _mm512_slli_epi32((a), (n))
+#define vi_srli(a, n) _mm512_srli_epi32((a), (n))
+#define vi_srai(a, n) _mm512_srai_epi32((a), (n))
+SI VM vi_gt(VI a, VI b) { return _mm512_cmpgt_epi32_mask(a, b); }
+SI VM vi_eq(VI a, VI b) { return _mm512_cmpeq_epi32_mask(a, b); }
+SI VI vi_sel(VM m, VI a, VI b) { return _mm512_mask_blend_epi32(m, b, a); }
+
+/* --- loads and stores (unaligned) ------------------------------------------ */
+SI VF vf_load_f32(const void *p) { return _mm512_loadu_ps(p); }
+SI void vf_store_f32(void *p, VF v) { _mm512_storeu_ps(p, v); }
+SI VF vf_load_f16(const void *p) { return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p)); }
+SI void vf_store_f16(void *p, VF v) {
+  _mm256_storeu_si256((__m256i *)p, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+SI VF vf_load_bf16(const void *p) {
+  return vi_as_vf(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)), 16));
+}
+/* Round to nearest even; NaN keeps sign and payload, quieted (tabi/half.h). */
+SI void vf_store_bf16(void *p, VF v) {
+  VI u = vf_as_vi(v);
+  VI r = vi_srli(vi_add(u, vi_add(vi_set(0x7fff), vi_and(vi_srli(u, 16), vi_set(1)))), 16);
+  VI q = vi_or(vi_srli(u, 16), vi_set(0x40));
+  VI h = vi_sel(vi_gt(vi_and(u, vi_set(0x7fffffff)), vi_set(0x7f800000)), q, r);
+  _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(h));
+}
+/* Lanes as bytes 0/1 (a bool tensor). */
+SI void vm_store_bool(void *p, VM m) { _mm_storeu_si128((__m128i *)p, _mm_maskz_set1_epi8(m, 1)); }
+/* Bytes (bool tensor) as a mask: lane set where the byte is nonzero. */
+SI VM vm_load_bool(const void *p) {
+  return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8(-1));
+}
+
+#endif /* TABI_CPU_SIMD_AVX512_H */
