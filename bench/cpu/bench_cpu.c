@@ -376,6 +376,15 @@ int main(int argc, char **argv) {
     int64_t last[1] = {-1};
     tabi_value a[4] = {tabi_tensor_value(x), tabi_int_list(last, 1), tabi_int(0), tabi_bool(1)};
     bench_op(rt, "fft_r2c", "aten::_fft_r2c", a, 4, 1);
+    /* fft_c2r: back from the onesided spectrum of the same signal (irfft, norm 1/n) */
+    tabi_op r2c;
+    tabi_value X = tabi_none();
+    if (wanted("fft_c2r") && tabi_op_find(rt, "aten::_fft_r2c", &r2c) == TABI_OK &&
+        tabi_call(rt, r2c, a, 4, &X, 1) == TABI_OK) {
+      tabi_value b[4] = {X, tabi_int_list(last, 1), tabi_int(2), tabi_int(F)};
+      bench_op(rt, "fft_c2r", "aten::_fft_c2r", b, 4, 1);
+      tabi_value_release(&X);
+    }
     tabi_tensor_release(x);
   }
   {

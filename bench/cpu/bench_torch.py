@@ -84,6 +84,8 @@ def main():
         dy, x, wt, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, False]))
     s = torch.rand(F)
     bench("fft_r2c", lambda: torch.ops.aten._fft_r2c(s, [0], 0, True))
+    spec = torch.ops.aten._fft_r2c(s, [0], 0, True)
+    bench("fft_c2r", lambda: torch.ops.aten._fft_c2r(spec, [0], 2, F))
     tab = torch.rand(ROWS, 16)
     src = torch.rand(ROWS, 16)
     i1 = torch.randint(0, ROWS, (ROWS,))

@@ -13,7 +13,7 @@
  * several runtimes in one process.
  *
  * Threading: kernels may run on many threads at once; cpu_ctx is read-only
- * after init except for the pool and the oneDNN cache, which lock.
+ * after init except for the pool and the oneDNN and FFT caches, which lock.
  */
 #ifndef TABI_CPU_H
 #define TABI_CPU_H
@@ -37,6 +37,7 @@ enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };
 #undef CPU_ENUM
 
 typedef struct cpu_dnnl_cache cpu_dnnl_cache;
+typedef struct cpu_fft_cache cpu_fft_cache;
 
 typedef struct cpu_ctx {
   const tabi_host_api *host;
@@ -44,6 +45,7 @@ typedef struct cpu_ctx {
   int32_t nthreads;
   int32_t has_avx2;  /* avx2 + fma + f16c */
   cpu_dnnl_cache *dnnl; /* NULL without oneDNN */
+  cpu_fft_cache *fft;   /* FFT plans (cpu_fft.h); NULL: plans built per call */
   tabi_kernel_fn ref[CPU_OP_COUNT]; /* the reference kernel of each fast op */
 } cpu_ctx;
 

@@ -1,198 +1,328 @@
-/* plugins/cpu/cpu_fft.c: mixed-radix Stockham FFT plus Bluestein (see
- * cpu_fft.h).
- *
- * A Stockham pass of radix p on a sequence of current length L = p*m with
- * stride s reads x[q + s*(j + r*m)], r < p, does a size-p DFT, multiplies
- * output k by w_L^{jk} and writes y[q + s*(p*j + k)]; the next pass runs on
- * length m with stride s*p. After the last pass the output is in natural
- * order, no bit reversal needed.
- */
-#include "cpu_fft.h"
-
+/* plugins/cpu/cpu_fft.c: FFT plans, the plan cache, and the entry points (see
+ * cpu_fft.h). The per-precision execution code is cpu_fft_tmpl.h, included
+ * once for float and once for double; the AVX2 float passes are
+ * cpu_fft_avx2.c. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FFT_MAX_FACTORS 64
-#define FFT_PI 3.14159265358979323846
+#include "cpu_fft_impl.h"
 
-struct cpu_fft_plan {
-  int64_t n;
-  int32_t nf;
-  int32_t factors[FFT_MAX_FACTORS];
-  cpu_cplx *tw; /* tw[t] = e^{-2 pi i t / n}, t < n */
-  /* Bluestein: */
-  cpu_fft_plan *sub; /* power-of-two plan of length mlen */
-  int64_t mlen;
-  cpu_cplx *chirp;   /* e^{-pi i k^2 / n}, k < n */
-  cpu_cplx *bhat;    /* FFT of the conjugate chirp, length mlen */
-};
+#define FT float
+#define FN(x) x##_f32
+#define FFT_VECTOR_PASS cpu_fft_pass_avx2
+#include "cpu_fft_tmpl.h"
+#undef FT
+#undef FN
+#undef FFT_VECTOR_PASS
+#define FT double
+#define FN(x) x##_f64
+#include "cpu_fft_tmpl.h"
+#undef FT
+#undef FN
 
-void cpu_fft_twiddles(cpu_cplx *t, int64_t n, int64_t count) {
-  int64_t b = (int64_t)sqrt((double)n) + 1;
-  cpu_cplx *lo = malloc(sizeof(cpu_cplx) * (size_t)b);
-  cpu_cplx *hi = malloc(sizeof(cpu_cplx) * (size_t)(n / b + 1));
-  if (!lo || !hi) {
-    for (int64_t i = 0; i < count; i++) t[i] = cexp(-2.0 * FFT_PI * I * (double)i / (double)n);
+#define FFT_TWO_PI 6.283185307179586476925286766559
+#define FFT_CACHE_ENTRIES 32
+#define FFT_CACHE_BYTES ((size_t)256 << 20)
+
+/* --- plans ----------------------------------------------------------------- */
+
+/* t[i] = e^{-2 pi i num/den} in the plan's precision; num is reduced mod den
+ * first, so the angle is exact up to one rounding of num/den, and the value is
+ * computed in double and rounded once (float twiddles from float sincos would
+ * cost float32 FFTs several ulps). */
+static void tw_put(void *t, int f64, int64_t i, int64_t num, int64_t den) {
+  int64_t r = num % den;
+  double a = FFT_TWO_PI * (double)r / (double)den, c = cos(a), s = -sin(a);
+  if (f64) {
+    ((double *)t)[2 * i] = c;
+    ((double *)t)[2 * i + 1] = s;
   } else {
-    for (int64_t i = 0; i < b; i++) lo[i] = cexp(-2.0 * FFT_PI * I * (double)i / (double)n);
-    for (int64_t i = 0; i <= n / b; i++) hi[i] = cexp(-2.0 * FFT_PI * I * (double)(i * b) / (double)n);
-    for (int64_t i = 0; i < count; i++) t[i] = hi[i / b] * lo[i % b];
+    ((float *)t)[2 * i] = (float)c;
+    ((float *)t)[2 * i + 1] = (float)s;
   }
-  free(lo);
-  free(hi);
 }
 
-void cpu_fft_plan_destroy(cpu_fft_plan *p) {
+static void plan_free(cpu_fft_plan *p) {
   if (!p) return;
-  cpu_fft_plan_destroy(p->sub);
+  plan_free(p->sub);
+  plan_free(p->half);
   free(p->tw);
   free(p->chirp);
   free(p->bhat);
+  free(p->post);
   free(p);
 }
 
-cpu_fft_plan *cpu_fft_plan_create(int64_t n) {
-  cpu_fft_plan *p = calloc(1, sizeof *p);
-  if (!p || n < 1) { free(p); return NULL; }
-  p->n = n;
-  int64_t r = n;
-  while (r % 4 == 0) { p->factors[p->nf++] = 4; r /= 4; }
-  while (r % 2 == 0) { p->factors[p->nf++] = 2; r /= 2; }
-  while (r % 3 == 0) { p->factors[p->nf++] = 3; r /= 3; }
-  while (r % 5 == 0) { p->factors[p->nf++] = 5; r /= 5; }
-  if (r != 1) {
-    /* Bluestein: a length-n DFT as a circular convolution of length mlen >= 2n-1. */
-    p->nf = 0;
-    p->mlen = 1;
-    while (p->mlen < 2 * n - 1) p->mlen *= 2;
-    p->sub = cpu_fft_plan_create(p->mlen);
-    p->chirp = malloc(sizeof(cpu_cplx) * (size_t)n);
-    p->bhat = calloc((size_t)p->mlen, sizeof(cpu_cplx));
-    cpu_cplx *scratch = malloc(sizeof(cpu_cplx) * (size_t)p->mlen);
-    if (!p->sub || !p->chirp || !p->bhat || !scratch) {
-      free(scratch);
-      cpu_fft_plan_destroy(p);
-      return NULL;
-    }
-    for (int64_t k = 0; k < n; k++) {
-      int64_t q = (int64_t)(((__int128)k * k) % (2 * n)); /* exact phase, no k^2 overflow */
-      p->chirp[k] = cexp(-FFT_PI * I * (double)q / (double)n);
-    }
-    p->bhat[0] = conj(p->chirp[0]);
-    for (int64_t k = 1; k < n; k++) p->bhat[k] = p->bhat[p->mlen - k] = conj(p->chirp[k]);
-    cpu_fft_forward(p->sub, NULL, p->bhat, p->bhat, scratch);
-    free(scratch);
-    return p;
+int64_t cpu_fft_scratch(const cpu_fft_plan *p) {
+  if (p->real) {
+    int64_t hs = cpu_fft_scratch(p->half);
+    return p->n % 2 ? p->n + hs : hs;
   }
-  p->tw = malloc(sizeof(cpu_cplx) * (size_t)n);
-  if (!p->tw) { cpu_fft_plan_destroy(p); return NULL; }
-  cpu_fft_twiddles(p->tw, n, n);
+  if (p->sub) return p->M + cpu_fft_scratch(p->sub);
+  return p->n;
+}
+
+/* The smallest 2^a 3^b 5^c >= n: Bluestein's convolution length. */
+static int64_t good_length(int64_t n) {
+  int64_t best = 1;
+  while (best < n) best *= 2;
+  for (int64_t p5 = 1; p5 < best; p5 *= 5)
+    for (int64_t p35 = p5; p35 < best; p35 *= 3) {
+      int64_t v = p35;
+      while (v < n) v *= 2;
+      if (v < best) best = v;
+    }
+  return best;
+}
+
+static cpu_fft_plan *plan_build(int64_t n, int f64, int real, int avx2);
+
+static int plan_stockham(cpu_fft_plan *p, const int32_t *fac, int32_t nf) {
+  size_t es = p->f64 ? 2 * sizeof(double) : 2 * sizeof(float);
+  int64_t L = p->n, total = 0;
+  for (int32_t f = 0; f < nf; f++) {
+    fft_pass *P = &p->pass[f];
+    P->radix = fac[f];
+    P->m = L / fac[f];
+    P->s = p->n / L;
+    P->tw = total;
+    total += (int64_t)(fac[f] - 1) * P->m;
+    P->roots = total;
+    if (fac[f] > 5) total += fac[f];
+    L = P->m;
+  }
+  p->npass = nf;
+  p->tw = malloc(es * (size_t)(total ? total : 1));
+  if (!p->tw) return 0;
+  p->bytes += es * (size_t)total;
+  for (int32_t f = 0; f < nf; f++) {
+    const fft_pass *P = &p->pass[f];
+    int64_t Lf = P->radix * P->m;
+    for (int32_t k = 1; k < P->radix; k++)
+      for (int64_t j = 0; j < P->m; j++) tw_put(p->tw, p->f64, P->tw + (k - 1) * P->m + j, j * k, Lf);
+    if (P->radix > 5)
+      for (int32_t t = 0; t < P->radix; t++) tw_put(p->tw, p->f64, P->roots + t, t, P->radix);
+  }
+  return 1;
+}
+
+static int plan_bluestein(cpu_fft_plan *p) {
+  int64_t n = p->n, M = good_length(2 * n - 1);
+  p->M = M;
+  p->sub = plan_build(M, p->f64, 0, p->avx2);
+  /* The kernel's spectrum is computed in double whatever the plan's precision. */
+  cpu_fft_plan *dsub = plan_build(M, 1, 0, 0);
+  double *ch = malloc(sizeof(double) * 2 * (size_t)n);
+  double *bh = calloc((size_t)M, sizeof(double) * 2);
+  double *scr = malloc(sizeof(double) * 2 * (size_t)M);
+  size_t es = p->f64 ? sizeof(double) : sizeof(float);
+  p->chirp = malloc(es * 2 * (size_t)n);
+  p->bhat = malloc(es * 2 * (size_t)M);
+  int ok = p->sub && dsub && ch && bh && scr && p->chirp && p->bhat;
+  if (ok) {
+    p->bytes += p->sub->bytes + es * 2 * (size_t)(n + M);
+    for (int64_t k = 0; k < n; k++) {
+      /* e^{-pi i k^2/n} = e^{-2 pi i (k^2 mod 2n) / 2n}: exact phase, no overflow */
+      int64_t q = (int64_t)(((unsigned __int128)k * (unsigned __int128)k) % (unsigned __int128)(2 * n));
+      tw_put(ch, 1, k, q, 2 * n);
+    }
+    bh[0] = ch[0];
+    bh[1] = -ch[1];
+    for (int64_t k = 1; k < n; k++) {
+      bh[2 * k] = bh[2 * (M - k)] = ch[2 * k];
+      bh[2 * k + 1] = bh[2 * (M - k) + 1] = -ch[2 * k + 1];
+    }
+    c2c_any_f64(dsub, NULL, bh, bh, scr);
+    for (int64_t k = 0; k < 2 * M; k++) bh[k] /= (double)M;
+    if (p->f64) {
+      memcpy(p->chirp, ch, sizeof(double) * 2 * (size_t)n);
+      memcpy(p->bhat, bh, sizeof(double) * 2 * (size_t)M);
+    } else {
+      for (int64_t k = 0; k < 2 * n; k++) ((float *)p->chirp)[k] = (float)ch[k];
+      for (int64_t k = 0; k < 2 * M; k++) ((float *)p->bhat)[k] = (float)bh[k];
+    }
+  }
+  plan_free(dsub);
+  free(ch);
+  free(bh);
+  free(scr);
+  return ok;
+}
+
+static cpu_fft_plan *plan_build(int64_t n, int f64, int real, int avx2) {
+  if (n < 1) return NULL;
+  cpu_fft_plan *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->n = n;
+  p->f64 = f64;
+  p->real = real;
+  p->avx2 = avx2 && !f64;
+  p->bytes = sizeof *p;
+  int ok;
+  if (real) {
+    p->half = plan_build(n % 2 ? n : n / 2, f64, 0, avx2);
+    ok = p->half != NULL;
+    if (ok && n % 2 == 0) {
+      int64_t cnt = n / 4 + 1; /* k <= h/2 */
+      p->post = malloc((f64 ? sizeof(double) : sizeof(float)) * 2 * (size_t)cnt);
+      ok = p->post != NULL;
+      for (int64_t k = 0; ok && k < cnt; k++) tw_put(p->post, f64, k, k, n);
+    }
+    if (ok) p->bytes += p->half->bytes + (size_t)n / 4 * 16;
+  } else {
+    int32_t fac[FFT_MAX_PASSES], nf = 0;
+    int64_t r = n;
+    while (r % 4 == 0) { fac[nf++] = 4; r /= 4; }
+    if (r % 2 == 0) { fac[nf++] = 2; r /= 2; }
+    for (int32_t q = 3; q <= FFT_MAX_RADIX && r > 1; q += 2)
+      while (r % q == 0) { fac[nf++] = q; r /= q; }
+    ok = r == 1 ? plan_stockham(p, fac, nf) : plan_bluestein(p);
+  }
+  if (!ok) {
+    plan_free(p);
+    return NULL;
+  }
   return p;
 }
 
-int64_t cpu_fft_scratch(const cpu_fft_plan *p) { return p->sub ? 3 * p->mlen : p->n; }
+/* --- execution ------------------------------------------------------------- */
 
-typedef struct pass_job {
-  const cpu_fft_plan *p;
-  const cpu_cplx *x;
-  cpu_cplx *y;
-  int64_t m, s, twstep; /* twstep = n / L */
-  int32_t radix;
-} pass_job;
+void cpu_fft_c2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *out, void *scratch) {
+  if (p->f64) c2c_any_f64(p, pool, in, out, scratch);
+  else c2c_any_f32(p, pool, in, out, scratch);
+}
 
-/* Butterflies it in [b, e) of a pass: it = j*s + q. */
-static void pass_range(void *arg, int64_t b, int64_t e) {
-  const pass_job *J = arg;
-  const cpu_cplx *x = J->x, *tw = J->p->tw;
-  cpu_cplx *y = J->y;
-  int64_t m = J->m, s = J->s, n = J->p->n, ts = J->twstep;
-  const double c3 = -0.86602540378443864676; /* -sin(2pi/3) */
-  const double c51 = 0.30901699437494742410, c52 = -0.80901699437494742410;
-  const double s51 = -0.95105651629515357212, s52 = -0.58778525229247312917;
-  for (int64_t it = b; it < e;) {
-    int64_t j = it / s, q0 = it % s, q1 = s;
-    if ((j + 1) * s > e) q1 = e - j * s;
-    cpu_cplx w1 = tw[(j * ts) % n], w2 = tw[(2 * j * ts) % n];
-    cpu_cplx w3 = tw[(3 * j * ts) % n], w4 = tw[(4 * j * ts) % n];
-    for (int64_t q = q0; q < q1; q++) {
-      const cpu_cplx *xi = x + q + s * j;
-      cpu_cplx *yo = y + q + s * J->radix * j;
-      switch (J->radix) {
-        case 2: {
-          cpu_cplx a = xi[0], c = xi[s * m];
-          yo[0] = a + c;
-          yo[s] = (a - c) * w1;
-          break;
-        }
-        case 4: {
-          cpu_cplx a0 = xi[0], a1 = xi[s * m], a2 = xi[2 * s * m], a3 = xi[3 * s * m];
-          cpu_cplx t0 = a0 + a2, t1 = a0 - a2, t2 = a1 + a3, t3 = (a1 - a3) * -I;
-          yo[0] = t0 + t2;
-          yo[s] = (t1 + t3) * w1;
-          yo[2 * s] = (t0 - t2) * w2;
-          yo[3 * s] = (t1 - t3) * w3;
-          break;
-        }
-        case 3: {
-          cpu_cplx a0 = xi[0], a1 = xi[s * m], a2 = xi[2 * s * m];
-          cpu_cplx t = a1 + a2, u = (a1 - a2) * (I * c3);
-          cpu_cplx v = a0 - 0.5 * t;
-          yo[0] = a0 + t;
-          yo[s] = (v + u) * w1;
-          yo[2 * s] = (v - u) * w2;
-          break;
-        }
-        default: { /* 5 */
-          cpu_cplx a0 = xi[0], a1 = xi[s * m], a2 = xi[2 * s * m], a3 = xi[3 * s * m],
-                   a4 = xi[4 * s * m];
-          cpu_cplx b1 = a1 + a4, b2 = a2 + a3, d1 = a1 - a4, d2 = a2 - a3;
-          cpu_cplx r1 = a0 + c51 * b1 + c52 * b2, r2 = a0 + c52 * b1 + c51 * b2;
-          cpu_cplx i1 = I * (s51 * d1 + s52 * d2), i2 = I * (s52 * d1 - s51 * d2);
-          yo[0] = a0 + b1 + b2;
-          yo[s] = (r1 + i1) * w1;
-          yo[2 * s] = (r2 + i2) * w2;
-          yo[3 * s] = (r2 - i2) * w3;
-          yo[4 * s] = (r1 - i1) * w4;
-          break;
-        }
+void cpu_fft_r2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *out, void *scratch) {
+  if (p->f64) r2c_f64(p, pool, in, out, scratch);
+  else r2c_f32(p, pool, in, out, scratch);
+}
+
+void cpu_fft_c2r(const cpu_fft_plan *p, cpu_pool *pool, void *in, void *out, void *scratch) {
+  if (p->f64) c2r_f64(p, pool, in, out, scratch);
+  else c2r_f32(p, pool, in, out, scratch);
+}
+
+/* --- the cache ------------------------------------------------------------- */
+
+typedef struct fft_entry {
+  int64_t n;
+  int f64, real;
+  cpu_fft_plan *plan;
+  int32_t refs;
+  uint64_t stamp;
+} fft_entry;
+
+struct cpu_fft_cache {
+  pthread_mutex_t mu;
+  int avx2;
+  int32_t count;
+  uint64_t clock;
+  size_t bytes;
+  fft_entry e[FFT_CACHE_ENTRIES];
+};
+
+cpu_fft_cache *cpu_fft_cache_create(int use_avx2) {
+  cpu_fft_cache *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  if (pthread_mutex_init(&c->mu, NULL) != 0) {
+    free(c);
+    return NULL;
+  }
+  c->avx2 = use_avx2;
+  return c;
+}
+
+void cpu_fft_cache_destroy(cpu_fft_cache *c) {
+  if (!c) return;
+  for (int32_t i = 0; i < c->count; i++) plan_free(c->e[i].plan);
+  pthread_mutex_destroy(&c->mu);
+  free(c);
+}
+
+int32_t cpu_fft_cache_count(cpu_fft_cache *c) {
+  if (!c) return 0;
+  pthread_mutex_lock(&c->mu);
+  int32_t n = c->count;
+  pthread_mutex_unlock(&c->mu);
+  return n;
+}
+
+static fft_entry *cache_find(cpu_fft_cache *c, int64_t n, int f64, int real) {
+  for (int32_t i = 0; i < c->count; i++)
+    if (c->e[i].n == n && c->e[i].f64 == f64 && c->e[i].real == real) return &c->e[i];
+  return NULL;
+}
+
+/* Drops unused plans, least recently used first, until `need` more bytes and
+ * one more entry fit. Returns 0 when plans in use leave no room. */
+static int cache_make_room(cpu_fft_cache *c, size_t need) {
+  while (c->count == FFT_CACHE_ENTRIES || (c->count > 0 && c->bytes + need > FFT_CACHE_BYTES)) {
+    int32_t victim = -1;
+    for (int32_t i = 0; i < c->count; i++)
+      if (c->e[i].refs == 0 && (victim < 0 || c->e[i].stamp < c->e[victim].stamp)) victim = i;
+    if (victim < 0) return 0;
+    c->bytes -= c->e[victim].plan->bytes;
+    plan_free(c->e[victim].plan);
+    c->e[victim] = c->e[--c->count];
+  }
+  return 1;
+}
+
+const cpu_fft_plan *cpu_fft_plan_get(cpu_fft_cache *c, int64_t n, int f64, int real) {
+  f64 = f64 != 0;
+  real = real != 0;
+  if (!c) {
+    __builtin_cpu_init();
+    return plan_build(n, f64, real, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+  }
+  pthread_mutex_lock(&c->mu);
+  fft_entry *e = cache_find(c, n, f64, real);
+  if (e) {
+    e->refs++;
+    e->stamp = ++c->clock;
+    pthread_mutex_unlock(&c->mu);
+    return e->plan;
+  }
+  pthread_mutex_unlock(&c->mu);
+  /* Built outside the lock: other lengths need not wait for this one. */
+  cpu_fft_plan *p = plan_build(n, f64, real, c->avx2);
+  if (!p) return NULL;
+  pthread_mutex_lock(&c->mu);
+  e = cache_find(c, n, f64, real);
+  if (e) { /* another thread built it meanwhile: use theirs */
+    e->refs++;
+    e->stamp = ++c->clock;
+    pthread_mutex_unlock(&c->mu);
+    plan_free(p);
+    return e->plan;
+  }
+  if (cache_make_room(c, p->bytes)) {
+    fft_entry *ne = &c->e[c->count++];
+    ne->n = n;
+    ne->f64 = f64;
+    ne->real = real;
+    ne->plan = p;
+    ne->refs = 1;
+    ne->stamp = ++c->clock;
+    c->bytes += p->bytes;
+  } /* else: not cached; cpu_fft_plan_put frees it */
+  pthread_mutex_unlock(&c->mu);
+  return p;
+}
+
+void cpu_fft_plan_put(cpu_fft_cache *c, const cpu_fft_plan *plan) {
+  if (!plan) return;
+  if (c) {
+    pthread_mutex_lock(&c->mu);
+    for (int32_t i = 0; i < c->count; i++)
+      if (c->e[i].plan == plan) {
+        c->e[i].refs--;
+        pthread_mutex_unlock(&c->mu);
+        return;
       }
-    }
-    it = j * s + q1;
+    pthread_mutex_unlock(&c->mu);
   }
-}
-
-static void stockham(const cpu_fft_plan *p, cpu_pool *pool, cpu_cplx *x, cpu_cplx *y) {
-  int64_t len = p->n, s = 1;
-  cpu_cplx *a = x, *b = y;
-  for (int32_t f = 0; f < p->nf; f++) {
-    int32_t r = p->factors[f];
-    pass_job J = {p, a, b, len / r, s, p->n / len, r};
-    int64_t work = p->n / r;
-    if (pool && work >= 8192) cpu_parallel_for(pool, work, 4096, pass_range, &J);
-    else pass_range(&J, 0, work);
-    len /= r;
-    s *= r;
-    cpu_cplx *t = a; a = b; b = t;
-  }
-  if (a != x) memcpy(x, a, sizeof(cpu_cplx) * (size_t)p->n);
-}
-
-void cpu_fft_forward(const cpu_fft_plan *p, cpu_pool *pool, const cpu_cplx *in, cpu_cplx *out,
-                     cpu_cplx *scratch) {
-  int64_t n = p->n;
-  if (!p->sub) {
-    if (out != in) memcpy(out, in, sizeof(cpu_cplx) * (size_t)n);
-    stockham(p, pool, out, scratch);
-    return;
-  }
-  int64_t M = p->mlen;
-  cpu_cplx *a = scratch, *tmp = scratch + M;
-  for (int64_t k = 0; k < n; k++) a[k] = in[k] * p->chirp[k];
-  for (int64_t k = n; k < M; k++) a[k] = 0;
-  cpu_fft_forward(p->sub, pool, a, a, tmp);
-  /* inverse FFT of A*B as conj(FFT(conj(A*B))) / M */
-  for (int64_t k = 0; k < M; k++) a[k] = conj(a[k] * p->bhat[k]);
-  cpu_fft_forward(p->sub, pool, a, a, tmp);
-  for (int64_t k = 0; k < n; k++) out[k] = conj(a[k]) / (double)M * p->chirp[k];
+  plan_free((cpu_fft_plan *)(uintptr_t)plan);
 }

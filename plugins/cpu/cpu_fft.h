@@ -1,32 +1,61 @@
-/* plugins/cpu/cpu_fft.h: the plugin's own FFT: complex double, any length, in
- * O(n log n): self-sorting Stockham passes of radix 4, 2, 3 and 5, and
- * Bluestein's chirp-z (through a power-of-two FFT) for lengths with another
- * prime factor.
+/* plugins/cpu/cpu_fft.h: the plugin's own FFT core.
  *
- * A plan holds the factorization and the twiddle table; it is built per call
- * (twiddles from two small sincos tables, so building costs O(n) multiplies).
- * Threading: a plan is read-only once built; cpu_fft_forward splits each pass
- * over the pool when `pool` is not NULL. */
+ * Complex transforms of any length n in O(n log n), in the precision of the
+ * data (float32 for complex64, double for complex128, as pocketfft and MKL do):
+ * self-sorting Stockham passes of radix 4, 2, 3, 5 (AVX2+FMA for float32 when
+ * the CPU has it, scalar otherwise), a generic odd radix for primes up to 31,
+ * and Bluestein's chirp-z through a 2^a 3^b 5^c FFT for lengths with a larger
+ * prime factor. Real transforms of even length n run a complex FFT of length
+ * n/2 on the interleaved pairs plus an O(n) split pass (and its inverse for
+ * c2r); odd lengths run the full complex FFT.
+ *
+ * Storage is interleaved (re, im) pairs of float or double, the layout of
+ * complex64/complex128 tensors. Every transform here is forward (e^{-2 pi i/n});
+ * callers get the backward one as conj(F(conj x)) in their load/store loops.
+ *
+ * Plans (factorization + twiddles, computed in double and rounded) are cached
+ * per (length, precision, real/complex) in a cpu_fft_cache owned by the plugin
+ * instance: thread-safe (a mutex around lookups), bounded (LRU eviction of
+ * unused plans past FFT_CACHE_ENTRIES entries or FFT_CACHE_BYTES), refcounted
+ * so a plan in use is never freed. A plan is read-only once built, so any
+ * number of threads may run it at once, each with its own scratch. */
 #ifndef TABI_CPU_FFT_H
 #define TABI_CPU_FFT_H
 
-#include <complex.h>
 #include <stdint.h>
 
 #include "cpu_pool.h"
 
-typedef double _Complex cpu_cplx;
 typedef struct cpu_fft_plan cpu_fft_plan;
+typedef struct cpu_fft_cache cpu_fft_cache;
 
-cpu_fft_plan *cpu_fft_plan_create(int64_t n); /* NULL when out of memory */
-void cpu_fft_plan_destroy(cpu_fft_plan *plan);
-/* Scratch cpu_fft_forward needs, in elements. */
+cpu_fft_cache *cpu_fft_cache_create(int use_avx2);
+void cpu_fft_cache_destroy(cpu_fft_cache *cache); /* NULL ok */
+/* Plans in the cache now (for tests of the bound). */
+int32_t cpu_fft_cache_count(cpu_fft_cache *cache);
+
+/* A plan for length n >= 1: complex (real = 0) or real-input (real = 1),
+ * float (f64 = 0) or double. NULL when out of memory. Give it back with
+ * cpu_fft_plan_put. cache may be NULL (the plan is then built for this call). */
+const cpu_fft_plan *cpu_fft_plan_get(cpu_fft_cache *cache, int64_t n, int f64, int real);
+void cpu_fft_plan_put(cpu_fft_cache *cache, const cpu_fft_plan *plan);
+
+/* Scratch one transform of the plan needs, in complex elements of its precision. */
 int64_t cpu_fft_scratch(const cpu_fft_plan *plan);
-/* out = DFT(in) (e^{-2 pi i jk/n}); in is not modified unless in == out. */
-void cpu_fft_forward(const cpu_fft_plan *plan, cpu_pool *pool, const cpu_cplx *in, cpu_cplx *out,
-                     cpu_cplx *scratch);
 
-/* t[i] = e^{-2 pi i i/n} for i < count (count <= n). */
-void cpu_fft_twiddles(cpu_cplx *t, int64_t n, int64_t count);
+/* Complex plans: out[k] = sum_j in[j] e^{-2 pi i jk/n}, n complex elements each.
+ * in == out is allowed; otherwise in is left as it is. pool (may be NULL)
+ * splits the passes of one long transform over the workers. */
+void cpu_fft_c2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch);
+
+/* Real plans: out[k] = sum_j in[j] e^{-2 pi i jk/n} for k <= n/2 (n/2 + 1
+ * complex outputs). in holds n reals; in and out must not overlap. */
+void cpu_fft_r2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch);
+
+/* Real plans, the inverse direction: out[j] = sum_{k<n} X[k] e^{+2 pi i jk/n}
+ * (unnormalized), with X[k] = in[k] for k <= n/2 and conj(in[n-k]) above; the
+ * imaginary parts of in[0] (and in[n/2] for even n) are ignored. in holds
+ * n/2 + 1 complex values and is clobbered; out receives n reals. */
+void cpu_fft_c2r(const cpu_fft_plan *plan, cpu_pool *pool, void *in, void *out, void *scratch);
 
 #endif /* TABI_CPU_FFT_H */

@@ -13,6 +13,7 @@
 #include "../../reference/ref.h"
 #include "cpu.h"
 #include "cpu_dnnl.h"
+#include "cpu_fft.h"
 
 #define CPU_REF_TABLES(X) \
   X(ref_elementwise_kernels) X(ref_elementwise2_kernels) X(ref_shape_kernels) \
@@ -43,6 +44,7 @@ static void cpu_destroy(void *p) {
   if (!c) return;
   cpu_pool_destroy(c->pool);
   cpu_dnnl_cache_destroy(c->dnnl);
+  cpu_fft_cache_destroy(c->fft);
   free(c);
 }
 
@@ -71,6 +73,7 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
   c->has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                 __builtin_cpu_supports("f16c");
   c->dnnl = cpu_dnnl_cache_create(c->nthreads);
+  c->fft = cpu_fft_cache_create(c->has_avx2);
   out->ctx = c;
   out->destroy = cpu_destroy;
 
