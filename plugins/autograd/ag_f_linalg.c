@@ -121,6 +121,7 @@ static T r2c_back(ag_fctx *c, T g, int32_t darg, int onesided) {
   int32_t nd;
   const int64_t *dims = dims_of(c, darg, &nd);
   if (!g || nd == 0) return g;
+  if (g->dl.ndim > 32) { ag_fail(c, TABI_ERR_SHAPE, "autograd: fft of rank > 32"); return NULL; }
   if (onesided) {
     int64_t last = ag_wrap_dim(dims[nd - 1], g->dl.ndim);
     int64_t full = IN_SHAPE(0)[last], have = g->dl.shape[last];
@@ -142,6 +143,7 @@ static T c2r_back(ag_fctx *c, T g, int32_t darg) {
   int32_t nd;
   const int64_t *dims = dims_of(c, darg, &nd);
   if (!g || nd == 0) return g;
+  if (g->dl.ndim > 32) { ag_fail(c, TABI_ERR_SHAPE, "autograd: fft of rank > 32"); return NULL; }
   tabi_value a[3] = {TV(g), c->args[darg], tabi_bool(1)};
   T gi = ag_call_t(c, AG_OP_FFT_R2C, a, 3);
   if (!gi) return NULL;

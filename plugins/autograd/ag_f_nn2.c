@@ -50,8 +50,13 @@ F(f_col2im) {
   int32_t n1, n2, n3, n4, n5;
   const int64_t *os = ints(c, 1, &n1), *k = ints(c, 2, &n2), *d = ints(c, 3, &n3);
   const int64_t *p = ints(c, 4, &n4), *s = ints(c, 5, &n5);
-  if (n1 != 2 || n2 != 2 || n3 != 2 || n4 != 2 || n5 != 2)
-    return ag_fail(c, TABI_ERR_INVALID_ARGUMENT, "autograd: aten::col2im: expected 2-element size lists");
+  if (n1 != 2 || n2 != 2 || n3 != 2 || n4 != 2 || n5 != 2 || g->dl.ndim < 3 || g->dl.ndim > 4)
+    return ag_fail(c, TABI_ERR_INVALID_ARGUMENT, "autograd: aten::col2im: expected 2-element size lists "
+                   "and a 3-d or 4-d gradient");
+  for (int32_t i = 0; i < 2; i++)
+    if (k[i] < 1 || d[i] < 1 || s[i] < 1 || p[i] < 0)
+      return ag_fail(c, TABI_ERR_INVALID_ARGUMENT, "autograd: aten::col2im: bad kernel_size, dilation, "
+                     "padding or stride");
   int64_t hp = os[0] + 2 * p[0], wp = os[1] + 2 * p[1];
   int64_t lh = (hp - d[0] * (k[0] - 1) - 1) / s[0] + 1, lw = (wp - d[1] * (k[1] - 1) - 1) / s[1] + 1;
   if (lh < 0) lh = 0;

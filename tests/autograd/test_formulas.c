@@ -134,12 +134,12 @@ static void test_scatter_reduce_prod_zeros(void) {
 }
 
 /* --- _embedding_bag with padding_idx ------------------------------------------------------ */
-typedef struct { tabi_tensor *ind, *off, *w; int mode; int with_psw; } eb_user;
+typedef struct { tabi_tensor *ind, *off, *w; int mode; int with_psw; int sgbf; int64_t pad; } eb_user;
 static tabi_tensor *eb_loss(tabi_tensor **in, void *u) {
   eb_user *e = u;
   tabi_value a[9] = {tabi_tensor_value(in[0]), tabi_tensor_value(e->ind), tabi_tensor_value(e->off),
-                     tabi_bool(0), tabi_int(e->mode), tabi_bool(0),
-                     e->with_psw ? tabi_tensor_value(in[1]) : tabi_none(), tabi_bool(0), tabi_int(2)};
+                     tabi_bool(e->sgbf), tabi_int(e->mode), tabi_bool(0),
+                     e->with_psw ? tabi_tensor_value(in[1]) : tabi_none(), tabi_bool(0), tabi_int(e->pad)};
   tabi_tensor *r = agt_call(rt, "aten::_embedding_bag", a, 9);
   tabi_tensor *l = r ? dot(r, e->w) : NULL;
   tabi_tensor_release(r);
@@ -153,7 +153,7 @@ static void test_embedding_bag_padding(void) {
   const double lw[4] = {1, 2, 3, 4};
   const int64_t iv[5] = {1, 2, 1, 4, 2}, ov[2] = {0, 2};
   const double psw[5] = {0.5, -1.5, 2.0, 0.25, 3.0};
-  eb_user u = {i64(5, iv), i64(2, ov), t2(2, 2, lw), 0, 0};
+  eb_user u = {i64(5, iv), i64(2, ov), t2(2, 2, lw), 0, 0, 0, 2};
   tabi_tensor *in[2] = {t2(5, 2, wv), t1(5, psw)}, *an[2] = {0};
   /* sum: row 1 gets bags 0 and 1, row 4 bag 1, the padding row nothing */
   const double g_sum[10] = {0, 0, 1 + 3, 2 + 4, 0, 0, 0, 0, 3, 4};
@@ -184,6 +184,16 @@ static void test_embedding_bag_padding(void) {
   tabi_tensor_release(an[0]);
   tabi_tensor_release(an[1]);
   CHECK(gradcheck("embedding_bag psw padding", eb_loss, &u, in, 2) == 0);
+  /* scale_grad_by_freq, no padding: each row divided by its index's frequency
+   * (1 and 2 appear twice, 4 once). torch 1.13's CPU kernel divides by the
+   * previous distinct index's count instead (row 4 by 2): not followed. */
+  u.with_psw = 0;
+  u.sgbf = 1;
+  u.pad = -1;
+  const double g_freq[10] = {0, 0, 2, 3, 2, 3, 0, 0, 3, 4};
+  CHECK(analytic(eb_loss, &u, in, 1, an));
+  CHECK(read_eq(an[0], g_freq, 10, 1e-12));
+  tabi_tensor_release(an[0]);
   for (int i = 0; i < 2; i++) tabi_tensor_release(in[i]);
   tabi_tensor_release(u.ind);
   tabi_tensor_release(u.off);
