@@ -3,8 +3,9 @@
  *  - scatter_reduce prod with zeros in self and src (one and two per slot),
  *    with and without include_self: values worked out by hand;
  *  - _embedding_bag with padding_idx (sum, mean, max, per_sample_weights);
- *  - double backward of layer norm and group norm through the forward op
- *    (create_graph), against central differences of the first-order gradient;
+ *  - double backward of layer norm, group norm and convolution through the
+ *    forward op (create_graph), against central differences of the
+ *    first-order gradient;
  *  - zeta / igamma / igammac in `other` only (ATen has no derivative in `self`:
  *    that must be refused naming the op and the argument);
  *  - the FFTs (complex: the op-wide gradcheck skips them), through real losses.
@@ -265,6 +266,49 @@ static void test_norm_double_backward(void) {
   }
 }
 
+/* --- double backward of convolution (through convolution_backward) ------------------ */
+typedef struct { tabi_tensor *v, *ux, *uw; } cv_user;
+static tabi_tensor *conv_fwd(tabi_tensor *x, tabi_tensor *w) {
+  int64_t one[2] = {1, 1}, zero[2] = {0, 0};
+  tabi_value a[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(one, 2),
+                     tabi_int_list(zero, 2), tabi_int_list(one, 2), tabi_bool(0), tabi_int_list(zero, 2),
+                     tabi_int(1)};
+  return agt_call(rt, "aten::convolution", a, 9);
+}
+/* h = <ux, d<v, conv(x, w)>/dx> + <uw, d<v, conv(x, w)>/dw> */
+static tabi_tensor *cv_loss(tabi_tensor **in, void *user) {
+  cv_user *d = user;
+  tabi_tensor *y = conv_fwd(in[0], in[1]);
+  tabi_tensor *l = y ? dot(y, d->v) : NULL, *g[2] = {0}, *h = NULL;
+  if (l && ag->grad_of(ag->ctx, 1, &l, NULL, 2, in, 0, 1, g) == TABI_OK && g[0] && g[1]) {
+    tabi_tensor *a = dot(g[0], d->ux), *b = dot(g[1], d->uw);
+    h = (a && b) ? agt_b(rt, "aten::add.Tensor", a, b) : NULL;
+    tabi_tensor_release(a);
+    tabi_tensor_release(b);
+  }
+  tabi_tensor_release(g[0]);
+  tabi_tensor_release(g[1]);
+  tabi_tensor_release(y);
+  tabi_tensor_release(l);
+  return h;
+}
+
+static void test_conv_double_backward(void) {
+  double xv[32], wv[24], vv[27], ux[32], uw[24];
+  for (int i = 0; i < 32; i++) { xv[i] = sin(0.7 * i + 0.3); ux[i] = cos(1.3 * i); }
+  for (int i = 0; i < 24; i++) { wv[i] = cos(0.9 * i + 0.1); uw[i] = sin(0.4 * i - 0.2); }
+  for (int i = 0; i < 27; i++) vv[i] = sin(1.1 * i + 0.5);
+  int64_t xs[4] = {1, 2, 4, 4}, ws[4] = {3, 2, 2, 2}, ys[4] = {1, 3, 3, 3};
+  cv_user d = {agt_tensor(rt, 4, ys, vv), agt_tensor(rt, 4, xs, ux), agt_tensor(rt, 4, ws, uw)};
+  tabi_tensor *in[2] = {agt_tensor(rt, 4, xs, xv), agt_tensor(rt, 4, ws, wv)};
+  CHECK(gradcheck("convolution double backward", cv_loss, &d, in, 2) == 0);
+  tabi_tensor_release(in[0]);
+  tabi_tensor_release(in[1]);
+  tabi_tensor_release(d.v);
+  tabi_tensor_release(d.ux);
+  tabi_tensor_release(d.uw);
+}
+
 /* --- zeta / igamma / igammac in `other` ------------------------------------------------ */
 typedef struct { const char *op; tabi_tensor *self, *w; } sp_user;
 static tabi_tensor *sp_loss(tabi_tensor **in, void *user) {
@@ -401,6 +445,7 @@ int main(void) {
   test_scatter_reduce_prod_zeros();
   test_embedding_bag_padding();
   test_norm_double_backward();
+  test_conv_double_backward();
   test_special_other();
   test_fft();
   tabi_runtime_destroy(rt);
