@@ -274,7 +274,7 @@ F(f_group_norm) {
 /* Batch norm, as formulas (the op set has no backward op for it). */
 static tabi_status batch_norm_back(ag_fctx *c, int32_t training, int32_t rm_arg, int32_t rv_arg,
                                    double eps) {
-  T x = A(0), w = A(1), g = G(0);
+  T x = A(0), w = A(1), g = (G(0) || !(G(1) || G(2))) ? G(0) : ag_gout_or_zeros(c, 0);
   if (!x || !g) return c->status;
   int32_t nd = x->dl.ndim;
   int64_t cdim = nd > 1 ? x->dl.shape[1] : 1;
@@ -306,7 +306,22 @@ static tabi_status batch_norm_back(ag_fctx *c, int32_t training, int32_t rm_arg,
       T gx = MUL(g, xhat);
       tabi_value m2[3] = {TV(gx), tabi_int_list(red, nr), tabi_bool(1)};
       T gxm = gx ? ag_call_t(c, AG_OP_MEAN, m2, 3) : NULL;
-      GINA(0, MUL(scale, SUB(SUB(g, gm), MUL(xhat, gxm))));
+      T gi = MUL(scale, SUB(SUB(g, gm), MUL(xhat, gxm)));
+      /* save_mean / save_invstd take gradients in a double backward (the
+       * formula reads them): d mean/dx = 1/n, d invstd/dx = -invstd^3 (x - mean)/n */
+      T gsm = G(1), gsi = G(2);
+      if (gsm || gsi) {
+        double n = 1.0;
+        for (int32_t i = 0; i < nd; i++) if (i != 1) n *= (double)x->dl.shape[i];
+        T extra = gsm ? ag_muls(c, ag_reshape(c, gsm, nd, bs), 1.0 / n) : NULL;
+        if (gsi) {
+          T i3 = MUL(ib, MUL(ib, ib));
+          T t = MUL(ag_reshape(c, gsi, nd, bs), ag_muls(c, MUL(i3, SUB(x, mb)), -1.0 / n));
+          extra = extra ? B(ADD, extra, t) : t;
+        }
+        gi = B(ADD, gi, extra);
+      }
+      GINA(0, gi);
     }
   }
   return c->status;
