@@ -414,6 +414,20 @@ static tabi_tensor *fft_loss(tabi_tensor **in, void *user) {
       l = y ? dot(y, f->a) : NULL;
       break;
     }
+    case 5: { /* 2-d aten::_fft_r2c over dims [0, 1], by 1/n, onesided: [3, 4] -> [3, 3] */
+      int64_t d01[2] = {0, 1};
+      tabi_value a[4] = {tabi_tensor_value(in[0]), tabi_int_list(d01, 2), tabi_int(2), tabi_bool(1)};
+      y = agt_call(rt, "aten::_fft_r2c", a, 4);
+      break;
+    }
+    case 6: { /* 2-d aten::_fft_c2r over dims [0, 1], unnormalized: [3, 3] -> [3, 4] */
+      int64_t d01[2] = {0, 1};
+      z = make_complex(in[0], in[1]);
+      tabi_value a[4] = {tabi_tensor_value(z), tabi_int_list(d01, 2), tabi_int(0), tabi_int(4)};
+      y = z ? agt_call(rt, "aten::_fft_c2r", a, 4) : NULL;
+      l = y ? dot(y, f->a) : NULL;
+      break;
+    }
   }
   if (!l && y) l = complex_loss(y, f->a, f->b);
   tabi_tensor_release(y);
@@ -443,6 +457,20 @@ static void test_fft(void) {
       tabi_tensor_release(f.a);
       tabi_tensor_release(f.b);
     }
+  /* 2-d: the onesided dim is the last of dims; the others are full c2c */
+  const double a2[12] = {1.0, -0.5, 0.25, 2.0, -1.5, 0.75, 0.3, -0.2, 0.9, -1.1, 0.6, 0.45};
+  const double x2[12] = {0.3, -1.2, 0.8, 2.1, -0.4, 0.9, 1.5, -2.2, 0.7, 0.1, -0.6, 1.3};
+  const double b2[12] = {0.4, 1.1, -0.9, 0.6, 0.2, -0.3, 1.4, 0.8, -0.5, 0.35, 0.15, -1.2};
+  const double y2[12] = {0.5, 0.1, -0.7, 0.2, 1.3, -0.6, 0.4, 0.05, 0.9, -0.8, 0.25, 0.6};
+  for (int kind = 5; kind <= 6; kind++) {
+    fft_user f = {kind, kind == 5 ? t2(3, 3, a2) : t2(3, 4, a2), t2(3, 3, b2), 4};
+    tabi_tensor *in[2] = {kind == 5 ? t2(3, 4, x2) : t2(3, 3, x2), t2(3, 3, y2)};
+    CHECK(gradcheck(kind == 5 ? "aten::_fft_r2c 2-d" : "aten::_fft_c2r 2-d", fft_loss, &f, in, kind == 6 ? 2 : 1) == 0);
+    tabi_tensor_release(in[0]);
+    tabi_tensor_release(in[1]);
+    tabi_tensor_release(f.a);
+    tabi_tensor_release(f.b);
+  }
 }
 
 int main(void) {
