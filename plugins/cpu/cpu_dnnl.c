@@ -10,6 +10,7 @@
  */
 #include <oneapi/dnnl/dnnl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +19,9 @@
 /* libgomp, which oneDNN's OpenMP runtime is: the thread count of this call. */
 extern void omp_set_num_threads(int n);
 
-#define PLAN_MAX_BUFS 8
+#define PLAN_MAX_BUFS 12
 #define PLAN_MAX_STEPS 6
-#define PLAN_MAX_ARGS 5
+#define PLAN_MAX_ARGS 6 /* up to 5 of the op, and its scratchpad */
 #define PLAN_KEY_MAX 24
 #define CPU_DNNL_CACHE_MAX 256
 
@@ -37,6 +38,13 @@ typedef struct plan {
   dnnl_memory_desc_t md[PLAN_MAX_BUFS];
   int32_t user[PLAN_MAX_BUFS]; /* caller's pointer index, or -1 for a temporary */
   plan_step step[PLAN_MAX_STEPS];
+  /* Kept between calls so a small product does not pay for creating them
+   * (mallocs inside oneDNN: most of an 8x8 mm's time): the memory objects get
+   * the call's pointers through set_data_handle. One caller at a time holds
+   * them (`busy`); a concurrent caller of the same plan makes its own. */
+  atomic_flag busy;
+  dnnl_stream_t stream;
+  dnnl_memory_t mem[PLAN_MAX_BUFS];
 } plan;
 
 struct cpu_dnnl_cache {
@@ -60,6 +68,9 @@ cpu_dnnl_cache *cpu_dnnl_cache_create(int32_t nthreads) {
 
 static void plan_destroy(plan *p) {
   if (!p) return;
+  for (int32_t i = 0; i < PLAN_MAX_BUFS; i++)
+    if (p->mem[i]) dnnl_memory_destroy(p->mem[i]);
+  if (p->stream) dnnl_stream_destroy(p->stream);
   for (int32_t i = 0; i < p->nsteps; i++)
     if (p->step[i].prim) dnnl_primitive_destroy(p->step[i].prim);
   free(p);
@@ -83,6 +94,21 @@ int32_t cpu_dnnl_cache_size(cpu_dnnl_cache *c) {
 
 /* --- plan building ---------------------------------------------------------- */
 
+/* Primitive descriptors ask for a user-provided scratchpad: each call gets its
+ * own (a temporary of the plan). With the library's shared scratchpad,
+ * concurrent executions from several framework threads occasionally produced
+ * wrong results (seen as inf/NaN mix-ups in a 4-thread bmm stress test). */
+static dnnl_status_t pd_create(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t desc,
+                               dnnl_engine_t e, const_dnnl_primitive_desc_t hint) {
+  dnnl_primitive_attr_t attr;
+  dnnl_status_t st = dnnl_primitive_attr_create(&attr);
+  if (st != dnnl_success) return st;
+  st = dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user);
+  if (st == dnnl_success) st = dnnl_primitive_desc_create(pd, desc, attr, e, hint);
+  dnnl_primitive_attr_destroy(attr);
+  return st;
+}
+
 static int32_t plan_buf(plan *p, const dnnl_memory_desc_t *md, int32_t user) {
   if (p->nbufs >= PLAN_MAX_BUFS) return -1;
   p->md[p->nbufs] = *md;
@@ -95,20 +121,32 @@ static int plan_step_add(plan *p, const_dnnl_primitive_desc_t pd, int32_t nargs,
                          const int32_t *bufs) {
   if (p->nsteps >= PLAN_MAX_STEPS) return 0;
   plan_step *s = &p->step[p->nsteps];
-  if (dnnl_primitive_create(&s->prim, pd) != dnnl_success) return 0;
+  if (nargs >= PLAN_MAX_ARGS) return 0;
   s->nargs = nargs;
   for (int32_t i = 0; i < nargs; i++) {
     s->arg[i] = args[i];
     s->buf[i] = bufs[i];
   }
+  const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  if (smd && dnnl_memory_desc_get_size(smd) > 0) {
+    int32_t b = plan_buf(p, smd, -1);
+    if (b < 0) return 0;
+    s->arg[s->nargs] = DNNL_ARG_SCRATCHPAD;
+    s->buf[s->nargs++] = b;
+  }
+  if (dnnl_primitive_create(&s->prim, pd) != dnnl_success) return 0;
   p->nsteps++;
   return 1;
 }
 
 static int plan_reorder(plan *p, dnnl_engine_t e, int32_t from, int32_t to) {
   dnnl_primitive_desc_t pd;
-  if (dnnl_reorder_primitive_desc_create(&pd, &p->md[from], e, &p->md[to], e, NULL) != dnnl_success)
-    return 0;
+  dnnl_primitive_attr_t attr;
+  if (dnnl_primitive_attr_create(&attr) != dnnl_success) return 0;
+  int made = dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
+             dnnl_reorder_primitive_desc_create(&pd, &p->md[from], e, &p->md[to], e, attr) == dnnl_success;
+  dnnl_primitive_attr_destroy(attr);
+  if (!made) return 0;
   int32_t args[2] = {DNNL_ARG_FROM, DNNL_ARG_TO}, bufs[2] = {from, to};
   int ok = plan_step_add(p, pd, 2, args, bufs);
   dnnl_primitive_desc_destroy(pd);
@@ -147,11 +185,16 @@ static void contig_strides(int32_t nd, const int64_t *dims, int64_t *s) {
 
 /* --- execution and the cache -------------------------------------------------- */
 
-static int plan_run(cpu_dnnl_cache *c, const plan *p, const tabi_host_api *h, void *const *ptrs) {
-  dnnl_memory_t mem[PLAN_MAX_BUFS] = {0};
+/* Runs the plan's steps on the caller's pointers. `keep`: this caller holds the
+ * plan's kept stream and memory objects (made on first use, rebound here). */
+static int plan_run(cpu_dnnl_cache *c, plan *p, const tabi_host_api *h, void *const *ptrs,
+                    int keep) {
+  dnnl_memory_t own[PLAN_MAX_BUFS] = {0};
+  dnnl_memory_t *mem = keep ? p->mem : own;
   tabi_tensor *tmp[PLAN_MAX_BUFS] = {0};
-  dnnl_stream_t stream = NULL;
-  int ok = dnnl_stream_create(&stream, c->engine, dnnl_stream_default_flags) == dnnl_success;
+  dnnl_stream_t own_stream = NULL;
+  dnnl_stream_t *stream = keep ? &p->stream : &own_stream;
+  int ok = *stream || dnnl_stream_create(stream, c->engine, dnnl_stream_default_flags) == dnnl_success;
   for (int32_t i = 0; ok && i < p->nbufs; i++) {
     void *ptr;
     if (p->user[i] >= 0) {
@@ -162,7 +205,8 @@ static int plan_run(cpu_dnnl_cache *c, const plan *p, const tabi_host_api *h, vo
       if (h->tensor_empty(h->ctx, cpu, TABI_DTYPE_UINT8, 1, &bytes, &tmp[i]) != TABI_OK) { ok = 0; break; }
       ptr = tabi_tensor_data(tmp[i]);
     }
-    ok = dnnl_memory_create(&mem[i], &p->md[i], c->engine, ptr) == dnnl_success;
+    if (mem[i]) ok = dnnl_memory_set_data_handle(mem[i], ptr) == dnnl_success;
+    else ok = dnnl_memory_create(&mem[i], &p->md[i], c->engine, ptr) == dnnl_success;
   }
   for (int32_t s = 0; ok && s < p->nsteps; s++) {
     dnnl_exec_arg_t args[PLAN_MAX_ARGS];
@@ -170,14 +214,12 @@ static int plan_run(cpu_dnnl_cache *c, const plan *p, const tabi_host_api *h, vo
       args[a].arg = p->step[s].arg[a];
       args[a].memory = mem[p->step[s].buf[a]];
     }
-    ok = dnnl_primitive_execute(p->step[s].prim, stream, p->step[s].nargs, args) == dnnl_success;
+    ok = dnnl_primitive_execute(p->step[s].prim, *stream, p->step[s].nargs, args) == dnnl_success;
   }
-  if (stream) {
-    dnnl_stream_wait(stream);
-    dnnl_stream_destroy(stream);
-  }
+  if (*stream) dnnl_stream_wait(*stream);
+  if (own_stream) dnnl_stream_destroy(own_stream);
   for (int32_t i = 0; i < p->nbufs; i++) {
-    if (mem[i]) dnnl_memory_destroy(mem[i]);
+    if (own[i]) dnnl_memory_destroy(own[i]);
     if (tmp[i]) h->tensor_release(h->ctx, tmp[i]);
   }
   return ok;
@@ -210,7 +252,9 @@ static int cached_run(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthread
   }
   pthread_mutex_unlock(&c->lock);
   if (!found) return 0;
-  int ok = plan_run(c, found, h, ptrs);
+  int keep = cached && !atomic_flag_test_and_set(&found->busy);
+  int ok = plan_run(c, found, h, ptrs, keep);
+  if (keep) atomic_flag_clear(&found->busy);
   if (!cached) plan_destroy(found);
   return ok;
 }
@@ -234,7 +278,7 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   dnnl_matmul_desc_t desc;
   if (dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd) != dnnl_success) return 0;
   dnnl_primitive_desc_t pd;
-  if (dnnl_primitive_desc_create(&pd, &desc, NULL, e, NULL) != dnnl_success) return 0;
+  if (pd_create(&pd, &desc, e, NULL) != dnnl_success) return 0;
   int32_t ba = plan_buf(p, &amd, 0), bb = plan_buf(p, &bmd, 1), bc = plan_buf(p, &cmd, 2);
   int32_t args[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, bufs[3] = {ba, bb, bc};
   int ok = plan_step_add(p, pd, 3, args, bufs);
@@ -294,7 +338,7 @@ static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, conv_mds *m, int has_b
                                                  m->strides, m->dil, m->pad, m->pad) != dnnl_success)
     return NULL;
   dnnl_primitive_desc_t pd;
-  if (dnnl_primitive_desc_create(&pd, &d, NULL, e, NULL) != dnnl_success) return NULL;
+  if (pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
   return pd;
 }
 
@@ -331,7 +375,7 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
   int ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &m.xa,
                                                             &m.wa, &m.ya, m.strides, m.dil, m.pad,
                                                             m.pad) == dnnl_success &&
-           dnnl_primitive_desc_create(&pd, &d, NULL, e, hint) == dnnl_success;
+           pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 dy, 1 w, 2 dx */
@@ -360,7 +404,7 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   int ok = dnnl_dilated_convolution_backward_weights_desc_init(
                &d, dnnl_convolution_direct, &m.xa, &m.wa, a->has_bias ? &m.b : NULL, &m.ya,
                m.strides, m.dil, m.pad, m.pad) == dnnl_success &&
-           dnnl_primitive_desc_create(&pd, &d, NULL, e, hint) == dnnl_success;
+           pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 x, 1 dy, 2 dw, 3 db */

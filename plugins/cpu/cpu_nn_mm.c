@@ -54,11 +54,22 @@ typedef struct mm_spec {
   int epilogue;         /* alpha != 1 or self is added */
 } mm_spec;
 
+/* Threads for a product of `macs` multiply-adds: at least 2^20 (tens of
+ * microseconds) per thread. A team costs microseconds to wake on a quiet
+ * machine and much more on a loaded one, which small products (the MLP's
+ * 256x64x64) do not repay. */
+static int32_t mm_threads(const cpu_ctx *c, double macs) {
+  int32_t t = dnnl_threads(c);
+  double most = macs / 1048576.0;
+  return most < 1.0 ? 1 : (most < t ? (int32_t)most : t);
+}
+
 /* float32 product into contiguous out: oneDNN, else the own GEMM. */
 static int prod_f32(const cpu_ctx *c, int64_t batch, int64_t m, int64_t n, int64_t k,
                     const float *a, const int64_t *as, const float *b, const int64_t *bs,
                     float *out) {
-  if (cpu_dnnl_matmul(c->dnnl, c->host, dnnl_threads(c), batch, m, n, k, a, as, b, bs, out))
+  int32_t nt = mm_threads(c, (double)batch * (double)m * (double)n * (double)k);
+  if (cpu_dnnl_matmul(c->dnnl, c->host, nt, batch, m, n, k, a, as, b, bs, out))
     return 1;
   for (int64_t i = 0; i < batch; i++)
     if (!cpu_gemm_f32(c, m, n, k, a + i * as[0], as[1], as[2], b + i * bs[0], bs[1], bs[2],

@@ -13,5 +13,7 @@
   X(GATHER, "aten::gather", cpu_k_gather) \
   X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add) \
   X(SORT, "aten::sort", cpu_k_sort) \
-  X(TOPK, "aten::topk", cpu_k_topk)
+  X(TOPK, "aten::topk", cpu_k_topk) \
+  X(TO_COPY, "aten::_to_copy", cpu_k_to_copy) \
+  X(CLONE, "aten::clone", cpu_k_clone)
 #endif

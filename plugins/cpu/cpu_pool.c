@@ -12,10 +12,20 @@
 #include <omp.h>
 #endif
 
+/* Forks seen by this process: a pthread_atfork child handler bumps it (glibc
+ * drops the handler when the plugin is unloaded). Comparing it is a load, where
+ * getpid() is a system call (glibc stopped caching the pid, and syscalls are
+ * slow in this VM: it was a third of a small mm's time). Process-wide on
+ * purpose: forking is a process event, not a runtime's. */
+static _Atomic uint64_t fork_gen;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void on_fork_child(void) { fork_gen++; }
+static void fork_hook(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+
 struct cpu_pool {
   int32_t nthreads;
   int32_t omp; /* 1: parallel-for is an OpenMP region (no pthread workers) */
-  pid_t pid; /* of the process that started the workers: a forked child has none */
+  uint64_t fork_seen; /* fork_gen at creation: differs in a forked child */
   pthread_t *threads;
   int32_t started;
   pthread_mutex_t owner; /* held by the caller that owns the workers for a job */
@@ -31,6 +41,8 @@ struct cpu_pool {
   int64_t n;
   int32_t parts;
 };
+
+int cpu_pool_forked(const cpu_pool *p) { return p && p->fork_seen != fork_gen; }
 
 typedef struct worker_arg {
   cpu_pool *pool;
@@ -78,7 +90,8 @@ cpu_pool *cpu_pool_create(int32_t nthreads) {
   cpu_pool *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->nthreads = nthreads;
-  p->pid = getpid();
+  pthread_once(&fork_once, fork_hook);
+  p->fork_seen = fork_gen;
   pthread_mutex_init(&p->owner, NULL);
   pthread_mutex_init(&p->m, NULL);
   pthread_cond_init(&p->cv_work, NULL);
@@ -108,7 +121,7 @@ cpu_pool *cpu_pool_create(int32_t nthreads) {
 
 void cpu_pool_destroy(cpu_pool *p) {
   if (!p) return;
-  if (p->pid == getpid()) {
+  if (!cpu_pool_forked(p)) { /* a forked child has no workers to stop */
     pthread_mutex_lock(&p->m);
     p->stop = 1;
     pthread_cond_broadcast(&p->cv_work);
@@ -125,7 +138,6 @@ void cpu_pool_destroy(cpu_pool *p) {
 
 int32_t cpu_pool_threads(const cpu_pool *p) { return p ? p->nthreads : 1; }
 
-int cpu_pool_forked(const cpu_pool *p) { return p && p->pid != getpid(); }
 
 static void run_serial(int64_t n, int64_t parts, cpu_range_fn fn, void *arg) {
   /* The same static split, run in order on this thread. */
@@ -159,13 +171,13 @@ void cpu_parallel_for(cpu_pool *p, int64_t n, int64_t grain, cpu_range_fn fn, vo
   if (parts > 1 && p->omp) {
     /* Inline for a nested call (from inside a team) and in a forked child,
      * where libgomp's team of the parent is gone and a region could hang. */
-    if (p->pid != getpid() || omp_in_parallel()) run_serial(n, parts, fn, arg);
+    if (cpu_pool_forked(p) || omp_in_parallel()) run_serial(n, parts, fn, arg);
     else omp_for(n, parts, fn, arg);
     return;
   }
 #endif
   /* After fork() the child has the pool's memory but not its threads. */
-  if (parts <= 1 || p->started == 0 || p->pid != getpid() ||
+  if (parts <= 1 || p->started == 0 || cpu_pool_forked(p) ||
       pthread_mutex_trylock(&p->owner) != 0) {
     run_serial(n, parts, fn, arg);
     return;
