@@ -61,7 +61,8 @@ typedef tabi_tensor *T;
   X(FMODS, "aten::fmod.Scalar") X(CLAMP, "aten::clamp") X(SPH_J0, "prims::spherical_bessel_j0") \
   X(REAL, "prims::real") X(IMAG, "prims::imag") X(FFT_C2C, "prims::fft_c2c")       \
   X(FFT_R2C, "prims::fft_r2c") X(FFT_C2R, "prims::fft_c2r")                       \
-  X(AFFT_R2C, "aten::_fft_r2c") X(AFFT_C2R, "aten::_fft_c2r") X(NES, "aten::ne.Scalar")
+  X(AFFT_R2C, "aten::_fft_r2c") X(AFFT_C2R, "aten::_fft_c2r") X(NES, "aten::ne.Scalar")        \
+  X(ANY, "aten::any") X(LOCAL_SCALAR, "aten::_local_scalar_dense")
 
 enum {
 #define AG_ENUM(id, name) AG_OP_##id,

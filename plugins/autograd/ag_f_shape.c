@@ -328,8 +328,8 @@ static T pad_to_src(ag_fctx *c, T r) {
  * as 1); a src element that is its slot's only zero gets grad times the
  * product of the others; any other src element grad * result / src (0 when
  * the slot has another zero). Without include_self, scattered-to slots of
- * self get nothing. ATen refuses the double backward when a slot has two zero
- * src elements; here it runs (and gives the first-order formula's derivative). */
+ * self get nothing. As ATen, the double backward is refused when a slot has
+ * two zero src elements (reading one flag from the device). */
 static tabi_status scatter_prod_back(ag_fctx *c, int include_self) {
   T g = G(0), x = A(0), y = OUT(0);
   if (NEEDA(0)) {
@@ -345,6 +345,23 @@ static tabi_status scatter_prod_back(ag_fctx *c, int include_self) {
     tabi_value a[4] = {TV(ag_zeros_like(c, x)), c->args[1], TV(A(2)), TV(ag_to_dtype(c, sz, tabi_tensor_dtype(x)))};
     T nz = c->status == TABI_OK ? gather_g(c, ag_call_t(c, AG_OP_SCATTER_ADD, a, 4)) : NULL;
     T single = ag_b(c, AG_OP_LAND, sz, ag_bs(c, AG_OP_EQS, nz, 1.0));
+    /* As ATen: with grad mode on (create_graph) a slot with two zeros in src has
+     * no double backward here (the formula's derivative is wrong there). */
+    if (ag_grad_enabled(c->st) && c->status == TABI_OK) {
+      T many = ag_u(c, AG_OP_ANY, ag_bs(c, AG_OP_GTS, nz, 1.0));
+      tabi_value a1[1] = {TV(many)}, o = tabi_none();
+      const tabi_host_api *h = c->st->h;
+      if (many) {
+        tabi_status s = h->call(h->ctx, c->st->op[AG_OP_LOCAL_SCALAR], a1, 1, &o, 1);
+        if (s != TABI_OK) return c->status = s;
+        int yes = (o.tag == TABI_TAG_BOOL || o.tag == TABI_TAG_INT) ? o.u.i != 0 : tabi_value_as_double(&o) != 0.0;
+        h->value_release(h->ctx, &o);
+        if (yes)
+          return ag_fail(c, TABI_ERR_UNIMPLEMENTED,
+                         "autograd: aten::scatter_reduce.two: the double backward of reduce='prod' when "
+                         "'src' has more than one zero in a slot is not implemented (as in ATen)");
+      }
+    }
     T msr = scatter_prod(c, x, WHERE(single, one, src), include_self);
     T at_zero = gather_g(c, ag_b(c, AG_OP_MUL, g, msr));
     T other = ag_b(c, AG_OP_DIV, gather_g(c, ag_b(c, AG_OP_MUL, g, y)), WHERE(sz, one, src));
