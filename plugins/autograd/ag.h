@@ -247,6 +247,9 @@ T ag_unsqueeze(ag_fctx *c, T a, int64_t dim);
 T ag_arange_i64(ag_fctx *c, int64_t n, int64_t step, DLDevice dev);
 T ag_index_select(ag_fctx *c, T a, int64_t dim, T idx);
 T ag_mm_batched(ag_fctx *c, T a, T b); /* matmul of [..., m, k] and [..., k, n], same batch */
+/* d ||diff||_p / d diff times gd, for distances dd (ATen's cdist/pdist backward
+ * per p: 0, 1, 2, inf, general; 0 where the distance is 0). ag_f_nn2.c */
+T ag_pnorm_weight(ag_fctx *c, T diff, T gd, T dd, double p);
 T ag_sum_to(ag_fctx *c, T g, int32_t ndim, const int64_t *shape);
 /* grad of a reduction: g (reduced over dims, keepdim or not) expanded back to
  * `ndim`/`shape`. dims NULL / ndims < 0: all dims. */

@@ -347,28 +347,13 @@ F(f_dropout) {
   return c->status;
 }
 
-/* cdist: d dist / d diff = sign(diff) |diff|^(p-1) / dist^(p-1). */
+/* cdist: d dist / d diff = sign(diff) |diff|^(p-1) / dist^(p-1) (ag_pnorm_weight). */
 F(f_cdist) {
   double p = ag_arg_f(c, 2);
   T x1 = A(0), x2 = A(1), g = G(0), d = OUT(0);
   if (!x1 || !x2) return c->status;
   T diff = SUB(ag_unsqueeze(c, x1, -2), ag_unsqueeze(c, x2, -3));
-  T gd = ag_unsqueeze(c, g, -1), dd = ag_unsqueeze(c, d, -1);
-  T z = ag_zero_s(c, g), w;
-  if (p == 0.0) {
-    w = ag_zeros_like(c, diff);
-  } else if (p == 1.0) {
-    w = MUL(gd, U(SIGN, diff));
-  } else if (p == 2.0) {
-    w = ag_where(c, ag_bs(c, AG_OP_EQS, dd, 0.0), z, MUL(gd, B(DIV, diff, dd)));
-  } else if (p == 1.0 / 0.0) {
-    T at = B(EQ, U(ABS, diff), dd);
-    w = ag_where(c, at, MUL(gd, U(SIGN, diff)), z);
-  } else {
-    T num = MUL(U(SIGN, diff), ag_bs(c, AG_OP_POWTS, U(ABS, diff), p - 1.0));
-    T den = ag_bs(c, AG_OP_POWTS, dd, p - 1.0);
-    w = ag_where(c, ag_bs(c, AG_OP_EQS, dd, 0.0), z, MUL(gd, B(DIV, num, den)));
-  }
+  T w = ag_pnorm_weight(c, diff, ag_unsqueeze(c, g, -1), ag_unsqueeze(c, d, -1), p);
   int64_t r2 = -2, r3 = -3;
   if (NEEDA(0)) GINA(0, ag_sum(c, w, &r2, 1, 0));
   if (NEEDA(1)) GINA(1, U(NEG, ag_sum(c, w, &r3, 1, 0)));

@@ -89,7 +89,7 @@ F(f_col2im) {
  * ATen's _pdist_backward: each pair (i < j) pushes w(x_i - x_j) to x_i and its
  * negative to x_j. With the pair gradients and distances scattered into
  * symmetric [n, n] matrices this is one sum over j of w(x_i - x_j). */
-static T pnorm_weight(ag_fctx *c, T diff, T gd, T dd, double p) {
+T ag_pnorm_weight(ag_fctx *c, T diff, T gd, T dd, double p) {
   T z = Z(gd);
   T dz = ag_bs(c, AG_OP_EQS, dd, 0.0);
   T one = ag_adds(c, z, 1.0);
@@ -98,14 +98,12 @@ static T pnorm_weight(ag_fctx *c, T diff, T gd, T dd, double p) {
   if (p == 1.0) return MUL(gd, U(SIGN, diff));
   if (p == 2.0) return WHERE(dz, z, MUL(gd, DIV(diff, dsafe)));
   if (p == 1.0 / 0.0) return MUL(MUL(gd, U(SIGN, diff)), ag_to_dtype(c, B(EQ, U(ABS, diff), dd), tabi_tensor_dtype(diff)));
-  T ad = U(ABS, diff);
-  T num;
-  if (p < 1.0) { /* |diff|^(p-1) is infinite at 0: ATen gives 0 there */
-    T zd = ag_bs(c, AG_OP_EQS, diff, 0.0);
-    num = WHERE(zd, z, MUL(U(SIGN, diff), ag_bs(c, AG_OP_POWTS, WHERE(zd, one, ad), p - 1.0)));
-  } else {
-    num = MUL(U(SIGN, diff), ag_bs(c, AG_OP_POWTS, ad, p - 1.0));
-  }
+  /* |diff|^(p-1) at diff = 0: infinite for p < 1 (ATen gives 0 there), 0 for
+   * p > 1 but with an infinite derivative for p < 2: computed on a safe value
+   * and selected away, so a double backward never multiplies 0 by inf. */
+  T zd = ag_bs(c, AG_OP_EQS, diff, 0.0);
+  T ad = WHERE(zd, ag_full_like(c, diff, 1.0), U(ABS, diff));
+  T num = WHERE(zd, Z(diff), MUL(U(SIGN, diff), ag_bs(c, AG_OP_POWTS, ad, p - 1.0)));
   return WHERE(dz, z, MUL(gd, DIV(num, ag_bs(c, AG_OP_POWTS, dsafe, p - 1.0))));
 }
 
@@ -135,7 +133,7 @@ F(f_pdist) {
   T pos = (all && upper) ? ag_call_t(c, AG_OP_INDEX, ia, 2) : NULL; /* row-major i < j: pdist's order */
   T gs = pairs_to_sym(c, g, pos, n), ds = pairs_to_sym(c, y, pos, n);
   T diff = SUB(ag_unsqueeze(c, x, 1), ag_unsqueeze(c, x, 0));
-  T w = pnorm_weight(c, diff, ag_unsqueeze(c, gs, -1), ag_unsqueeze(c, ds, -1), p);
+  T w = ag_pnorm_weight(c, diff, ag_unsqueeze(c, gs, -1), ag_unsqueeze(c, ds, -1), p);
   int64_t one = 1;
   GINA(0, ag_sum(c, w, &one, 1, 0));
   return c->status;

@@ -515,6 +515,94 @@ static void test_fft(void) {
   }
 }
 
+/* --- double backward of more formulas (all made of differentiable calls) ------------- */
+typedef struct { int kind; tabi_tensor *w[3]; double p; } db_user;
+static tabi_tensor *db_first(tabi_tensor **in, void *user) {
+  db_user *d = user;
+  tabi_tensor *y = NULL, *l = NULL;
+  switch (d->kind) {
+    case 0: y = agt_u(rt, "prims::digamma", in[0]); break;
+    case 1: y = agt_u(rt, "prims::spherical_bessel_j0", in[0]); break;
+    case 2: {
+      tabi_value a[2] = {tabi_tensor_value(in[0]), tabi_float(d->p)};
+      y = agt_call(rt, "aten::_pdist_forward", a, 2);
+      break;
+    }
+    case 3: {
+      tabi_value a[5] = {tabi_tensor_value(in[0]), tabi_tensor_value(in[1]), tabi_int(0), tabi_int(0), tabi_bool(0)};
+      y = agt_call(rt, "aten::grid_sampler_2d", a, 5);
+      break;
+    }
+    case 4: { /* svd, thin: <w0, U> + <w1, S> + <w2, Vh> */
+      tabi_op op;
+      tabi_value a[2] = {tabi_tensor_value(in[0]), tabi_bool(0)}, o[3] = {tabi_none(), tabi_none(), tabi_none()};
+      if (tabi_op_find(rt, "prims::svd", &op) != TABI_OK || tabi_call(rt, op, a, 2, o, 3) != TABI_OK) return NULL;
+      for (int k = 0; k < 3; k++) {
+        tabi_tensor *t = dot(o[k].u.t, d->w[k]);
+        if (l) {
+          tabi_tensor *s2 = agt_b(rt, "aten::add.Tensor", l, t);
+          tabi_tensor_release(l);
+          tabi_tensor_release(t);
+          l = s2;
+        } else {
+          l = t;
+        }
+        tabi_value_release(&o[k]);
+      }
+      return l;
+    }
+  }
+  l = y ? dot(y, d->w[0]) : NULL;
+  tabi_tensor_release(y);
+  return l;
+}
+
+static void test_more_double_backward(void) {
+  const double xd[4] = {-0.3, 0.2, 1.7, 4.5}, xj[4] = {0.1, -0.35, 2.0, 7.3}, w4[4] = {0.7, -1.2, 0.4, 1.5};
+  const double u4[4] = {-0.6, 0.8, 1.3, -0.2};
+  for (int kind = 0; kind < 2; kind++) {
+    db_user f = {kind, {t1(4, w4), NULL, NULL}, 0};
+    dbl_user d = {db_first, &f, {t1(4, u4)}, 1};
+    tabi_tensor *in[1] = {t1(4, kind ? xj : xd)};
+    CHECK(gradcheck(kind ? "spherical_bessel_j0 double backward" : "digamma double backward", dbl_loss, &d, in, 1) == 0);
+    tabi_tensor_release(in[0]);
+    tabi_tensor_release(d.u[0]);
+    tabi_tensor_release(f.w[0]);
+  }
+  const double x43[12] = {0.3, -1.2, 0.8, 2.1, -0.4, 0.9, 1.5, -2.2, 0.7, 0.1, -0.6, 1.3};
+  const double u43[12] = {0.5, 0.1, -0.7, 0.2, 1.3, -0.6, 0.4, 0.05, 0.9, -0.8, 0.25, 0.6};
+  const double w6[6] = {0.4, 1.1, -0.9, 0.6, 0.2, -0.3};
+  for (int pi = 0; pi < 2; pi++) {
+    db_user f = {2, {t1(6, w6), NULL, NULL}, pi ? 1.5 : 2.0};
+    dbl_user d = {db_first, &f, {t2(4, 3, u43)}, 1};
+    tabi_tensor *in[1] = {t2(4, 3, x43)};
+    CHECK(gradcheck(pi ? "pdist p=1.5 double backward" : "pdist p=2 double backward", dbl_loss, &d, in, 1) == 0);
+    tabi_tensor_release(in[0]);
+    tabi_tensor_release(d.u[0]);
+    tabi_tensor_release(f.w[0]);
+  }
+  { /* grid_sampler_2d bilinear: input [1, 1, 3, 3], grid [1, 2, 2, 2] */
+    int64_t is[4] = {1, 1, 3, 3}, gs[4] = {1, 2, 2, 2}, os[4] = {1, 1, 2, 2};
+    const double gv[8] = {-0.63, 0.21, 0.44, -0.37, 0.12, 0.71, -0.28, -0.55}, ug[8] = {0.3, -0.2, 0.5, 0.1, -0.4, 0.6, 0.2, -0.7};
+    db_user f = {3, {agt_tensor(rt, 4, os, w4), NULL, NULL}, 0};
+    dbl_user d = {db_first, &f, {agt_tensor(rt, 4, is, u43), agt_tensor(rt, 4, gs, ug)}, 2};
+    tabi_tensor *in[2] = {agt_tensor(rt, 4, is, x43), agt_tensor(rt, 4, gs, gv)};
+    CHECK(gradcheck("grid_sampler_2d double backward", dbl_loss, &d, in, 2) == 0);
+    for (int i = 0; i < 2; i++) { tabi_tensor_release(in[i]); tabi_tensor_release(d.u[i]); }
+    tabi_tensor_release(f.w[0]);
+  }
+  { /* svd thin of [3, 2]: U [3, 2], S [2], Vh [2, 2] */
+    const double wu[6] = {0.3, -0.5, 0.8, 0.1, -0.2, 0.6}, ws[2] = {1.2, -0.4}, wv[4] = {0.7, 0.2, -0.9, 0.5};
+    db_user f = {4, {t2(3, 2, wu), t1(2, ws), t2(2, 2, wv)}, 0};
+    dbl_user d = {db_first, &f, {t2(3, 2, u43)}, 1};
+    tabi_tensor *in[1] = {t2(3, 2, x43)};
+    CHECK(gradcheck("svd double backward", dbl_loss, &d, in, 1) == 0);
+    tabi_tensor_release(in[0]);
+    tabi_tensor_release(d.u[0]);
+    for (int k = 0; k < 3; k++) tabi_tensor_release(f.w[k]);
+  }
+}
+
 int main(void) {
   rt = agt_runtime(&ag);
   CHECK(rt != NULL);
@@ -525,6 +613,7 @@ int main(void) {
   test_conv_double_backward();
   test_special_other();
   test_fft();
+  test_more_double_backward();
   tabi_runtime_destroy(rt);
   return check_report();
 }
