@@ -259,7 +259,7 @@ F(f_embedding_dense_backward) {
   if (!NEEDA(0)) return c->status;
   T gg = G(0), ind = A(1);
   if (!gg || !ind) return c->status;
-  int64_t pad = ag_arg_i(c, 3), ni = tabi_tensor_numel(ind), D = gg->dl.shape[1];
+  int64_t pad = ag_arg_i(c, 3), ni = tabi_tensor_numel(ind);
   T i64 = ag_reshape(c, as_i64(c, ind), 1, &ni);
   T rows = ag_index_select(c, gg, 0, i64);
   if (ag_arg_i(c, 4)) {
@@ -270,7 +270,6 @@ F(f_embedding_dense_backward) {
   }
   rows = WHERE(ag_unsqueeze(c, ag_bs(c, AG_OP_NES, i64, (double)pad), 1), rows, Z(gg));
   const ag_tmeta *m = IN_META(0);
-  (void)D;
   GINA(0, ag_reshape(c, rows, m->ndim, ag_tmeta_shape(m)));
   return c->status;
 }
@@ -358,7 +357,7 @@ F(f_group_norm_backward) {
   if (!go || !x || !mean || !rstd) return c->status;
   int64_t N = ag_arg_i(c, 5), C = ag_arg_i(c, 6), HxW = ag_arg_i(c, 7), G = ag_arg_i(c, 8);
   if (G < 1 || C % G != 0) return ag_fail(c, TABI_ERR_INVALID_ARGUMENT, "autograd: aten::native_group_norm_backward: bad group");
-  int64_t s4[4] = {N, G, C / G, HxW}, st[4] = {N, G, 1, 1}, ws[4] = {1, G, C / G, 1}, cs[4] = {1, C, 1, 1};
+  int64_t s4[4] = {N, G, C / G, HxW}, st[4] = {N, G, 1, 1}, ws[4] = {1, G, C / G, 1};
   int64_t red[2] = {2, 3};
   T ggb = gout_masked(c, 9, 2);
   norm_dd a = {ag_reshape(c, go, 4, s4), ag_reshape(c, x, 4, s4), ag_reshape(c, mean, 4, st),
@@ -369,7 +368,6 @@ F(f_group_norm_backward) {
   a.ggw = (ggw && w) ? ag_reshape(c, ggw, 4, ws) : NULL;
   /* grad_bias is per channel: [1, G, C/G, 1] broadcasts over N and HxW */
   a.ggb = (ggb && w) ? ag_expand(c, ag_reshape(c, ggb, 4, ws), 4, s4) : NULL;
-  (void)cs;
   if (c->status != TABI_OK) return c->status;
   T dgo = NULL, dx = NULL, dm = NULL, dr = NULL, dw = NULL;
   norm_double_backward(c, &a, NEEDA(0) ? &dgo : NULL, NEEDA(1) ? &dx : NULL, NEEDA(2) ? &dm : NULL,
