@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <cuda_runtime.h>
+#include "tc_port.h" /* cuda_runtime.h, or HIP under hipcc */
 
 #include <tabi/tabi.h>
 
@@ -136,17 +136,17 @@ tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value 
 tabi_status tc_contiguous(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tensor **out);
 
 /* --- kernel tables of the families ------------------------------------------ */
-extern const tc_kernel tc_ew_kernels[];
-extern const tc_kernel tc_shape_kernels[];
-extern const tc_kernel tc_reduce_kernels[];
-extern const tc_kernel tc_random_kernels[];
-extern const tc_kernel tc_blas_kernels[];
-extern const tc_kernel tc_nn_kernels[];
-extern const tc_kernel tc_fft_kernels[];
-extern const tc_kernel tc_index_kernels[];
-extern const tc_kernel tc_sort_kernels[];
-extern const tc_kernel tc_scatter_kernels[];
-extern const tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
+extern TC_KTABLE tc_kernel tc_ew_kernels[];
+extern TC_KTABLE tc_kernel tc_shape_kernels[];
+extern TC_KTABLE tc_kernel tc_reduce_kernels[];
+extern TC_KTABLE tc_kernel tc_random_kernels[];
+extern TC_KTABLE tc_kernel tc_blas_kernels[];
+extern TC_KTABLE tc_kernel tc_nn_kernels[];
+extern TC_KTABLE tc_kernel tc_fft_kernels[];
+extern TC_KTABLE tc_kernel tc_index_kernels[];
+extern TC_KTABLE tc_kernel tc_sort_kernels[];
+extern TC_KTABLE tc_kernel tc_scatter_kernels[];
+extern TC_KTABLE tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 
 /* Per-device library handles (created on first use; NULL + error on failure). */
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);

@@ -8,7 +8,9 @@
  * dtypes, and empty inner dimensions, use a plain strided kernel (int64
  * accumulation, wrapping, as the reference). cuBLAS GEMM is bitwise
  * reproducible run to run, so deterministic mode needs nothing more. */
+#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: own GEMM, rocm_gemm.cuh */
 #include <cublas_v2.h>
+#endif
 
 #include "tc_ew_dev.cuh"
 
@@ -62,6 +64,7 @@ __global__ void mm_naive(const mm_args j) {
   }
 }
 
+#ifndef TC_HIP
 static int blas_dtype(tabi_dtype dt, cudaDataType *t, cublasComputeType_t *ct) {
   switch (dt) {
     case TABI_DTYPE_FLOAT16: *t = CUDA_R_16F; *ct = CUBLAS_COMPUTE_32F; return 1;
@@ -73,6 +76,7 @@ static int blas_dtype(tabi_dtype dt, cudaDataType *t, cublasComputeType_t *ct) {
     default: return 0;
   }
 }
+#endif
 
 /* How cuBLAS can read a row-major [rows, cols] operand with strides (rs, cs):
  * 'N' with ld = rs when cs == 1, 'T' with ld = cs when rs == 1; 0 otherwise. */
@@ -89,6 +93,10 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *
   }
   return 0;
 }
+
+#ifdef TC_HIP
+#include "rocm_gemm.cuh"
+#endif
 
 static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self, tabi_tensor *a,
                              tabi_tensor *m, const char *an, const char *mn, int batched,
@@ -165,6 +173,7 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];
     j.ibeta = beta->tag == TABI_TAG_INT || beta->tag == TABI_TAG_BOOL ? beta->u.i : (int64_t)be[0];
   }
+#ifndef TC_HIP
   cudaDataType bt;
   cublasComputeType_t ct;
   int ta = 0, tm = 0;
@@ -196,6 +205,21 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
         st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cublasGemmStridedBatchedEx failed (status %d)", op, (int)bs);
     }
   } else if (total > 0) {
+#else
+  /* ROCm: rocBLAS when loaded, else the tiled kernel; other dtypes below */
+  int done = 0;
+  j.a = (const char *)tabi_tensor_data(a);
+  j.m = (const char *)tabi_tensor_data(m);
+  j.s = self ? (const char *)tabi_tensor_data(self) : NULL;
+  j.o = (char *)tabi_tensor_data(out);
+  j.dt = dt;
+  j.use_self = self != NULL;
+  j.use_beta = use_beta;
+  j.alpha[0] = al[0]; j.alpha[1] = al[1];
+  j.beta[0] = be[0]; j.beta[1] = be[1];
+  if (total > 0 && j.k > 0) st = rocm_gemm(c, op, &j, self, out, batched, &done);
+  if (st == TABI_OK && !done && total > 0) {
+#endif
     j.a = (const char *)tabi_tensor_data(a);
     j.m = (const char *)tabi_tensor_data(m);
     j.s = self ? (const char *)tabi_tensor_data(self) : NULL;
@@ -228,5 +252,5 @@ static tabi_status k_addmm(TC_ARGS) {
                    &args[3], &args[4], outs);
 }
 
-const tc_kernel tc_blas_kernels[] = {
+TC_KTABLE tc_kernel tc_blas_kernels[] = {
     {"aten::mm", k_mm}, {"aten::bmm", k_bmm}, {"aten::addmm", k_addmm}, {NULL, NULL}};

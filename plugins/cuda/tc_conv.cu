@@ -195,6 +195,10 @@ __global__ void conv_direct(const conv_args a) {
   }
 }
 
+#ifdef TC_HIP /* the ROCm plugin's implicit GEMM, where CUDA calls cuDNN */
+#include "rocm_conv.cuh"
+#endif
+
 #ifdef TC_HAVE_CUDNN
 void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op) {
   if (dev < 0 || dev >= TC_MAX_DEVICES) return NULL;
@@ -433,6 +437,9 @@ static tabi_status k_convolution(TC_ARGS) {
     }
   }
 #endif
+#ifdef TC_HIP
+  if (!done && st == TABI_OK) st = rocm_conv(c, OPN, in, w, bias, &g, ns, transposed, out, &done);
+#endif
   if (!done && st == TABI_OK) {
     conv_args a;
     memset(&a, 0, sizeof a);
@@ -464,4 +471,4 @@ static tabi_status k_convolution(TC_ARGS) {
   return TABI_OK;
 }
 
-const tc_kernel tc_conv_kernels[] = {{"aten::convolution", k_convolution}, {NULL, NULL}};
+TC_KTABLE tc_kernel tc_conv_kernels[] = {{"aten::convolution", k_convolution}, {NULL, NULL}};

@@ -91,22 +91,22 @@ TC_D tc_c tc_ctanh(tc_c z) {
     if (y == 0) return tc_c(NAN, y);
     return tc_c(NAN, NAN);
   }
-  return thrust::tanh(z);
+  return tcx::tanh(z);
 }
 /* cexp with C99's rule cexp(x + i0) = exp(x) + i0 (thrust gives NaN for inf). */
 TC_D tc_c tc_cexp(tc_c a) {
   if (a.imag() == 0) return tc_c(exp(a.real()), a.imag());
-  return thrust::exp(a);
+  return tcx::exp(a);
 }
 /* cpow as glibc: cexp(b * clog(a)); complex64 in float, as cpowf. */
 TC_D tc_c tc_cpow(tc_c a, tc_c b, int cd) {
   if (cd == TABI_DTYPE_COMPLEX64) {
-    thrust::complex<float> af((float)a.real(), (float)a.imag()), bf((float)b.real(), (float)b.imag());
-    thrust::complex<double> l = tc_clog(tc_c(af.real(), af.imag()));
-    thrust::complex<float> lf((float)l.real(), (float)l.imag());
-    thrust::complex<float> e = bf * lf;
+    tcx::complex<float> af((float)a.real(), (float)a.imag()), bf((float)b.real(), (float)b.imag());
+    tcx::complex<double> l = tc_clog(tc_c(af.real(), af.imag()));
+    tcx::complex<float> lf((float)l.real(), (float)l.imag());
+    tcx::complex<float> e = bf * lf;
     if (e.imag() == 0) return tc_c((float)exp((double)e.real()), e.imag());
-    thrust::complex<float> r = thrust::exp(e);
+    tcx::complex<float> r = tcx::exp(e);
     return tc_c(r.real(), r.imag());
   }
   return tc_cexp(b * tc_clog(a));
@@ -186,23 +186,23 @@ TC_D double un_f(int op, double a) {
 
 TC_D tc_c un_c(int op, tc_c a) {
   switch (op) {
-    case TC_U_SIN: return thrust::sin(a);
-    case TC_U_COS: return thrust::cos(a);
+    case TC_U_SIN: return tcx::sin(a);
+    case TC_U_COS: return tcx::cos(a);
     case TC_U_TAN: {
       tc_c t = tc_ctanh(tc_c(-a.imag(), a.real()));
       return tc_c(t.imag(), -t.real());
     }
-    case TC_U_ASIN: return thrust::asin(a);
-    case TC_U_ACOS: return thrust::acos(a);
-    case TC_U_ATAN: return thrust::atan(a);
-    case TC_U_SINH: return thrust::sinh(a);
-    case TC_U_COSH: return thrust::cosh(a);
+    case TC_U_ASIN: return tcx::asin(a);
+    case TC_U_ACOS: return tcx::acos(a);
+    case TC_U_ATAN: return tcx::atan(a);
+    case TC_U_SINH: return tcx::sinh(a);
+    case TC_U_COSH: return tcx::cosh(a);
     case TC_U_TANH: return tc_ctanh(a);
-    case TC_U_ASINH: return thrust::asinh(a);
+    case TC_U_ASINH: return tcx::asinh(a);
     case TC_U_ACOSH:
       if (a.real() == 0 && isnan(a.imag())) return tc_c(NAN, 1.5707963267948966);
-      return thrust::acosh(a);
-    case TC_U_ATANH: return thrust::atanh(a);
+      return tcx::acosh(a);
+    case TC_U_ATANH: return tcx::atanh(a);
     case TC_U_EXP: return tc_cexp(a);
     case TC_U_EXP2: return tc_cexp(a * LN2);
     case TC_U_EXPM1: {
@@ -221,13 +221,13 @@ TC_D tc_c un_c(int op, tc_c a) {
       }
       return tc_c(tc_log_abs(re + 1, im), theta);
     }
-    case TC_U_SQRT: return thrust::sqrt(a);
-    case TC_U_RSQRT: return tc_cdiv(tc_c(1.0, 0.0), thrust::sqrt(a));
+    case TC_U_SQRT: return tcx::sqrt(a);
+    case TC_U_RSQRT: return tc_cdiv(tc_c(1.0, 0.0), tcx::sqrt(a));
     case TC_U_RECIP: return tc_cdiv(tc_c(1.0, 0.0), a);
-    case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + thrust::exp(-a));
+    case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + tcx::exp(-a));
     case TC_U_ABS: return tc_c(tc_hypot(a.real(), a.imag()), 0.0);
     case TC_U_NEG: return -a;
-    case TC_U_CONJ: return thrust::conj(a);
+    case TC_U_CONJ: return tcx::conj(a);
     case TC_U_REAL: return tc_c(a.real(), 0.0);
     case TC_U_IMAG: return tc_c(a.imag(), 0.0);
     case TC_U_ISFINITE: return tc_c(isfinite(a.real()) && isfinite(a.imag()) ? 1.0 : 0.0, 0.0);
@@ -505,7 +505,7 @@ void tc_operand_of(const tabi_tensor *t, int32_t nd, const int64_t *shape, tc_op
 static tabi_status scratch(tc_ctx *c, int64_t nbytes, tabi_tensor **out) {
   int dev = 0;
   cudaGetDevice(&dev);
-  DLDevice d = {kDLCUDA, dev};
+  DLDevice d = {TC_DL_DEVICE, dev};
   return tc_empty(c, d, TABI_DTYPE_UINT8, 1, &nbytes, out);
 }
 

@@ -6,12 +6,12 @@
 #ifndef TABI_TC_EW_DEV_CUH
 #define TABI_TC_EW_DEV_CUH
 
-#include <thrust/complex.h>
+#include "tc_port_complex.h"
 
 #include "tc.h"
 #include "tc_special.cuh"
 
-typedef thrust::complex<double> tc_c;
+typedef tcx::complex<double> tc_c;
 
 #define TC_D static __device__ __forceinline__
 

@@ -126,7 +126,7 @@ static tabi_status run_binary(tc_ctx *c, const tabi_call *call, tabi_value *args
   if ((st = tc_check_cuda(c, a, op, an)) != TABI_OK) return st;
   if ((st = tc_check_cuda(c, b, op, bn)) != TABI_OK) return st;
   if (a->dl.device.device_id != b->dl.device.device_id)
-    return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different CUDA devices", op);
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
   tabi_dtype common;
   int32_t nd = 0;
   int64_t shape[TC_MAX_DIMS];
@@ -359,7 +359,7 @@ static tabi_status k_conj(TC_ARGS) {
 
 #define REG_UN(name, sel, dts, rule) {"prims::" #name, k_un_##name},
 #define REG_BIN(name, sel, dts, rule) {"prims::" #name, k_bin_##name},
-const tc_kernel tc_ew_kernels[] = {
+TC_KTABLE tc_kernel tc_ew_kernels[] = {
     UNARY_LIST(REG_UN) BINARY_LIST(REG_BIN)
     {"prims::where", k_where},
     {"prims::convert_element_type", k_convert},

@@ -423,7 +423,7 @@ static tabi_status k_prims_c2c(TC_ARGS) {
   return finish(c, OPN, cur, 1.0, outs);
 }
 
-const tc_kernel tc_fft_kernels[] = {
+TC_KTABLE tc_kernel tc_fft_kernels[] = {
     {"aten::_fft_r2c", k_fft_r2c},    {"aten::_fft_c2r", k_fft_c2r},
     {"prims::fft_r2c", k_prims_r2c},  {"prims::fft_c2r", k_prims_c2r},
     {"prims::fft_c2c", k_prims_c2c},  {NULL, NULL}};

@@ -425,7 +425,7 @@ static tabi_status k_index_select(TC_ARGS) {
   return TABI_OK;
 }
 
-const tc_kernel tc_index_kernels[] = {
+TC_KTABLE tc_kernel tc_index_kernels[] = {
     {"aten::argmax", k_argmax},   {"aten::argmin", k_argmin}, {"aten::max.dim", k_max_dim},
     {"aten::min.dim", k_min_dim}, {"aten::cumsum", k_cumsum}, {"aten::resize_", k_resize_},
     {"aten::gather", k_gather},   {"aten::index_select", k_index_select},

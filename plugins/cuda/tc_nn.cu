@@ -251,7 +251,7 @@ static tabi_status k_layer_norm(TC_ARGS) {
   return TABI_OK;
 }
 
-const tc_kernel tc_nn_kernels[] = {
+TC_KTABLE tc_kernel tc_nn_kernels[] = {
     {"aten::_softmax", k_softmax},
     {"aten::_log_softmax", k_log_softmax},
     {"aten::native_layer_norm", k_layer_norm},

@@ -60,8 +60,8 @@ static tabi_status rng_run(tc_ctx *c, const tabi_call *call, const tabi_value *s
       return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
                     "%s: argument 'shape': Trying to create tensor with negative dimension %lld",
                     op, (long long)shape[i]);
-  if (dev.device_type != kDLCUDA)
-    return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a CUDA device", op);
+  if (dev.device_type != TC_DL_DEVICE)
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a " TC_PLATFORM " device", op);
   tabi_tensor *t = NULL;
   tabi_status st = tc_empty(c, dev, dt, (int32_t)nd, shape, &t);
   if (st != TABI_OK) return st;
@@ -114,5 +114,5 @@ static tabi_status k_normal(TC_ARGS) {
   return rng_run(c, call, &args[0], dt, args[4].u.device, 1, mre, mim, sd, &outs[0]);
 }
 
-const tc_kernel tc_random_kernels[] = {
+TC_KTABLE tc_kernel tc_random_kernels[] = {
     {"prims::uniform", k_uniform}, {"prims::normal", k_normal}, {NULL, NULL}};

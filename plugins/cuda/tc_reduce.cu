@@ -258,6 +258,6 @@ static tabi_status k_var(TC_ARGS) {
   return red_run(c, OPN, inp, &r, RK_VAR, dt, odt, args[2].u.i, outs);
 }
 
-const tc_kernel tc_reduce_kernels[] = {
+TC_KTABLE tc_kernel tc_reduce_kernels[] = {
     {"prims::sum", k_sum},   {"prims::prod", k_prod}, {"prims::amax", k_amax},
     {"prims::amin", k_amin}, {"prims::var", k_var},   {NULL, NULL}};

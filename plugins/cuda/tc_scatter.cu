@@ -242,7 +242,7 @@ static tabi_status k_scatter_src(TC_ARGS) { return scatter_run(ctx, call, args, 
 static tabi_status k_scatter_value(TC_ARGS) { return scatter_run(ctx, call, args, outs, SC_VALUE, NULL, &args[3]); }
 static tabi_status k_scatter_add(TC_ARGS) { return scatter_run(ctx, call, args, outs, SC_SUM, args[3].u.t, NULL); }
 
-const tc_kernel tc_scatter_kernels[] = {{"aten::scatter.src", k_scatter_src},
+TC_KTABLE tc_kernel tc_scatter_kernels[] = {{"aten::scatter.src", k_scatter_src},
                                         {"aten::scatter.value", k_scatter_value},
                                         {"aten::scatter_add", k_scatter_add},
                                         {NULL, NULL}};

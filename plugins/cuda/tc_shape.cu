@@ -173,7 +173,7 @@ static tabi_status k_copy_to(TC_ARGS) {
                     "one element of the written-to tensor refers to a single memory location", OPN);
   tabi_status st;
   if ((st = tc_check_cuda(c, a, OPN, "a")) != TABI_OK) return st;
-  if (b->dl.device.device_type != kDLCUDA) {
+  if (b->dl.device.device_type != TC_DL_DEVICE) {
     /* a host source: stage it on the device first */
     tabi_tensor *tmp = NULL;
     st = tc_empty(c, a->dl.device, tabi_tensor_dtype(b), b->dl.ndim, b->dl.shape, &tmp);
@@ -194,7 +194,7 @@ static tabi_status k_device_put(TC_ARGS) {
   tabi_tensor *a = args[0].u.t, *out = NULL;
   DLDevice dev = args[1].u.device;
   tabi_tensor *src = NULL;
-  tabi_status st = a->dl.device.device_type == kDLCUDA ? tc_contiguous(c, OPN, a, &src)
+  tabi_status st = a->dl.device.device_type == TC_DL_DEVICE ? tc_contiguous(c, OPN, a, &src)
                                                        : (c->h->tensor_retain(c->h->ctx, a), src = a, TABI_OK);
   if (st != TABI_OK) return st;
   st = tc_empty(c, dev, tabi_tensor_dtype(a), a->dl.ndim, a->dl.shape, &out);
@@ -312,7 +312,7 @@ static tabi_status k_slice_scatter(TC_ARGS) {
   return scatter_into(c, OPN, s, args[1].u.t, nd, shape, -1, start, step, dim, &outs[0]);
 }
 
-const tc_kernel tc_shape_kernels[] = {
+TC_KTABLE tc_kernel tc_shape_kernels[] = {
     {"prims::reshape", k_reshape}, {"prims::rev", k_rev},
     {"prims::cat", k_cat},         {"prims::copy_to", k_copy_to},
     {"prims::device_put", k_device_put}, {"prims::resize", k_resize},

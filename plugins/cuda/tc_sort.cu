@@ -159,4 +159,4 @@ static tabi_status k_topk(TC_ARGS) {
   return sort_common(c, OPN, self, dim, (int)args[3].u.i, k, outs);
 }
 
-const tc_kernel tc_sort_kernels[] = {{"aten::sort", k_sort}, {"aten::topk", k_topk}, {NULL, NULL}};
+TC_KTABLE tc_kernel tc_sort_kernels[] = {{"aten::sort", k_sort}, {"aten::topk", k_topk}, {NULL, NULL}};

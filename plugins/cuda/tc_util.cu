@@ -2,10 +2,12 @@
  * promotion, devices) and the per-device library handle caches. */
 #include <stdio.h>
 
+#include "tc.h"
+
+#ifndef TC_HIP /* the ROCm plugin shares the helpers, not the cuBLAS handles */
 #include <cublas_v2.h>
 #include <cublasLt.h>
-
-#include "tc.h"
+#endif
 
 extern "C" void tc_note_cuda_used(void);
 
@@ -26,8 +28,8 @@ tabi_status tc_launch_status(tc_ctx *c, const char *op) {
 }
 
 tabi_status tc_check_cuda(tc_ctx *c, const tabi_tensor *t, const char *op, const char *arg) {
-  if (t && t->dl.device.device_type == kDLCUDA) return TABI_OK;
-  return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument '%s' is not a CUDA tensor (device type %d)", op,
+  if (t && t->dl.device.device_type == TC_DL_DEVICE) return TABI_OK;
+  return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument '%s' is not a " TC_PLATFORM " tensor (device type %d)", op,
                 arg, t ? (int)t->dl.device.device_type : -1);
 }
 
@@ -142,6 +144,7 @@ tabi_dtype tc_result_type(const tabi_value *const *vals, int n) {
   return combine(dim, combine(zero, wrapped));
 }
 
+#ifndef TC_HIP
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op) {
   if (dev < 0 || dev >= TC_MAX_DEVICES) {
     TC_ERR(c, TABI_ERR_DEVICE, "%s: device %d is beyond the plugin's limit", op, (int)dev);
@@ -170,3 +173,4 @@ void *tc_cublas(tc_ctx *c, int32_t dev, const char *op) {
   if (!hd) TC_ERR(c, TABI_ERR_DEVICE, "%s: cublasCreate failed on device %d", op, (int)dev);
   return hd;
 }
+#endif /* TC_HIP */

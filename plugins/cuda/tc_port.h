@@ -1,0 +1,61 @@
+/* plugins/cuda/tc_port.h: what lets one kernel source compile with nvcc (the
+ * CUDA plugin) and with hipcc (the ROCm plugin, plugins/rocm/CMakeLists.txt).
+ *
+ * Under nvcc nothing changes: cuda_runtime.h, thrust::complex, kDLCUDA.
+ * Under hipcc (TC_HIP): the CUDA runtime names the shared files use map to
+ * their HIP twins, the plugin's device type is kDLROCM, and complex numbers
+ * are tcx::complex below (rocThrust is not in Debian 12). Only the names the
+ * shared files use are mapped: a new cuda* call in a shared file fails to
+ * compile under hipcc until it is added here, which is the point.
+ *
+ * Warp size: 32 on NVIDIA, 64 on gfx90a/gfx908, 32 on gfx1030 (wave32): a
+ * shared kernel never hard-codes it; TC_WARP is the device-side value. */
+#ifndef TABI_TC_PORT_H
+#define TABI_TC_PORT_H
+
+#if defined(__HIPCC__) && !defined(TC_HIP)
+#define TC_HIP 1
+#endif
+
+#ifdef TC_HIP
+#include <hip/hip_runtime.h>
+
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaErrorMemoryAllocation hipErrorOutOfMemory
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetLastError hipGetLastError
+#define cudaGetDevice hipGetDevice
+#define cudaSetDevice hipSetDevice
+#define cudaMalloc hipMalloc
+#define cudaFree hipFree
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemsetAsync hipMemsetAsync
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define cudaStream_t hipStream_t
+
+/* Kernel tables are not const under hipcc: clang promotes a const global with
+ * a constant initializer to __constant__ in the device pass, where the host
+ * function pointers in it cannot link. */
+#define TC_KTABLE
+#define TC_DL_DEVICE kDLROCM
+#define TC_PLATFORM "ROCm"
+#define TC_WARP warpSize
+/* Full-wave shuffles: HIP's take no mask (the whole wavefront takes part). */
+#define TC_SHFL_DOWN(v, d) __shfl_down((v), (d))
+#define TC_SHFL_XOR(v, d) __shfl_xor((v), (d))
+#else
+#include <cuda_runtime.h>
+
+#define TC_KTABLE const
+#define TC_DL_DEVICE kDLCUDA
+#define TC_PLATFORM "CUDA"
+#define TC_WARP 32
+#define TC_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
+#define TC_SHFL_XOR(v, d) __shfl_xor_sync(0xffffffffu, (v), (d))
+#endif
+
+#endif /* TABI_TC_PORT_H */
