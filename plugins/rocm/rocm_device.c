@@ -18,6 +18,8 @@
 
 static volatile pid_t rocm_pid = 0; /* the process that initialised HIP */
 
+void rocm_note_hip_used(void) { rocm_pid = getpid(); }
+
 static int32_t probe_direct(void) {
   int n = 0;
   if (hipGetDeviceCount(&n) != hipSuccess) return 0;

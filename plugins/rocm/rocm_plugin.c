@@ -2,9 +2,11 @@
  *
  * Registers the HIP device table and the reference's device-agnostic kernels
  * (views and factories, which only touch metadata or hand a host-built result
- * over through host->tensor_copy). Compute kernels are not there yet: ops that
- * need them are missing on ROCm (decompositions bottom out in absent prims).
- * Never run on AMD hardware so far. */
+ * over through host->tensor_copy), and, when built with hipcc
+ * (ROCM_HAVE_KERNELS), the compute kernels shared with the CUDA plugin
+ * (rocm_kernels.cpp) ahead of them. Without hipcc the plugin keeps only the
+ * device table and the reference's view/factory kernels. Never run on AMD
+ * hardware so far (docs/cuda.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,9 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
 static void rocm_destroy(void *ctx) {
   rocm_ctx *c = ctx;
   if (!c) return;
+#ifdef ROCM_HAVE_KERNELS
+  rocm_kernels_destroy(c->kernels);
+#endif
   pthread_mutex_destroy(&c->mu);
   free(c);
 }
@@ -25,7 +30,13 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
   out->kind = TABI_PLUGIN_KIND_DEVICE;
   out->name = "rocm";
   out->version = TABI_VERSION_STRING;
-  out->description = "AMD GPUs through the HIP runtime (device table, views, factories)";
+#ifdef ROCM_HAVE_KERNELS
+  out->description = "AMD GPUs through the HIP runtime: kernels shared with the CUDA plugin, own "
+                     "tiled GEMM and convolution, rocBLAS when installed (not yet run on AMD hardware)";
+#else
+  out->description = "AMD GPUs through the HIP runtime (device table, views, factories; built "
+                     "without hipcc: no compute kernels)";
+#endif
   out->device_type = kDLROCM;
   rocm_ctx *c = calloc(1, sizeof *c);
   if (!c) return TABI_ERR(host, TABI_ERR_OUT_OF_MEMORY, "rocm: out of memory");
@@ -36,10 +47,17 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
   out->destroy = rocm_destroy;
   tabi_status st = rocm_device_register(c);
   if (st != TABI_OK) return st;
+#ifdef ROCM_HAVE_KERNELS
+  /* Own kernels first; the reference's fill only the ops still open. */
+  if ((st = rocm_kernels_register(host, &c->kernels)) != TABI_OK) return st;
+#endif
   const ref_kernel *tables[] = {ref_shape_kernels, ref_create_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
     for (const ref_kernel *k = tables[t]; k->op; k++) {
       if (strcmp(k->op, "prims::reshape") == 0) continue; /* copies on the host */
+#ifdef ROCM_HAVE_KERNELS
+      if (rocm_kernels_own(k->op)) continue;
+#endif
       tabi_op op;
       if ((st = host->op_find(host->ctx, k->op, &op)) != TABI_OK)
         return TABI_ERR(host, st, "rocm: no op named '%s'", k->op);

@@ -1,0 +1,72 @@
+/* plugins/rocm/rocm_dl.c: see rocm_dl.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocm_dl.h"
+
+static pthread_once_t dl_once = PTHREAD_ONCE_INIT;
+static rocm_rocblas dl_rb;
+static int dl_rb_ok, dl_miopen_ok;
+static char dl_summary[96];
+
+static void *open_first(const char *const *names) {
+  for (int i = 0; names[i]; i++) {
+    void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+  }
+  return NULL;
+}
+
+/* dlsym returns void *; the function pointer is copied bytewise, the
+ * portable way to convert it under -Wpedantic. */
+static int sym(void *lib, const char *name, void *fnptr, size_t size) {
+  void *p = dlsym(lib, name);
+  if (!p || size != sizeof p) return 0;
+  memcpy(fnptr, &p, size);
+  return 1;
+}
+
+static void dl_load(void) {
+  const char *off = getenv("TABI_ROCM_NO_VENDOR_LIBS");
+  if (!(off && off[0] == '1')) {
+    static const char *const rb_names[] = {"librocblas.so", "librocblas.so.0", "librocblas.so.3",
+                                           "librocblas.so.4", NULL};
+    void *rb = open_first(rb_names);
+    if (rb) {
+      dl_rb_ok = sym(rb, "rocblas_create_handle", &dl_rb.create_handle, sizeof dl_rb.create_handle) &&
+                 sym(rb, "rocblas_destroy_handle", &dl_rb.destroy_handle, sizeof dl_rb.destroy_handle) &&
+                 sym(rb, "rocblas_set_stream", &dl_rb.set_stream, sizeof dl_rb.set_stream) &&
+                 sym(rb, "rocblas_gemm_strided_batched_ex", &dl_rb.gemm_strided_batched_ex,
+                     sizeof dl_rb.gemm_strided_batched_ex);
+      if (!dl_rb_ok) dlclose(rb);
+    }
+    static const char *const mi_names[] = {"libMIOpen.so", "libMIOpen.so.1", NULL};
+    void *mi = open_first(mi_names);
+    if (mi) {
+      dl_miopen_ok = dlsym(mi, "miopenCreate") != NULL;
+      if (!dl_miopen_ok) dlclose(mi);
+    }
+  }
+  snprintf(dl_summary, sizeof dl_summary, "rocBLAS %s, MIOpen %s",
+           dl_rb_ok ? "loaded" : "absent (own tiled GEMM)",
+           dl_miopen_ok ? "present" : "absent");
+}
+
+const rocm_rocblas *rocm_dl_rocblas(void) {
+  pthread_once(&dl_once, dl_load);
+  return dl_rb_ok ? &dl_rb : NULL;
+}
+
+int rocm_dl_miopen_present(void) {
+  pthread_once(&dl_once, dl_load);
+  return dl_miopen_ok;
+}
+
+const char *rocm_dl_summary(void) {
+  pthread_once(&dl_once, dl_load);
+  return dl_summary;
+}

@@ -1,0 +1,151 @@
+/* plugins/rocm/rocm_gemm.cuh: the ROCm plugin's matrix products (mm, bmm,
+ * addmm) for float32, float64, float16 and bfloat16. Included by the shared
+ * plugins/cuda/tc_blas.cu under hipcc in place of its cuBLAS call, so the
+ * argument checks, shapes and the integer/complex kernel stay one source.
+ *
+ * rocBLAS (runtime-loaded, rocm_dl.h) takes the operands it can read (unit
+ * stride in one dim); otherwise, and always where rocBLAS is absent (Debian
+ * 12), a shared-memory tiled kernel: 64x64 output tiles, k in steps of 16,
+ * 256 threads each owning a 4x4 block strided by 16 so the shared-memory reads
+ * of a wavefront hit distinct banks. It reads any strides (no copies), needs
+ * no warp primitives (the same code for wave64 gfx90a/gfx908 and wave32
+ * gfx1030), and accumulates in float (double for float64); half types round
+ * once at the store, as cuBLAS's CUBLAS_COMPUTE_32F does. No atomics and a
+ * fixed summation order: deterministic. NOT YET RUN ON AMD HARDWARE. */
+#ifndef TABI_ROCM_GEMM_CUH
+#define TABI_ROCM_GEMM_CUH
+
+#include "rocm_dl.h"
+#include "rocm_tile.cuh"
+
+/* out[b] = alpha * (a[b] @ m[b]) + beta * self (the epilogue as mm_naive's). */
+template <int DT>
+__global__ void __launch_bounds__(RG_NT) rg_tiled(const mm_args j) {
+  typedef rg_io<DT> io;
+  typedef typename io::acc A;
+  __shared__ A as[RG_BK][RG_BM + 1];
+  __shared__ A ms[RG_BK][RG_BN + 1];
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const int64_t c0 = (int64_t)blockIdx.x * RG_BN;
+  /* batch and row tiles loop (block-uniform) past the grid's y/z limits */
+  for (int64_t b = blockIdx.z; b < j.nb; b += gridDim.z) {
+    for (int64_t r0 = (int64_t)blockIdx.y * RG_BM; r0 < j.n; r0 += (int64_t)gridDim.y * RG_BM) {
+      A acc[4][4];
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+#pragma unroll
+        for (int v = 0; v < 4; v++) acc[u][v] = 0;
+      for (int64_t k0 = 0; k0 < j.k; k0 += RG_BK) {
+        /* consecutive threads walk k in a (row-major a: coalesced), cols in m */
+        for (int e = t; e < RG_BM * RG_BK; e += RG_NT) {
+          int rr = e / RG_BK, kk = e % RG_BK;
+          int64_t r = r0 + rr, k = k0 + kk;
+          as[kk][rr] = (r < j.n && k < j.k) ? (A)io::ld(j.a, b * j.ast[0] + r * j.ast[1] + k * j.ast[2]) : (A)0;
+        }
+        for (int e = t; e < RG_BK * RG_BN; e += RG_NT) {
+          int kk = e / RG_BN, cc = e % RG_BN;
+          int64_t k = k0 + kk, col = c0 + cc;
+          ms[kk][cc] = (k < j.k && col < j.p) ? (A)io::ld(j.m, b * j.mst[0] + k * j.mst[1] + col * j.mst[2]) : (A)0;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < RG_BK; kk++) {
+          A av[4], mv[4];
+#pragma unroll
+          for (int u = 0; u < 4; u++) {
+            av[u] = as[kk][ty + 16 * u];
+            mv[u] = ms[kk][tx + 16 * u];
+          }
+#pragma unroll
+          for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int v = 0; v < 4; v++) acc[u][v] += av[u] * mv[v];
+        }
+        __syncthreads();
+      }
+#pragma unroll
+      for (int u = 0; u < 4; u++) {
+        int64_t r = r0 + ty + 16 * u;
+        if (r >= j.n) continue;
+#pragma unroll
+        for (int v = 0; v < 4; v++) {
+          int64_t col = c0 + tx + 16 * v;
+          if (col >= j.p) continue;
+          double x = (double)acc[u][v];
+          if (j.use_self) {
+            x *= j.alpha[0];
+            if (j.use_beta) x += j.beta[0] * (double)io::ld(j.s, b * j.sst[0] + r * j.sst[1] + col * j.sst[2]);
+          }
+          io::st(j.o, (b * j.n + r) * j.p + col, (A)x);
+        }
+      }
+    }
+  }
+}
+
+/* rocBLAS handle of a device, created on first use (kept in c->blas[]). */
+static void *rg_rocblas_handle(tc_ctx *c, const rocm_rocblas *rb, int32_t dev) {
+  if (dev < 0 || dev >= TC_MAX_DEVICES) return NULL;
+  pthread_mutex_lock(&c->mu);
+  void *hd = c->blas[dev];
+  if (!hd && rb->create_handle(&hd) != ROCM_RB_SUCCESS) hd = NULL;
+  c->blas[dev] = hd;
+  pthread_mutex_unlock(&c->mu);
+  return hd;
+}
+
+/* j: shapes, strides and (filled) pointers of mm_common; *done = 0 when the
+ * dtype is not one of the four (the caller's generic kernel runs). */
+static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const tabi_tensor *self,
+                             tabi_tensor *out, int batched, int *done) {
+  *done = 0;
+  int dt = j->dt;
+  if (dt != TABI_DTYPE_FLOAT32 && dt != TABI_DTYPE_FLOAT64 && dt != TABI_DTYPE_FLOAT16 &&
+      dt != TABI_DTYPE_BFLOAT16)
+    return TABI_OK;
+  *done = 1;
+  const rocm_rocblas *rb = rocm_dl_rocblas();
+  int ta = 0, tm = 0;
+  int64_t lda = 0, ldm = 0;
+  if (rb && blas_layout(j->n, j->k, j->ast[1], j->ast[2], &ta, &lda) &&
+      blas_layout(j->k, j->p, j->mst[1], j->mst[2], &tm, &ldm) && j->n < INT32_MAX &&
+      j->p < INT32_MAX && j->k < INT32_MAX && lda < INT32_MAX && ldm < INT32_MAX &&
+      j->nb < INT32_MAX) {
+    void *hd = rg_rocblas_handle(c, rb, out->dl.device.device_id);
+    if (hd) {
+      tabi_status st = TABI_OK;
+      if (j->use_beta) st = tc_copy_convert(c, op, out, self);
+      if (st != TABI_OK) return st;
+      int bt = dt == TABI_DTYPE_FLOAT32 ? ROCM_RB_F32 : dt == TABI_DTYPE_FLOAT64 ? ROCM_RB_F64
+               : dt == TABI_DTYPE_FLOAT16 ? ROCM_RB_F16 : ROCM_RB_BF16;
+      int ct = dt == TABI_DTYPE_FLOAT64 ? ROCM_RB_F64 : ROCM_RB_F32;
+      double al = j->use_self ? j->alpha[0] : 1.0, be = j->use_beta ? j->beta[0] : 0.0;
+      float fal = (float)al, fbe = (float)be;
+      const void *pa = ct == ROCM_RB_F64 ? (const void *)&al : (const void *)&fal;
+      const void *pb = ct == ROCM_RB_F64 ? (const void *)&be : (const void *)&fbe;
+      rb->set_stream(hd, NULL);
+      /* row-major C = A @ M is column-major C^T = M^T @ A^T */
+      int rs = rb->gemm_strided_batched_ex(
+          hd, tm ? ROCM_RB_OP_T : ROCM_RB_OP_N, ta ? ROCM_RB_OP_T : ROCM_RB_OP_N, (int32_t)j->p,
+          (int32_t)j->n, (int32_t)j->k, pa, j->m, bt, (int32_t)ldm, batched ? j->mst[0] : 0, j->a, bt,
+          (int32_t)lda, batched ? j->ast[0] : 0, pb, j->o, bt, (int32_t)j->p, j->n * j->p, j->o, bt,
+          (int32_t)j->p, j->n * j->p, (int32_t)j->nb, ct, ROCM_RB_ALGO_STANDARD, 0, 0);
+      if (rs == ROCM_RB_SUCCESS) return TABI_OK;
+      /* a failing rocBLAS call falls through to the own kernel */
+    }
+  }
+  int64_t gx = (j->p + RG_BN - 1) / RG_BN, gy = (j->n + RG_BM - 1) / RG_BM, gz = j->nb;
+  if (gx > INT32_MAX)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: %lld output columns is beyond the tiled kernel's grid", op,
+                  (long long)j->p);
+  dim3 grid((unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), (unsigned)(gz > 65535 ? 65535 : gz));
+  switch (dt) {
+    case TABI_DTYPE_FLOAT32: rg_tiled<TABI_DTYPE_FLOAT32><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT64: rg_tiled<TABI_DTYPE_FLOAT64><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT16: rg_tiled<TABI_DTYPE_FLOAT16><<<grid, RG_NT>>>(*j); break;
+    default: rg_tiled<TABI_DTYPE_BFLOAT16><<<grid, RG_NT>>>(*j); break;
+  }
+  return tc_launch_status(c, op);
+}
+
+#endif /* TABI_ROCM_GEMM_CUH */
