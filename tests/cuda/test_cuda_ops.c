@@ -1,8 +1,11 @@
-/* tests/cuda/test_cuda_ops.c: the CUDA kernels against the reference plugin on
- * random inputs (GPU only; exits 77 "skipped" when no CUDA device is present).
+/* tests/cuda/test_cuda_ops.c: the GPU kernels against the reference plugin on
+ * random inputs (GPU only; exits 77 "skipped" when no device is present).
  * Each case builds the same host data in two runtimes, calls the op in both,
  * and compares within the float tolerance; random ops must match bit for bit
- * for a shared seed. argv[1]: libtabi_cuda.so; argv[2]: libtabi_reference.so. */
+ * for a shared seed. The ROCm plugin compiles the same kernel sources, so the
+ * same cases run against it (argv[3] = 10, kDLROCM), less the FFTs (no ROCm
+ * FFT kernels). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
+ * argv[3]: its DLDeviceType (default 2, kDLCUDA). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,8 @@
 #include "check.h"
 
 static tabi_runtime *gpu, *ref;
-static const DLDevice CUDA0 = {kDLCUDA, 0}, CPU = {kDLCPU, 0};
+static DLDevice CUDA0 = {kDLCUDA, 0}; /* the device under test (CUDA or ROCm) */
+static const DLDevice CPU = {kDLCPU, 0};
 
 static uint64_t rng = 88172645463325252ull;
 static double urand(void) {
@@ -106,9 +110,12 @@ int main(int argc, char **argv) {
   CHECK_OK(tabi_runtime_load_plugin(gpu, argv[1], NULL));
   CHECK_OK(tabi_runtime_load_plugin(ref, argv[2], NULL));
   int32_t ndev = 0;
-  CHECK_OK(tabi_runtime_device_count(gpu, kDLCUDA, &ndev));
+  if (argc > 3) CUDA0.device_type = (DLDeviceType)atoi(argv[3]);
+  int rocm = CUDA0.device_type == kDLROCM;
+  CHECK_OK(tabi_runtime_device_count(gpu, CUDA0.device_type, &ndev));
   if (ndev <= 0) {
-    printf("SKIP: no CUDA device present (tabi_runtime_device_count gave %d)\n", (int)ndev);
+    printf("SKIP: no %s device present (tabi_runtime_device_count gave %d)\n", rocm ? "ROCm" : "CUDA",
+           (int)ndev);
     return 77;
   }
   int64_t s2[2] = {37, 53}, s3[3] = {4, 33, 65};
@@ -146,7 +153,7 @@ int main(int argc, char **argv) {
   }
   compare("aten::cumsum", TABI_DTYPE_INT32, 1, 2, s2, (tabi_value[]){tabi_int(0)}, 1, 0, 0);
   /* FFTs (the real parts of complex results are compared) */
-  {
+  if (!rocm) {
     int64_t fd[1] = {1};
     compare("aten::_fft_r2c", TABI_DTYPE_FLOAT32, 1, 2, s2,
             (tabi_value[]){tabi_int_list(fd, 1), tabi_int(0), tabi_bool(1)}, 3, 1e-4, 1e-4);
@@ -163,6 +170,14 @@ int main(int argc, char **argv) {
   compare("aten::mm", TABI_DTYPE_INT32, 2, 2, sq, NULL, 0, 0, 0);
   compare("aten::bmm", TABI_DTYPE_FLOAT32, 2, 3, bsq, NULL, 0, 1e-5, 1e-4);
   compare("aten::mm", TABI_DTYPE_COMPLEX64, 2, 2, sq, NULL, 0, 1e-5, 1e-4);
+  /* sizes off the 64x64 tiles of the ROCm GEMM; addmm's epilogue; bfloat16 */
+  int64_t odd[2] = {130, 130};
+  compare("aten::mm", TABI_DTYPE_FLOAT32, 2, 2, odd, NULL, 0, 1e-5, 1e-4);
+  compare("aten::mm", TABI_DTYPE_BFLOAT16, 2, 2, sq, NULL, 0, 3e-2, 3e-2);
+  compare("aten::addmm", TABI_DTYPE_FLOAT32, 3, 2, odd, (tabi_value[]){tabi_float(0.5), tabi_float(2)}, 2,
+          1e-5, 1e-4);
+  compare("aten::addmm", TABI_DTYPE_FLOAT64, 3, 2, sq, (tabi_value[]){tabi_float(-1), tabi_float(0.25)}, 2,
+          1e-10, 1e-10);
   /* integer division by zero is an error, not garbage */
   {
     int64_t one[1] = {3};

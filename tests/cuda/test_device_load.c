@@ -1,7 +1,9 @@
 /* tests/cuda/test_device_load.c: a GPU device plugin loads anywhere (no driver,
  * no GPU needed), reports its device count with TABI_OK (0 without a device),
  * registers its device table and the view/factory kernels, and refuses an
- * allocation on an absent device with a status. argv: PLUGIN DLDeviceType. */
+ * allocation on an absent device with a status. argv: PLUGIN DLDeviceType
+ * [OP...]: further ops that must have a native kernel (the compute kernels a
+ * build is expected to have registered). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +27,11 @@ int main(int argc, char **argv) {
     tabi_op op;
     CHECK_OK(tabi_op_find(rt, ops[i], &op));
     CHECK_MSG(tabi_op_backend_status(rt, op, type) == TABI_IMPL_NATIVE, "%s not native", ops[i]);
+  }
+  for (int i = 3; i < argc; i++) {
+    tabi_op op;
+    CHECK_OK(tabi_op_find(rt, argv[i], &op));
+    CHECK_MSG(tabi_op_backend_status(rt, op, type) == TABI_IMPL_NATIVE, "%s not native", argv[i]);
   }
   if (n == 0) {
     tabi_tensor *t = NULL;

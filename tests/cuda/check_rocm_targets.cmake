@@ -1,0 +1,35 @@
+# tests/cuda/check_rocm_targets.cmake: asserts that libtabi_rocm.so carries a
+# device code object for every HIP offload target it was built for (no AMD GPU
+# needed). hipcc embeds the clang offload bundle in the .hip_fatbin section;
+# each bundle entry is named by its triple and target, e.g.
+# "hipv4-amdgcn-amd-amdhsa--gfx90a". Usage:
+#   cmake -DPLUGIN=<path to .so> -DTARGETS=gfx90a,gfx908,gfx1030 -P check_rocm_targets.cmake
+string(REPLACE "," ";" TARGETS "${TARGETS}")
+if(NOT TARGETS)
+  message(FATAL_ERROR "no TARGETS given")
+endif()
+if(NOT EXISTS "${PLUGIN}")
+  message(FATAL_ERROR "no plugin at '${PLUGIN}'")
+endif()
+file(STRINGS "${PLUGIN}" names REGEX "hipv4-amdgcn-amd-amdhsa--gfx[0-9a-f]+")
+file(STRINGS "${PLUGIN}" sections REGEX "\\.hip_fatbin")
+if(NOT sections)
+  message(FATAL_ERROR "${PLUGIN}: no .hip_fatbin section (built without hipcc?)")
+endif()
+set(missing)
+foreach(t ${TARGETS})
+  set(found OFF)
+  foreach(n ${names})
+    if(n MATCHES "hipv4-amdgcn-amd-amdhsa--${t}([^0-9a-z]|$)")
+      set(found ON)
+    endif()
+  endforeach()
+  if(NOT found)
+    list(APPEND missing ${t})
+  endif()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "${PLUGIN}: no code object for: ${missing}")
+endif()
+list(LENGTH names n)
+message(STATUS "${PLUGIN}: code objects for ${TARGETS} (${n} bundle entries)")
