@@ -15,5 +15,6 @@
   X(SORT, "aten::sort", cpu_k_sort) \
   X(TOPK, "aten::topk", cpu_k_topk) \
   X(TO_COPY, "aten::_to_copy", cpu_k_to_copy) \
-  X(CLONE, "aten::clone", cpu_k_clone)
+  X(CLONE, "aten::clone", cpu_k_clone) \
+  X(LAYER_NORM_BWD, "aten::native_layer_norm_backward", cpu_k_layer_norm_bwd)
 #endif

@@ -152,8 +152,8 @@ static int same(const char *what, const tabi_tensor *a, const tabi_tensor *b, do
 typedef struct callspec {
   const char *op;
   int32_t nargs;
-  tspec t[4];        /* tensor args, placed at positions tpos */
-  int32_t tpos[4];
+  tspec t[6];        /* tensor args, placed at positions tpos */
+  int32_t tpos[6];
   int32_t nt;
   tabi_value extra[12]; /* non-tensor args at their positions (TENSOR slots ignored) */
   int32_t nouts;
@@ -162,7 +162,7 @@ typedef struct callspec {
 
 static tabi_status run(tabi_runtime *rt, const callspec *c, uint64_t seed, tabi_value *outs) {
   tabi_value args[12];
-  tabi_tensor *owned[4] = {0};
+  tabi_tensor *owned[6] = {0};
   rng_state = seed;
   for (int32_t i = 0; i < c->nargs; i++) args[i] = c->extra[i];
   for (int32_t k = 0; k < c->nt; k++) {
@@ -436,9 +436,41 @@ static void copy_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, &c0, "empty");
 }
 
+/* native_layer_norm_backward: with and without weight/bias, every mask, a 3-d
+ * input normalized over two dims, many rows (the column-sum chunks). */
+static void layer_norm_bwd_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const int64_t masks[4][3] = {{1, 1, 1}, {1, 0, 0}, {0, 1, 1}, {0, 0, 1}};
+  int64_t ns1[1] = {1001}, ns2[2] = {75, 64};
+  for (int aff = 0; aff < 2; aff++)
+    for (int mk = 0; mk < 4; mk++) {
+      callspec c = {"aten::native_layer_norm_backward", 8,
+                    {T2(300, 1001, TABI_DTYPE_FLOAT32, FILL_RAND, 0), T2(300, 1001, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                     T2(300, 1, TABI_DTYPE_FLOAT32, FILL_RAND, 0), T2(300, 1, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                     T1(1001, TABI_DTYPE_FLOAT32, FILL_RAND), T1(1001, TABI_DTYPE_FLOAT32, FILL_RAND)},
+                    {0, 1, 3, 4, 5, 6}, aff ? 6 : 4,
+                    {{0}, {0}, tabi_int_list(ns1, 1), {0}, {0}, tabi_none(), tabi_none(),
+                     tabi_bool_list(masks[mk], 3)}, 3, 4};
+      char label[64];
+      snprintf(label, sizeof label, "%s mask %lld%lld%lld", aff ? "affine" : "no affine",
+               (long long)masks[mk][0], (long long)masks[mk][1], (long long)masks[mk][2]);
+      diff(f, r, &c, label);
+    }
+  callspec c3 = {"aten::native_layer_norm_backward", 8,
+                 {{3, {40, 75, 64}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0}, {3, {40, 75, 64}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0},
+                  {3, {40, 1, 1}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0}, {3, {40, 1, 1}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0},
+                  T2(75, 64, TABI_DTYPE_FLOAT32, FILL_RAND, 0)},
+                 {0, 1, 3, 4, 5}, 5,
+                 {{0}, {0}, tabi_int_list(ns2, 2), {0}, {0}, {0}, tabi_none(), tabi_bool_list(masks[0], 3)}, 3, 4};
+  diff(f, r, &c3, "3-d, two normalized dims");
+  /* a transposed (non-contiguous) input: the reference's case */
+  c3.t[1] = (tspec){3, {40, 75, 64}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 1};
+  diff(f, r, &c3, "3-d transposed input");
+}
+
 /* The other nn ops with a fast kernel (cpu_nn_*.c). */
 static void nn_cases(tabi_runtime *f, tabi_runtime *r) {
   copy_cases(f, r);
+  layer_norm_bwd_cases(f, r);
 }
 
 /* Deterministic mode: the half and double paths give the same bits at 1 and 3
