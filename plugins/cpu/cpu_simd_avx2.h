@@ -27,6 +27,7 @@ SI VF vf_fnma(VF a, VF b, VF c) { return _mm256_fnmadd_ps(a, b, c); }
 SI VF vf_min(VF a, VF b) { return _mm256_min_ps(a, b); }
 SI VF vf_max(VF a, VF b) { return _mm256_max_ps(a, b); }
 SI VF vf_sqrt(VF a) { return _mm256_sqrt_ps(a); }
+SI VF vf_rcp_approx(VF a) { return _mm256_rcp_ps(a); } /* about 12 bits */
 SI VI vf_as_vi(VF a) { return _mm256_castps_si256(a); }
 SI VF vi_as_vf(VI a) { return _mm256_castsi256_ps(a); }
 SI VF vf_and(VF a, VF b) { return _mm256_and_ps(a, b); }

@@ -30,6 +30,8 @@ SI VF vf_fnma(VF a, VF b, VF c) { return _mm512_fnmadd_ps(a, b, c); } /* c - a*b
 SI VF vf_min(VF a, VF b) { return _mm512_min_ps(a, b); }
 SI VF vf_max(VF a, VF b) { return _mm512_max_ps(a, b); }
 SI VF vf_sqrt(VF a) { return _mm512_sqrt_ps(a); }
+/* 1/a to about 14 bits (refine with ew_rcp) */
+SI VF vf_rcp_approx(VF a) { return _mm512_rcp14_ps(a); }
 SI VI vf_as_vi(VF a) { return _mm512_castps_si512(a); }
 SI VF vi_as_vf(VI a) { return _mm512_castsi512_ps(a); }
 SI VF vf_and(VF a, VF b) { return _mm512_and_ps(a, b); }

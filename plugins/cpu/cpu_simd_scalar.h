@@ -31,6 +31,7 @@ SI VF vf_fnma(VF a, VF b, VF c) { return c - a * b; }
 SI VF vf_min(VF a, VF b) { return a < b ? a : b; }
 SI VF vf_max(VF a, VF b) { return a > b ? a : b; }
 SI VF vf_sqrt(VF a) { return sqrtf(a); }
+SI VF vf_rcp_approx(VF a) { return 1.0f / a; }
 SI VI vf_as_vi(VF a) { VI r; memcpy(&r, &a, 4); return r; }
 SI VF vi_as_vf(VI a) { VF r; memcpy(&r, &a, 4); return r; }
 SI VF vf_and(VF a, VF b) { return vi_as_vf(vf_as_vi(a) & vf_as_vi(b)); }
