@@ -467,10 +467,58 @@ static void layer_norm_bwd_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, &c3, "3-d transposed input");
 }
 
+/* max_pool2d_with_indices (+ backward): padding, stride, dilation, ceil
+ * mode, NaN and inf in the input, 3-d and 4-d; the backward with indices
+ * anywhere in the plane (overlapping windows add up). */
+static void pool_cases(tabi_runtime *f, tabi_runtime *r) {
+  int64_t k3[2] = {3, 3}, k2[1] = {2}, s2[2] = {2, 2}, s1[1] = {1}, p1[2] = {1, 1}, p0[1] = {0};
+  int64_t d1[1] = {1}, d2[2] = {2, 1};
+  struct { const int64_t *k, *s, *p, *d; int64_t nk, ns, np, nd; int ceil; } cfg[] = {
+      {k3, s2, p1, d1, 2, 2, 2, 1, 0}, {k3, s2, p1, d1, 2, 2, 2, 1, 1}, {k2, s1, p0, d1, 1, 1, 1, 1, 0},
+      {k3, NULL, p1, d2, 2, 0, 2, 2, 1}, {k2, s2, p0, d2, 1, 2, 1, 2, 0}};
+  char label[64];
+  for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++)
+    for (int nd = 3; nd <= 4; nd++) {
+      tspec x = nd == 4 ? (tspec){4, {2, 8, 37, 41}, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0, 0}
+                        : (tspec){3, {8, 37, 41}, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0, 0};
+      callspec c = {"aten::max_pool2d_with_indices", 6, {x}, {0}, 1,
+                    {{0}, tabi_int_list(cfg[i].k, cfg[i].nk), tabi_int_list(cfg[i].s, cfg[i].ns),
+                     tabi_int_list(cfg[i].p, cfg[i].np), tabi_int_list(cfg[i].d, cfg[i].nd),
+                     tabi_bool(cfg[i].ceil)}, 2, 0};
+      snprintf(label, sizeof label, "config %d, %d-d", (int)i, nd);
+      diff(f, r, &c, label);
+      /* the output size, from a reference call */
+      tabi_value o[2];
+      if (run(r, &c, 42, o) != TABI_OK) continue;
+      int64_t oh = o[0].u.t->dl.shape[nd - 2], ow = o[0].u.t->dl.shape[nd - 1];
+      tabi_value_release(&o[0]);
+      tabi_value_release(&o[1]);
+      tspec go = x, ind = x;
+      go.shape[nd - 2] = ind.shape[nd - 2] = oh;
+      go.shape[nd - 1] = ind.shape[nd - 1] = ow;
+      go.fill = FILL_RAND;
+      ind.dt = TABI_DTYPE_INT64;
+      ind.fill = FILL_INDEX;
+      ind.hi = 37 * 41;
+      callspec b = {"aten::max_pool2d_with_indices_backward", 8, {go, x, ind}, {0, 1, 7}, 3,
+                    {{0}, {0}, c.extra[1], c.extra[2], c.extra[3], c.extra[4], c.extra[5], {0}}, 1, 4};
+      diff(f, r, &b, label);
+    }
+  /* an index outside the plane: the reference's error */
+  tspec x = {3, {2, 6, 6}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0};
+  tspec go = {3, {2, 3, 3}, TABI_DTYPE_FLOAT32, FILL_RAND, 0, 0};
+  tspec ind = {3, {2, 3, 3}, TABI_DTYPE_INT64, FILL_INDEX, 1000, 0};
+  callspec bad = {"aten::max_pool2d_with_indices_backward", 8, {go, x, ind}, {0, 1, 7}, 3,
+                  {{0}, {0}, tabi_int_list(k2, 1), tabi_int_list(s2, 2), tabi_int_list(p0, 1),
+                   tabi_int_list(d1, 1), tabi_bool(0), {0}}, 1, 0};
+  diff(f, r, &bad, "index out of range");
+}
+
 /* The other nn ops with a fast kernel (cpu_nn_*.c). */
 static void nn_cases(tabi_runtime *f, tabi_runtime *r) {
   copy_cases(f, r);
   layer_norm_bwd_cases(f, r);
+  pool_cases(f, r);
 }
 
 /* Deterministic mode: the half and double paths give the same bits at 1 and 3
