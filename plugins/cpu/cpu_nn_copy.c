@@ -203,3 +203,56 @@ tabi_status cpu_k_clone(void *ctx, const tabi_call *call, tabi_value *args, tabi
     return CPU_FALLBACK(c, CLONE);
   return st;
 }
+
+/* --- copy into (prims::copy_to) and the functional copy (aten::copy) ------------ */
+
+/* Same shape, both contiguous, a conversion convert() takes. */
+static int copy_pair_ok(const tabi_tensor *dst, tabi_dtype ddt, const tabi_tensor *src) {
+  return cpu_same_shape(dst, src) && cpu_contig(dst) && cpu_contig(src) &&
+         src->dl.device.device_type == kDLCPU && conv_ok(tabi_tensor_dtype(src), ddt) &&
+         tabi_dtype_size(tabi_tensor_dtype(src)) <= 16;
+}
+
+static void copy_linear(const cpu_ctx *c, tabi_tensor *dst, const tabi_tensor *src) {
+  int64_t n = tabi_tensor_numel(dst);
+  copy_job j = {c, tabi_tensor_dtype(src), tabi_tensor_dtype(dst), tabi_tensor_data(src),
+                tabi_tensor_data(dst), 0, NULL, NULL};
+  if (n > 0) cpu_parallel_for(c->pool, n, 65536, linear_range, &j);
+}
+
+tabi_status cpu_k_copy_to(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  /* a (written), b; a and b in different storages (no overlap question) */
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR)
+    return CPU_FALLBACK(c, COPY_TO);
+  tabi_tensor *a = args[0].u.t;
+  const tabi_tensor *b = args[1].u.t;
+  if ((a->flags & TABI_TENSOR_READ_ONLY) || a->dl.device.device_type != kDLCPU ||
+      !copy_pair_ok(a, tabi_tensor_dtype(a), b) ||
+      c->host->tensor_storage_id(c->host->ctx, a) == c->host->tensor_storage_id(c->host->ctx, b))
+    return CPU_FALLBACK(c, COPY_TO);
+  copy_linear(c, a, b);
+  c->host->tensor_retain(c->host->ctx, a);
+  outs[0] = tabi_tensor_value(a);
+  return TABI_OK;
+}
+
+tabi_status cpu_k_copy(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  /* self (gives shape, dtype, layout), src, non_blocking */
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR ||
+      args[0].u.t->dl.device.device_type != kDLCPU)
+    return CPU_FALLBACK(c, COPY);
+  const tabi_tensor *self = args[0].u.t, *src = args[1].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  if (!copy_pair_ok(self, dt, src)) return CPU_FALLBACK(c, COPY);
+  /* a contiguous self is dense: empty_like keeps its strides (size-1 dims too) */
+  tabi_tensor *o = NULL;
+  DLDevice dev = {kDLCPU, 0};
+  tabi_status st = c->host->tensor_empty_strided(c->host->ctx, dev, dt, self->dl.ndim,
+                                                 self->dl.shape, self->dl.strides, &o);
+  if (st != TABI_OK) return st;
+  copy_linear(c, o, src);
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}

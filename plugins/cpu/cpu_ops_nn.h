@@ -16,6 +16,8 @@
   X(TOPK, "aten::topk", cpu_k_topk) \
   X(TO_COPY, "aten::_to_copy", cpu_k_to_copy) \
   X(CLONE, "aten::clone", cpu_k_clone) \
+  X(COPY, "aten::copy", cpu_k_copy) \
+  X(COPY_TO, "prims::copy_to", cpu_k_copy_to) \
   X(LAYER_NORM_BWD, "aten::native_layer_norm_backward", cpu_k_layer_norm_bwd) \
   X(MAX_POOL2D, "aten::max_pool2d_with_indices", cpu_k_max_pool2d) \
   X(MAX_POOL2D_BWD, "aten::max_pool2d_with_indices_backward", cpu_k_max_pool2d_bwd)

@@ -434,6 +434,19 @@ static void copy_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, &c0, "0-d");
   c0.t[0] = e;
   diff(f, r, &c0, "empty");
+  /* prims::copy_to (into a) and aten::copy (a new tensor like self), converting */
+  for (int s = 0; s < 4; s++)
+    for (int d = 0; d < 4; d++) {
+      snprintf(label, sizeof label, "%s <- %s", tabi_dtype_name(dts[d]), tabi_dtype_name(dts[s]));
+      callspec ct = {"prims::copy_to", 2, {T2(301, 333, dts[d], FILL_RAND, 0), T2(301, 333, dts[s], FILL_SPECIAL, 0)},
+                     {0, 1}, 2, {{0}}, 1, 0};
+      diff(f, r, &ct, label);
+      callspec cp = {"aten::copy", 3, {T2(301, 333, dts[d], FILL_RAND, 0), T2(301, 333, dts[s], FILL_SPECIAL, 0)},
+                     {0, 1}, 2, {{0}, {0}, tabi_bool(0)}, 1, 0};
+      diff(f, r, &cp, label);
+      cp.t[1] = (tspec)T1(333, dts[s], FILL_SPECIAL); /* broadcast src: the reference's case */
+      diff(f, r, &cp, "broadcast src");
+    }
 }
 
 /* native_layer_norm_backward: with and without weight/bias, every mask, a 3-d
