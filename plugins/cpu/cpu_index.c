@@ -1,5 +1,5 @@
-/* plugins/cpu/cpu_index.c: index_select, gather and scatter_add for contiguous
- * tensors with int64 (index_select: also int32) indices.
+/* plugins/cpu/cpu_index.c: index_select, gather, scatter_add and embedding for
+ * contiguous tensors with int64 (index_select, embedding: also int32) indices.
  *
  * Indices are bounds-checked first; any bad index (or any layout or dtype the
  * fast path does not take) goes to the reference kernel, which reports it.
@@ -202,6 +202,55 @@ tabi_status cpu_k_scatter_add(void *ctx, const tabi_call *call, tabi_value *args
   j.scatter = 1;
   int64_t lanes = tabi_tensor_numel(index) / index->dl.shape[dim];
   cpu_parallel_for(c->pool, lanes, 1 + 16384 / index->dl.shape[dim], lane_range, &j);
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}
+
+/* --- embedding -------------------------------------------------------------------
+ * Rows of a contiguous 2-d weight (any dtype: bytes are copied) picked by
+ * contiguous int64/int32 indices of any shape, every index in range (else the
+ * reference reports it); one output row per task. */
+typedef struct emb_job {
+  const char *w;
+  const void *idx;
+  int is64;
+  char *out;
+  int64_t row_bytes;
+} emb_job;
+
+static void emb_range(void *arg, int64_t b, int64_t e) {
+  const emb_job *j = arg;
+  for (int64_t i = b; i < e; i++) {
+    int64_t v = j->is64 ? ((const int64_t *)j->idx)[i] : ((const int32_t *)j->idx)[i];
+    memcpy(j->out + i * j->row_bytes, j->w + v * j->row_bytes, (size_t)j->row_bytes);
+  }
+}
+
+tabi_status cpu_k_embedding(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, EMBEDDING);
+  const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t;
+  tabi_dtype it = tabi_tensor_dtype(ind);
+  if (w->dl.ndim != 2 || !cpu_contig(w) || !cpu_contig(ind) || ind->dl.ndim + 1 > 16 ||
+      (it != TABI_DTYPE_INT64 && it != TABI_DTYPE_INT32) || w->dl.shape[1] < 1)
+    return CPU_FALLBACK(c, EMBEDDING);
+  int64_t ni = tabi_tensor_numel(ind), vocab = w->dl.shape[0], bad = 0;
+  if (it == TABI_DTYPE_INT64) {
+    if (!idx_in_bounds(ind, vocab)) bad = 1;
+  } else {
+    const int32_t *p = tabi_tensor_data(ind);
+    for (int64_t i = 0; i < ni; i++) bad |= (p[i] < 0) | ((int64_t)p[i] >= vocab);
+  }
+  if (bad) return CPU_FALLBACK(c, EMBEDDING);
+  int64_t shape[16];
+  for (int32_t i = 0; i < ind->dl.ndim; i++) shape[i] = ind->dl.shape[i];
+  shape[ind->dl.ndim] = w->dl.shape[1];
+  tabi_tensor *o = NULL;
+  tabi_status st = cpu_empty(c, w, tabi_tensor_dtype(w), ind->dl.ndim + 1, shape, &o);
+  if (st != TABI_OK) return st;
+  emb_job j = {tabi_tensor_data(w), tabi_tensor_data(ind), it == TABI_DTYPE_INT64,
+               tabi_tensor_data(o), w->dl.shape[1] * tabi_dtype_size(tabi_tensor_dtype(w))};
+  cpu_parallel_for(c->pool, ni, 1 + 65536 / j.row_bytes, emb_range, &j);
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
 }

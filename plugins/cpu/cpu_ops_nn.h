@@ -12,6 +12,7 @@
   X(INDEX_SELECT, "aten::index_select", cpu_k_index_select) \
   X(GATHER, "aten::gather", cpu_k_gather) \
   X(SCATTER_ADD, "aten::scatter_add", cpu_k_scatter_add) \
+  X(EMBEDDING, "aten::embedding", cpu_k_embedding) \
   X(SORT, "aten::sort", cpu_k_sort) \
   X(TOPK, "aten::topk", cpu_k_topk) \
   X(TO_COPY, "aten::_to_copy", cpu_k_to_copy) \

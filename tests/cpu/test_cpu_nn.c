@@ -527,8 +527,29 @@ static void pool_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, &bad, "index out of range");
 }
 
+/* embedding: int64 and int32 indices of several shapes, float and int
+ * weights, an out-of-range index (the reference's error). */
+static void embedding_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype wdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT64};
+  for (int w = 0; w < 3; w++)
+    for (int k = 0; k < 3; k++) {
+      tspec weight = T2(5003, 77, wdt[w], FILL_SPECIAL, 0);
+      tspec idx = k == 0 ? (tspec){1, {20011}, TABI_DTYPE_INT64, FILL_INDEX, 5003, 0}
+                  : k == 1 ? (tspec){2, {64, 129}, TABI_DTYPE_INT64, FILL_INDEX, 5003, 0}
+                           : (tspec){3, {4, 8, 33}, TABI_DTYPE_INT32, FILL_INDEX, 5003, 0};
+      callspec c = {"aten::embedding", 5, {weight, idx}, {0, 1}, 2,
+                    {{0}, {0}, tabi_int(-1), tabi_bool(0), tabi_bool(0)}, 1, 0};
+      diff(f, r, &c, tabi_dtype_name(wdt[w]));
+    }
+  callspec bad = {"aten::embedding", 5, {T2(50, 7, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
+                                         {1, {99}, TABI_DTYPE_INT64, FILL_INDEX, 80, 0}},
+                  {0, 1}, 2, {{0}, {0}, tabi_int(-1), tabi_bool(0), tabi_bool(0)}, 1, 0};
+  diff(f, r, &bad, "index out of range");
+}
+
 /* The other nn ops with a fast kernel (cpu_nn_*.c). */
 static void nn_cases(tabi_runtime *f, tabi_runtime *r) {
+  embedding_cases(f, r);
   copy_cases(f, r);
   layer_norm_bwd_cases(f, r);
   pool_cases(f, r);
