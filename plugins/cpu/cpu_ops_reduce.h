@@ -8,6 +8,16 @@
   X(MEAN_DIM, "aten::mean.dim", cpu_k_mean_dim) \
   X(AMAX, "aten::amax", cpu_k_amax) \
   X(AMIN, "aten::amin", cpu_k_amin) \
+  X(P_SUM, "prims::sum", cpu_k_p_sum) \
+  X(P_AMAX, "prims::amax", cpu_k_p_amax) \
+  X(P_AMIN, "prims::amin", cpu_k_p_amin) \
+  X(ARGMAX, "aten::argmax", cpu_k_argmax) \
+  X(ARGMIN, "aten::argmin", cpu_k_argmin) \
+  X(MAX_DIM, "aten::max.dim", cpu_k_max_dim) \
+  X(MIN_DIM, "aten::min.dim", cpu_k_min_dim) \
+  X(VAR_CORRECTION, "aten::var.correction", cpu_k_var_correction) \
+  X(VAR_DIM, "aten::var.dim", cpu_k_var_dim) \
+  X(P_VAR, "prims::var", cpu_k_p_var) \
   X(SOFTMAX, "aten::_softmax", cpu_k_softmax) \
   X(LOG_SOFTMAX, "aten::_log_softmax", cpu_k_log_softmax)
 #endif
