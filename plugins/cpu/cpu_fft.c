@@ -194,14 +194,16 @@ void cpu_fft_c2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *ou
   else c2c_any_f32(p, pool, in, out, scratch);
 }
 
-void cpu_fft_r2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *out, void *scratch) {
-  if (p->f64) r2c_f64(p, pool, in, out, scratch);
-  else r2c_f32(p, pool, in, out, scratch);
+void cpu_fft_r2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *out, void *scratch,
+                 double scale) {
+  if (p->f64) r2c_f64(p, pool, in, out, scratch, scale);
+  else r2c_f32(p, pool, in, out, scratch, (float)scale);
 }
 
-void cpu_fft_c2r(const cpu_fft_plan *p, cpu_pool *pool, void *in, void *out, void *scratch) {
-  if (p->f64) c2r_f64(p, pool, in, out, scratch);
-  else c2r_f32(p, pool, in, out, scratch);
+void cpu_fft_c2r(const cpu_fft_plan *p, cpu_pool *pool, void *in, void *out, void *scratch,
+                 double scale) {
+  if (p->f64) c2r_f64(p, pool, in, out, scratch, scale);
+  else c2r_f32(p, pool, in, out, scratch, (float)scale);
 }
 
 /* --- the cache ------------------------------------------------------------- */

@@ -48,14 +48,17 @@ int64_t cpu_fft_scratch(const cpu_fft_plan *plan);
  * splits the passes of one long transform over the workers. */
 void cpu_fft_c2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch);
 
-/* Real plans: out[k] = sum_j in[j] e^{-2 pi i jk/n} for k <= n/2 (n/2 + 1
- * complex outputs). in holds n reals; in and out must not overlap. */
-void cpu_fft_r2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch);
+/* Real plans: out[k] = scale * sum_j in[j] e^{-2 pi i jk/n} for k <= n/2
+ * (n/2 + 1 complex outputs; the scale costs nothing: it is folded into the
+ * split pass). in holds n reals; in and out must not overlap. */
+void cpu_fft_r2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch,
+                 double scale);
 
-/* Real plans, the inverse direction: out[j] = sum_{k<n} X[k] e^{+2 pi i jk/n}
- * (unnormalized), with X[k] = in[k] for k <= n/2 and conj(in[n-k]) above; the
+/* Real plans, the inverse direction: out[j] = scale * sum_{k<n} X[k]
+ * e^{+2 pi i jk/n}, with X[k] = in[k] for k <= n/2 and conj(in[n-k]) above; the
  * imaginary parts of in[0] (and in[n/2] for even n) are ignored. in holds
  * n/2 + 1 complex values and is clobbered; out receives n reals. */
-void cpu_fft_c2r(const cpu_fft_plan *plan, cpu_pool *pool, void *in, void *out, void *scratch);
+void cpu_fft_c2r(const cpu_fft_plan *plan, cpu_pool *pool, void *in, void *out, void *scratch,
+                 double scale);
 
 #endif /* TABI_CPU_FFT_H */

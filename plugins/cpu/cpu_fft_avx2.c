@@ -2,8 +2,9 @@
  * cpu_fft_impl.h for the pass). A __m256 holds 4 interleaved complex floats.
  *
  * Two shapes are vectorized:
- * - passes with stride s >= 4: 4 consecutive q share one twiddle (broadcast),
- *   so loads and stores are plain unaligned vector moves;
+ * - radix 4, 2, 3 and 5 passes with stride s >= 4 (ranges of q a multiple of
+ *   4): 4 consecutive q share one twiddle (broadcast), so loads and stores are
+ *   plain unaligned vector moves;
  * - the first radix-4 pass (s == 1): 4 consecutive j, with their twiddles
  *   loaded as vectors (the table is k-major for this), and a 4x4 complex
  *   transpose so the outputs y[4j + k] go out as whole vectors.
@@ -120,6 +121,60 @@ TGT static void r2_q(const fft_pass *P, const float *tw, const float *x, float *
   }
 }
 
+TGT static void r3_q(const fft_pass *P, const float *tw, const float *x, float *y, int64_t j0, int64_t j1,
+                     int64_t q0, int64_t q1) {
+  const int64_t m = P->m, s = P->s, d = 2 * s * m, o = 2 * s;
+  const __m256 half = _mm256_set1_ps(0.5f), k3 = _mm256_set1_ps(0.86602540378443864676f);
+  for (int64_t j = j0; j < j1; j++) {
+    __m256 w1 = bcast(tw + 2 * j), w2 = bcast(tw + 2 * (m + j));
+    const float *xi = x + 2 * s * j;
+    float *yo = y + 2 * s * 3 * j;
+    for (int64_t q = q0; q < q1; q += 4) {
+      const float *xq = xi + 2 * q;
+      float *yq = yo + 2 * q;
+      __m256 a0 = _mm256_loadu_ps(xq), a1 = _mm256_loadu_ps(xq + d), a2 = _mm256_loadu_ps(xq + 2 * d);
+      __m256 t = _mm256_add_ps(a1, a2);
+      __m256 u = _mm256_mul_ps(k3, mul_negi(_mm256_sub_ps(a1, a2))); /* -i sin(2pi/3) (a1 - a2) */
+      __m256 v = _mm256_fnmadd_ps(half, t, a0);
+      _mm256_storeu_ps(yq, _mm256_add_ps(a0, t));
+      _mm256_storeu_ps(yq + o, cmul(_mm256_add_ps(v, u), w1));
+      _mm256_storeu_ps(yq + 2 * o, cmul(_mm256_sub_ps(v, u), w2));
+    }
+  }
+}
+
+TGT static void r5_q(const fft_pass *P, const float *tw, const float *x, float *y, int64_t j0, int64_t j1,
+                     int64_t q0, int64_t q1) {
+  const int64_t m = P->m, s = P->s, d = 2 * s * m, o = 2 * s;
+  /* cos(2pi/5), cos(4pi/5), and the negated sines (forward: -sin) */
+  const __m256 c1 = _mm256_set1_ps(0.30901699437494742410f), c2 = _mm256_set1_ps(-0.80901699437494742410f);
+  const __m256 s1 = _mm256_set1_ps(0.95105651629515357212f), s2 = _mm256_set1_ps(0.58778525229247312917f);
+  for (int64_t j = j0; j < j1; j++) {
+    __m256 w1 = bcast(tw + 2 * j), w2 = bcast(tw + 2 * (m + j));
+    __m256 w3 = bcast(tw + 2 * (2 * m + j)), w4 = bcast(tw + 2 * (3 * m + j));
+    const float *xi = x + 2 * s * j;
+    float *yo = y + 2 * s * 5 * j;
+    for (int64_t q = q0; q < q1; q += 4) {
+      const float *xq = xi + 2 * q;
+      float *yq = yo + 2 * q;
+      __m256 a0 = _mm256_loadu_ps(xq), a1 = _mm256_loadu_ps(xq + d), a2 = _mm256_loadu_ps(xq + 2 * d);
+      __m256 a3 = _mm256_loadu_ps(xq + 3 * d), a4 = _mm256_loadu_ps(xq + 4 * d);
+      __m256 b1 = _mm256_add_ps(a1, a4), b2 = _mm256_add_ps(a2, a3);
+      __m256 d1 = _mm256_sub_ps(a1, a4), d2 = _mm256_sub_ps(a2, a3);
+      __m256 r1 = _mm256_fmadd_ps(c2, b2, _mm256_fmadd_ps(c1, b1, a0));
+      __m256 r2 = _mm256_fmadd_ps(c1, b2, _mm256_fmadd_ps(c2, b1, a0));
+      /* i (-s1 d1 - s2 d2) = -i (s1 d1 + s2 d2); i (-s2 d1 + s1 d2) = -i (s2 d1 - s1 d2) */
+      __m256 i1 = mul_negi(_mm256_fmadd_ps(s2, d2, _mm256_mul_ps(s1, d1)));
+      __m256 i2 = mul_negi(_mm256_fnmadd_ps(s1, d2, _mm256_mul_ps(s2, d1)));
+      _mm256_storeu_ps(yq, _mm256_add_ps(a0, _mm256_add_ps(b1, b2)));
+      _mm256_storeu_ps(yq + o, cmul(_mm256_add_ps(r1, i1), w1));
+      _mm256_storeu_ps(yq + 2 * o, cmul(_mm256_add_ps(r2, i2), w2));
+      _mm256_storeu_ps(yq + 3 * o, cmul(_mm256_sub_ps(r2, i2), w3));
+      _mm256_storeu_ps(yq + 4 * o, cmul(_mm256_sub_ps(r1, i1), w4));
+    }
+  }
+}
+
 int cpu_fft_pass_avx2(const fft_pass *P, const float *twt, const float *x, float *y, int64_t j0,
                       int64_t j1, int64_t q0, int64_t q1) {
   const float *tw = twt + 2 * P->tw;
@@ -134,6 +189,14 @@ int cpu_fft_pass_avx2(const fft_pass *P, const float *twt, const float *x, float
   }
   if (P->radix == 2) {
     r2_q(P, tw, x, y, j0, j1, q0, q1);
+    return 1;
+  }
+  if (P->radix == 3) {
+    r3_q(P, tw, x, y, j0, j1, q0, q1);
+    return 1;
+  }
+  if (P->radix == 5) {
+    r5_q(P, tw, x, y, j0, j1, q0, q1);
     return 1;
   }
   return 0;

@@ -15,7 +15,8 @@
  * is read in place), transformed, scaled and scattered. The first step reads
  * the input, the last writes the output; c2c steps between run in place on a
  * complex buffer. Many lines: one chunk of lines per thread, each with its own
- * scratch; few long lines: the FFT's passes are split over the pool instead.
+ * scratch; a single line of 2^22 or more: the FFT's passes are split over the
+ * pool instead (below that one thread is faster on a busy machine).
  * Error cases (bad dims, dtypes, norm) and empty tensors run the reference
  * kernel, which reports them. */
 #include <math.h>
@@ -25,6 +26,7 @@
 #include "cpu_fft.h"
 
 #define FFT_MAX_DIMS 16
+#define FFT_INNER_MIN ((int64_t)1 << 22) /* a line this long splits its passes over the pool */
 
 enum { STEP_C2C, STEP_R2C, STEP_C2R };
 
@@ -99,15 +101,15 @@ static void line_offsets(const step_job *J, int64_t l, int64_t *so, int64_t *dof
         in = bufa;                                                                                 \
       }                                                                                            \
       int64_t half = n / 2;                                                                        \
-      int direct = dd == 1 && sc == (FT)1 && !J->conj_out && olen == half + 1;                    \
+      int direct = dd == 1 && !J->conj_out && olen == half + 1;                                    \
       FT *out = direct ? y : bufb;                                                                 \
-      cpu_fft_r2c(J->plan, J->inner, in, out, scr);                                                \
+      cpu_fft_r2c(J->plan, J->inner, in, out, scr, J->scale);                                      \
       if (!direct)                                                                                 \
         for (int64_t k = 0; k < olen; k++) {                                                       \
           int64_t s = k <= half ? k : n - k;                                                       \
           FT im = k <= half ? out[2 * s + 1] : -out[2 * s + 1];                                    \
-          y[2 * k * dd] = sc * out[2 * s];                                                         \
-          y[2 * k * dd + 1] = co * sc * im;                                                        \
+          y[2 * k * dd] = out[2 * s];                                                              \
+          y[2 * k * dd + 1] = co * im;                                                             \
         }                                                                                          \
     } else { /* C2R: m inputs, n outputs */                                                        \
       int64_t hc = n / 2 + 1, cp = m < hc ? m : hc;                                                \
@@ -116,11 +118,10 @@ static void line_offsets(const step_job *J, int64_t l, int64_t *so, int64_t *dof
         bufa[2 * k + 1] = ci * x[2 * k * sd + 1];                                                  \
       }                                                                                            \
       for (int64_t k = cp; k < hc; k++) bufa[2 * k] = bufa[2 * k + 1] = 0;                         \
-      int direct = dd == 1 && sc == (FT)1;                                                         \
-      FT *out = direct ? y : bufb;                                                                 \
-      cpu_fft_c2r(J->plan, J->inner, bufa, out, scr);                                              \
-      if (!direct)                                                                                 \
-        for (int64_t k = 0; k < n; k++) y[k * dd] = sc * out[k];                                   \
+      FT *out = dd == 1 ? y : bufb;                                                                \
+      cpu_fft_c2r(J->plan, J->inner, bufa, out, scr, J->scale);                                    \
+      if (dd != 1)                                                                                 \
+        for (int64_t k = 0; k < n; k++) y[k * dd] = out[k];                                        \
     }                                                                                              \
   }
 FFT_LINE(float, f32)
@@ -169,10 +170,13 @@ static tabi_status run_step(const cpu_ctx *c, const char *op, const tabi_tensor 
     return TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory planning length %lld", op,
                     (long long)n);
   int32_t T = c->nthreads > 0 ? c->nthreads : 1;
-  int many = J.lines >= 2 * (int64_t)T || n < 16384 || T == 1;
-  J.nchunks = many ? (int32_t)(J.lines < T ? J.lines : T) : 1;
-  if (many && J.lines * n < 32768) J.nchunks = 1; /* too little work to share */
-  J.inner = many ? NULL : c->pool;
+  /* Lines go to threads in one parallel region. A single line runs on one
+   * thread unless it is very long: splitting its passes costs a parallel
+   * region per pass, which on a loaded machine (a preempted team member holds
+   * up every region) measured 20-40x slower than one thread at 2^20. */
+  J.nchunks = J.lines < T ? (int32_t)J.lines : T;
+  if (J.lines * n < 32768) J.nchunks = 1; /* too little work to share */
+  J.inner = J.nchunks == 1 && J.lines == 1 && n >= FFT_INNER_MIN ? c->pool : NULL;
   J.chunk_elems = 2 * (n + 2) + cpu_fft_scratch(J.plan) + 8;
   int64_t words = (int64_t)J.nchunks * J.chunk_elems * 2; /* float64 units of 16-byte elements */
   tabi_tensor *scr = NULL;

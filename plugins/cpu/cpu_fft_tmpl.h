@@ -190,6 +190,7 @@ typedef struct FN(split_job) {
   FT *out;
   const FT *w;
   int64_t h;
+  FT scale; /* folded into the pass: the caller's normalization */
 } FN(split_job);
 
 static void FN(r2c_split)(void *arg, int64_t b, int64_t e) {
@@ -200,8 +201,9 @@ static void FN(r2c_split)(void *arg, int64_t b, int64_t e) {
   for (int64_t k = b; k < e; k++) {
     int64_t c = h - k;
     FT ar = o[2 * k], ai = o[2 * k + 1], br = o[2 * c], bi = -o[2 * c + 1];
-    FT er = (FT)0.5 * (ar + br), ei = (FT)0.5 * (ai + bi);
-    FT orr = (FT)0.5 * (ai - bi), oi = (FT)-0.5 * (ar - br);
+    FT hs = (FT)0.5 * J->scale;
+    FT er = hs * (ar + br), ei = hs * (ai + bi);
+    FT orr = hs * (ai - bi), oi = -hs * (ar - br);
     FT wr = w[2 * k], wi = w[2 * k + 1];
     FT tr = wr * orr - wi * oi, ti = wr * oi + wi * orr;
     o[2 * k] = er + tr;
@@ -222,7 +224,8 @@ static void FN(c2r_merge)(void *arg, int64_t b, int64_t e) {
   int64_t h = J->h;
   for (int64_t k = b; k < e; k++) {
     int64_t c = h - k;
-    FT ar = x[2 * k], ai = x[2 * k + 1], br = x[2 * c], bi = -x[2 * c + 1];
+    FT sc = J->scale;
+    FT ar = sc * x[2 * k], ai = sc * x[2 * k + 1], br = sc * x[2 * c], bi = -sc * x[2 * c + 1];
     FT pr = ar + br, pi = ai + bi, dr = ar - br, di = ai - bi;
     FT wr = w[2 * k], wi = -w[2 * k + 1];
     FT qr = dr * wr - di * wi, qi = dr * wi + di * wr;
@@ -238,7 +241,7 @@ static void FN(c2r_merge)(void *arg, int64_t b, int64_t e) {
 static void FN(r2c_split1)(void *arg, int64_t b, int64_t e) { FN(r2c_split)(arg, b + 1, e + 1); }
 static void FN(c2r_merge1)(void *arg, int64_t b, int64_t e) { FN(c2r_merge)(arg, b + 1, e + 1); }
 
-static void FN(r2c)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT *out, FT *scr) {
+static void FN(r2c)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT *out, FT *scr, FT sc) {
   int64_t n = p->n;
   int par = pool && cpu_pool_threads(pool) > 1 && n >= 65536;
   if (n % 2) {
@@ -248,33 +251,33 @@ static void FN(r2c)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT *out
       buf[2 * k + 1] = 0;
     }
     FN(c2c_any)(p->half, par ? pool : NULL, buf, buf, sub);
-    memcpy(out, buf, sizeof(FT) * 2 * (size_t)(n / 2 + 1));
+    for (int64_t k = 0; k < 2 * (n / 2 + 1); k++) out[k] = sc * buf[k];
     return;
   }
   int64_t h = n / 2;
   FN(c2c_any)(p->half, par ? pool : NULL, in, out, scr);
   FT z0r = out[0], z0i = out[1];
-  out[0] = z0r + z0i;
+  out[0] = sc * (z0r + z0i);
   out[1] = 0;
-  out[2 * h] = z0r - z0i;
+  out[2 * h] = sc * (z0r - z0i);
   out[2 * h + 1] = 0;
-  FN(split_job) J = {out, p->post, h};
+  FN(split_job) J = {out, p->post, h, sc};
   if (par) cpu_parallel_for(pool, h / 2, 4096, FN(r2c_split1), &J);
   else FN(r2c_split)(&J, 1, h / 2 + 1);
 }
 
-static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, FT *in, FT *out, FT *scr) {
+static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, FT *in, FT *out, FT *scr, FT sc) {
   int64_t n = p->n;
   int par = pool && cpu_pool_threads(pool) > 1 && n >= 65536;
   if (n % 2) {
     FT *buf = scr, *sub = scr + 2 * n;
-    buf[0] = in[0];
+    buf[0] = sc * in[0];
     buf[1] = 0;
     for (int64_t k = 1; k <= n / 2; k++) {
-      buf[2 * k] = in[2 * k];
-      buf[2 * k + 1] = -in[2 * k + 1];
-      buf[2 * (n - k)] = in[2 * k];
-      buf[2 * (n - k) + 1] = in[2 * k + 1];
+      buf[2 * k] = sc * in[2 * k];
+      buf[2 * k + 1] = -sc * in[2 * k + 1];
+      buf[2 * (n - k)] = sc * in[2 * k];
+      buf[2 * (n - k) + 1] = sc * in[2 * k + 1];
     }
     FN(c2c_any)(p->half, par ? pool : NULL, buf, buf, sub);
     for (int64_t k = 0; k < n; k++) out[k] = buf[2 * k];
@@ -282,9 +285,9 @@ static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, FT *in, FT *out, FT *
   }
   int64_t h = n / 2;
   FT x0 = in[0], xh = in[2 * h];
-  in[0] = x0 + xh;
-  in[1] = -(x0 - xh);
-  FN(split_job) J = {in, p->post, h};
+  in[0] = sc * (x0 + xh);
+  in[1] = -sc * (x0 - xh);
+  FN(split_job) J = {in, p->post, h, sc};
   if (par) cpu_parallel_for(pool, h / 2, 4096, FN(c2r_merge1), &J);
   else FN(c2r_merge)(&J, 1, h / 2 + 1);
   FN(c2c_any)(p->half, par ? pool : NULL, in, out, scr);
