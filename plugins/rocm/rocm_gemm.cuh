@@ -18,71 +18,6 @@
 #include "rocm_dl.h"
 #include "rocm_tile.cuh"
 
-/* out[b] = alpha * (a[b] @ m[b]) + beta * self (the epilogue as mm_naive's). */
-template <int DT>
-__global__ void __launch_bounds__(RG_NT) rg_tiled(const mm_args j) {
-  typedef rg_io<DT> io;
-  typedef typename io::acc A;
-  __shared__ A as[RG_BK][RG_BM + 1];
-  __shared__ A ms[RG_BK][RG_BN + 1];
-  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
-  const int64_t c0 = (int64_t)blockIdx.x * RG_BN;
-  /* batch and row tiles loop (block-uniform) past the grid's y/z limits */
-  for (int64_t b = blockIdx.z; b < j.nb; b += gridDim.z) {
-    for (int64_t r0 = (int64_t)blockIdx.y * RG_BM; r0 < j.n; r0 += (int64_t)gridDim.y * RG_BM) {
-      A acc[4][4];
-#pragma unroll
-      for (int u = 0; u < 4; u++)
-#pragma unroll
-        for (int v = 0; v < 4; v++) acc[u][v] = 0;
-      for (int64_t k0 = 0; k0 < j.k; k0 += RG_BK) {
-        /* consecutive threads walk k in a (row-major a: coalesced), cols in m */
-        for (int e = t; e < RG_BM * RG_BK; e += RG_NT) {
-          int rr = e / RG_BK, kk = e % RG_BK;
-          int64_t r = r0 + rr, k = k0 + kk;
-          as[kk][rr] = (r < j.n && k < j.k) ? (A)io::ld(j.a, b * j.ast[0] + r * j.ast[1] + k * j.ast[2]) : (A)0;
-        }
-        for (int e = t; e < RG_BK * RG_BN; e += RG_NT) {
-          int kk = e / RG_BN, cc = e % RG_BN;
-          int64_t k = k0 + kk, col = c0 + cc;
-          ms[kk][cc] = (k < j.k && col < j.p) ? (A)io::ld(j.m, b * j.mst[0] + k * j.mst[1] + col * j.mst[2]) : (A)0;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int kk = 0; kk < RG_BK; kk++) {
-          A av[4], mv[4];
-#pragma unroll
-          for (int u = 0; u < 4; u++) {
-            av[u] = as[kk][ty + 16 * u];
-            mv[u] = ms[kk][tx + 16 * u];
-          }
-#pragma unroll
-          for (int u = 0; u < 4; u++)
-#pragma unroll
-            for (int v = 0; v < 4; v++) acc[u][v] += av[u] * mv[v];
-        }
-        __syncthreads();
-      }
-#pragma unroll
-      for (int u = 0; u < 4; u++) {
-        int64_t r = r0 + ty + 16 * u;
-        if (r >= j.n) continue;
-#pragma unroll
-        for (int v = 0; v < 4; v++) {
-          int64_t col = c0 + tx + 16 * v;
-          if (col >= j.p) continue;
-          double x = (double)acc[u][v];
-          if (j.use_self) {
-            x *= j.alpha[0];
-            if (j.use_beta) x += j.beta[0] * (double)io::ld(j.s, b * j.sst[0] + r * j.sst[1] + col * j.sst[2]);
-          }
-          io::st(j.o, (b * j.n + r) * j.p + col, (A)x);
-        }
-      }
-    }
-  }
-}
-
 /* rocBLAS handle of a device, created on first use (kept in c->blas[]). */
 static void *rg_rocblas_handle(tc_ctx *c, const rocm_rocblas *rb, int32_t dev) {
   if (dev < 0 || dev >= TC_MAX_DEVICES) return NULL;
@@ -140,10 +75,10 @@ static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const 
                   (long long)j->p);
   dim3 grid((unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), (unsigned)(gz > 65535 ? 65535 : gz));
   switch (dt) {
-    case TABI_DTYPE_FLOAT32: rg_tiled<TABI_DTYPE_FLOAT32><<<grid, RG_NT>>>(*j); break;
-    case TABI_DTYPE_FLOAT64: rg_tiled<TABI_DTYPE_FLOAT64><<<grid, RG_NT>>>(*j); break;
-    case TABI_DTYPE_FLOAT16: rg_tiled<TABI_DTYPE_FLOAT16><<<grid, RG_NT>>>(*j); break;
-    default: rg_tiled<TABI_DTYPE_BFLOAT16><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT32: rg_tiled<TABI_DTYPE_FLOAT32, mm_args><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT64: rg_tiled<TABI_DTYPE_FLOAT64, mm_args><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT16: rg_tiled<TABI_DTYPE_FLOAT16, mm_args><<<grid, RG_NT>>>(*j); break;
+    default: rg_tiled<TABI_DTYPE_BFLOAT16, mm_args><<<grid, RG_NT>>>(*j); break;
   }
   return tc_launch_status(c, op);
 }

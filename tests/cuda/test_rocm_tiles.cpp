@@ -1,0 +1,222 @@
+/* tests/cuda/test_rocm_tiles.cpp: the ROCm plugin's own kernels (the tiled
+ * GEMM and the implicit-GEMM convolution of plugins/rocm/rocm_tile.cuh) run on
+ * the host, without an AMD GPU, against naive loops in double.
+ *
+ * The kernels are device code with no runtime calls, so a small emulation of
+ * the CUDA/HIP execution model runs them as they are: each block's 256
+ * threads are std::threads, __syncthreads() is a std::barrier, __shared__
+ * arrays are function statics (shared by the block's threads; blocks run one
+ * after another). Grids smaller than the problem exercise the kernels' loops
+ * over row tiles and batches. What this cannot show: anything about AMD's
+ * compiler or hardware (wave size, memory model); it checks the index math,
+ * tiling, edges, strides, groups and the epilogue. */
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <tabi/tabi.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+#define __shared__ static
+struct dim3 {
+  unsigned x, y, z;
+};
+static thread_local dim3 threadIdx, blockIdx;
+static dim3 gridDim;
+static std::barrier<> *emu_bar;
+#define __syncthreads() emu_bar->arrive_and_wait()
+
+#include "rocm_tile.cuh"
+
+/* The fields the kernels read, named as tc_blas.cu's mm_args and tc_conv.cu's
+ * conv_args / conv_geom. */
+struct mm_j {
+  const char *a, *m, *s;
+  char *o;
+  int32_t dt, use_self, use_beta;
+  int64_t nb, n, k, p;
+  int64_t ast[3], mst[3], sst[3];
+  double alpha[2], beta[2];
+};
+struct geom {
+  int64_t n, cl, ch, groups;
+  int64_t lsp[3], hsp[3], k[3];
+  int64_t s[3], p[3], d[3];
+};
+struct conv_a {
+  geom g;
+  const char *in, *w, *b;
+  char *out;
+  int64_t ist[5], wst[5], ost[5], bst;
+  int64_t oshape[5];
+};
+
+static int failures, checks;
+
+template <class K>
+static void launch(dim3 grid, K kern) {
+  gridDim = grid;
+  for (unsigned z = 0; z < grid.z; z++)
+    for (unsigned y = 0; y < grid.y; y++)
+      for (unsigned x = 0; x < grid.x; x++) {
+        std::barrier<> bar(RG_NT);
+        emu_bar = &bar;
+        std::vector<std::thread> ts;
+        for (unsigned t = 0; t < RG_NT; t++)
+          ts.emplace_back([=] {
+            threadIdx = dim3{t, 0, 0};
+            blockIdx = dim3{x, y, z};
+            kern();
+          });
+        for (auto &th : ts) th.join();
+      }
+}
+
+/* Host buffers of one dtype, filled from doubles (rounded to the dtype). */
+struct buf {
+  int dt;
+  std::vector<char> b;
+  buf(int dt_, int64_t n) : dt(dt_), b((size_t)(n * tabi_dtype_size((tabi_dtype)dt_)) + 16, 0) {}
+  void set(int64_t i, double v) {
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(&b[i * 4], &f, 4); break; }
+      case TABI_DTYPE_FLOAT64: memcpy(&b[i * 8], &v, 8); break;
+      case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(&b[i * 2], &h, 2); break; }
+      default: { uint16_t h = tabi_f32_to_bf16((float)v); memcpy(&b[i * 2], &h, 2); break; }
+    }
+  }
+  double get(int64_t i) const {
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: { float f; memcpy(&f, &b[i * 4], 4); return f; }
+      case TABI_DTYPE_FLOAT64: { double d; memcpy(&d, &b[i * 8], 8); return d; }
+      case TABI_DTYPE_FLOAT16: { uint16_t h; memcpy(&h, &b[i * 2], 2); return tabi_f16_to_f32(h); }
+      default: { uint16_t h; memcpy(&h, &b[i * 2], 2); return tabi_bf16_to_f32(h); }
+    }
+  }
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0 * 4 - 2;
+}
+
+static double rtol_of(int dt) {
+  return dt == TABI_DTYPE_FLOAT64 ? 1e-12 : dt == TABI_DTYPE_FLOAT32 ? 1e-5
+         : dt == TABI_DTYPE_FLOAT16 ? 2e-3 : 1.6e-2;
+}
+
+static void expect(const char *what, int dt, double got, double want, double scale) {
+  checks++;
+  double tol = rtol_of(dt) * (fabs(want) + scale) + 1e-12;
+  if (!(fabs(got - want) <= tol)) {
+    if (failures < 10) fprintf(stderr, "%s: got %.10g, want %.10g\n", what, got, want);
+    failures++;
+  }
+}
+
+template <int DT>
+static void mm_case(const char *name, int64_t nb, int64_t n, int64_t k, int64_t p, int trans_a,
+                    int addmm, dim3 grid) {
+  buf a(DT, nb * n * k), m(DT, nb * k * p), s(DT, p), o(DT, nb * n * p);
+  for (int64_t i = 0; i < nb * n * k; i++) a.set(i, urand());
+  for (int64_t i = 0; i < nb * k * p; i++) m.set(i, urand());
+  for (int64_t i = 0; i < p; i++) s.set(i, urand());
+  mm_j j;
+  memset(&j, 0, sizeof j);
+  j.a = a.b.data(); j.m = m.b.data(); j.s = s.b.data(); j.o = o.b.data();
+  j.dt = DT; j.nb = nb; j.n = n; j.k = k; j.p = p;
+  /* a stored [nb][n][k], or transposed [nb][k][n] (column-major rows) */
+  j.ast[0] = n * k;
+  j.ast[1] = trans_a ? 1 : k;
+  j.ast[2] = trans_a ? n : 1;
+  j.mst[0] = k * p; j.mst[1] = p; j.mst[2] = 1;
+  j.sst[0] = 0; j.sst[1] = 0; j.sst[2] = 1; /* self [p] broadcast over rows */
+  j.use_self = addmm; j.use_beta = addmm;
+  j.alpha[0] = 0.5; j.beta[0] = -2;
+  launch(grid, [&] { rg_tiled<DT, mm_j>(j); });
+  for (int64_t b = 0; b < nb; b++)
+    for (int64_t r = 0; r < n; r++)
+      for (int64_t c = 0; c < p; c++) {
+        double acc = 0, mag = 0;
+        for (int64_t i = 0; i < k; i++) {
+          double x = a.get(b * j.ast[0] + r * j.ast[1] + i * j.ast[2]) * m.get(b * k * p + i * p + c);
+          acc += x;
+          mag += fabs(x);
+        }
+        if (addmm) acc = 0.5 * acc - 2 * s.get(c);
+        expect(name, DT, o.get((b * n + r) * p + c), acc, mag);
+      }
+}
+
+template <int DT>
+static void conv_case(const char *name, int64_t groups, dim3 grid_limit) {
+  const int64_t N = 2, C = 6, H = 9, W = 7, K = 8, KH = 3, KW = 2;
+  const int64_t s0 = 2, s1 = 1, p0 = 1, p1 = 0, d0 = 1, d1 = 2;
+  const int64_t OH = (H + 2 * p0 - d0 * (KH - 1) - 1) / s0 + 1, OW = (W + 2 * p1 - d1 * (KW - 1) - 1) / s1 + 1;
+  const int64_t cpg = C / groups, kpg = K / groups;
+  buf x(DT, N * C * H * W), w(DT, K * cpg * KH * KW), bias(DT, K), o(DT, N * K * OH * OW);
+  for (int64_t i = 0; i < N * C * H * W; i++) x.set(i, urand());
+  for (int64_t i = 0; i < K * cpg * KH * KW; i++) w.set(i, urand());
+  for (int64_t i = 0; i < K; i++) bias.set(i, urand());
+  conv_a a;
+  memset(&a, 0, sizeof a);
+  a.g.n = N; a.g.cl = K; a.g.ch = C; a.g.groups = groups;
+  a.g.k[0] = KH; a.g.k[1] = KW; a.g.k[2] = 1;
+  a.g.s[0] = s0; a.g.s[1] = s1; a.g.p[0] = p0; a.g.p[1] = p1; a.g.d[0] = d0; a.g.d[1] = d1;
+  a.g.hsp[0] = H; a.g.hsp[1] = W; a.g.lsp[0] = OH; a.g.lsp[1] = OW;
+  a.in = x.b.data(); a.w = w.b.data(); a.b = bias.b.data(); a.out = o.b.data();
+  /* input channels-last ([N][H][W][C] memory), weight and output contiguous */
+  a.ist[0] = H * W * C; a.ist[1] = 1; a.ist[2] = W * C; a.ist[3] = C;
+  a.wst[0] = cpg * KH * KW; a.wst[1] = KH * KW; a.wst[2] = KW; a.wst[3] = 1;
+  a.ost[0] = K * OH * OW; a.ost[1] = OH * OW; a.ost[2] = OW; a.ost[3] = 1;
+  a.bst = 1;
+  a.oshape[0] = N; a.oshape[1] = K; a.oshape[2] = OH; a.oshape[3] = OW;
+  int64_t rows = N * OH * OW;
+  unsigned gy = (unsigned)((rows + RG_BM - 1) / RG_BM);
+  if (gy > grid_limit.y) gy = grid_limit.y;
+  launch(dim3{(unsigned)((kpg + RG_BN - 1) / RG_BN), gy, (unsigned)groups},
+         [&] { rc_igemm<DT, conv_a>(a); });
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t oc = 0; oc < K; oc++)
+      for (int64_t oh = 0; oh < OH; oh++)
+        for (int64_t ow = 0; ow < OW; ow++) {
+          int64_t gi = oc / kpg;
+          double acc = bias.get(oc), mag = fabs(acc);
+          for (int64_t ic = 0; ic < cpg; ic++)
+            for (int64_t kh = 0; kh < KH; kh++)
+              for (int64_t kw = 0; kw < KW; kw++) {
+                int64_t ih = oh * s0 - p0 + kh * d0, iw = ow * s1 - p1 + kw * d1;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                double v = x.get(n * H * W * C + ih * W * C + iw * C + gi * cpg + ic) *
+                           w.get(oc * cpg * KH * KW + ic * KH * KW + kh * KW + kw);
+                acc += v;
+                mag += fabs(v);
+              }
+          expect(name, DT, o.get(n * K * OH * OW + oc * OH * OW + oh * OW + ow), acc, mag);
+        }
+}
+
+int main() {
+  mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
+  mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
+  mm_case<TABI_DTYPE_FLOAT64>("bmm f64 3x33x17x40, batches looped", 3, 33, 17, 40, 0, 0, dim3{1, 1, 2});
+  mm_case<TABI_DTYPE_FLOAT64>("addmm f64", 1, 40, 64, 70, 0, 1, dim3{2, 1, 1});
+  mm_case<TABI_DTYPE_FLOAT16>("mm f16", 1, 64, 48, 64, 0, 0, dim3{1, 1, 1});
+  mm_case<TABI_DTYPE_BFLOAT16>("addmm bf16", 1, 20, 33, 70, 1, 1, dim3{2, 1, 1});
+  conv_case<TABI_DTYPE_FLOAT32>("conv f32 groups=1", 1, dim3{1, 65535, 1});
+  conv_case<TABI_DTYPE_FLOAT64>("conv f64 groups=2, row tiles looped", 2, dim3{1, 1, 1});
+  conv_case<TABI_DTYPE_FLOAT16>("conv f16 groups=2", 2, dim3{1, 65535, 1});
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures == 0 && checks > 0 ? 0 : 1;
+}
