@@ -178,7 +178,7 @@ static tabi_status run_step(const cpu_ctx *c, const char *op, const tabi_tensor 
   if (J.lines * n < 32768) J.nchunks = 1; /* too little work to share */
   J.inner = J.nchunks == 1 && J.lines == 1 && n >= FFT_INNER_MIN ? c->pool : NULL;
   J.chunk_elems = 2 * (n + 2) + cpu_fft_scratch(J.plan) + 8;
-  int64_t words = (int64_t)J.nchunks * J.chunk_elems * 2; /* float64 units of 16-byte elements */
+  int64_t words = (int64_t)J.nchunks * J.chunk_elems * (f64 ? 2 : 1); /* float64 words */
   tabi_tensor *scr = NULL;
   tabi_status st = cpu_empty(c, like, TABI_DTYPE_FLOAT64, 1, &words, &scr);
   if (st != TABI_OK) {
