@@ -1,0 +1,19 @@
+/* plugins/cpu/cpu_ops_misc.h: the random, creation and copy ops with a fast kernel
+ * (cpu_misc_*.c). X(ID, "op name", kernel function); cpu.h joins every list into
+ * CPU_FAST_OPS. */
+#ifndef TABI_CPU_OPS_MISC_H
+#define TABI_CPU_OPS_MISC_H
+#define CPU_OPS_MISC(X) \
+  X(RAND, "aten::rand", cpu_k_rand) \
+  X(RANDN, "aten::randn", cpu_k_randn) \
+  X(P_UNIFORM, "prims::uniform", cpu_k_p_uniform) \
+  X(P_NORMAL, "prims::normal", cpu_k_p_normal) \
+  X(FULL, "aten::full", cpu_k_full) \
+  X(P_FULL, "prims::full", cpu_k_p_full) \
+  X(FULL_LIKE, "aten::full_like", cpu_k_full_like) \
+  X(P_FULL_LIKE, "prims::full_like", cpu_k_p_full_like) \
+  X(FILL, "aten::fill.Scalar", cpu_k_fill) \
+  X(P_FILL, "prims::fill", cpu_k_p_fill) \
+  X(ARANGE, "aten::arange.start_step", cpu_k_arange) \
+  X(P_CONVERT, "prims::convert_element_type", cpu_k_p_convert)
+#endif
