@@ -6,11 +6,14 @@
  * brings its dim last in a contiguous buffer and runs one batched plan.
  * Plans are cached per (type, n, batch, device, thread): cuFFT lets several
  * threads run FFTs only with distinct plans. */
+#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: direct DFT, rocm_dft.cuh */
 #include <cufft.h>
+#endif
 #include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
 
+#ifndef TC_HIP
 #define FFT_CACHE 32
 
 typedef struct fft_entry {
@@ -83,6 +86,10 @@ void tc_fft_destroy(tc_ctx *c) {
   free(fc);
   c->fft = NULL;
 }
+
+#else
+#include "rocm_dft.cuh"
+#endif /* TC_HIP */
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
 
@@ -210,6 +217,14 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
   }
   int64_t sig = kind == 2 ? n : len;
   if (st == TABI_OK && batch > 0 && sig > 0) {
+#ifdef TC_HIP
+    const char *ip = (const char *)tabi_tensor_data(src);
+    char *opp = (char *)tabi_tensor_data(dst);
+    int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
+    if (dbl) rd_dft<double><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+    else rd_dft<float><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+    st = tc_launch_status(c, op);
+#else
     cufftType type = kind == 0 ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
                      : kind == 1 ? (dbl ? CUFFT_D2Z : CUFFT_R2C) : (dbl ? CUFFT_Z2D : CUFFT_C2R);
     cufftHandle plan = 0;
@@ -229,6 +244,7 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
       }
       if (r != CUFFT_SUCCESS) st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT exec failed (%d)", op, (int)r);
     }
+#endif
   } else if (st == TABI_OK && tabi_tensor_numel(dst) > 0) {
     tabi_value zero = tabi_float(0.0);
     st = tc_fill(c, op, dst, &zero); /* an empty signal transforms to zeros */

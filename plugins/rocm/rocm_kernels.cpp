@@ -2,8 +2,7 @@
  * by hipcc (plugins/rocm/CMakeLists.txt) together with the CUDA plugin's
  * kernel sources (plugins/cuda/tc_*.cu through tc_port.h): this file owns the
  * shared files' context (one tc_ctx per load) and registers their tables,
- * in the order plugins/cuda/tc_plugin.cu does. FFT ops have no ROCm kernel
- * (no rocFFT on Debian 12). NOT YET RUN ON AMD HARDWARE. */
+ * in the order plugins/cuda/tc_plugin.cu does. NOT YET RUN ON AMD HARDWARE. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +14,9 @@
 extern "C" void tc_note_cuda_used(void) { rocm_note_hip_used(); }
 
 static const tc_kernel *const rocm_tables[] = {
-    tc_ew_kernels,   tc_shape_kernels, tc_reduce_kernels, tc_random_kernels, tc_blas_kernels,
-    tc_nn_kernels,   tc_index_kernels, tc_conv_kernels,   tc_sort_kernels,   tc_scatter_kernels};
+    tc_ew_kernels,  tc_shape_kernels, tc_reduce_kernels, tc_random_kernels, tc_blas_kernels,
+    tc_nn_kernels,  tc_fft_kernels,   tc_index_kernels,  tc_conv_kernels,   tc_sort_kernels,
+    tc_scatter_kernels};
 
 int rocm_kernels_own(const char *op) {
   for (size_t t = 0; t < sizeof rocm_tables / sizeof rocm_tables[0]; t++)

@@ -3,8 +3,7 @@
  * Each case builds the same host data in two runtimes, calls the op in both,
  * and compares within the float tolerance; random ops must match bit for bit
  * for a shared seed. The ROCm plugin compiles the same kernel sources, so the
- * same cases run against it (argv[3] = 10, kDLROCM), less the FFTs (no ROCm
- * FFT kernels). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
+ * same cases run against it (argv[3] = 10, kDLROCM). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
  * argv[3]: its DLDeviceType (default 2, kDLCUDA). */
 #include <math.h>
 #include <stdio.h>
@@ -153,7 +152,7 @@ int main(int argc, char **argv) {
   }
   compare("aten::cumsum", TABI_DTYPE_INT32, 1, 2, s2, (tabi_value[]){tabi_int(0)}, 1, 0, 0);
   /* FFTs (the real parts of complex results are compared) */
-  if (!rocm) {
+  {
     int64_t fd[1] = {1};
     compare("aten::_fft_r2c", TABI_DTYPE_FLOAT32, 1, 2, s2,
             (tabi_value[]){tabi_int_list(fd, 1), tabi_int(0), tabi_bool(1)}, 3, 1e-4, 1e-4);

@@ -1,6 +1,8 @@
 /* tests/cuda/test_rocm_tiles.cpp: the ROCm plugin's own kernels (the tiled
- * GEMM and the implicit-GEMM convolution of plugins/rocm/rocm_tile.cuh) run on
- * the host, without an AMD GPU, against naive loops in double.
+ * GEMM and the implicit-GEMM convolution of plugins/rocm/rocm_tile.cuh, the
+ * DFT of rocm_dft.cuh) run on the host, without an AMD GPU, against naive
+ * loops in double and, for the DFT, against its own identities (inverse of
+ * forward, r2c against c2c, c2r of r2c) and a shifted impulse.
  *
  * The kernels are device code with no runtime calls, so a small emulation of
  * the CUDA/HIP execution model runs them as they are: each block's 256
@@ -30,10 +32,11 @@ struct dim3 {
   unsigned x, y, z;
 };
 static thread_local dim3 threadIdx, blockIdx;
-static dim3 gridDim;
+static dim3 gridDim, blockDim;
 static std::barrier<> *emu_bar;
 #define __syncthreads() emu_bar->arrive_and_wait()
 
+#include "rocm_dft.cuh"
 #include "rocm_tile.cuh"
 
 /* The fields the kernels read, named as tc_blas.cu's mm_args and tc_conv.cu's
@@ -62,15 +65,16 @@ struct conv_a {
 static int failures, checks;
 
 template <class K>
-static void launch(dim3 grid, K kern) {
+static void launch(dim3 grid, K kern, unsigned nt = RG_NT) {
   gridDim = grid;
+  blockDim = dim3{nt, 1, 1};
   for (unsigned z = 0; z < grid.z; z++)
     for (unsigned y = 0; y < grid.y; y++)
       for (unsigned x = 0; x < grid.x; x++) {
-        std::barrier<> bar(RG_NT);
+        std::barrier<> bar(nt);
         emu_bar = &bar;
         std::vector<std::thread> ts;
-        for (unsigned t = 0; t < RG_NT; t++)
+        for (unsigned t = 0; t < nt; t++)
           ts.emplace_back([=] {
             threadIdx = dim3{t, 0, 0};
             blockIdx = dim3{x, y, z};
@@ -207,7 +211,63 @@ static void conv_case(const char *name, int64_t groups, dim3 grid_limit) {
         }
 }
 
+static void dft_check(const char *what, double got, double want, double scale) {
+  checks++;
+  if (!(fabs(got - want) <= 1e-12 * scale + 1e-12)) {
+    if (failures < 10) fprintf(stderr, "%s: got %.15g, want %.15g\n", what, got, want);
+    failures++;
+  }
+}
+
+/* rows of `batch` signals of length n: kind/fwd as rd_dft; 2 blocks of 64
+ * threads, fewer than the outputs, so the grid-stride loop is taken. */
+static std::vector<double> dft(const std::vector<double> &in, int kind, int fwd, int64_t batch, int64_t n) {
+  std::vector<double> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
+  const char *src = (const char *)in.data();
+  char *dst = (char *)out.data();
+  launch(dim3{2, 1, 1}, [&] { rd_dft<double>(src, dst, kind, fwd, batch, n); }, 64);
+  return out;
+}
+
+static void dft_case(int64_t n) {
+  const int64_t batch = 3, m = n / 2 + 1;
+  std::vector<double> x((size_t)(batch * n)), xc((size_t)(batch * n * 2));
+  for (int64_t i = 0; i < batch * n; i++) {
+    x[i] = urand();
+    xc[2 * i] = x[i];
+    xc[2 * i + 1] = 0;
+  }
+  std::vector<double> r2c = dft(x, 1, 1, batch, n), c2c = dft(xc, 0, 1, batch, n);
+  for (int64_t b = 0; b < batch; b++)
+    for (int64_t k = 0; k < m; k++)
+      for (int e = 0; e < 2; e++)
+        dft_check("r2c == c2c of the real signal", r2c[(b * m + k) * 2 + e], c2c[(b * n + k) * 2 + e], (double)n);
+  std::vector<double> back = dft(c2c, 0, 0, batch, n);
+  for (int64_t i = 0; i < batch * n * 2; i++)
+    dft_check("c2c inverse of forward == n x", back[i], (double)n * xc[i], (double)n);
+  /* c2r reads bins 0..n/2 with the imaginary parts of 0 and n/2 zeroed */
+  std::vector<double> half = r2c;
+  for (int64_t b = 0; b < batch; b++) {
+    half[(b * m) * 2 + 1] = 0;
+    if (n % 2 == 0) half[(b * m + n / 2) * 2 + 1] = 0;
+  }
+  std::vector<double> real = dft(half, 2, 0, batch, n);
+  for (int64_t i = 0; i < batch * n; i++)
+    dft_check("c2r of r2c == n x", real[i], (double)n * x[i], (double)n);
+  /* an impulse at t = 1: X[k] = e^{-2 pi i k / n} */
+  std::vector<double> imp((size_t)(n * 2), 0.0);
+  if (n > 1) imp[2] = 1;
+  else imp[0] = 1;
+  std::vector<double> ix = dft(imp, 0, 1, 1, n);
+  for (int64_t k = 0; k < n; k++) {
+    double ang = n > 1 ? -RD_TWO_PI * (double)k / (double)n : 0;
+    dft_check("impulse re", ix[2 * k], cos(ang), 1);
+    dft_check("impulse im", ix[2 * k + 1], sin(ang), 1);
+  }
+}
+
 int main() {
+  for (int64_t n : {1, 2, 7, 8, 16, 45}) dft_case(n);
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
   mm_case<TABI_DTYPE_FLOAT64>("bmm f64 3x33x17x40, batches looped", 3, 33, 17, 40, 0, 0, dim3{1, 1, 2});
