@@ -15,5 +15,8 @@
   X(FILL, "aten::fill.Scalar", cpu_k_fill) \
   X(P_FILL, "prims::fill", cpu_k_p_fill) \
   X(ARANGE, "aten::arange.start_step", cpu_k_arange) \
-  X(P_CONVERT, "prims::convert_element_type", cpu_k_p_convert)
+  X(P_CONVERT, "prims::convert_element_type", cpu_k_p_convert) \
+  X(FLIP, "aten::flip", cpu_k_flip) \
+  X(P_REV, "prims::rev", cpu_k_p_rev) \
+  X(REPEAT, "aten::repeat", cpu_k_repeat)
 #endif

@@ -276,6 +276,49 @@ static void convert_cases(tabi_runtime *f, tabi_runtime *r) {
     }
 }
 
+static void layout_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[] = {TABI_DTYPE_BOOL, TABI_DTYPE_INT16, TABI_DTYPE_FLOAT32, TABI_DTYPE_INT64,
+                                   TABI_DTYPE_COMPLEX128, TABI_DTYPE_BFLOAT16};
+  static const int64_t dl[][3] = {{0}, {1}, {0, 1}, {-1}, {1, -2}, {0, 0}, {5}};
+  static const int64_t dn[] = {1, 1, 2, 1, 2, 2, 1};
+  static const int64_t reps[][4] = {{2, 3}, {1, 1}, {3, 1, 2}, {2, 0}, {1, -1}, {4, 1, 1, 2}};
+  static const int64_t rn[] = {2, 2, 3, 2, 2, 4};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (int tr = 0; tr < 2; tr++) {
+      tabi_tensor *x = mixed(f, dts[d], 301, 263, tr);
+      CHECK(x != NULL);
+      if (!x) continue;
+      for (size_t k = 0; k < sizeof dn / sizeof *dn; k++) {
+        char label[96];
+        snprintf(label, sizeof label, "%s layout %d dims case %zu", tabi_dtype_name(dts[d]), tr, k);
+        tabi_value a[2] = {tabi_tensor_value(x), tabi_int_list(dl[k], dn[k])};
+        same(f, r, "aten::flip", a, 2, label);
+        same(f, r, "prims::rev", a, 2, label);
+      }
+      for (size_t k = 0; k < sizeof rn / sizeof *rn; k++) {
+        char label[96];
+        snprintf(label, sizeof label, "%s layout %d repeats case %zu", tabi_dtype_name(dts[d]), tr, k);
+        tabi_value a[2] = {tabi_tensor_value(x), tabi_int_list(reps[k], rn[k])};
+        same(f, r, "aten::repeat", a, 2, label);
+      }
+      tabi_tensor_release(x);
+    }
+  /* 0-d */
+  tabi_tensor *z = NULL;
+  CHECK_OK(tabi_tensor_empty(f, cpu, TABI_DTYPE_FLOAT64, 0, NULL, &z));
+  if (z) {
+    *(double *)tabi_tensor_data(z) = 2.5;
+    int64_t m1[1] = {-1}, r3[2] = {3, 2};
+    tabi_value a[2] = {tabi_tensor_value(z), tabi_int_list(m1, 1)};
+    same(f, r, "aten::flip", a, 2, "0-d");
+    tabi_value b[2] = {tabi_tensor_value(z), tabi_int_list(r3, 2)};
+    same(f, r, "aten::repeat", b, 2, "0-d");
+    tabi_value e[2] = {tabi_tensor_value(z), tabi_int_list(NULL, 0)};
+    same(f, r, "aten::repeat", e, 2, "0-d no repeats");
+    tabi_tensor_release(z);
+  }
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -330,6 +373,7 @@ int main(int argc, char **argv) {
   fill_cases(f, r);
   arange_cases(f, r);
   convert_cases(f, r);
+  layout_cases(f, r);
   if (getenv("TABI_TEST_TIMINGS")) timings(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
