@@ -7,8 +7,8 @@
  * with the reference's own helpers (so an out-of-range Scalar fails with the
  * reference's message), and a Scalar or 0-d operand is cast to the compute dtype
  * once, as a wrapped number. A dimensioned operand of another dtype than the
- * result (mixed-dtype tensors), complex operands, integer division and the
- * remaining rounding modes go to the reference kernel.
+ * result (mixed-dtype tensors), complex operands and integer division /
+ * remainder (division by zero is an error there) go to the reference kernel.
  */
 #include <math.h>
 #include <string.h>
@@ -45,6 +45,41 @@ D2(d_eq, a == b) D2(d_ne, a != b) D2(d_lt, a < b) D2(d_le, a <= b) D2(d_gt, a > 
 D2(d_ge, a >= b) D2(d_land, a != 0 && b != 0) D2(d_lor, a != 0 || b != 0)
 D2(d_lxor, (a != 0) != (b != 0)) D2(d_atan2, atan2(a, b)) D2(d_hypot, hypot(a, b))
 D2(d_fmod, fmod(a, b)) D2(d_pow, pow(a, b))
+/* remainder: the sign follows the divisor; the correction rounds to the op's precision */
+static void d_remainder(double *x, const double *y, int64_t n, const cpu_ew_call *e) {
+  for (int64_t i = 0; i < n; i++) {
+    double a = x[i], b = y[i], mod = fmod(a, b);
+    if (mod != 0 && ((b < 0) != (mod < 0)))
+      mod = e->cd == TABI_DTYPE_FLOAT64 ? mod + b : (double)(float)(mod + b);
+    x[i] = mod;
+  }
+}
+/* ATen's div_floor_floating (Python's //), in the op's precision (half types in float) */
+static double floordiv_f64(double a, double b) {
+  if (b == 0) return a / b;
+  double mod = fmod(a, b), div = (a - mod) / b, fd;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
+  if (div != 0) {
+    fd = floor(div);
+    if (div - fd > 0.5) fd += 1.0;
+  } else {
+    fd = copysign(0.0, a / b);
+  }
+  return fd;
+}
+static float floordiv_f32(float a, float b) {
+  if (b == 0) return a / b;
+  float mod = fmodf(a, b), div = (a - mod) / b, fd;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0f;
+  if (div != 0) {
+    fd = floorf(div);
+    if (div - fd > 0.5f) fd += 1.0f;
+  } else {
+    fd = copysignf(0.0f, a / b);
+  }
+  return fd;
+}
+D2(d_div_floor, e->cd == TABI_DTYPE_FLOAT64 ? floordiv_f64(a, b) : floordiv_f32((float)a, (float)b))
 /* the quotient rounds to the op's precision first, as ATen */
 D2(d_div_trunc, trunc(e->cd == TABI_DTYPE_FLOAT64 ? a / b : (double)(float)(a / b)))
 
@@ -170,6 +205,8 @@ BIN(cpu_k_atan2, ATAN2, -1, d_atan2, N, BI | F, R_FLOAT, 0, 0, 2)
 BIN(cpu_k_fmod_tensor, FMOD_TENSOR, -1, d_fmod, N, F, R_SAME, 0, 0, 2)
 BIN(cpu_k_fmod_scalar, FMOD_SCALAR, -1, d_fmod, N, F, R_SAME, 0, 0, 2)
 BIN(cpu_k_pow_tt, POW_TT, -1, d_pow, N, F, R_SAME, 0, 0, 2)
+BIN(cpu_k_remainder_tensor, REMAINDER_TENSOR, -1, d_remainder, N, F, R_SAME, 0, 0, 2)
+BIN(cpu_k_remainder_scalar, REMAINDER_SCALAR, -1, d_remainder, N, F, R_SAME, 0, 0, 2)
 
 BIN(cpu_k_p_add, P_ADD, B(ADD), d_add, i_add, ALL, R_SAME, 0, 1, 0)
 BIN(cpu_k_p_sub, P_SUB, B(SUB), d_sub, i_sub, INT | F, R_SAME, 0, 1, 0)
@@ -192,6 +229,7 @@ BIN(cpu_k_p_atan2, P_ATAN2, -1, d_atan2, N, F, R_SAME, 0, 1, 2)
 BIN(cpu_k_p_hypot, P_HYPOT, -1, d_hypot, N, F, R_SAME, 0, 1, 2)
 BIN(cpu_k_p_fmod, P_FMOD, -1, d_fmod, N, F, R_SAME, 0, 1, 2)
 BIN(cpu_k_p_pow, P_POW, -1, d_pow, N, F, R_SAME, 0, 1, 2)
+BIN(cpu_k_p_remainder, P_REMAINDER, -1, d_remainder, N, F, R_SAME, 0, 1, 2)
 
 /* sub refuses bool operands (the reference words the error) */
 static tabi_status sub_k(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
@@ -208,13 +246,16 @@ tabi_status cpu_k_sub_scalar(void *ctx, const tabi_call *call, tabi_value *args,
   return st != CPU_EW_DECLINE ? st : CPU_FALLBACK((const cpu_ctx *)ctx, SUB_SCALAR);
 }
 
-/* div with rounding_mode: None is true division, "trunc" floats; "floor" reference */
+/* div with rounding_mode: None is true division; "trunc" and "floor" floats (integers:
+ * the reference, which checks division by zero) */
 static tabi_status div_mode_k(void *ctx, const tabi_call *call, tabi_value *args,
                               tabi_value *outs) {
   static const ew_bin plain = {B(DIV), d_div, N, ALL, R_FLOAT, 0, 0, 0};
   static const ew_bin trunc_mode = {-1, d_div_trunc, N, F, R_SAME, 0, 0, 0};
+  static const ew_bin floor_mode = {-1, d_div_floor, N, F, R_SAME, 0, 0, 2};
   if (args[2].tag == TABI_TAG_NONE) return ew_binary(ctx, call, args, outs, &plain);
   if (ref_ew_str_is(&args[2], "trunc")) return ew_binary(ctx, call, args, outs, &trunc_mode);
+  if (ref_ew_str_is(&args[2], "floor")) return ew_binary(ctx, call, args, outs, &floor_mode);
   return CPU_EW_DECLINE;
 }
 tabi_status cpu_k_div_tensor_mode(void *ctx, const tabi_call *call, tabi_value *args,

@@ -66,6 +66,9 @@ typedef struct cpu_ew_isa_table {
    * c is bool; smask bit 0 c, bit 1 a, bit 2 b repeated */
   void (*where)(void *o, const void *c, const void *a, const void *b, int64_t n, int32_t smask,
                 int32_t esz);
+  /* float32 <-> float32/float16/bfloat16 buffers (cpu_to_f32 / cpu_from_f32) */
+  void (*to_f32)(float *d, const void *s, int64_t n, int32_t dt);
+  void (*from_f32)(void *d, const float *s, int64_t n, int32_t dt);
 } cpu_ew_isa_table;
 
 extern const cpu_ew_isa_table cpu_ew_isa_avx512;

@@ -110,29 +110,27 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
   }
 }
 
-#define EW_UN_DT(op)                                                             \
-  case op:                                                                       \
-    if (p->dt == CPU_EW_F32) ew_un_loop(op, CPU_EW_F32, o, a, n, p);             \
-    else if (p->dt == CPU_EW_F16) ew_un_loop(op, CPU_EW_F16, o, a, n, p);        \
-    else ew_un_loop(op, CPU_EW_BF16, o, a, n, p);                                \
-    break;
+/* One function per op (small functions keep compile time linear; the switch
+ * below picks the op once per call). */
+#define EW_UN_FN(op)                                                                      \
+  static void ew_un_##op(char *o, const char *a, int64_t n, const cpu_ew_args *p) {        \
+    if (p->dt == CPU_EW_F32) ew_un_loop(CPU_EWU_##op, CPU_EW_F32, o, a, n, p);             \
+    else if (p->dt == CPU_EW_F16) ew_un_loop(CPU_EWU_##op, CPU_EW_F16, o, a, n, p);        \
+    else ew_un_loop(CPU_EWU_##op, CPU_EW_BF16, o, a, n, p);                                \
+  }
+#define EW_UN_OPS(X)                                                                      \
+  X(COPY) X(EXP) X(EXP2) X(EXPM1) X(LOG) X(LOG2) X(LOG10) X(LOG1P) X(SIN) X(COS) X(TAN)   \
+  X(TANH) X(SIGMOID) X(ERF) X(ERFC) X(GELU) X(GELU_TANH) X(SQRT) X(RSQRT) X(RECIP) X(NEG) \
+  X(ABS) X(RELU) X(FLOOR) X(CEIL) X(TRUNC) X(ROUND) X(SIGN) X(SQUARE) X(CUBE) X(RSQUARE) \
+  X(CLAMP) X(LEAKY) X(FILL) X(ISNAN) X(ISINF) X(ISFINITE) X(SIGNBIT) X(LNOT)
+EW_UN_OPS(EW_UN_FN)
+#define EW_UN_CASE(op) case CPU_EWU_##op: ew_un_##op(o, a, n, p); break;
 
 static void ew_unary(void *vo, const void *va, int64_t n, const cpu_ew_args *p) {
   char *o = vo;
   const char *a = va;
   switch (p->op) {
-    EW_UN_DT(CPU_EWU_COPY) EW_UN_DT(CPU_EWU_EXP) EW_UN_DT(CPU_EWU_EXP2) EW_UN_DT(CPU_EWU_EXPM1)
-    EW_UN_DT(CPU_EWU_LOG) EW_UN_DT(CPU_EWU_LOG2) EW_UN_DT(CPU_EWU_LOG10) EW_UN_DT(CPU_EWU_LOG1P)
-    EW_UN_DT(CPU_EWU_SIN) EW_UN_DT(CPU_EWU_COS) EW_UN_DT(CPU_EWU_TAN) EW_UN_DT(CPU_EWU_TANH)
-    EW_UN_DT(CPU_EWU_SIGMOID) EW_UN_DT(CPU_EWU_ERF) EW_UN_DT(CPU_EWU_ERFC) EW_UN_DT(CPU_EWU_GELU)
-    EW_UN_DT(CPU_EWU_GELU_TANH) EW_UN_DT(CPU_EWU_SQRT) EW_UN_DT(CPU_EWU_RSQRT)
-    EW_UN_DT(CPU_EWU_RECIP) EW_UN_DT(CPU_EWU_NEG) EW_UN_DT(CPU_EWU_ABS) EW_UN_DT(CPU_EWU_RELU)
-    EW_UN_DT(CPU_EWU_FLOOR) EW_UN_DT(CPU_EWU_CEIL) EW_UN_DT(CPU_EWU_TRUNC)
-    EW_UN_DT(CPU_EWU_ROUND) EW_UN_DT(CPU_EWU_SIGN) EW_UN_DT(CPU_EWU_SQUARE)
-    EW_UN_DT(CPU_EWU_CUBE) EW_UN_DT(CPU_EWU_RSQUARE) EW_UN_DT(CPU_EWU_CLAMP)
-    EW_UN_DT(CPU_EWU_LEAKY) EW_UN_DT(CPU_EWU_FILL) EW_UN_DT(CPU_EWU_ISNAN)
-    EW_UN_DT(CPU_EWU_ISINF) EW_UN_DT(CPU_EWU_ISFINITE) EW_UN_DT(CPU_EWU_SIGNBIT)
-    EW_UN_DT(CPU_EWU_LNOT)
+    EW_UN_OPS(EW_UN_CASE)
     default: break;
   }
 }
@@ -199,22 +197,25 @@ SI void ew_bin_loop(int op, int dt, int sa, int sb, char *o, const char *a, cons
     case 3: ew_bin_loop(op, dt, 1, 1, o, a, b, n, p); break;                        \
     default: ew_bin_loop(op, dt, 0, 0, o, a, b, n, p); break;                       \
   }
-#define EW_BIN_DT(op)                                                  \
-  case op:                                                             \
-    if (p->dt == CPU_EW_F32) { EW_BIN_S(op, CPU_EW_F32) }              \
-    else if (p->dt == CPU_EW_F16) { EW_BIN_S(op, CPU_EW_F16) }         \
-    else { EW_BIN_S(op, CPU_EW_BF16) }                                 \
-    break;
+#define EW_BIN_FN(op)                                                                   \
+  static void ew_bin_##op(char *o, const char *a, const char *b, int64_t n, int32_t smask, \
+                          const cpu_ew_args *p) {                                       \
+    if (p->dt == CPU_EW_F32) { EW_BIN_S(CPU_EWB_##op, CPU_EW_F32) }                     \
+    else if (p->dt == CPU_EW_F16) { EW_BIN_S(CPU_EWB_##op, CPU_EW_F16) }                \
+    else { EW_BIN_S(CPU_EWB_##op, CPU_EW_BF16) }                                        \
+  }
+#define EW_BIN_OPS(X) \
+  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
+  X(LAND) X(LOR) X(LXOR)
+EW_BIN_OPS(EW_BIN_FN)
+#define EW_BIN_CASE(op) case CPU_EWB_##op: ew_bin_##op(o, a, b, n, smask, p); break;
 
 static void ew_binary(void *vo, const void *va, const void *vb, int64_t n, int32_t smask,
                       const cpu_ew_args *p) {
   char *o = vo;
   const char *a = va, *b = vb;
   switch (p->op) {
-    EW_BIN_DT(CPU_EWB_ADD) EW_BIN_DT(CPU_EWB_SUB) EW_BIN_DT(CPU_EWB_MUL) EW_BIN_DT(CPU_EWB_DIV)
-    EW_BIN_DT(CPU_EWB_MAXIMUM) EW_BIN_DT(CPU_EWB_MINIMUM) EW_BIN_DT(CPU_EWB_EQ)
-    EW_BIN_DT(CPU_EWB_NE) EW_BIN_DT(CPU_EWB_LT) EW_BIN_DT(CPU_EWB_LE) EW_BIN_DT(CPU_EWB_GT)
-    EW_BIN_DT(CPU_EWB_GE) EW_BIN_DT(CPU_EWB_LAND) EW_BIN_DT(CPU_EWB_LOR) EW_BIN_DT(CPU_EWB_LXOR)
+    EW_BIN_OPS(EW_BIN_CASE)
     default: break;
   }
 }
@@ -251,4 +252,30 @@ static void ew_where(void *o, const void *c, const void *a, const void *b, int64
   }
 }
 
-const cpu_ew_isa_table CPU_EW_TABLE = {CPU_EW_NAME, W, ew_unary, ew_binary, ew_where};
+/* --- buffer conversions ------------------------------------------------------- */
+
+SI void ew_cvt_loop(int from, int to, char *d, const char *s, int64_t n) {
+  const int fe = from == CPU_EW_F32 ? 4 : 2, te = to == CPU_EW_F32 ? 4 : 2;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) ew_st(to, d, i, ew_ld(from, s, i));
+  if (i < n) {
+    char ts[W * 4], td[W * 4];
+    memset(ts, 0, sizeof ts);
+    memcpy(ts, s + i * fe, (size_t)((n - i) * fe));
+    ew_st(to, td, 0, ew_ld(from, ts, 0));
+    memcpy(d + i * te, td, (size_t)((n - i) * te));
+  }
+}
+static void ew_to_f32(float *d, const void *s, int64_t n, int32_t dt) {
+  if (dt == CPU_EW_F16) ew_cvt_loop(CPU_EW_F16, CPU_EW_F32, (char *)d, s, n);
+  else if (dt == CPU_EW_BF16) ew_cvt_loop(CPU_EW_BF16, CPU_EW_F32, (char *)d, s, n);
+  else memcpy(d, s, (size_t)n * 4);
+}
+static void ew_from_f32(void *d, const float *s, int64_t n, int32_t dt) {
+  if (dt == CPU_EW_F16) ew_cvt_loop(CPU_EW_F32, CPU_EW_F16, d, (const char *)s, n);
+  else if (dt == CPU_EW_BF16) ew_cvt_loop(CPU_EW_F32, CPU_EW_BF16, d, (const char *)s, n);
+  else memcpy(d, s, (size_t)n * 4);
+}
+
+const cpu_ew_isa_table CPU_EW_TABLE = {CPU_EW_NAME, W,         ew_unary,   ew_binary,
+                                       ew_where,    ew_to_f32, ew_from_f32};

@@ -123,6 +123,9 @@
   X(FMOD_TENSOR, "aten::fmod.Tensor", cpu_k_fmod_tensor) \
   X(FMOD_SCALAR, "aten::fmod.Scalar", cpu_k_fmod_scalar) \
   X(POW_TT, "aten::pow.Tensor_Tensor", cpu_k_pow_tt) \
+  X(REMAINDER_TENSOR, "aten::remainder.Tensor", cpu_k_remainder_tensor) \
+  X(REMAINDER_SCALAR, "aten::remainder.Scalar", cpu_k_remainder_scalar) \
+  X(P_REMAINDER, "prims::remainder", cpu_k_p_remainder) \
   X(POW_TS, "aten::pow.Tensor_Scalar", cpu_k_pow_ts) \
   X(WHERE_SELF, "aten::where.self", cpu_k_where) \
   X(CLAMP, "aten::clamp", cpu_k_clamp) \
