@@ -58,7 +58,7 @@ static void plan_free(cpu_fft_plan *p) {
 int64_t cpu_fft_scratch(const cpu_fft_plan *p) {
   if (p->real) {
     int64_t hs = cpu_fft_scratch(p->half);
-    return p->n % 2 ? p->n + hs : hs;
+    return p->n % 2 ? p->n + hs : p->n / 2 + hs; /* c2r's merged input */
   }
   if (p->sub) return p->M + cpu_fft_scratch(p->sub);
   return p->n;
@@ -128,8 +128,8 @@ static int plan_bluestein(cpu_fft_plan *p) {
       int64_t q = (int64_t)(((unsigned __int128)k * (unsigned __int128)k) % (unsigned __int128)(2 * n));
       tw_put(ch, 1, k, q, 2 * n);
     }
-    bh[0] = ch[0];
-    bh[1] = -ch[1];
+    bh[0] = 1; /* conj(chirp[0]) = e^0 */
+    bh[1] = 0;
     for (int64_t k = 1; k < n; k++) {
       bh[2 * k] = bh[2 * (M - k)] = ch[2 * k];
       bh[2 * k + 1] = bh[2 * (M - k) + 1] = -ch[2 * k + 1];
@@ -200,7 +200,7 @@ void cpu_fft_r2c(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *ou
   else r2c_f32(p, pool, in, out, scratch, (float)scale);
 }
 
-void cpu_fft_c2r(const cpu_fft_plan *p, cpu_pool *pool, void *in, void *out, void *scratch,
+void cpu_fft_c2r(const cpu_fft_plan *p, cpu_pool *pool, const void *in, void *out, void *scratch,
                  double scale) {
   if (p->f64) c2r_f64(p, pool, in, out, scratch, scale);
   else c2r_f32(p, pool, in, out, scratch, (float)scale);

@@ -57,8 +57,8 @@ void cpu_fft_r2c(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void 
 /* Real plans, the inverse direction: out[j] = scale * sum_{k<n} X[k]
  * e^{+2 pi i jk/n}, with X[k] = in[k] for k <= n/2 and conj(in[n-k]) above; the
  * imaginary parts of in[0] (and in[n/2] for even n) are ignored. in holds
- * n/2 + 1 complex values and is clobbered; out receives n reals. */
-void cpu_fft_c2r(const cpu_fft_plan *plan, cpu_pool *pool, void *in, void *out, void *scratch,
+ * n/2 + 1 complex values and is left as it is; out receives n reals. */
+void cpu_fft_c2r(const cpu_fft_plan *plan, cpu_pool *pool, const void *in, void *out, void *scratch,
                  double scale);
 
 #endif /* TABI_CPU_FFT_H */

@@ -113,13 +113,17 @@ static void line_offsets(const step_job *J, int64_t l, int64_t *so, int64_t *dof
         }                                                                                          \
     } else { /* C2R: m inputs, n outputs */                                                        \
       int64_t hc = n / 2 + 1, cp = m < hc ? m : hc;                                                \
-      for (int64_t k = 0; k < cp; k++) {                                                           \
-        bufa[2 * k] = x[2 * k * sd];                                                               \
-        bufa[2 * k + 1] = ci * x[2 * k * sd + 1];                                                  \
+      const FT *in = x; /* a contiguous, long enough input is read in place */                     \
+      if (sd != 1 || J->conj_in || m < hc) {                                                       \
+        for (int64_t k = 0; k < cp; k++) {                                                         \
+          bufa[2 * k] = x[2 * k * sd];                                                             \
+          bufa[2 * k + 1] = ci * x[2 * k * sd + 1];                                                \
+        }                                                                                          \
+        for (int64_t k = cp; k < hc; k++) bufa[2 * k] = bufa[2 * k + 1] = 0;                       \
+        in = bufa;                                                                                 \
       }                                                                                            \
-      for (int64_t k = cp; k < hc; k++) bufa[2 * k] = bufa[2 * k + 1] = 0;                         \
       FT *out = dd == 1 ? y : bufb;                                                                \
-      cpu_fft_c2r(J->plan, J->inner, bufa, out, scr, J->scale);                                    \
+      cpu_fft_c2r(J->plan, J->inner, in, out, scr, J->scale);                                      \
       if (dd != 1)                                                                                 \
         for (int64_t k = 0; k < n; k++) y[k * dd] = out[k];                                        \
     }                                                                                              \

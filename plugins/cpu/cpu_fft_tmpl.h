@@ -188,6 +188,7 @@ static void FN(c2c_any)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT 
  * and O = -i (Z[k] - conj Z[h-k])/2. */
 typedef struct FN(split_job) {
   FT *out;
+  const FT *src; /* c2r's merge reads here (the caller's input) and writes out */
   const FT *w;
   int64_t h;
   FT scale; /* folded into the pass: the caller's normalization */
@@ -213,13 +214,15 @@ static void FN(r2c_split)(void *arg, int64_t b, int64_t e) {
   }
 }
 
-/* c2r's merge pass, in place in x (h + 1 slots, x[0] and x[h] already real):
+/* c2r's merge pass, from the input x (h + 1 values) into g (h slots; g[0] is
+ * the caller's, from the real parts of x[0] and x[h]):
  * G[k] = conj(P) - i conj(Q), G[h-k] = P - i Q with P = X[k] + conj X[h-k],
  * Q = (X[k] - conj X[h-k]) conj(w^k); FFT_h(G) is then conj of the backward
  * transform of the pairs. */
 static void FN(c2r_merge)(void *arg, int64_t b, int64_t e) {
   const FN(split_job) *J = arg;
-  FT *x = J->out;
+  const FT *x = J->src;
+  FT *g = J->out;
   const FT *w = J->w;
   int64_t h = J->h;
   for (int64_t k = b; k < e; k++) {
@@ -230,10 +233,10 @@ static void FN(c2r_merge)(void *arg, int64_t b, int64_t e) {
     FT wr = w[2 * k], wi = -w[2 * k + 1];
     FT qr = dr * wr - di * wi, qi = dr * wi + di * wr;
     /* conj(P) - i conj(Q) = (pr - qi, -pi - qr); P - iQ = (pr + qi, pi - qr) */
-    x[2 * k] = pr - qi;
-    x[2 * k + 1] = -pi - qr;
-    x[2 * c] = pr + qi;
-    x[2 * c + 1] = pi - qr;
+    g[2 * k] = pr - qi;
+    g[2 * k + 1] = -pi - qr;
+    g[2 * c] = pr + qi;
+    g[2 * c + 1] = pi - qr;
   }
 }
 
@@ -261,12 +264,12 @@ static void FN(r2c)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT *out
   out[1] = 0;
   out[2 * h] = sc * (z0r - z0i);
   out[2 * h + 1] = 0;
-  FN(split_job) J = {out, p->post, h, sc};
+  FN(split_job) J = {out, out, p->post, h, sc};
   if (par) cpu_parallel_for(pool, h / 2, 4096, FN(r2c_split1), &J);
   else FN(r2c_split)(&J, 1, h / 2 + 1);
 }
 
-static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, FT *in, FT *out, FT *scr, FT sc) {
+static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, const FT *in, FT *out, FT *scr, FT sc) {
   int64_t n = p->n;
   int par = pool && cpu_pool_threads(pool) > 1 && n >= 65536;
   if (n % 2) {
@@ -284,12 +287,13 @@ static void FN(c2r)(const cpu_fft_plan *p, cpu_pool *pool, FT *in, FT *out, FT *
     return;
   }
   int64_t h = n / 2;
+  FT *g = scr, *sub = scr + 2 * h;
   FT x0 = in[0], xh = in[2 * h];
-  in[0] = sc * (x0 + xh);
-  in[1] = -sc * (x0 - xh);
-  FN(split_job) J = {in, p->post, h, sc};
+  g[0] = sc * (x0 + xh);
+  g[1] = -sc * (x0 - xh);
+  FN(split_job) J = {g, in, p->post, h, sc};
   if (par) cpu_parallel_for(pool, h / 2, 4096, FN(c2r_merge1), &J);
   else FN(c2r_merge)(&J, 1, h / 2 + 1);
-  FN(c2c_any)(p->half, par ? pool : NULL, in, out, scr);
+  FN(c2c_any)(p->half, par ? pool : NULL, g, out, sub);
   for (int64_t k = 0; k < h; k++) out[2 * k + 1] = -out[2 * k + 1];
 }
