@@ -266,7 +266,8 @@ static void binary_cases(void) {
                               "aten::eq.Tensor", "aten::ne.Tensor", "aten::lt.Tensor",
                               "aten::le.Tensor", "aten::gt.Tensor", "aten::ge.Tensor",
                               "aten::logical_and", "aten::logical_or", "aten::logical_xor",
-                              "aten::atan2", "aten::pow.Tensor_Tensor", "aten::fmod.Tensor"};
+                              "aten::atan2", "aten::pow.Tensor_Tensor", "aten::fmod.Tensor",
+                              "aten::remainder.Tensor"};
   static const tabi_dtype dts[6] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
                                     TABI_DTYPE_FLOAT64, TABI_DTYPE_INT32, TABI_DTYPE_INT64};
   /* shapes: same, row bias [64], column [256, 1], 0-d, transposed, threaded, tails */
@@ -365,6 +366,15 @@ static void other_cases(void) {
     arg a[2] = {T(fdts[d], 2, 129, 77, mix, NMIX), V(tabi_float(0.01))};
     run2("aten::leaky_relu", a, 2, tabi_dtype_name(fdts[d]));
   }
+  static const char *modes[2] = {"trunc", "floor"};
+  for (int d = 0; d < 6; d++)
+    for (int m = 0; m < 2; m++) {
+      arg a[3] = {T(dts[d], 2, 129, 77, mix, NMIX), T(dts[d], 1, 77, 0, mix2, NMIX2),
+                  V(tabi_string(modes[m], 5))};
+      run2("aten::div.Tensor_mode", a, 3, tabi_dtype_name(dts[d]));
+      a[1] = V(tabi_float(-0.75));
+      run2("aten::div.Scalar_mode", a, 3, tabi_dtype_name(dts[d]));
+    }
   /* integer and bool ops */
   static const char *iops[] = {"aten::bitwise_and.Tensor", "aten::bitwise_or.Tensor",
                                "aten::bitwise_xor.Tensor", "aten::maximum", "aten::mul.Tensor",
