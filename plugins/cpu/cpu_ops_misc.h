@@ -18,5 +18,10 @@
   X(P_CONVERT, "prims::convert_element_type", cpu_k_p_convert) \
   X(FLIP, "aten::flip", cpu_k_flip) \
   X(P_REV, "prims::rev", cpu_k_p_rev) \
-  X(REPEAT, "aten::repeat", cpu_k_repeat)
+  X(REPEAT, "aten::repeat", cpu_k_repeat) \
+  X(REFLECTION_PAD1D, "aten::reflection_pad1d", cpu_k_reflection_pad1d) \
+  X(REFLECTION_PAD2D, "aten::reflection_pad2d", cpu_k_reflection_pad2d) \
+  X(REFLECTION_PAD3D, "aten::reflection_pad3d", cpu_k_reflection_pad3d) \
+  X(REPLICATION_PAD2D, "aten::replication_pad2d", cpu_k_replication_pad2d) \
+  X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d)
 #endif

@@ -319,6 +319,54 @@ static void layout_cases(tabi_runtime *f, tabi_runtime *r) {
   }
 }
 
+/* A tensor of `shape` (nd <= 5) with mixed values; tr swaps the last two dims
+ * through the strides (non-contiguous). */
+static tabi_tensor *shaped(tabi_runtime *rt, tabi_dtype dt, int32_t nd, const int64_t *shape, int tr) {
+  int64_t n = 1, st[5], sh[5];
+  for (int32_t i = 0; i < nd; i++) { n *= shape[i]; sh[i] = shape[i]; }
+  tabi_tensor *flat = mixed(rt, dt, 1, n, 0), *v = NULL;
+  if (!flat) return NULL;
+  if (tr) { int64_t t = sh[nd - 1]; sh[nd - 1] = sh[nd - 2]; sh[nd - 2] = t; }
+  int64_t e = 1;
+  for (int32_t i = nd - 1; i >= 0; i--) { st[i] = e; e *= sh[i]; }
+  if (tr) {
+    int64_t t = st[nd - 1]; st[nd - 1] = st[nd - 2]; st[nd - 2] = t;
+    t = sh[nd - 1]; sh[nd - 1] = sh[nd - 2]; sh[nd - 2] = t;
+  }
+  tabi_tensor_view(rt, flat, nd, sh, st, (int64_t)flat->dl.byte_offset, &v);
+  tabi_tensor_release(flat);
+  return v;
+}
+
+static void pad_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_BFLOAT16,
+                                   TABI_DTYPE_COMPLEX64, TABI_DTYPE_INT32};
+  static const struct { const char *op; int32_t k; } ops[] = {
+      {"aten::reflection_pad1d", 1}, {"aten::reflection_pad2d", 2}, {"aten::reflection_pad3d", 3},
+      {"aten::replication_pad2d", 2}, {"aten::replication_pad3d", 3}};
+  static const int64_t pads[][6] = {{1, 2, 3, 0, 2, 2}, {5, 4, 1, 1, 0, 3}, {-2, 3, 2, -1, 1, -1},
+                                    {0, 0, 0, 0, 0, 0}, {40, 1, 1, 1, 1, 1}};
+  for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+    for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+      for (int batch = 0; batch < 2; batch++)
+        for (int tr = 0; tr < 2; tr++) {
+          int32_t k = ops[o].k, nd = k + 1 + batch;
+          int64_t shape[5] = {3, 4, 5, 6, 7};
+          if (k == 1) shape[nd - 1] = 3001; /* a threaded size */
+          if (k == 2) { shape[nd - 1] = 97; shape[nd - 2] = 31; }
+          tabi_tensor *x = shaped(f, dts[d], nd, shape, tr);
+          CHECK(x != NULL);
+          if (!x) continue;
+          for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
+            char label[96];
+            snprintf(label, sizeof label, "%s nd %d layout %d pads %zu", tabi_dtype_name(dts[d]), (int)nd, tr, p);
+            tabi_value a[2] = {tabi_tensor_value(x), tabi_int_list(pads[p], 2 * k)};
+            same(f, r, ops[o].op, a, 2, label);
+          }
+          tabi_tensor_release(x);
+        }
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -374,6 +422,7 @@ int main(int argc, char **argv) {
   arange_cases(f, r);
   convert_cases(f, r);
   layout_cases(f, r);
+  pad_cases(f, r);
   if (getenv("TABI_TEST_TIMINGS")) timings(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
