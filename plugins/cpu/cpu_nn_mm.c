@@ -123,10 +123,27 @@ typedef struct epi_job {
   char *out;
 } epi_job;
 
+#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+
+/* x = alpha * x (+ beta * s), contiguous rows: vectorized. */
+CLONES static void axpby(float *x, const float *s, int64_t n, float alpha, float beta) {
+  if (s)
+    for (int64_t q = 0; q < n; q++) x[q] = alpha * x[q] + beta * s[q];
+  else
+    for (int64_t q = 0; q < n; q++) x[q] = alpha * x[q];
+}
+
 static void epi_range(void *arg, int64_t b, int64_t e) {
   const epi_job *j = arg;
   const mm_spec *p = j->p;
   int64_t n = p->n;
+  /* self's row as contiguous float32 when it is not already: converted once
+   * for a broadcast row (the bias of a linear layer), per row otherwise */
+  int need_row = p->s && p->dt != TABI_DTYPE_FLOAT64 &&
+                 (p->dt != TABI_DTYPE_FLOAT32 || p->ss[1] != 1);
+  float *srow = need_row ? malloc(sizeof(float) * (size_t)n) : NULL;
+  int64_t have = -1; /* the self row now in srow */
+  if (need_row && !srow) need_row = -1; /* no memory: the scalar loop below */
   for (int64_t r = b; r < e; r++) {
     int64_t i = r % p->m; /* self broadcasts over the batch (addmm: batch 1) */
     if (p->dt == TABI_DTYPE_FLOAT64) {
@@ -143,18 +160,40 @@ static void epi_range(void *arg, int64_t b, int64_t e) {
     float *x = (float *)j->src + r * n;
     float alpha = (float)p->alpha, beta = (float)p->beta;
     if (p->epilogue) {
-      if (!p->s) {
-        for (int64_t q = 0; q < n; q++) x[q] = alpha * x[q];
-      } else if (p->dt == TABI_DTYPE_FLOAT32) {
-        const float *s = (const float *)(const void *)p->s + i * p->ss[0];
-        for (int64_t q = 0; q < n; q++) x[q] = alpha * x[q] + beta * s[q * p->ss[1]];
+      const float *srow_now = NULL;
+      if (p->s && need_row == 1) {
+        int64_t key = p->ss[0] == 0 ? 0 : i;
+        if (key != have) {
+          const char *s = p->s + i * p->ss[0] * tabi_dtype_size(p->dt);
+          if (p->dt == TABI_DTYPE_FLOAT32) {
+            for (int64_t q = 0; q < n; q++) srow[q] = ((const float *)(const void *)s)[q * p->ss[1]];
+          } else if (p->ss[1] == 1) {
+            cpu_to_f32(j->c, p->dt, s, srow, n);
+          } else {
+            const uint16_t *h = (const uint16_t *)(const void *)s;
+            for (int64_t q = 0; q < n; q++) srow[q] = half_load(p->dt, h[q * p->ss[1]]);
+          }
+          have = key;
+        }
+        srow_now = srow;
+      } else if (p->s && need_row == 0) {
+        srow_now = (const float *)(const void *)p->s + i * p->ss[0]; /* float32, contiguous */
+      }
+      if (p->s && need_row < 0) { /* allocation failed: element by element */
+        const char *s = p->s + i * p->ss[0] * tabi_dtype_size(p->dt);
+        for (int64_t q = 0; q < n; q++) {
+          float sv = p->dt == TABI_DTYPE_FLOAT32
+                         ? ((const float *)(const void *)s)[q * p->ss[1]]
+                         : half_load(p->dt, ((const uint16_t *)(const void *)s)[q * p->ss[1]]);
+          x[q] = alpha * x[q] + beta * sv;
+        }
       } else {
-        const uint16_t *s = (const uint16_t *)(const void *)p->s + i * p->ss[0];
-        for (int64_t q = 0; q < n; q++) x[q] = alpha * x[q] + beta * half_load(p->dt, s[q * p->ss[1]]);
+        axpby(x, srow_now, n, alpha, beta);
       }
     }
     if (p->dt != TABI_DTYPE_FLOAT32) cpu_from_f32(j->c, p->dt, x, j->out + 2 * r * n, n);
   }
+  free(srow);
 }
 
 static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p,
@@ -163,7 +202,8 @@ static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p
   tabi_status st = cpu_empty(c, like, p->dt, ndim, ndim == 3 ? shape : shape + 1, out);
   if (st != TABI_OK) return st;
   char *o = tabi_tensor_data(*out);
-  void *prod = o, *tmp = NULL;
+  void *prod = o;
+  tabi_tensor *tmp = NULL;
   int ok = 1;
   int64_t mk = p->m * p->k, kn = p->k * p->n, mn = p->m * p->n;
   if (p->dt == TABI_DTYPE_FLOAT32) {
@@ -175,10 +215,13 @@ static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p
                         p->as[1], p->as[2], (const double *)(const void *)p->b + i * p->bs[0],
                         p->bs[1], p->bs[2], (double *)prod + i * mn);
   } else {
-    tmp = malloc(sizeof(float) * (size_t)(p->batch * (mk + kn + mn)));
-    ok = tmp != NULL;
+    /* from the host's caching allocator: a repeated shape reuses warm pages
+     * (malloc of this size maps fresh ones, and page faults are slow here) */
+    int64_t bytes = (int64_t)sizeof(float) * p->batch * (mk + kn + mn);
+    DLDevice dev = {kDLCPU, 0};
+    ok = c->host->tensor_empty(c->host->ctx, dev, TABI_DTYPE_UINT8, 1, &bytes, &tmp) == TABI_OK;
     if (ok) {
-      float *fa = tmp, *fb = fa + p->batch * mk, *fo = fb + p->batch * kn;
+      float *fa = tabi_tensor_data(tmp), *fb = fa + p->batch * mk, *fo = fb + p->batch * kn;
       int64_t fas[3], fbs[3];
       half_operand(c, p->dt, p->a, p->batch, p->m, p->k, p->as, fa, fas);
       half_operand(c, p->dt, p->b, p->batch, p->k, p->n, p->bs, fb, fbs);
@@ -190,7 +233,7 @@ static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p
     epi_job j = {c, p, prod, o};
     cpu_parallel_for(c->pool, p->batch * p->m, 1 + 16384 / p->n, epi_range, &j);
   }
-  free(tmp);
+  c->host->tensor_release(c->host->ctx, tmp);
   if (!ok) {
     c->host->tensor_release(c->host->ctx, *out);
     *out = NULL;
