@@ -23,5 +23,6 @@
   X(REFLECTION_PAD2D, "aten::reflection_pad2d", cpu_k_reflection_pad2d) \
   X(REFLECTION_PAD3D, "aten::reflection_pad3d", cpu_k_reflection_pad3d) \
   X(REPLICATION_PAD2D, "aten::replication_pad2d", cpu_k_replication_pad2d) \
-  X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d)
+  X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d) \
+  X(CUMSUM, "aten::cumsum", cpu_k_cumsum)
 #endif

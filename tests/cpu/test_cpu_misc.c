@@ -367,6 +367,38 @@ static void pad_cases(tabi_runtime *f, tabi_runtime *r) {
         }
 }
 
+static void cumsum_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
+                                   TABI_DTYPE_INT32,   TABI_DTYPE_INT64,   TABI_DTYPE_BOOL,    TABI_DTYPE_UINT8,
+                                   TABI_DTYPE_COMPLEX64};
+  static const int64_t s3[3] = {7, 300, 301};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (int tr = 0; tr < 2; tr++) {
+      tabi_tensor *x = shaped(f, dts[d], 3, s3, tr);
+      CHECK(x != NULL);
+      if (!x) continue;
+      for (int64_t dim = -3; dim < 3; dim++) {
+        char label[96];
+        snprintf(label, sizeof label, "%s layout %d dim %lld", tabi_dtype_name(dts[d]), tr, (long long)dim);
+        tabi_value a[3] = {tabi_tensor_value(x), tabi_int(dim), tabi_none()};
+        same(f, r, "aten::cumsum", a, 3, label);
+      }
+      tabi_value bad[3] = {tabi_tensor_value(x), tabi_int(3), tabi_none()};
+      same(f, r, "aten::cumsum", bad, 3, "dim out of range");
+      tabi_value wd[3] = {tabi_tensor_value(x), tabi_int(1), tabi_dtype_value(TABI_DTYPE_FLOAT64)};
+      same(f, r, "aten::cumsum", wd, 3, "dtype=float64");
+      tabi_tensor_release(x);
+    }
+  tabi_tensor *z = mixed(f, TABI_DTYPE_FLOAT32, 1, 1, 0), *z0 = NULL;
+  if (z) {
+    tabi_tensor_view(f, z, 0, NULL, NULL, (int64_t)z->dl.byte_offset, &z0);
+    tabi_value a[3] = {tabi_tensor_value(z0), tabi_int(-1), tabi_none()};
+    same(f, r, "aten::cumsum", a, 3, "0-d");
+    tabi_tensor_release(z0);
+    tabi_tensor_release(z);
+  }
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -423,6 +455,7 @@ int main(int argc, char **argv) {
   convert_cases(f, r);
   layout_cases(f, r);
   pad_cases(f, r);
+  cumsum_cases(f, r);
   if (getenv("TABI_TEST_TIMINGS")) timings(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
