@@ -24,5 +24,6 @@
   X(REFLECTION_PAD3D, "aten::reflection_pad3d", cpu_k_reflection_pad3d) \
   X(REPLICATION_PAD2D, "aten::replication_pad2d", cpu_k_replication_pad2d) \
   X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d) \
-  X(CUMSUM, "aten::cumsum", cpu_k_cumsum)
+  X(CUMSUM, "aten::cumsum", cpu_k_cumsum) \
+  X(NONZERO, "aten::nonzero", cpu_k_nonzero)
 #endif

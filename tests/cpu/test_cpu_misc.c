@@ -399,6 +399,40 @@ static void cumsum_cases(tabi_runtime *f, tabi_runtime *r) {
   }
 }
 
+static void nonzero_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[] = {TABI_DTYPE_BOOL,    TABI_DTYPE_UINT8,    TABI_DTYPE_INT16,     TABI_DTYPE_INT32,
+                                   TABI_DTYPE_INT64,   TABI_DTYPE_FLOAT16,  TABI_DTYPE_BFLOAT16,  TABI_DTYPE_FLOAT32,
+                                   TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+  static const int64_t s3[3] = {5, 301, 67};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (int tr = 0; tr < 2; tr++) {
+      /* mostly zeros with a few values (and -0.0, NaN among the specials) */
+      tabi_tensor *x = shaped(f, dts[d], 3, s3, tr);
+      CHECK(x != NULL);
+      if (!x) continue;
+      if (!tr) {
+        int64_t es = x->dl.dtype.bits / 8, n = 5 * 301 * 67;
+        unsigned char *p = tabi_tensor_data(x);
+        for (int64_t i = 0; i < n; i++)
+          if (i % 7 != 2 && i % 11 != 0) memset(p + i * es, 0, (size_t)es);
+        if (dts[d] == TABI_DTYPE_FLOAT32) ((float *)(void *)p)[4] = -0.0f;
+      }
+      char label[64];
+      snprintf(label, sizeof label, "%s layout %d", tabi_dtype_name(dts[d]), tr);
+      tabi_value a[1] = {tabi_tensor_value(x)};
+      same(f, r, "aten::nonzero", a, 1, label);
+      tabi_tensor_release(x);
+    }
+  tabi_tensor *z = mixed(f, TABI_DTYPE_INT32, 1, 1, 0), *z0 = NULL;
+  if (z) {
+    tabi_tensor_view(f, z, 0, NULL, NULL, (int64_t)z->dl.byte_offset, &z0);
+    tabi_value a[1] = {tabi_tensor_value(z0)};
+    same(f, r, "aten::nonzero", a, 1, "0-d");
+    tabi_tensor_release(z0);
+    tabi_tensor_release(z);
+  }
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -456,6 +490,7 @@ int main(int argc, char **argv) {
   layout_cases(f, r);
   pad_cases(f, r);
   cumsum_cases(f, r);
+  nonzero_cases(f, r);
   if (getenv("TABI_TEST_TIMINGS")) timings(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
