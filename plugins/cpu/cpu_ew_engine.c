@@ -46,7 +46,25 @@ const cpu_ew_isa_table *cpu_ew_isa(void) {
 
 /* --- conversions for the double and int64 loops -------------------------------- */
 
-static void ld_d(double *d, const char *p, int64_t s, tabi_dtype dt, int64_t m) {
+static void ld_i(int64_t *d, const char *p, int64_t s, tabi_dtype dt, int64_t m);
+
+/* Elements of dtype dt as doubles, cast to the compute dtype cd as ATen casts
+ * them (floating sources only ever widen here: promotion never narrows a
+ * dimensioned operand); integers go int64 -> float once (static_cast<float>),
+ * then to float16/bfloat16, or straight to double for float64. */
+static void ld_d(double *d, const char *p, int64_t s, tabi_dtype dt, tabi_dtype cd, int64_t m) {
+  if (!tabi_dtype_is_floating(dt)) {
+    int64_t *t = (int64_t *)(void *)d;
+    ld_i(t, p, s, dt, m);
+    for (int64_t i = 0; i < m; i++) {
+      int64_t v = t[i];
+      float f = (float)v;
+      if (cd == TABI_DTYPE_FLOAT16) f = tabi_f16_to_f32(tabi_f32_to_f16(f));
+      else if (cd == TABI_DTYPE_BFLOAT16) f = tabi_bf16_to_f32(tabi_f32_to_bf16(f));
+      d[i] = cd == TABI_DTYPE_FLOAT64 ? (double)v : (double)f;
+    }
+    return;
+  }
   switch (dt) {
     case TABI_DTYPE_FLOAT32: for (int64_t i = 0; i < m; i++) d[i] = ((const float *)p)[i * s]; break;
     case TABI_DTYPE_FLOAT64: for (int64_t i = 0; i < m; i++) d[i] = ((const double *)p)[i * s]; break;
@@ -109,7 +127,8 @@ typedef struct ew_job {
   int64_t shape[REF_MAX_DIMS];
   char *base[4];              /* 0: the result, 1..3: the inputs */
   int32_t esz[4];
-  tabi_dtype dt[4];
+  tabi_dtype dt[4];            /* storage dtypes */
+  tabi_dtype want[3];          /* the dtype each input computes in */
   int64_t str[4][REF_MAX_DIMS];
   _Alignas(16) unsigned char sbuf[3][16]; /* Scalars and 0-d tensors, as one element */
 } ew_job;
@@ -139,8 +158,8 @@ static void ew_row(const ew_job *j, char *const *p, int64_t len) {
       double *x = (double *)(void *)g[0], *y = (double *)(void *)g[1];
       int64_t s1 = j->str[1][in], s2 = j->nin > 1 ? j->str[2][in] : 0;
       if (j->path == P_DBL) {
-        ld_d(x, p[1] + off * s1 * j->esz[1], s1, j->dt[1], m);
-        if (j->nin > 1) ld_d(y, p[2] + off * s2 * j->esz[2], s2, j->dt[2], m);
+        ld_d(x, p[1] + off * s1 * j->esz[1], s1, j->dt[1], j->e->cd, m);
+        if (j->nin > 1) ld_d(y, p[2] + off * s2 * j->esz[2], s2, j->dt[2], j->e->cd, m);
         j->e->dfn(x, y, m, j->e);
         st_d(o, j->dt[0], x, m);
       } else {
@@ -157,7 +176,13 @@ static void ew_row(const ew_job *j, char *const *p, int64_t len) {
     for (int32_t k = 0; k < j->nin; k++) {
       int64_t s = j->str[k + 1][in];
       const char *src = p[k + 1] + off * s * j->esz[k + 1];
-      if (s == 1) {
+      if (j->dt[k + 1] != j->want[k]) {
+        /* a promoted operand: cast a block into the compute dtype's storage */
+        double *t = (double *)(void *)g[2]; /* free: where (3 inputs) never converts */
+        ld_d(t, src, s, j->dt[k + 1], j->e->cd, m);
+        st_d((char *)g[k], j->e->cd, t, m);
+        q[k] = g[k];
+      } else if (s == 1) {
         q[k] = src;
       } else if (s == 0 && j->path != P_VEC) {
         q[k] = src;
@@ -278,13 +303,23 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
   for (int32_t k = 0; k < j.nin; k++) {
     const tabi_value *v = e->in[k];
     tabi_dtype want = (e->kind == CPU_EWK_WHERE && k == 0) ? TABI_DTYPE_BOOL : cd;
-    j.dt[k + 1] = want;
+    j.dt[k + 1] = j.want[k] = want;
     j.esz[k + 1] = (int32_t)tabi_dtype_size(want);
     if (v->tag == TABI_TAG_TENSOR) {
       const tabi_tensor *t = v->u.t;
+      tabi_dtype src = tabi_tensor_dtype(t);
       if (!like) like = t;
       if (t->dl.ndim > REF_MAX_DIMS) return CPU_EW_DECLINE;
-      if (t->dl.ndim > 0 && tabi_tensor_dtype(t) != want) return CPU_EW_DECLINE;
+      if (t->dl.ndim > 0 && src != want) {
+        /* promotion of a dimensioned operand: widening casts into a float or
+         * integer compute dtype; not for where's byte select, not from complex */
+        if (j.path == P_WHERE || tabi_dtype_is_complex(src)) return CPU_EW_DECLINE;
+        if (tabi_dtype_is_floating(src) && !tabi_dtype_is_floating(want)) return CPU_EW_DECLINE;
+        if (tabi_dtype_size(src) > tabi_dtype_size(want) && tabi_dtype_is_floating(src))
+          return CPU_EW_DECLINE;
+        j.dt[k + 1] = src;
+        j.esz[k + 1] = (int32_t)tabi_dtype_size(src);
+      }
       if (t->dl.ndim > nd) nd = t->dl.ndim;
     }
     if (v->tag != TABI_TAG_TENSOR || v->u.t->dl.ndim == 0) {

@@ -375,6 +375,27 @@ static void other_cases(void) {
       a[1] = V(tabi_float(-0.75));
       run2("aten::div.Scalar_mode", a, 3, tabi_dtype_name(dts[d]));
     }
+  /* promotion of dimensioned operands (cast on the fly) */
+  static const struct { tabi_dtype a, b; } pro[] = {
+      {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16}, {TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT16},
+      {TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32}, {TABI_DTYPE_INT64, TABI_DTYPE_BFLOAT16},
+      {TABI_DTYPE_BOOL, TABI_DTYPE_FLOAT64}, {TABI_DTYPE_INT32, TABI_DTYPE_INT64},
+      {TABI_DTYPE_BOOL, TABI_DTYPE_INT32}, {TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT32}};
+  static const char *pops[] = {"aten::add.Tensor", "aten::mul.Tensor", "aten::div.Tensor",
+                               "aten::eq.Tensor", "aten::gt.Tensor", "aten::maximum",
+                               "aten::atan2"};
+  static const double ints[] = {16777217.0, -3, 7, 0, 1, 100000001.0, -16777219.0};
+  for (size_t k = 0; k < sizeof pops / sizeof *pops; k++)
+    for (size_t q = 0; q < sizeof pro / sizeof *pro; q++) {
+      char lab[96];
+      snprintf(lab, sizeof lab, "%s with %s", tabi_dtype_name(pro[q].a), tabi_dtype_name(pro[q].b));
+      arg a[3] = {T(pro[q].a, 2, 129, 77, ints, 7), T(pro[q].b, 1, 77, 0, mix, NMIX), V(tabi_int(2))};
+      run2(pops[k], a, k == 0 ? 3 : 2, lab);
+      a[0].transpose = 1;
+      run2(pops[k], a, k == 0 ? 3 : 2, lab);
+      arg c[2] = {T(pro[q].a, 1, 1000, 0, ints, 7), V(tabi_float(0.25))};
+      run2(k == 1 ? "aten::mul.Scalar" : "aten::add.Scalar", c, 2, lab);
+    }
   /* integer and bool ops */
   static const char *iops[] = {"aten::bitwise_and.Tensor", "aten::bitwise_or.Tensor",
                                "aten::bitwise_xor.Tensor", "aten::maximum", "aten::mul.Tensor",
