@@ -18,6 +18,9 @@
   X(VAR_CORRECTION, "aten::var.correction", cpu_k_var_correction) \
   X(VAR_DIM, "aten::var.dim", cpu_k_var_dim) \
   X(P_VAR, "prims::var", cpu_k_p_var) \
+  X(ANY, "aten::any", cpu_k_any) \
+  X(ANY_DIM, "aten::any.dim", cpu_k_any_dim) \
+  X(ANY_DIMS, "aten::any.dims", cpu_k_any_dims) \
   X(SOFTMAX, "aten::_softmax", cpu_k_softmax) \
   X(LOG_SOFTMAX, "aten::_log_softmax", cpu_k_log_softmax)
 #endif

@@ -42,6 +42,7 @@ static double rnd(void) { /* uniform in [-1, 1) */
 #define F_SPECIAL 1 /* NaN, +-inf, -0.0 sprinkled in */
 #define F_NAN_FREE_INF 2 /* infinities but no NaN */
 #define F_INT 3    /* integers in [-50, 50) */
+#define F_SPARSE 4 /* zeros (+-0.0) but every 4999th element */
 
 typedef struct tspec {
   int32_t ndim;
@@ -58,6 +59,7 @@ static double special(int64_t i, int with_nan) {
 }
 
 static void put(char *p, tabi_dtype dt, int64_t i, double v) {
+  if (!tabi_dtype_is_floating(dt) && !isfinite(v)) v = 1.0; /* no NaN -> integer casts */
   switch (dt) {
     case TABI_DTYPE_FLOAT32: ((float *)p)[i] = (float)v; break;
     case TABI_DTYPE_FLOAT64: ((double *)p)[i] = v; break;
@@ -92,6 +94,7 @@ static tabi_tensor *make(tabi_runtime *rt, const tspec *s) {
     if ((s->fill == F_SPECIAL || s->fill == F_NAN_FREE_INF) && i % 7 == 3)
       v = special(i / 7, s->fill == F_SPECIAL);
     if (s->fill == F_INT) v = floor(v * 12.5);
+    if (s->fill == F_SPARSE) v = i % 4999 == 17 ? (i % 3 ? NAN : 1.0) : (i % 2 ? -0.0 : 0.0);
     put(p, s->dt, i, v);
   }
   if (s->layout == L_PLAIN) return t;
@@ -352,9 +355,19 @@ static void int_cases(tabi_runtime *f, tabi_runtime *r) {
           {"aten::amin", 3, t, {{0}, d->ndims < 0 ? tabi_int_list(NULL, 0) : dims, kd}, 1},
           {"prims::sum", 3, t, {{0}, dims, tabi_none()}, 1},
           {"prims::amax", 3, t, {{0}, dims, tabi_none()}, 1},
+          {"aten::any.dims", 3, t, {{0}, dims, kd}, 1},
       };
       for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) diff(f, r, &cs[i], d->label);
     }
+  /* any: sparse nonzeros (a run is false unless one lands in it), -0.0, NaN */
+  for (int di = 0; di < 4; di++) {
+    callspec a = {"aten::any.dim", 3, {S2(301, 1003), fdts[di], F_SPARSE, L_PLAIN}, {{0}, tabi_int(1), tabi_bool(0)}, 1};
+    diff(f, r, &a, "sparse");
+    a.t.dt = di == 0 ? TABI_DTYPE_BOOL : di == 1 ? TABI_DTYPE_UINT8 : di == 2 ? TABI_DTYPE_INT16 : TABI_DTYPE_INT64;
+    diff(f, r, &a, "sparse");
+    callspec full = {"aten::any", 1, {S1(100003), fdts[di], F_RAND, L_PLAIN}, {{0}}, 1};
+    diff(f, r, &full, "full");
+  }
 }
 
 static void determinism(const char *plugin) {
