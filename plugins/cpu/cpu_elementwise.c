@@ -6,9 +6,9 @@
  * formula, so float64 and the ops without vector math give the reference's bits,
  * threaded), its int64 loop for bool/integer inputs, and the input dtypes the
  * reference accepts. The fast kernel takes a tensor of one of those dtypes the
- * engine has a loop for, with the result in the input dtype (or bool); every
- * other call (integer inputs of ops that compute in float, complex, errors)
- * goes to the reference kernel.
+ * engine has a loop for, with the result in the input dtype, bool, or float32
+ * for aten's float functions of bool/integer tensors (cast on load); every
+ * other call (complex, dtypes the reference refuses) goes to the reference.
  */
 #include <math.h>
 
@@ -21,6 +21,9 @@
 #define INT REF_DTS_INT
 #define F REF_DTS_FLOAT
 #define F2 (REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64))
+/* aten's float functions: bool/integer inputs compute (and return) float32 */
+#define TF_FLAG 0x80000000u
+#define TF (ALL | TF_FLAG)
 
 /* --- double and int64 loops ------------------------------------------------------ */
 
@@ -80,7 +83,8 @@ static tabi_status ew_unary(const cpu_ctx *c, tabi_value *args, tabi_value *outs
   e.kind = CPU_EWK_UNARY;
   e.in[0] = &args[0];
   e.cd = dt;
-  e.od = d->out_bool ? TABI_DTYPE_BOOL : dt;
+  if ((d->dts & TF_FLAG) && !tabi_dtype_is_floating(dt)) e.cd = TABI_DTYPE_FLOAT32;
+  e.od = d->out_bool ? TABI_DTYPE_BOOL : e.cd;
   e.fop = d->fop;
   e.dfn = d->dfn;
   e.ifn = d->ifn;
@@ -98,30 +102,30 @@ static tabi_status ew_unary(const cpu_ctx *c, tabi_value *args, tabi_value *outs
 #define N NULL
 #define U(x) CPU_EWU_##x
 
-/* aten: bool/integer inputs of the float functions compute in float32: reference */
-UN(cpu_k_sin, SIN, U(SIN), d_sin, N, F, 0, 1)
-UN(cpu_k_cos, COS, U(COS), d_cos, N, F, 0, 1)
-UN(cpu_k_tan, TAN, U(TAN), d_tan, N, F, 0, 1)
-UN(cpu_k_asin, ASIN, -1, d_asin, N, F, 0, 2)
-UN(cpu_k_acos, ACOS, -1, d_acos, N, F, 0, 2)
-UN(cpu_k_atan, ATAN, -1, d_atan, N, F, 0, 2)
-UN(cpu_k_sinh, SINH, -1, d_sinh, N, F, 0, 2)
-UN(cpu_k_cosh, COSH, -1, d_cosh, N, F, 0, 2)
-UN(cpu_k_tanh, TANH, U(TANH), d_tanh, N, F, 0, 1)
-UN(cpu_k_asinh, ASINH, -1, d_asinh, N, F, 0, 2)
-UN(cpu_k_acosh, ACOSH, -1, d_acosh, N, F, 0, 2)
-UN(cpu_k_atanh, ATANH, -1, d_atanh, N, F, 0, 2)
-UN(cpu_k_exp, EXP, U(EXP), d_exp, N, F, 0, 1)
-UN(cpu_k_expm1, EXPM1, U(EXPM1), d_expm1, N, F, 0, 1)
-UN(cpu_k_log, LOG, U(LOG), d_log, N, F, 0, 1)
-UN(cpu_k_log10, LOG10, U(LOG10), d_log10, N, F, 0, 1)
-UN(cpu_k_log1p, LOG1P, U(LOG1P), d_log1p, N, F, 0, 1)
-UN(cpu_k_log2, LOG2, U(LOG2), d_log2, N, F, 0, 1)
-UN(cpu_k_sqrt, SQRT, U(SQRT), d_sqrt, N, F, 0, 0)
-UN(cpu_k_rsqrt, RSQRT, U(RSQRT), d_rsqrt, N, F, 0, 0)
-UN(cpu_k_sigmoid, SIGMOID, U(SIGMOID), d_sigmoid, N, F, 0, 1)
-UN(cpu_k_reciprocal, RECIPROCAL, U(RECIP), d_recip, N, F, 0, 0)
-UN(cpu_k_erf, ERF, U(ERF), d_erf, N, F, 0, 1)
+/* aten: bool/integer inputs of the float functions compute in float32 (cast on load) */
+UN(cpu_k_sin, SIN, U(SIN), d_sin, N, TF, 0, 1)
+UN(cpu_k_cos, COS, U(COS), d_cos, N, TF, 0, 1)
+UN(cpu_k_tan, TAN, U(TAN), d_tan, N, TF, 0, 1)
+UN(cpu_k_asin, ASIN, -1, d_asin, N, TF, 0, 2)
+UN(cpu_k_acos, ACOS, -1, d_acos, N, TF, 0, 2)
+UN(cpu_k_atan, ATAN, -1, d_atan, N, TF, 0, 2)
+UN(cpu_k_sinh, SINH, -1, d_sinh, N, TF, 0, 2)
+UN(cpu_k_cosh, COSH, -1, d_cosh, N, TF, 0, 2)
+UN(cpu_k_tanh, TANH, U(TANH), d_tanh, N, TF, 0, 1)
+UN(cpu_k_asinh, ASINH, -1, d_asinh, N, TF, 0, 2)
+UN(cpu_k_acosh, ACOSH, -1, d_acosh, N, TF, 0, 2)
+UN(cpu_k_atanh, ATANH, -1, d_atanh, N, TF, 0, 2)
+UN(cpu_k_exp, EXP, U(EXP), d_exp, N, TF, 0, 1)
+UN(cpu_k_expm1, EXPM1, U(EXPM1), d_expm1, N, TF, 0, 1)
+UN(cpu_k_log, LOG, U(LOG), d_log, N, TF, 0, 1)
+UN(cpu_k_log10, LOG10, U(LOG10), d_log10, N, TF, 0, 1)
+UN(cpu_k_log1p, LOG1P, U(LOG1P), d_log1p, N, TF, 0, 1)
+UN(cpu_k_log2, LOG2, U(LOG2), d_log2, N, TF, 0, 1)
+UN(cpu_k_sqrt, SQRT, U(SQRT), d_sqrt, N, TF, 0, 0)
+UN(cpu_k_rsqrt, RSQRT, U(RSQRT), d_rsqrt, N, TF, 0, 0)
+UN(cpu_k_sigmoid, SIGMOID, U(SIGMOID), d_sigmoid, N, TF, 0, 1)
+UN(cpu_k_reciprocal, RECIPROCAL, U(RECIP), d_recip, N, TF, 0, 0)
+UN(cpu_k_erf, ERF, U(ERF), d_erf, N, TF, 0, 1)
 UN(cpu_k_abs, ABS, U(ABS), d_abs, i_abs, INT | F, 0, 0)
 UN(cpu_k_neg, NEG, U(NEG), d_neg, i_neg, INT | F, 0, 0)
 UN(cpu_k_sign, SIGN, U(SIGN), d_sign, i_sign, BI | F, 0, 0)

@@ -396,6 +396,15 @@ static void other_cases(void) {
       arg c[2] = {T(pro[q].a, 1, 1000, 0, ints, 7), V(tabi_float(0.25))};
       run2(k == 1 ? "aten::mul.Scalar" : "aten::add.Scalar", c, 2, lab);
     }
+  /* float functions of bool/integer tensors compute in float32 */
+  static const char *tfops[] = {"aten::exp", "aten::sin", "aten::sqrt", "aten::sigmoid",
+                                "aten::erf", "aten::log1p", "aten::asinh", "aten::tanh"};
+  static const tabi_dtype tfd[3] = {TABI_DTYPE_INT32, TABI_DTYPE_INT64, TABI_DTYPE_BOOL};
+  for (size_t k = 0; k < sizeof tfops / sizeof *tfops; k++)
+    for (int d = 0; d < 3; d++) {
+      arg a = T(tfd[d], 2, 129, 77, ints, 7);
+      run2(tfops[k], &a, 1, tabi_dtype_name(tfd[d]));
+    }
   /* integer and bool ops */
   static const char *iops[] = {"aten::bitwise_and.Tensor", "aten::bitwise_or.Tensor",
                                "aten::bitwise_xor.Tensor", "aten::maximum", "aten::mul.Tensor",
