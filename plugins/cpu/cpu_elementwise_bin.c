@@ -93,7 +93,7 @@ I2(i_and, a & b) I2(i_or, a | b) I2(i_xor, a ^ b)
 
 /* --- binary ------------------------------------------------------------------------- */
 
-enum { R_SAME, R_FLOAT, R_BOOL }; /* R_FLOAT: integer results compute in float: reference */
+enum { R_SAME, R_FLOAT, R_BOOL }; /* R_FLOAT: bool/integer operands compute in float32 */
 
 typedef struct ew_bin {
   int32_t fop;
@@ -130,13 +130,13 @@ static tabi_status ew_binary(const cpu_ctx *c, const tabi_call *call, tabi_value
     common = ref_ew_result_type(a, b, NULL);
   }
   if (!(d->dts & REF_DT(common))) return CPU_EW_DECLINE;
-  if (d->rule == R_FLOAT && !tabi_dtype_is_floating(common)) return CPU_EW_DECLINE;
   cpu_ew_call e = {0};
   e.kind = CPU_EWK_BINARY;
   e.in[0] = a;
   e.in[1] = b;
   e.cd = common;
-  e.od = d->rule == R_BOOL ? TABI_DTYPE_BOOL : common;
+  if (d->rule == R_FLOAT && !tabi_dtype_is_floating(common)) e.cd = TABI_DTYPE_FLOAT32;
+  e.od = d->rule == R_BOOL ? TABI_DTYPE_BOOL : e.cd;
   e.fop = d->fop;
   e.dfn = d->dfn;
   e.ifn = d->ifn;
