@@ -66,11 +66,12 @@ static int red_fast(const cpu_ctx *c, const tabi_value *self, const tabi_value *
   cpu_red_plan p;
   if (!cpu_red_dims(t, dims, empty_is_all, keepdim, reduced, &ond, oshape)) return 0;
   if (!cpu_red_plan_make(t, reduced, 0, &p)) return 0;
+  if (!is_float(dt) && p.R0 != 1) return 0;
   tabi_tensor *o = NULL;
   if ((*st = cpu_empty(c, t, odt, ond, oshape, &o)) != TABI_OK) return 1;
   /* a float64 result from narrower floats: the sum in double throughout */
   if (kind == CPU_RED_SUM && odt == TABI_DTYPE_FLOAT64) kind = CPU_RED_SUMD;
-  if (is_float(dt)) *st = cpu_red_run(c, t, &p, kind, mean ? (double)p.R : 1.0, o);
+  if (is_float(dt)) *st = cpu_red_run(c, t, &p, kind, mean ? (double)p.R * (double)p.R0 : 1.0, o);
   else *st = cpu_red_run_int(c, t, &p, kind, o);
   if (*st != TABI_OK) {
     c->host->tensor_release(c->host->ctx, o);

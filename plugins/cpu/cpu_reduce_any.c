@@ -69,7 +69,7 @@ static int any_fast(const cpu_ctx *c, const tabi_value *self, const tabi_value *
   int64_t oshape[16];
   cpu_red_plan p;
   if (!cpu_red_dims(t, dims, 1, keepdim, reduced, &ond, oshape)) return 0;
-  if (!cpu_red_plan_make(t, reduced, 0, &p) || p.cols) return 0;
+  if (!cpu_red_plan_make(t, reduced, 0, &p) || p.cols || p.R0 != 1) return 0;
   tabi_tensor *o = NULL;
   tabi_dtype odt = dt == TABI_DTYPE_UINT8 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL;
   if ((*st = cpu_empty(c, t, odt, ond, oshape, &o)) != TABI_OK) return 1;

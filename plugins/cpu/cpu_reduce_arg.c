@@ -66,7 +66,7 @@ static int arg_fast(const cpu_ctx *c, tabi_value *args, int mn, int want_vals, t
   int64_t oshape[16];
   cpu_red_plan p;
   if (!cpu_red_dims(t, &args[1], 1, (int)args[2].u.i, reduced, &ond, oshape)) return 0;
-  if (!cpu_red_plan_make(t, reduced, 1, &p) || p.cols) return 0;
+  if (!cpu_red_plan_make(t, reduced, 1, &p) || p.cols || p.R0 != 1) return 0;
   tabi_tensor *vals = NULL, *idx = NULL;
   if (want_vals && (*st = cpu_empty(c, t, dt, ond, oshape, &vals)) != TABI_OK) return 1;
   if ((*st = cpu_empty(c, t, TABI_DTYPE_INT64, ond, oshape, &idx)) != TABI_OK) {

@@ -77,8 +77,16 @@ int cpu_red_plan_make(const tabi_tensor *t, const uint8_t *reduced, int ordered,
     }
   }
   nr = m;
-  if (nr > 1 || nk > 2) return 0;
   memset(p, 0, sizeof *p);
+  p->R0 = 1;
+  if (nr == 2 && !ordered && rst[1] == 1) { /* runs of rs[1], rs[0] of them per output */
+    p->R0 = rs[0];
+    p->sr0 = rst[0];
+    rs[0] = rs[1];
+    rst[0] = rst[1];
+    nr = 1;
+  }
+  if (nr > 1 || nk > 2) return 0;
   p->R = nr ? rs[0] : 1;
   p->sr = nr ? rst[0] : 1;
   if (p->R == 1) p->sr = 1;
@@ -126,23 +134,24 @@ typedef struct red_job {
   double div;
   void *out;
   int64_t nch, chunk; /* chunks per row (rows) or per column group (cols), their length */
+  int64_t nsub;       /* rows: partials per output (R0 * nch) */
   int64_t nb;         /* cols: column blocks per outer index */
   double *part;
 } red_job;
 
-/* rows: task k = output k / nch, chunk k % nch */
+/* rows: task k = output k / nsub, run r0 and chunk ch of k % nsub */
 static void rows_range(void *arg, int64_t b, int64_t e) {
   const red_job *j = arg;
   const cpu_red_plan *p = j->p;
   for (int64_t k = b; k < e; k++) {
-    int64_t o = k / j->nch, ch = k % j->nch;
-    int64_t base = (o / p->n2) * p->s1 + (o % p->n2) * p->s2 + ch * j->chunk;
+    int64_t o = k / j->nsub, r0 = (k % j->nsub) / j->nch, ch = k % j->nch;
+    int64_t base = (o / p->n2) * p->s1 + (o % p->n2) * p->s2 + r0 * p->sr0 + ch * j->chunk;
     int64_t n = p->R - ch * j->chunk < j->chunk ? p->R - ch * j->chunk : j->chunk;
     const char *x = j->x + base * j->es;
     double v = j->kind == CPU_RED_SUM    ? cpu_red_sum(j->dt, x, n)
                : j->kind == CPU_RED_SUMD ? cpu_red_sumd(j->dt, x, n)
                                          : cpu_red_max(j->dt, x, n, j->kind == CPU_RED_MIN);
-    if (j->nch == 1) cpu_red_store(j->odt, j->out, o, v / j->div);
+    if (j->nsub == 1) cpu_red_store(j->odt, j->out, o, v / j->div);
     else j->part[k] = v;
   }
 }
@@ -176,14 +185,15 @@ tabi_status cpu_red_run(const cpu_ctx *c, const tabi_tensor *t, const cpu_red_pl
                         double div, tabi_tensor *out) {
   red_job j = {c, p, tabi_tensor_dtype(t), tabi_tensor_dtype(out), tabi_tensor_data(t),
                tabi_dtype_size(tabi_tensor_dtype(t)), kind, div, tabi_tensor_data(out),
-               1, p->R, 1, NULL};
+               1, p->R, 1, 1, NULL};
   int64_t tasks;
   if (!p->cols) {
     if (p->R > CPU_REDUCE_CHUNK) {
       j.nch = (p->R + CPU_REDUCE_CHUNK - 1) / CPU_REDUCE_CHUNK;
       j.chunk = CPU_REDUCE_CHUNK;
     }
-    tasks = p->nout * j.nch;
+    j.nsub = p->R0 * j.nch;
+    tasks = p->nout * j.nsub;
   } else {
     j.nb = (p->n2 + CPU_RED_CB - 1) / CPU_RED_CB;
     /* few column blocks and a long reduction: cut the rows too (by shape only) */
@@ -195,7 +205,8 @@ tabi_status cpu_red_run(const cpu_ctx *c, const tabi_tensor *t, const cpu_red_pl
     }
     tasks = p->n1 * j.nb * j.nch;
   }
-  size_t nparts = j.nch > 1 ? (size_t)(p->cols ? j.nch * p->nout : tasks) : 0;
+  size_t nparts = p->cols ? (j.nch > 1 ? (size_t)(j.nch * p->nout) : 0)
+                          : (j.nsub > 1 ? (size_t)tasks : 0);
   if (nparts) {
     j.part = malloc(nparts * sizeof(double));
     if (!j.part) return TABI_ERR(c->host, TABI_ERR_OUT_OF_MEMORY, "cpu: reduction: out of memory");
@@ -204,10 +215,11 @@ tabi_status cpu_red_run(const cpu_ctx *c, const tabi_tensor *t, const cpu_red_pl
                              : (j.chunk < p->R ? j.chunk : p->R);
   cpu_parallel_for(c->pool, tasks, 1 + 32768 / (per_task > 0 ? per_task : 1), p->cols ? cols_range : rows_range, &j);
   if (nparts) {
+    int64_t n = p->cols ? j.nch : j.nsub;
     for (int64_t o = 0; o < p->nout; o++) {
-      double acc = j.part[p->cols ? o : o * j.nch];
-      for (int64_t ch = 1; ch < j.nch; ch++)
-        acc = combine(kind, acc, j.part[p->cols ? ch * p->nout + o : o * j.nch + ch]);
+      double acc = j.part[p->cols ? o : o * n];
+      for (int64_t ch = 1; ch < n; ch++)
+        acc = combine(kind, acc, j.part[p->cols ? ch * p->nout + o : o * n + ch]);
       cpu_red_store(j.odt, j.out, o, acc / div);
     }
     free(j.part);

@@ -32,6 +32,9 @@ typedef struct cpu_red_plan {
   int64_t n1, s1; /* outer kept group: size, stride (elements) */
   int64_t n2, s2; /* rows: inner kept group; cols: n2 = I, s2 = 1 */
   int64_t R, sr;  /* the reduced group */
+  int64_t R0, sr0; /* rows, sums and max/min only: a second, outer reduced group
+                      (R0 runs per output, sr0 apart; 1 otherwise): NCHW over
+                      [0, 2, 3] */
   int64_t nout;   /* n1 * n2 */
 } cpu_red_plan;
 
@@ -42,7 +45,8 @@ int cpu_red_dims(const tabi_tensor *t, const tabi_value *dims, int empty_is_all,
                  uint8_t *reduced, int32_t *out_ndim, int64_t *out_shape);
 
 /* 0 when the reduction has neither form. `ordered`: the reduced dims must
- * merge in their own order (positions matter: argmax). */
+ * merge in their own order (positions matter: argmax). Callers other than
+ * cpu_red_run refuse plans with R0 > 1. */
 int cpu_red_plan_make(const tabi_tensor *t, const uint8_t *reduced, int ordered, cpu_red_plan *p);
 
 /* Runs a float reduction (t float32/float16/bfloat16/float64) by plan p into

@@ -51,7 +51,7 @@ static int var_fast(const cpu_ctx *c, const tabi_value *self, const tabi_value *
   int64_t oshape[16];
   cpu_red_plan p;
   if (!cpu_red_dims(t, dims, empty_is_all, keepdim, reduced, &ond, oshape)) return 0;
-  if (!cpu_red_plan_make(t, reduced, 0, &p) || p.cols) return 0;
+  if (!cpu_red_plan_make(t, reduced, 0, &p) || p.cols || p.R0 != 1) return 0;
   var_job j = {&p, dt, tabi_tensor_data(t), tabi_dtype_size(dt), 1, p.R, 0, NULL, NULL};
   if (p.R > CPU_REDUCE_CHUNK) {
     j.nch = (p.R + CPU_REDUCE_CHUNK - 1) / CPU_REDUCE_CHUNK;
