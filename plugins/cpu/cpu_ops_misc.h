@@ -25,5 +25,6 @@
   X(REPLICATION_PAD2D, "aten::replication_pad2d", cpu_k_replication_pad2d) \
   X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d) \
   X(CUMSUM, "aten::cumsum", cpu_k_cumsum) \
-  X(NONZERO, "aten::nonzero", cpu_k_nonzero)
+  X(NONZERO, "aten::nonzero", cpu_k_nonzero) \
+  X(MASKED_SCATTER, "aten::masked_scatter", cpu_k_masked_scatter)
 #endif

@@ -444,6 +444,33 @@ static void nonzero_cases(tabi_runtime *f, tabi_runtime *r) {
   }
 }
 
+static void masked_scatter_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_INT64, TABI_DTYPE_BFLOAT16, TABI_DTYPE_COMPLEX128,
+                                   TABI_DTYPE_BOOL};
+  static const int64_t s2[2] = {301, 333}, few[1] = {50};
+  for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+    for (int mt = 0; mt < 2; mt++)
+      for (int tr = 0; tr < 2; tr++) {
+        tabi_tensor *x = shaped(f, dts[d], 2, s2, tr), *src = shaped(f, dts[d], 2, s2, 0);
+        tabi_tensor *m = shaped(f, mt ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL, 2, s2, 0);
+        tabi_tensor *small = shaped(f, dts[d], 1, few, 0);
+        CHECK(x && src && m && small);
+        if (!x || !src || !m || !small) continue;
+        unsigned char *mp = tabi_tensor_data(m);
+        for (int64_t i = 0; i < 301 * 333; i++) mp[i] = (unsigned char)(i % 3 == 1 || i % 17 == 0);
+        char label[96];
+        snprintf(label, sizeof label, "%s mask %s layout %d", tabi_dtype_name(dts[d]), mt ? "uint8" : "bool", tr);
+        tabi_value a[3] = {tabi_tensor_value(x), tabi_tensor_value(m), tabi_tensor_value(src)};
+        same(f, r, "aten::masked_scatter", a, 3, label);
+        tabi_value b[3] = {tabi_tensor_value(x), tabi_tensor_value(m), tabi_tensor_value(small)};
+        same(f, r, "aten::masked_scatter", b, 3, "too few source elements");
+        tabi_tensor_release(x);
+        tabi_tensor_release(src);
+        tabi_tensor_release(m);
+        tabi_tensor_release(small);
+      }
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -512,6 +539,7 @@ int main(int argc, char **argv) {
   pad_cases(f, r);
   cumsum_cases(f, r);
   nonzero_cases(f, r);
+  masked_scatter_cases(f, r);
   if (getenv("TABI_TEST_TIMINGS")) timings(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
