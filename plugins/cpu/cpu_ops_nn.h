@@ -21,5 +21,12 @@
   X(COPY_TO, "prims::copy_to", cpu_k_copy_to) \
   X(LAYER_NORM_BWD, "aten::native_layer_norm_backward", cpu_k_layer_norm_bwd) \
   X(MAX_POOL2D, "aten::max_pool2d_with_indices", cpu_k_max_pool2d) \
-  X(MAX_POOL2D_BWD, "aten::max_pool2d_with_indices_backward", cpu_k_max_pool2d_bwd)
+  X(MAX_POOL2D_BWD, "aten::max_pool2d_with_indices_backward", cpu_k_max_pool2d_bwd) \
+  X(CAT, "aten::cat", cpu_k_cat) \
+  X(P_CAT, "prims::cat", cpu_k_p_cat) \
+  X(CONSTANT_PAD_ND, "aten::constant_pad_nd", cpu_k_constant_pad_nd) \
+  X(BN_LEGIT, "aten::_native_batch_norm_legit", cpu_k_bn_legit) \
+  X(BN_NO_STATS, "aten::_native_batch_norm_legit.no_stats", cpu_k_bn_no_stats) \
+  X(BN_NO_TRAINING, "aten::_native_batch_norm_legit_no_training", cpu_k_bn_no_training) \
+  X(AVG_POOL2D, "aten::avg_pool2d", cpu_k_avg_pool2d)
 #endif

@@ -1,0 +1,201 @@
+/* plugins/cpu/cpu_nn2_pool.c: avg_pool2d for contiguous float32/float16/
+ * bfloat16/float64 [C, H, W] / [N, C, H, W].
+ *
+ * The geometry and the divisor are the reference's (reference/ref_nn2.c,
+ * ATen's rules): floor/ceil output size (with ceil_mode the last window must
+ * start inside the input or the left padding), pad <= kernel/2; the window
+ * [start, min(start + k, in + pad)) is clipped to the input for the sum; the
+ * divisor is divisor_override when given, else the unclipped window size with
+ * count_include_pad, else the clipped one. Sums are taken in double in the
+ * reference's order and divided once, so float32/float64 results equal the
+ * reference's up to the final rounding. Half inputs: the window's rows are
+ * converted to float32 per output row (exact), results rounded through float.
+ *
+ * Anything the fast path does not validate exactly (list lengths, values,
+ * empty planes, integer dtypes, strides) runs the reference kernel, which
+ * owns the error messages. One output row per task.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+typedef struct ap_geom {
+  int64_t planes, ih, iw, oh, ow;
+  int64_t k[2], s[2], p[2];
+  int64_t dov; /* 0: none */
+  int include_pad;
+} ap_geom;
+
+/* 1 or 2 values (0 values: dflt when given), each >= lo. */
+static int ap_list(const tabi_value *v, const int64_t *dflt, int64_t lo, int64_t *out) {
+  if (v->tag != TABI_TAG_INT_LIST) return 0;
+  int64_t len = v->u.list.len;
+  const int64_t *x = tabi_value_ints(v);
+  if (len == 0 && dflt) {
+    out[0] = dflt[0];
+    out[1] = dflt[1];
+    return 1;
+  }
+  if (len != 1 && len != 2) return 0;
+  out[0] = x[0];
+  out[1] = x[len == 1 ? 0 : 1];
+  return out[0] >= lo && out[1] >= lo;
+}
+
+static int64_t ap_floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* a: kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override. */
+static int ap_setup(const tabi_tensor *x, const tabi_value *a, ap_geom *g) {
+  int32_t nd = x->dl.ndim;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  if ((nd != 3 && nd != 4) || (!cpu_is_fast_float(dt) && dt != TABI_DTYPE_FLOAT64) || !cpu_contig(x) ||
+      x->dl.device.device_type != kDLCPU)
+    return 0;
+  if (a[3].tag != TABI_TAG_BOOL || a[4].tag != TABI_TAG_BOOL) return 0;
+  if (a[5].tag == TABI_TAG_INT) {
+    if (a[5].u.i == 0) return 0;
+    g->dov = a[5].u.i;
+  } else if (a[5].tag == TABI_TAG_NONE) {
+    g->dov = 0;
+  } else {
+    return 0;
+  }
+  if (!ap_list(&a[0], NULL, 1, g->k) || !ap_list(&a[1], g->k, 1, g->s) || !ap_list(&a[2], NULL, 0, g->p))
+    return 0;
+  g->include_pad = a[4].u.i != 0;
+  for (int32_t i = 0; i < nd; i++)
+    if (x->dl.shape[i] < 1) return 0;
+  g->planes = x->dl.shape[0] * (nd == 4 ? x->dl.shape[1] : 1);
+  g->ih = x->dl.shape[nd - 2];
+  g->iw = x->dl.shape[nd - 1];
+  int64_t in[2] = {g->ih, g->iw}, out[2];
+  int ceil_mode = a[3].u.i != 0;
+  for (int i = 0; i < 2; i++) {
+    if (g->p[i] > g->k[i] / 2) return 0;
+    int64_t o = ap_floor_div(in[i] + 2 * g->p[i] - (g->k[i] - 1) - 1 + (ceil_mode ? g->s[i] - 1 : 0), g->s[i]) + 1;
+    if (ceil_mode && (o - 1) * g->s[i] >= in[i] + g->p[i]) o--;
+    if (o < 1) return 0;
+    out[i] = o;
+  }
+  g->oh = out[0];
+  g->ow = out[1];
+  return 1;
+}
+
+typedef struct ap_job {
+  const cpu_ctx *c;
+  const ap_geom *g;
+  tabi_dtype dt;
+  const char *x;
+  char *y;
+  int bad; /* a task could not get its buffers: the reference runs instead */
+} ap_job;
+
+/* The clipped window [lo, hi) of output position o along one dim, and the
+ * unclipped (padded) window size. */
+static void ap_win(int64_t o, int64_t s, int64_t p, int64_t k, int64_t in, int64_t *lo, int64_t *hi,
+                   int64_t *pool) {
+  int64_t start = o * s - p, end = start + k;
+  if (end > in + p) end = in + p;
+  *pool = end - start;
+  *lo = start < 0 ? 0 : start;
+  *hi = end > in ? in : end;
+}
+
+static void ap_range(void *arg, int64_t b, int64_t e) {
+  ap_job *j = arg;
+  const ap_geom *g = j->g;
+  float *rows = NULL; /* half dtypes: the window's input rows as float32 */
+  double *acc = malloc(sizeof(double) * (size_t)g->ow);
+  if (j->dt == TABI_DTYPE_FLOAT16 || j->dt == TABI_DTYPE_BFLOAT16)
+    rows = malloc(sizeof(float) * (size_t)(g->k[0] * g->iw + (g->ow > 0 ? g->ow : 1)));
+  if (!acc || ((j->dt == TABI_DTYPE_FLOAT16 || j->dt == TABI_DTYPE_BFLOAT16) && !rows)) {
+    free(acc);
+    free(rows);
+    __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  int64_t es = j->dt == TABI_DTYPE_FLOAT64 ? 8 : j->dt == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
+    int64_t pl = r / g->oh, oy = r % g->oh, ylo, yhi, ypool;
+    ap_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
+    const char *plane = j->x + pl * g->ih * g->iw * es;
+    int64_t nrows = yhi - ylo;
+    /* accumulate each output column's window in double, row by row in the
+     * reference's order (row-major within the window) */
+    for (int64_t ox = 0; ox < g->ow; ox++) acc[ox] = 0;
+    if (j->dt == TABI_DTYPE_FLOAT64) {
+      const double *src = (const double *)plane + ylo * g->iw;
+      for (int64_t ox = 0; ox < g->ow; ox++) {
+        int64_t xlo, xhi, xpool;
+        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        double sf = 0;
+        for (int64_t iy = 0; iy < nrows; iy++)
+          for (int64_t ix = xlo; ix < xhi; ix++) sf += src[iy * g->iw + ix];
+        acc[ox] = sf;
+      }
+    } else {
+      const float *src;
+      if (j->dt == TABI_DTYPE_FLOAT32) {
+        src = (const float *)plane + ylo * g->iw;
+      } else {
+        cpu_to_f32(j->c, j->dt, plane + ylo * g->iw * 2, rows, nrows * g->iw);
+        src = rows;
+      }
+      for (int64_t ox = 0; ox < g->ow; ox++) {
+        int64_t xlo, xhi, xpool;
+        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        double sf = 0;
+        for (int64_t iy = 0; iy < nrows; iy++)
+          for (int64_t ix = xlo; ix < xhi; ix++) sf += (double)src[iy * g->iw + ix];
+        acc[ox] = sf;
+      }
+    }
+    /* divide and store */
+    char *out = j->y + r * g->ow * es;
+    float *of = rows ? rows + g->k[0] * g->iw : NULL; /* half: staged as float */
+    for (int64_t ox = 0; ox < g->ow; ox++) {
+      int64_t xlo, xhi, xpool, div;
+      ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+      div = g->dov ? g->dov : g->include_pad ? ypool * xpool : nrows * (xhi - xlo);
+      double v = acc[ox] / (double)div;
+      if (j->dt == TABI_DTYPE_FLOAT64) ((double *)out)[ox] = v;
+      else if (j->dt == TABI_DTYPE_FLOAT32) ((float *)out)[ox] = (float)v;
+      else of[ox] = (float)v;
+    }
+    if (j->dt == TABI_DTYPE_FLOAT16 || j->dt == TABI_DTYPE_BFLOAT16) cpu_from_f32(j->c, j->dt, of, out, g->ow);
+  }
+  free(acc);
+  free(rows);
+}
+
+tabi_status cpu_k_avg_pool2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  ap_geom g;
+  if (args[0].tag != TABI_TAG_TENSOR || !ap_setup(args[0].u.t, &args[1], &g)) return CPU_FALLBACK(c, AVG_POOL2D);
+  const tabi_tensor *x = args[0].u.t;
+  /* the per-task buffers must fit: absurd geometries go to the reference */
+  if (g.k[0] > (int64_t)1 << 20 || g.iw > (int64_t)1 << 30 || g.ow > (int64_t)1 << 30)
+    return CPU_FALLBACK(c, AVG_POOL2D);
+  int64_t shape[4];
+  int32_t nd = x->dl.ndim;
+  for (int32_t i = 0; i < nd - 2; i++) shape[i] = x->dl.shape[i];
+  shape[nd - 2] = g.oh;
+  shape[nd - 1] = g.ow;
+  tabi_tensor *y = NULL;
+  tabi_status st = cpu_empty(c, x, tabi_tensor_dtype(x), nd, shape, &y);
+  if (st != TABI_OK) return st;
+  ap_job j = {c, &g, tabi_tensor_dtype(x), tabi_tensor_data(x), tabi_tensor_data(y), 0};
+  int64_t work = g.ow * g.k[0] * g.k[1];
+  cpu_parallel_for(c->pool, g.planes * g.oh, 1 + 16384 / (work > 0 ? work : 1), ap_range, &j);
+  if (j.bad) {
+    c->host->tensor_release(c->host->ctx, y);
+    return CPU_FALLBACK(c, AVG_POOL2D);
+  }
+  outs[0] = tabi_tensor_value(y);
+  return TABI_OK;
+}
