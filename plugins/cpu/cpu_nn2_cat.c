@@ -73,7 +73,8 @@ static tabi_status cat_fast(const cpu_ctx *c, const tabi_value *list, int64_t di
   shape[dim] = 0;
   for (int64_t i = 0; i < n; i++) {
     const tabi_tensor *t = ts[i];
-    if (!t || t->dl.ndim != nd || tabi_tensor_dtype(t) != dt || !cpu_contig(t) ||
+    /* an empty input's strides do not matter (its slab is 0 bytes) */
+    if (!t || t->dl.ndim != nd || tabi_tensor_dtype(t) != dt || (tabi_tensor_numel(t) > 0 && !cpu_contig(t)) ||
         t->dl.device.device_type != kDLCPU || t->dl.device.device_id != r->dl.device.device_id)
       return TABI_OK;
     if (!prims && nd == 1 && t->dl.shape[0] == 0) return TABI_OK; /* aten's skip rule */
