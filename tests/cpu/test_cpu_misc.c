@@ -1,7 +1,8 @@
 /* tests/cpu/test_cpu_misc.c: the CPU plugin's random, fill and creation
  * kernels (plugins/cpu/cpu_misc_*.c) against the reference kernels.
  *
- * Random ops must give the reference's numbers bit for bit for a seed: both
+ * Outputs are compared bit for bit (any NaN matches any NaN: payloads are
+ * unspecified). Random ops must give the reference's numbers for a seed: both
  * runtimes are seeded alike, every output is compared with memcmp, and a
  * second call checks that both advanced the generator by the same amount.
  * Sizes straddle the block and thread split (0, 1, odd, > 1e5); the plugin is
@@ -58,7 +59,30 @@ static int identical(const tabi_tensor *a, const tabi_tensor *b) {
     if (a->dl.shape[i] > 1 && a->dl.strides[i] != b->dl.strides[i]) return 0;
     n *= a->dl.shape[i];
   }
-  return n == 0 || memcmp(tabi_tensor_data(a), tabi_tensor_data(b), (size_t)n * (a->dl.dtype.bits / 8)) == 0;
+  if (n == 0 || memcmp(tabi_tensor_data(a), tabi_tensor_data(b), (size_t)n * (a->dl.dtype.bits / 8)) == 0)
+    return 1;
+  /* NaN's sign and payload are not specified (x86 keeps the first operand's,
+   * and compilers may swap the operands of an add): any NaN matches any NaN */
+  tabi_dtype dt = tabi_dtype_from_dl(a->dl.dtype);
+  for (int64_t i = 0; i < n; i++) {
+    double x, y;
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: x = ((const float *)tabi_tensor_data(a))[i]; y = ((const float *)tabi_tensor_data(b))[i]; break;
+      case TABI_DTYPE_FLOAT64: x = ((const double *)tabi_tensor_data(a))[i]; y = ((const double *)tabi_tensor_data(b))[i]; break;
+      case TABI_DTYPE_FLOAT16:
+        x = tabi_f16_to_f32(((const uint16_t *)tabi_tensor_data(a))[i]);
+        y = tabi_f16_to_f32(((const uint16_t *)tabi_tensor_data(b))[i]);
+        break;
+      case TABI_DTYPE_BFLOAT16:
+        x = tabi_bf16_to_f32(((const uint16_t *)tabi_tensor_data(a))[i]);
+        y = tabi_bf16_to_f32(((const uint16_t *)tabi_tensor_data(b))[i]);
+        break;
+      default: return 0;
+    }
+    if (isnan(x) && isnan(y)) continue;
+    if (memcmp(&x, &y, sizeof x) != 0) return 0; /* bitwise: -0.0 differs from 0.0 */
+  }
+  return 1;
 }
 
 /* Calls `name` in both runtimes (same args), compares status and output. */
