@@ -1,4 +1,4 @@
-/* plugins/cpu/cpu_nn2_pool.c: avg_pool2d for contiguous float32/float16/
+/* plugins/cpu/cpu_nn2_pool.c: avg_pool2d and its backward for contiguous float32/float16/
  * bfloat16/float64 [C, H, W] / [N, C, H, W].
  *
  * The geometry and the divisor are the reference's (reference/ref_nn2.c,
@@ -197,5 +197,93 @@ tabi_status cpu_k_avg_pool2d(void *ctx, const tabi_call *call, tabi_value *args,
     return CPU_FALLBACK(c, AVG_POOL2D);
   }
   outs[0] = tabi_tensor_value(y);
+  return TABI_OK;
+}
+
+/* --- backward ------------------------------------------------------------------- */
+
+/* grad_input[window] += grad_output / divisor, accumulated per plane in double
+ * in the reference's order (output row-major, window row-major) and rounded
+ * once: results equal the reference's bit for bit for float32/float64 and do
+ * not depend on the thread count. One plane per task. */
+typedef struct apb_job {
+  const cpu_ctx *c;
+  const ap_geom *g;
+  tabi_dtype dt;
+  const char *go;
+  char *gi;
+  int bad;
+} apb_job;
+
+static void apb_range(void *arg, int64_t b, int64_t e) {
+  apb_job *j = arg;
+  const ap_geom *g = j->g;
+  int64_t plane = g->ih * g->iw, outn = g->oh * g->ow;
+  int64_t es = j->dt == TABI_DTYPE_FLOAT64 ? 8 : j->dt == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int half = es == 2;
+  double *acc = malloc(sizeof(double) * (size_t)plane);
+  float *buf = half ? malloc(sizeof(float) * (size_t)(outn > plane ? outn : plane)) : NULL;
+  if (!acc || (half && !buf)) {
+    free(acc);
+    free(buf);
+    __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  for (int64_t pl = b; pl < e; pl++) {
+    memset(acc, 0, sizeof(double) * (size_t)plane);
+    const char *go = j->go + pl * outn * es;
+    if (half) cpu_to_f32(j->c, j->dt, go, buf, outn);
+    for (int64_t oy = 0; oy < g->oh; oy++) {
+      int64_t ylo, yhi, ypool;
+      ap_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
+      for (int64_t ox = 0; ox < g->ow; ox++) {
+        int64_t xlo, xhi, xpool, o = oy * g->ow + ox;
+        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        int64_t div = g->dov ? g->dov : g->include_pad ? ypool * xpool : (yhi - ylo) * (xhi - xlo);
+        double v = half ? (double)buf[o] : es == 4 ? (double)((const float *)go)[o] : ((const double *)go)[o];
+        double df = v / (double)div;
+        for (int64_t y = ylo; y < yhi; y++)
+          for (int64_t x = xlo; x < xhi; x++) acc[y * g->iw + x] += df;
+      }
+    }
+    char *gi = j->gi + pl * plane * es;
+    if (es == 8) {
+      memcpy(gi, acc, sizeof(double) * (size_t)plane);
+    } else if (es == 4) {
+      for (int64_t i = 0; i < plane; i++) ((float *)gi)[i] = (float)acc[i];
+    } else {
+      for (int64_t i = 0; i < plane; i++) buf[i] = (float)acc[i];
+      cpu_from_f32(j->c, j->dt, buf, gi, plane);
+    }
+  }
+  free(acc);
+  free(buf);
+}
+
+tabi_status cpu_k_avg_pool2d_bwd(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  ap_geom g;
+  /* grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override */
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR || !ap_setup(args[1].u.t, &args[2], &g))
+    return CPU_FALLBACK(c, AVG_POOL2D_BWD);
+  const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
+  int32_t nd = x->dl.ndim;
+  if (go->dl.ndim != nd || !cpu_contig(go) || tabi_tensor_dtype(go) != tabi_tensor_dtype(x) ||
+      go->dl.device.device_type != kDLCPU)
+    return CPU_FALLBACK(c, AVG_POOL2D_BWD);
+  for (int32_t i = 0; i < nd; i++)
+    if (go->dl.shape[i] != (i < nd - 2 ? x->dl.shape[i] : (i == nd - 2 ? g.oh : g.ow)))
+      return CPU_FALLBACK(c, AVG_POOL2D_BWD);
+  tabi_tensor *gi = NULL;
+  tabi_status st = cpu_empty(c, x, tabi_tensor_dtype(x), nd, x->dl.shape, &gi);
+  if (st != TABI_OK) return st;
+  apb_job j = {c, &g, tabi_tensor_dtype(x), tabi_tensor_data(go), tabi_tensor_data(gi), 0};
+  int64_t work = g.ih * g.iw + g.oh * g.ow * g.k[0] * g.k[1];
+  cpu_parallel_for(c->pool, g.planes, 1 + 16384 / (work > 0 ? work : 1), apb_range, &j);
+  if (j.bad) {
+    c->host->tensor_release(c->host->ctx, gi);
+    return CPU_FALLBACK(c, AVG_POOL2D_BWD);
+  }
+  outs[0] = tabi_tensor_value(gi);
   return TABI_OK;
 }

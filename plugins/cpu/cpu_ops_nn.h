@@ -28,5 +28,6 @@
   X(BN_LEGIT, "aten::_native_batch_norm_legit", cpu_k_bn_legit) \
   X(BN_NO_STATS, "aten::_native_batch_norm_legit.no_stats", cpu_k_bn_no_stats) \
   X(BN_NO_TRAINING, "aten::_native_batch_norm_legit_no_training", cpu_k_bn_no_training) \
-  X(AVG_POOL2D, "aten::avg_pool2d", cpu_k_avg_pool2d)
+  X(AVG_POOL2D, "aten::avg_pool2d", cpu_k_avg_pool2d) \
+  X(AVG_POOL2D_BWD, "aten::avg_pool2d_backward", cpu_k_avg_pool2d_bwd)
 #endif

@@ -1,5 +1,5 @@
 /* tests/cpu/test_cpu_nn2.c: the CPU plugin's cat / prims::cat,
- * constant_pad_nd, forward batch norm and avg_pool2d (plugins/cpu/cpu_nn2_*.c) against the
+ * constant_pad_nd, forward batch norm and avg_pool2d (+ backward) (plugins/cpu/cpu_nn2_*.c) against the
  * reference kernels: the same inputs go into a runtime with libtabi_cpu.so and
  * one with the reference plugin; outputs compare with shared/spec/tolerances.md
  * (exactly for copies). Sizes are large enough for the threaded paths; the
@@ -419,6 +419,46 @@ static void ap_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, "aten::avg_pool2d", build_ap, &big, 1, 1, "f32 [32,64,56,56] 3x3/1 pad 1");
 }
 
+/* avg_pool2d_backward: grad_output shaped as the forward's output on the same runtime */
+static int32_t build_apb(tabi_runtime *rt, const void *p, tabi_value *args, tabi_tensor **owned) {
+  const ap_spec *s = p;
+  tabi_value fa[7], fo[1];
+  tabi_tensor *fown[12] = {0};
+  build_ap(rt, s, fa, fown);
+  int64_t shape[4] = {1, 1, 1, 1};
+  int32_t nd = s->nd;
+  if (call_op(rt, "aten::avg_pool2d", fa, 7, fo, 1) == TABI_OK) {
+    for (int32_t i = 0; i < nd; i++) shape[i] = fo[0].u.t->dl.shape[i];
+    tabi_value_release(&fo[0]);
+  }
+  owned[0] = mk(rt, s->dt, nd, shape, 23, 2, 0, 0, 0);
+  owned[1] = fown[0];
+  args[0] = tabi_tensor_value(owned[0]);
+  args[1] = fa[0];
+  for (int32_t i = 1; i < 7; i++) args[i + 1] = fa[i];
+  return 8;
+}
+
+static void apb_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT64};
+  char label[160];
+  for (int d = 0; d < 4; d++)
+    for (int v = 0; v < 8; v++) {
+      ap_spec s = {dts[d], 4, {4, 16, 37, 41}, {3, 3}, {2, 2}, {1, 1}, 1, 1, 1, v & 1, (v >> 1) & 1, 0, 0};
+      if (v & 4) {
+        s.k[1] = 3; s.k[0] = 2; s.s[0] = 1; s.s[1] = 2; s.p[0] = 1; s.p[1] = 0;
+        s.nk = s.ns = s.np = 2;
+        s.dov = v == 7 ? 5 : 0;
+      }
+      snprintf(label, sizeof label, "%s variant %d", tabi_dtype_name(dts[d]), v);
+      diff(f, r, "aten::avg_pool2d_backward", build_apb, &s, 1, 1, label);
+    }
+  ap_spec c3 = {TABI_DTYPE_FLOAT32, 3, {64, 56, 56}, {2, 2}, {0}, {0}, 1, 0, 1, 0, 1, 0, 0};
+  diff(f, r, "aten::avg_pool2d_backward", build_apb, &c3, 1, 1, "3-D, stride = kernel");
+  ap_spec big = {TABI_DTYPE_FLOAT32, 4, {32, 64, 56, 56}, {3, 3}, {1, 1}, {1, 1}, 1, 1, 1, 0, 1, 0, 0};
+  diff(f, r, "aten::avg_pool2d_backward", build_apb, &big, 1, 1, "f32 [32,64,56,56] 3x3/1 pad 1");
+}
+
 static tabi_runtime *load_rt(const char *plugin) {
   tabi_runtime *rt = NULL;
   if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
@@ -444,6 +484,7 @@ int main(int argc, char **argv) {
     pad_cases(f, r);
     bn_cases(f, r);
     ap_cases(f, r);
+    apb_cases(f, r);
   }
   if (f) tabi_runtime_destroy(f);
   if (r) tabi_runtime_destroy(r);
