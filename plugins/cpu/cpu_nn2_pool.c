@@ -67,6 +67,9 @@ static int ap_setup(const tabi_tensor *x, const tabi_value *a, ap_geom *g) {
   if (!ap_list(&a[0], NULL, 1, g->k) || !ap_list(&a[1], g->k, 1, g->s) || !ap_list(&a[2], NULL, 0, g->p))
     return 0;
   g->include_pad = a[4].u.i != 0;
+  /* huge values (whose size arithmetic could overflow) are the reference's */
+  for (int i = 0; i < 2; i++)
+    if (g->k[i] > ((int64_t)1 << 31) || g->s[i] > ((int64_t)1 << 31) || g->p[i] > ((int64_t)1 << 31)) return 0;
   for (int32_t i = 0; i < nd; i++)
     if (x->dl.shape[i] < 1) return 0;
   g->planes = x->dl.shape[0] * (nd == 4 ? x->dl.shape[1] : 1);
