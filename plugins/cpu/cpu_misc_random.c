@@ -307,3 +307,80 @@ tabi_status cpu_k_p_normal(void *ctx, const tabi_call *call, tabi_value *args, t
   if (!(sd >= 0.0)) return CPU_FALLBACK(c, P_NORMAL); /* it reports */
   return rnd_run(c, &args[0], args[3].u.dtype, rs_device_arg(&args[4], cpu0), DIST_NORMAL, mean, sd, &outs[0]);
 }
+
+/* --- randperm --------------------------------------------------------------------- */
+
+/* The reference's Fisher-Yates: for i = n-1 down to 1, j = floor(u_i * (i+1))
+ * with u_i = tabi_philox_uniform_double(philox(seed, offset + i)), swap. The
+ * swaps are sequential, but every j depends only on i: they are drawn first,
+ * vectorized and threaded, into a buffer. */
+typedef struct perm_job {
+  uint64_t seed, offset;
+  int64_t n;
+  int64_t *js;
+} perm_job;
+
+static void perm_range(void *arg, int64_t b, int64_t e) {
+  const perm_job *j = arg;
+  uint32_t w0[BLOCK], w1[BLOCK], w2[BLOCK], w3[BLOCK];
+  for (int64_t blk = b; blk < e; blk++) {
+    int64_t i0 = blk * BLOCK;
+    int m = (int)(j->n - i0 < BLOCK ? j->n - i0 : BLOCK);
+    philox_block(j->seed, j->offset + (uint64_t)i0, m, w0, w1, w2, w3);
+    for (int q = 0; q < m; q++) {
+      int64_t i = i0 + q;
+      uint64_t bits = (((uint64_t)w0[q] << 32) | w1[q]) >> 11;
+      double u = (double)bits * (1.0 / 9007199254740992.0);
+      int64_t r = (int64_t)floor(u * (double)(i + 1));
+      j->js[i] = r > i ? i : r;
+    }
+  }
+}
+
+/* aten::randperm(n, dtype, layout, device, pin_memory): int64 and int32 on the
+ * CPU; the reference checks and reports everything else. */
+tabi_status cpu_k_randperm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  const tabi_host_api *h = c->host;
+  if (args[0].tag != TABI_TAG_INT || !layout_ok(&args[2]) || !on_cpu(&args[3]) ||
+      (args[1].tag != TABI_TAG_NONE && args[1].tag != TABI_TAG_DTYPE))
+    return CPU_FALLBACK(c, RANDPERM);
+  int64_t n = args[0].u.i;
+  tabi_dtype dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
+  if (n < 0 || (dt != TABI_DTYPE_INT64 && dt != TABI_DTYPE_INT32) ||
+      (dt == TABI_DTYPE_INT32 && n - 1 > INT32_MAX))
+    return CPU_FALLBACK(c, RANDPERM);
+  int64_t one = 1;
+  tabi_tensor *t = NULL;
+  tabi_status st = h->tensor_empty_strided(h->ctx, cpu0, dt, 1, &n, &one, &t);
+  if (st != TABI_OK) return st;
+  if (n > 0) {
+    int64_t *js = malloc(sizeof(int64_t) * (size_t)n);
+    int64_t *perm = dt == TABI_DTYPE_INT64 ? tabi_tensor_data(t) : malloc(sizeof(int64_t) * (size_t)n);
+    perm_job j = {0, 0, n, js};
+    st = !js || !perm ? TABI_ERR(h, TABI_ERR_OUT_OF_MEMORY, "aten::randperm: no memory for n = %lld",
+                                 (long long)n)
+                      : h->rng_reserve(h->ctx, rs_device_arg(&args[3], cpu0), (uint64_t)n, &j.seed, &j.offset);
+    if (st == TABI_OK) {
+      cpu_parallel_for(c->pool, (n + BLOCK - 1) / BLOCK, 16, perm_range, &j);
+      for (int64_t k = 0; k < n; k++) perm[k] = k;
+      for (int64_t i = n - 1; i >= 1; i--) {
+        int64_t q = js[i], tmp = perm[i];
+        perm[i] = perm[q];
+        perm[q] = tmp;
+      }
+      if (dt == TABI_DTYPE_INT32) {
+        int32_t *y = tabi_tensor_data(t);
+        for (int64_t k = 0; k < n; k++) y[k] = (int32_t)perm[k];
+      }
+    }
+    free(js);
+    if (dt != TABI_DTYPE_INT64) free(perm);
+    if (st != TABI_OK) {
+      h->tensor_release(h->ctx, t);
+      return st;
+    }
+  }
+  outs[0] = tabi_tensor_value(t);
+  return TABI_OK;
+}

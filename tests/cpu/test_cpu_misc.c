@@ -145,6 +145,20 @@ static void random_cases(tabi_runtime *f, tabi_runtime *r) {
   tabi_value cn[6] = {tabi_int_list(big, 1), tabi_float(1.0), tabi_float(1.0), tabi_dtype_value(TABI_DTYPE_FLOAT32),
                       tabi_device_value(cpu), tabi_bool(0)};
   same(f, r, "prims::normal", cn, 6, "3e6 float32, mean 1 std 1");
+  /* randperm: int64 (default), int32, float (reference), sizes around the block split */
+  static const int64_t pn[] = {0, 1, 2, 511, 513, 100003};
+  static const tabi_dtype pdt[] = {TABI_DTYPE_INT64, TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32};
+  for (size_t k = 0; k < sizeof pn / sizeof *pn; k++)
+    for (size_t d = 0; d < 4; d++) {
+      char label[64];
+      snprintf(label, sizeof label, "n %lld dtype %s", (long long)pn[k], d < 3 ? tabi_dtype_name(pdt[d]) : "none");
+      tabi_value pa[5] = {tabi_int(pn[k]), d < 3 ? tabi_dtype_value(pdt[d]) : tabi_none(), tabi_none(), tabi_none(),
+                          tabi_none()};
+      same(f, r, "aten::randperm", pa, 5, label);
+      same(f, r, "aten::randperm", pa, 5, label); /* the generator advanced alike */
+    }
+  tabi_value pneg[5] = {tabi_int(-3), tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+  same(f, r, "aten::randperm", pneg, 5, "negative n");
   /* errors (the reference's words), and the default dtype, and complex (fallback) */
   int64_t neg[2] = {3, -1}, ok[1] = {1001};
   tabi_value bad[5] = {tabi_int_list(neg, 2), tabi_none(), tabi_none(), tabi_none(), tabi_none()};
@@ -531,12 +545,14 @@ static void timings(tabi_runtime *f, tabi_runtime *r) {
   tabi_value nz[1] = {tabi_tensor_value(mat)};
   tabi_value rp[2] = {tabi_tensor_value(mat), tabi_int_list(r2, 2)};
   tabi_value pa[2] = {tabi_tensor_value(img), tabi_int_list(pd, 4)};
+  tabi_value pm[5] = {tabi_int(n[0]), tabi_none(), tabi_none(), tabi_none(), tabi_none()};
   tabi_value ar[7] = {tabi_int(0), tabi_int(n[0]), tabi_int(1), tabi_dtype_value(TABI_DTYPE_FLOAT32),
                       tabi_none(), tabi_none(), tabi_none()};
   struct { const char *op; tabi_value *a; int32_t na; } cs[] = {
       {"aten::rand", rf, 5}, {"aten::randn", rf, 5}, {"aten::full", ff, 6}, {"aten::arange.start_step", ar, 7},
       {"prims::convert_element_type", cv, 2}, {"aten::flip", fl, 2}, {"aten::cumsum", cu, 3},
-      {"aten::nonzero", nz, 1}, {"aten::repeat", rp, 2}, {"aten::reflection_pad2d", pa, 2}};
+      {"aten::nonzero", nz, 1}, {"aten::repeat", rp, 2}, {"aten::reflection_pad2d", pa, 2},
+      {"aten::randperm", pm, 5}};
   for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
     double tf = time_op(f, cs[i].op, cs[i].a, cs[i].na, 3), tr = time_op(r, cs[i].op, cs[i].a, cs[i].na, 1);
     printf("timing %-28s ~1e7 float32: fast %8.2f ms, reference %8.2f ms, speedup %.1fx\n", cs[i].op, tf * 1e3,
