@@ -5,7 +5,8 @@
 # ratio = tabi speed / torch speed (= torch ms / tabi ms; >= 1.0 means tabi wins).
 #
 # usage: bench/cpu/run.sh BUILD_DIR [--iters N] [--small] [--only SUBSTR]
-# env:   TABI_NUM_THREADS (default: the cores present), PYTHON (default /usr/bin/python3)
+# env:   TABI_NUM_THREADS (default: the cores present), PYTHON (default /usr/bin/python3),
+#        TABI_BENCH_TORCH_MALLOC (reuse: glibc keeps freed memory for torch, the default; default)
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [--iters N] [--small] [--only S]}
 shift
@@ -16,8 +17,18 @@ py=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$build/bench/cpu/bench_cpu" --plugin "$build/plugins/libtabi_cpu.so" "$@" > "$tmp/tabi"
+# PyTorch's CPU allocator returns each tensor to glibc malloc, which gives
+# blocks over its mmap threshold (at most 32 MB) back to the kernel, so every
+# 40 MB output of an uncached torch run page-faults afresh (~70 ms for add_f32
+# here, against ~1.2 ms when memory is reused). tabi reuses memory through its
+# caching allocator; to compare kernels, not allocators, torch runs with glibc
+# told to keep freed memory. TABI_BENCH_TORCH_MALLOC=default runs torch as is.
+if [ "${TABI_BENCH_TORCH_MALLOC:-reuse}" = reuse ]; then
+  export MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=4294967296
+fi
 "$py" "$here/bench_torch.py" "$@" > "$tmp/torch"
-echo "threads: $threads; $(uptime | sed 's/.*load/load/')"
+unset MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_
+echo "threads: $threads; torch malloc: ${TABI_BENCH_TORCH_MALLOC:-reuse}; $(uptime | sed 's/.*load/load/')"
 awk -F'\t' -v torchf="$tmp/torch" -v thr="$threads" '
   BEGIN { while ((getline l < torchf) > 0) { split(l, a, "\t"); torch[a[1]] = a[2] } }
   { tabi[$1] = $2; order[n++] = $1 }
