@@ -30,19 +30,67 @@ typedef struct isel_job {
   int64_t n, size, inner; /* inner in bytes */
 } isel_job;
 
+/* Rows are fetched from random places: the row a few indices ahead is
+ * prefetched so that several cache misses are in flight at once, and the
+ * common row sizes are copied with constant-size copies (inlined vector moves,
+ * not a memcpy call per row). */
+#define ISEL_AHEAD 16
+
+static inline int64_t isel_idx(const isel_job *j, int64_t k) {
+  return j->idx64 ? ((const int64_t *)j->idx)[k] : ((const int32_t *)j->idx)[k];
+}
+
+/* The loop for one row size; `rb` is a constant at every call below, so the
+ * copy is inlined. */
+static inline __attribute__((always_inline)) void isel_rows(const isel_job *j, int64_t b,
+                                                            int64_t e, int64_t rb) {
+  int64_t o = b / j->n, k = b % j->n; /* advanced, not divided, per row */
+  for (int64_t r = b; r < e; r++) {
+    const char *base = j->src + o * j->size * rb;
+    if (k + ISEL_AHEAD < j->n) __builtin_prefetch(base + isel_idx(j, k + ISEL_AHEAD) * rb, 0, 0);
+    memcpy(j->dst + r * rb, base + isel_idx(j, k) * rb, (size_t)rb);
+    if (++k == j->n) { k = 0; o++; }
+  }
+}
+
 static void isel_range(void *arg, int64_t b, int64_t e) {
   const isel_job *j = arg;
-  for (int64_t r = b; r < e; r++) {
-    int64_t o = r / j->n, k = r % j->n;
-    int64_t v = j->idx64 ? ((const int64_t *)j->idx)[k] : ((const int32_t *)j->idx)[k];
-    const char *s = j->src + (o * j->size + v) * j->inner;
-    char *d = j->dst + r * j->inner;
-    switch (j->inner) {
-      case 4: memcpy(d, s, 4); break;
-      case 8: memcpy(d, s, 8); break;
-      default: memcpy(d, s, (size_t)j->inner); break;
-    }
+  switch (j->inner) {
+    case 4: isel_rows(j, b, e, 4); break;
+    case 8: isel_rows(j, b, e, 8); break;
+    case 16: isel_rows(j, b, e, 16); break;
+    case 32: isel_rows(j, b, e, 32); break;
+    case 64: isel_rows(j, b, e, 64); break;
+    default: isel_rows(j, b, e, j->inner); break;
   }
+}
+
+/* Index bounds, checked in parallel chunks (branch-free, vectorizable); any
+ * chunk with a bad index sets `bad` (then the reference reports it). */
+typedef struct ichk_job {
+  const void *idx;
+  int idx64;
+  int64_t size;
+  int bad;
+} ichk_job;
+
+static void ichk_range(void *arg, int64_t b, int64_t e) {
+  ichk_job *j = arg;
+  uint64_t bad = 0, size = (uint64_t)j->size;
+  if (j->idx64) {
+    const int64_t *p = j->idx;
+    for (int64_t i = b; i < e; i++) bad |= (uint64_t)p[i] >= size; /* negatives wrap high */
+  } else {
+    const int32_t *p = j->idx;
+    for (int64_t i = b; i < e; i++) bad |= (uint64_t)(int64_t)p[i] >= size;
+  }
+  if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+}
+
+static int idx_check(const cpu_ctx *c, const void *idx, int idx64, int64_t n, int64_t size) {
+  ichk_job j = {idx, idx64, size, 0};
+  cpu_parallel_for(c->pool, n, 65536, ichk_range, &j);
+  return !__atomic_load_n(&j.bad, __ATOMIC_RELAXED);
 }
 
 tabi_status cpu_k_index_select(void *ctx, const tabi_call *call, tabi_value *args,
@@ -60,10 +108,7 @@ tabi_status cpu_k_index_select(void *ctx, const tabi_call *call, tabi_value *arg
   for (int32_t d = 0; d < dim; d++) outer *= self->dl.shape[d];
   for (int32_t d = dim + 1; d < nd; d++) inner *= self->dl.shape[d];
   const void *ip = tabi_tensor_data(index);
-  for (int64_t k = 0; k < n; k++) {
-    int64_t v = it == TABI_DTYPE_INT64 ? ((const int64_t *)ip)[k] : ((const int32_t *)ip)[k];
-    if (v < 0 || v >= size) return CPU_FALLBACK(c, INDEX_SELECT);
-  }
+  if (!idx_check(c, ip, it == TABI_DTYPE_INT64, n, size)) return CPU_FALLBACK(c, INDEX_SELECT);
   int64_t shape[IDX_MAX_DIMS];
   for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];
   tabi_tensor *o = NULL;
@@ -146,6 +191,77 @@ static void lane_setup(lane_job *j, const tabi_tensor *index, int32_t dim) {
   j->idx = tabi_tensor_data(index);
 }
 
+/* --- gather and scatter_add along dim 0, by rows -----------------------------------
+ * When dim is 0 and index has self's (and src's) trailing shape, element (i, j)
+ * of the flattened [L, W] index reads or writes self row idx[i, j], column j.
+ * Walking index row by row keeps index, src and output sequential (the lane
+ * walk above strides by W through them) and lets the source (or destination)
+ * element a few rows ahead be prefetched, so many random misses overlap.
+ * gather splits rows over threads. scatter_add splits columns: each thread
+ * still visits rows in increasing i, so every output element receives its
+ * additions in index order, the same order as the lane walk: bitwise the same
+ * result at every thread count. */
+#define ROW_AHEAD 32 /* elements */
+
+typedef struct row_job {
+  const int64_t *idx;
+  const char *src;
+  char *dst;
+  int64_t L, W, esize;
+} row_job;
+
+static inline __attribute__((always_inline)) void gather_rows_es(const row_job *j, int64_t b,
+                                                                 int64_t e, int64_t es) {
+  int64_t W = j->W, fe = e * W, jp = ROW_AHEAD % W, f = b * W;
+  int64_t stop = fe - ROW_AHEAD; /* no prefetch past the range (the index is read) */
+  for (int64_t i = b; i < e; i++) {
+    const int64_t *ix = j->idx + i * W;
+    char *d = j->dst + i * W * es;
+    for (int64_t c = 0; c < W; c++, f++) {
+      if (f < stop) {
+        __builtin_prefetch(j->src + (j->idx[f + ROW_AHEAD] * W + jp) * es, 0, 0);
+        if (++jp == W) jp = 0;
+      }
+      memcpy(d + c * es, j->src + (ix[c] * W + c) * es, (size_t)es);
+    }
+  }
+}
+
+static void gather_rows(void *arg, int64_t b, int64_t e) {
+  const row_job *j = arg;
+  switch (j->esize) {
+    case 4: gather_rows_es(j, b, e, 4); break;
+    case 8: gather_rows_es(j, b, e, 8); break;
+    default: gather_rows_es(j, b, e, j->esize); break;
+  }
+}
+
+static void scatter_rows(void *arg, int64_t c0, int64_t c1) {
+  const row_job *j = arg;
+  int64_t W = j->W, n = c1 - c0, ahead = 1 + (ROW_AHEAD - 1) / n; /* rows */
+  float *dst = (float *)(void *)j->dst;
+  const float *src = (const float *)(const void *)j->src;
+  for (int64_t i = 0; i < j->L; i++) {
+    const int64_t *ix = j->idx + i * W;
+    if (i + ahead < j->L) {
+      const int64_t *px = ix + ahead * W;
+      for (int64_t c = c0; c < c1; c++) __builtin_prefetch(dst + px[c] * W + c, 1, 0);
+    }
+    const float *x = src + i * W;
+    for (int64_t c = c0; c < c1; c++) dst[ix[c] * W + c] += x[c];
+  }
+}
+
+/* dim 0, and index's trailing shape is self's (and src's). */
+static int rows_ok(const tabi_tensor *index, const tabi_tensor *self, int32_t dim,
+                   const tabi_tensor *src) {
+  if (dim != 0) return 0;
+  for (int32_t d = 1; d < index->dl.ndim; d++)
+    if (index->dl.shape[d] != self->dl.shape[d] || (src && index->dl.shape[d] != src->dl.shape[d]))
+      return 0;
+  return 1;
+}
+
 tabi_status cpu_k_gather(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const cpu_ctx *c = ctx;
   if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, GATHER);
@@ -160,6 +276,14 @@ tabi_status cpu_k_gather(void *ctx, const tabi_call *call, tabi_value *args, tab
   tabi_tensor *o = NULL;
   tabi_status st = cpu_empty(c, self, dt, nd, index->dl.shape, &o);
   if (st != TABI_OK) return st;
+  int64_t L = index->dl.shape[0], W = L ? tabi_tensor_numel(index) / L : 0;
+  if (rows_ok(index, self, dim, NULL) && W > 0) {
+    row_job rj = {tabi_tensor_data(index), tabi_tensor_data(self), tabi_tensor_data(o), L, W,
+                  tabi_dtype_size(dt)};
+    cpu_parallel_for(c->pool, L, 1 + 16384 / W, gather_rows, &rj);
+    outs[0] = tabi_tensor_value(o);
+    return TABI_OK;
+  }
   lane_job j;
   memset(&j, 0, sizeof j);
   lane_setup(&j, index, dim);
@@ -191,6 +315,13 @@ tabi_status cpu_k_scatter_add(void *ctx, const tabi_call *call, tabi_value *args
   tabi_status st = cpu_empty(c, self, TABI_DTYPE_FLOAT32, nd, self->dl.shape, &o);
   if (st != TABI_OK) return st;
   memcpy(tabi_tensor_data(o), tabi_tensor_data(self), (size_t)tabi_tensor_numel(self) * 4);
+  int64_t L = index->dl.shape[0], W = L ? tabi_tensor_numel(index) / L : 0;
+  if (rows_ok(index, self, dim, src) && W > 0) {
+    row_job rj = {tabi_tensor_data(index), tabi_tensor_data(src), tabi_tensor_data(o), L, W, 4};
+    cpu_parallel_for(c->pool, W, 1 + 16384 / L, scatter_rows, &rj);
+    outs[0] = tabi_tensor_value(o);
+    return TABI_OK;
+  }
   lane_job j;
   memset(&j, 0, sizeof j);
   lane_setup(&j, index, dim);
