@@ -5,19 +5,84 @@
  * reference does; the elementwise parts run in float32 with the vectorized exp.
  * Everything else runs the reference kernel.
  */
+#include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "cpu_ew.h"
 #include "cpu_math.h"
 #include "cpu_reduce_kern.h"
 
 #define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define T256 __attribute__((target("avx2,fma")))
 
 CLONES static void exp_shift(const float *x, float *o, int64_t n, float m) {
   for (int64_t i = 0; i < n; i++) o[i] = cpu_expf(x[i] - m);
 }
 CLONES static void scale(float *o, int64_t n, float s) {
   for (int64_t i = 0; i < n; i++) o[i] *= s;
+}
+
+/* o = exp(x - m), returning the sum of o in double: one pass with explicit
+ * AVX2 code (gcc leaves cpu_expf scalar: its float-to-int conversion may trap).
+ * The same Cephes reduction and polynomial as cpu_expf / the elementwise exp
+ * (about 1 ulp; NaN kept: x86 min/max return their second operand, x, when
+ * either is NaN). The sum adds each vector widened to double in two fixed
+ * accumulators, then the tail in order: a pure function of the row. */
+T256 static __m256 exp8(__m256 x) {
+  __m256 xc = _mm256_max_ps(_mm256_set1_ps(-104.0f), _mm256_min_ps(_mm256_set1_ps(88.8f), x));
+  __m256 k = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
+                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), xc);
+  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+  /* p * 2^k in two halves so subnormal results round once (NaN k: p is NaN) */
+  __m256i ki = _mm256_cvtps_epi32(k);
+  __m256i k1 = _mm256_srai_epi32(ki, 1), k2 = _mm256_sub_epi32(ki, k1);
+  __m256i b = _mm256_set1_epi32(127);
+  __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, b), 23));
+  __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, b), 23));
+  return _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
+}
+
+T256 static double exp_sum8(const float *x, float *o, int64_t n, float m) {
+  __m256 mv = _mm256_set1_ps(m);
+  __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+  __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m256 e0 = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), mv));
+    __m256 e1 = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), mv));
+    _mm256_storeu_ps(o + i, e0);
+    _mm256_storeu_ps(o + i + 8, e1);
+    a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(e0)));
+    a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(e0, 1)));
+    a2 = _mm256_add_pd(a2, _mm256_cvtps_pd(_mm256_castps256_ps128(e1)));
+    a3 = _mm256_add_pd(a3, _mm256_cvtps_pd(_mm256_extractf128_ps(e1, 1)));
+  }
+  __m256d a = _mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3));
+  double t[4];
+  _mm256_storeu_pd(t, a);
+  double s = (t[0] + t[1]) + (t[2] + t[3]);
+  for (; i < n; i++) {
+    o[i] = cpu_expf(x[i] - m);
+    s += (double)o[i];
+  }
+  return s;
+}
+
+static int sm_avx2(void) { return cpu_ew_isa()->lanes >= 8; }
+
+static double exp_sum(const cpu_ctx *c, const float *x, float *o, int64_t n, float m) {
+  if (sm_avx2()) return exp_sum8(x, o, n, m);
+  exp_shift(x, o, n, m);
+  return cpu_sum_f32(c, o, n);
 }
 CLONES static void shift(const float *x, float *o, int64_t n, float s) {
   for (int64_t i = 0; i < n; i++) o[i] = x[i] - s;
@@ -46,8 +111,7 @@ typedef struct sm_job {
 
 static void softmax_row(const cpu_ctx *c, const float *x, float *o, int64_t n, int want_log) {
   float m = cpu_max_f32(c, x, n, 0);
-  exp_shift(x, o, n, m);
-  double s = cpu_sum_f32(c, o, n);
+  double s = exp_sum(c, x, o, n, m);
   if (want_log) shift(x, o, n, (float)((double)m + log(s)));
   else scale(o, n, (float)(1.0 / s));
 }
