@@ -303,16 +303,26 @@ DEF_MAX512(min512_bf16, l16_bf16, s1_bf16, _mm512_min_ps)
     __m256 v_ = (v);                                                               \
     m = _mm256_blendv_ps(OP(v_, m), v_, _mm256_cmp_ps(v_, v_, _CMP_UNORD_Q));      \
   } while (0)
+/* The main loop takes plain max/min (a NaN element may be dropped there) and
+ * ORs unordered compares of element pairs into a flag: 3 vector ops per 8
+ * elements instead of STEP256's 3 per 8 with a blend on the dependency chain
+ * (amax over rows ran ~10% behind sum, op-bound). A flagged run returns NaN;
+ * operands in STEP256 order (the earlier of equal values, e.g. -0/+0, stays). */
 #define DEF_MAX256(NAME, LD, S1, OP)                                                     \
   T256 static double NAME(const void *x, int64_t n, int take_min) {                      \
     __m256 m0 = LD(x, 0), m1 = m0, m2 = m0, m3 = m0;                                     \
+    __m256 u0 = _mm256_setzero_ps(), u1 = u0;                                            \
     int64_t i = 0;                                                                       \
     for (; i + 32 <= n; i += 32) {                                                       \
-      STEP256(OP, m0, LD(x, i));                                                         \
-      STEP256(OP, m1, LD(x, i + 8));                                                     \
-      STEP256(OP, m2, LD(x, i + 16));                                                    \
-      STEP256(OP, m3, LD(x, i + 24));                                                    \
+      __m256 a = LD(x, i), b = LD(x, i + 8), c = LD(x, i + 16), d = LD(x, i + 24);      \
+      m0 = OP(a, m0);                                                                    \
+      m1 = OP(b, m1);                                                                    \
+      m2 = OP(c, m2);                                                                    \
+      m3 = OP(d, m3);                                                                    \
+      u0 = _mm256_or_ps(u0, _mm256_cmp_ps(a, b, _CMP_UNORD_Q));                          \
+      u1 = _mm256_or_ps(u1, _mm256_cmp_ps(c, d, _CMP_UNORD_Q));                          \
     }                                                                                    \
+    if (_mm256_movemask_ps(_mm256_or_ps(u0, u1))) return NAN;                            \
     for (; i + 8 <= n; i += 8) STEP256(OP, m0, LD(x, i));                                \
     STEP256(OP, m0, m1);                                                                 \
     STEP256(OP, m2, m3);                                                                 \
