@@ -53,6 +53,10 @@ typedef struct cpu_ew_args {
   int32_t op;
   int32_t dt;  /* CPU_EW_F32 ... */
   float f[2];  /* parameters, already rounded to the op's dtype */
+  /* 1: store the float results non-temporally (large outputs: no read for
+   * ownership of lines nobody will read soon); the output then starts 64-byte
+   * aligned and the caller issues _mm_sfence before the result is published */
+  int32_t nt;
 } cpu_ew_args;
 
 typedef struct cpu_ew_isa_table {

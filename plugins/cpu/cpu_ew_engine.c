@@ -18,13 +18,31 @@
 
 #include "../../reference/ref_elementwise.h"
 
+/* Results at least this large are stored non-temporally: beyond half of a
+ * Zen CCD's 32 MB L3 the output would evict the inputs and be written back
+ * anyway, and the read for ownership of each output line (a quarter of add's
+ * traffic, a third of exp's) is saved. */
+#define CPU_EW_NT_BYTES (16 << 20)
+
+static void ew_sfence(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 /* --- the instruction set, chosen once per process ------------------------------ */
 
 static const cpu_ew_isa_table *ew_isa_best;
+static int64_t ew_nt_bytes;
 static pthread_once_t ew_isa_once = PTHREAD_ONCE_INIT;
 
 static void ew_isa_pick(void) {
   __builtin_cpu_init();
+  /* TABI_CPU_NT_BYTES: the streaming-store threshold (tests set it low) */
+  const char *nt = getenv("TABI_CPU_NT_BYTES");
+  ew_nt_bytes = nt ? strtoll(nt, NULL, 10) : CPU_EW_NT_BYTES;
   const char *cap = getenv("TABI_CPU_ISA");
   int allow512 = !cap || strcmp(cap, "avx512") == 0;
   int allow2 = allow512 || (cap && strcmp(cap, "avx2") == 0);
@@ -119,6 +137,8 @@ static void st_i(char *o, tabi_dtype dt, const int64_t *x, int64_t m) {
 
 enum { P_VEC, P_DBL, P_INT, P_WHERE };
 
+
+
 typedef struct ew_job {
   const cpu_ew_call *e;
   const cpu_ew_isa_table *isa;
@@ -147,9 +167,12 @@ static void gather(unsigned char *dst, const char *p, int64_t s, int32_t esz, in
   }
 }
 
-/* One row piece: len elements from pointers p (inner strides j->str[k][nd-1]). */
-static void ew_row(const ew_job *j, char *const *p, int64_t len) {
+/* One row piece: len elements from pointers p (inner strides j->str[k][nd-1]);
+ * nt: the vector loops store non-temporally (p[0] is 64-byte aligned). */
+static void ew_row_part(const ew_job *j, char *const *p, int64_t len, int32_t nt) {
   _Alignas(64) unsigned char g[3][CPU_EW_BLOCK * 8];
+  cpu_ew_args args = j->args;
+  args.nt = nt;
   const int32_t in = j->nd - 1;
   for (int64_t off = 0; off < len; off += CPU_EW_BLOCK) {
     int64_t m = len - off < CPU_EW_BLOCK ? len - off : CPU_EW_BLOCK;
@@ -196,9 +219,28 @@ static void ew_row(const ew_job *j, char *const *p, int64_t len) {
       }
     }
     if (j->path == P_WHERE) j->isa->where(o, q[0], q[1], q[2], m, smask, j->esz[0]);
-    else if (j->nin == 1) j->isa->unary(o, q[0], m, &j->args);
-    else j->isa->binary(o, q[0], q[1], m, smask, &j->args);
+    else if (j->nin == 1) j->isa->unary(o, q[0], m, &args);
+    else j->isa->binary(o, q[0], q[1], m, smask, &args);
   }
+}
+
+/* A row: with streaming stores on, the elements up to the result's next 64-byte
+ * boundary first with plain stores, the rest streamed (blocks keep the alignment:
+ * CPU_EW_BLOCK * esz is a multiple of 64). */
+static void ew_row(const ew_job *j, char *const *p, int64_t len) {
+  uintptr_t a = (uintptr_t)p[0];
+  if (!j->args.nt || a % (uintptr_t)j->esz[0] != 0) {
+    ew_row_part(j, p, len, 0);
+    return;
+  }
+  int64_t h = (int64_t)((64 - a % 64) % 64) / j->esz[0];
+  if (h > len) h = len;
+  if (h > 0) ew_row_part(j, p, h, 0);
+  if (len == h) return;
+  const int32_t in = j->nd - 1;
+  char *q[4];
+  for (int32_t k = 0; k <= j->nin; k++) q[k] = p[k] + h * j->str[k][in] * j->esz[k];
+  ew_row_part(j, q, len - h, 1);
 }
 
 static void ew_range(void *arg, int64_t begin, int64_t end) {
@@ -228,6 +270,8 @@ static void ew_range(void *arg, int64_t begin, int64_t end) {
       idx[d - 1]++;
     }
   }
+  /* streamed lines are weakly ordered: drain them before the pool's join */
+  if (j->args.nt) ew_sfence();
 }
 
 /* --- setup ------------------------------------------------------------------------ */
@@ -366,11 +410,12 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
       }
     }
     ew_coalesce(&j);
-    j.isa = cpu_ew_isa();
+    j.isa = cpu_ew_isa(); /* also reads ew_nt_bytes */
     j.args.op = e->fop;
     j.args.dt = vec_dt(cd);
     j.args.f[0] = e->f[0];
     j.args.f[1] = e->f[1];
+    j.args.nt = j.path == P_VEC && e->od == cd && numel * j.esz[0] >= ew_nt_bytes;
     /* libm per element: ~20 ns; vector transcendentals ~1 ns; the rest memory-bound */
     int64_t grain = (e->heavy == 2 || (e->heavy && j.path == P_DBL)) ? 1024
                     : e->heavy ? 8192 : 32768;

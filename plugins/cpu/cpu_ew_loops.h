@@ -23,6 +23,13 @@ SI void ew_st(int dt, char *p, int64_t i, VF v) {
   else if (dt == CPU_EW_F16) vf_store_f16(p + 2 * i, v);
   else vf_store_bf16(p + 2 * i, v);
 }
+/* nt: a streaming store (o + i aligned to the vector store's width; see cpu_ew.h) */
+SI void ew_stn(int dt, char *p, int64_t i, VF v, int nt) {
+  if (!nt) ew_st(dt, p, i, v);
+  else if (dt == CPU_EW_F32) vf_stream_f32(p + 4 * i, v);
+  else if (dt == CPU_EW_F16) vf_stream_f16(p + 2 * i, v);
+  else vf_stream_bf16(p + 2 * i, v);
+}
 /* One element repeated over all lanes. */
 SI VF ew_bcast(int dt, const char *p) {
   int esz = dt == CPU_EW_F32 ? 4 : 2;
@@ -92,12 +99,12 @@ SI VM ew_unb(int op, VF x) {
 
 SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_ew_args *p) {
   const int esz = dt == CPU_EW_F32 ? 4 : 2, isb = op >= CPU_EWU_BOOL_FIRST;
-  const int oesz = isb ? 1 : esz;
+  const int oesz = isb ? 1 : esz, nt = !isb && p->nt;
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     VF x = ew_ld(dt, a, i);
     if (isb) vm_store_bool(o + i, ew_unb(op, x));
-    else ew_st(dt, o, i, ew_un(op, x, p));
+    else ew_stn(dt, o, i, ew_un(op, x, p), nt);
   }
   if (i < n) {
     char ta[W * 4], to[W * 4];
@@ -167,14 +174,14 @@ SI VM ew_binb(int op, VF a, VF b) {
 SI void ew_bin_loop(int op, int dt, int sa, int sb, char *o, const char *a, const char *b,
                     int64_t n, const cpu_ew_args *p) {
   const int esz = dt == CPU_EW_F32 ? 4 : 2, isb = op >= CPU_EWB_BOOL_FIRST;
-  const int oesz = isb ? 1 : esz;
+  const int oesz = isb ? 1 : esz, nt = !isb && p->nt;
   VF ra = sa ? ew_bcast(dt, a) : vf_set(0.0f), rb = sb ? ew_bcast(dt, b) : vf_set(0.0f);
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     VF x = sa ? ra : ew_ld(dt, a, i);
     VF y = sb ? rb : ew_ld(dt, b, i);
     if (isb) vm_store_bool(o + i, ew_binb(op, x, y));
-    else ew_st(dt, o, i, ew_bin(op, x, y, p));
+    else ew_stn(dt, o, i, ew_bin(op, x, y, p), nt);
   }
   if (i < n) {
     char ta[W * 4], tb[W * 4], to[W * 4];

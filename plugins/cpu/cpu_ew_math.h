@@ -47,10 +47,14 @@ SI VF ew_expm1_poly(VF r) {
 
 /* p * 2^k for integral k in [-152, 129] (two halves: subnormal results round once) */
 SI VF ew_scale(VF p, VF k) {
+#ifdef CPU_SIMD_HAS_SCALEF
+  return vf_scalef(p, k); /* one instruction, one rounding */
+#else
   VI ki = vf_cvt_i(k);
   VI k1 = vi_srai(ki, 1);
   VI k2 = vi_sub(ki, k1);
   return vf_mul(vf_mul(p, ew_pow2i(k1)), ew_pow2i(k2));
+#endif
 }
 
 SI VF ew_exp(VF x) {

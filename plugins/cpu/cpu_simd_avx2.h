@@ -76,15 +76,23 @@ SI void vf_store_f16(void *p, VF v) {
 SI VF vf_load_bf16(const void *p) {
   return vi_as_vf(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)), 16));
 }
-SI void vf_store_bf16(void *p, VF v) {
+SI __m128i vf_to_bf16(VF v) {
   VI u = vf_as_vi(v);
   VI r = vi_srli(vi_add(u, vi_add(vi_set(0x7fff), vi_and(vi_srli(u, 16), vi_set(1)))), 16);
   VI q = vi_or(vi_srli(u, 16), vi_set(0x40));
   VI h = vi_sel(vi_gt(vi_and(u, vi_set(0x7fffffff)), vi_set(0x7f800000)), q, r);
   /* h holds 0..0xffff per lane: pack unsigned (per 128-bit half), then fix the order */
   __m256i pk = _mm256_permute4x64_epi64(_mm256_packus_epi32(h, h), 0xD8);
-  _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(pk));
+  return _mm256_castsi256_si128(pk);
 }
+SI void vf_store_bf16(void *p, VF v) { _mm_storeu_si128((__m128i *)p, vf_to_bf16(v)); }
+/* Streaming (non-temporal) stores: p aligned to the store's width (32 bytes for
+ * float32, 16 for float16/bfloat16); the caller fences (_mm_sfence) when done. */
+SI void vf_stream_f32(void *p, VF v) { _mm256_stream_ps((float *)p, v); }
+SI void vf_stream_f16(void *p, VF v) {
+  _mm_stream_si128((__m128i *)p, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+SI void vf_stream_bf16(void *p, VF v) { _mm_stream_si128((__m128i *)p, vf_to_bf16(v)); }
 SI void vm_store_bool(void *p, VM m) {
   __m256i v = _mm256_and_si256(_mm256_castps_si256(m), _mm256_set1_epi32(1));
   __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));

@@ -79,6 +79,10 @@ SI VF vf_load_f16(const void *p) { uint16_t h; memcpy(&h, p, 2); return tabi_f16
 SI void vf_store_f16(void *p, VF v) { uint16_t h = tabi_f32_to_f16(v); memcpy(p, &h, 2); }
 SI VF vf_load_bf16(const void *p) { uint16_t h; memcpy(&h, p, 2); return tabi_bf16_to_f32(h); }
 SI void vf_store_bf16(void *p, VF v) { uint16_t h = tabi_f32_to_bf16(v); memcpy(p, &h, 2); }
+/* no streaming stores on one lane: plain stores */
+SI void vf_stream_f32(void *p, VF v) { vf_store_f32(p, v); }
+SI void vf_stream_f16(void *p, VF v) { vf_store_f16(p, v); }
+SI void vf_stream_bf16(void *p, VF v) { vf_store_bf16(p, v); }
 SI void vm_store_bool(void *p, VM m) { *(uint8_t *)p = (uint8_t)(m != 0); }
 SI VM vm_load_bool(const void *p) { return *(const uint8_t *)p != 0; }
 
