@@ -68,7 +68,8 @@ static void sort_row(const sort_job *j, const uint32_t *x, float *vals, int64_t 
     free(hist);
     for (int64_t i = 0; i < n; i++) {
       uint32_t key = f32_key(x[i], j->desc);
-      if ((key >> 16) <= t) w[m++] = ((uint64_t)key << 32) | (uint64_t)i;
+      w[m] = ((uint64_t)key << 32) | (uint64_t)i; /* branch-free: m <= i < n */
+      m += (key >> 16) <= t;
     }
   }
   radix_hi(w, tmp, m);
@@ -78,6 +79,66 @@ static void sort_row(const sort_job *j, const uint32_t *x, float *vals, int64_t 
     memcpy(&vals[i], &x[p], 4);
     idx[i] = p;
   }
+}
+
+/* --- topk of a few long rows: the selection split over threads ------------------
+ * With fewer rows than threads, one row is split into P parts, all in one
+ * parallel region. Any key among the row's k smallest is among its own part's
+ * k smallest, so each part alone finds (from its own 16-bit histogram) the
+ * bucket of its k-th key and collects its keys up to that bucket, in index
+ * order, at its own offset (at most its length of them). The parts' candidates
+ * are joined in part order, so they are in index order and hold the row's k
+ * smallest keys: the stable radix sort of them gives exactly the serial result. */
+typedef struct topk_par {
+  const sort_job *j;
+  const uint32_t *x;
+  uint64_t *w;
+  int64_t n, parts, m[64];
+  int failed;
+} topk_par;
+
+static void topk_part(void *arg, int64_t b, int64_t e) {
+  topk_par *q = arg;
+  uint32_t *h = malloc(65536 * sizeof *h);
+  if (!h) { __atomic_store_n(&q->failed, 1, __ATOMIC_RELAXED); return; }
+  int desc = q->j->desc;
+  for (int64_t p = b; p < e; p++) {
+    int64_t lo = q->n * p / q->parts, hi = q->n * (p + 1) / q->parts, m = lo, sum = 0;
+    memset(h, 0, 65536 * sizeof *h);
+    for (int64_t i = lo; i < hi; i++) h[f32_key(q->x[i], desc) >> 16]++;
+    uint32_t t = 0;
+    for (; t < 65535; t++) { sum += h[t]; if (sum >= q->j->k) break; }
+    for (int64_t i = lo; i < hi; i++) {
+      uint32_t key = f32_key(q->x[i], desc);
+      q->w[m] = ((uint64_t)key << 32) | (uint64_t)i; /* branch-free: m <= i < hi */
+      m += (key >> 16) <= t;
+    }
+    q->m[p] = m - lo;
+  }
+  free(h);
+}
+
+/* One row of topk with the selection threaded; 0 when out of memory. */
+static int topk_row_par(const cpu_ctx *c, const sort_job *j, const uint32_t *x, float *vals,
+                        int64_t *idx, uint64_t *w, uint64_t *tmp, int64_t parts) {
+  topk_par q;
+  memset(&q, 0, sizeof q);
+  q.j = j; q.x = x; q.w = w; q.n = j->len; q.parts = parts;
+  cpu_parallel_for(c->pool, parts, 1, topk_part, &q);
+  if (q.failed) return 0;
+  int64_t m = 0;
+  for (int64_t p = 0; p < parts; p++) {
+    int64_t lo = q.n * p / parts;
+    if (m != lo) memmove(w + m, w + lo, sizeof(uint64_t) * (size_t)q.m[p]);
+    m += q.m[p];
+  }
+  radix_hi(w, tmp, m);
+  for (int64_t i = 0; i < j->k; i++) {
+    uint32_t p = (uint32_t)w[i];
+    memcpy(&vals[i], &x[p], 4);
+    idx[i] = p;
+  }
+  return 1;
 }
 
 static void sort_range(void *arg, int64_t b, int64_t e) {
@@ -105,7 +166,18 @@ static tabi_status sort_run(const cpu_ctx *c, const tabi_tensor *t, int64_t k, i
   }
   int64_t len = t->dl.shape[nd - 1];
   sort_job j = {tabi_tensor_data(t), tabi_tensor_data(v), tabi_tensor_data(ix), len, k, desc, topk, 0};
-  if (k > 0) cpu_parallel_for(c->pool, tabi_tensor_numel(t) / len, 1 + 65536 / len, sort_range, &j);
+  int64_t rows = tabi_tensor_numel(t) / len, parts = cpu_pool_threads(c->pool);
+  if (parts > 64) parts = 64;
+  if (k > 0 && topk && k < len && len >= 262144 && parts > 1 && rows < parts) {
+    uint64_t *w = malloc(sizeof(uint64_t) * 2 * (size_t)len);
+    for (int64_t r = 0; w && r < rows && !j.failed; r++)
+      j.failed = !topk_row_par(c, &j, j.x + r * len, j.vals + r * k, j.idx + r * k, w, w + len,
+                               parts);
+    if (!w) j.failed = 1;
+    free(w);
+  } else if (k > 0) {
+    cpu_parallel_for(c->pool, rows, 1 + 65536 / len, sort_range, &j);
+  }
   if (j.failed) {
     c->host->tensor_release(c->host->ctx, v);
     c->host->tensor_release(c->host->ctx, ix);
