@@ -25,12 +25,16 @@ CLONES static void scale(float *o, int64_t n, float s) {
 
 /* o = exp(x - m), returning the sum of o in double: one pass with explicit
  * AVX2 code (gcc leaves cpu_expf scalar: its float-to-int conversion may trap).
- * The same Cephes reduction and polynomial as cpu_expf / the elementwise exp
- * (about 1 ulp; NaN kept: x86 min/max return their second operand, x, when
- * either is NaN). The sum adds each vector widened to double in two fixed
- * accumulators, then the tail in order: a pure function of the row. */
-T256 static __m256 exp8(__m256 x) {
-  __m256 xc = _mm256_max_ps(_mm256_set1_ps(-104.0f), _mm256_min_ps(_mm256_set1_ps(88.8f), x));
+ * The Cephes reduction and polynomial of cpu_expf / the elementwise exp (about
+ * 1 ulp), specialised to x - m <= 0 (m is the row max): the argument is clamped
+ * at -87 so 2^k stays normal and one multiply scales (below, e^-87 = 1.6e-38
+ * stands for a smaller value: an absolute error far under atol, and 0 after
+ * scaling by 1/sum in any half type). NaN is kept: x86 max returns its second
+ * operand, x, when either is NaN. The sum adds 8-term float32 partials per
+ * lane (blocks of 128) widened to double, then the tail in order: a pure
+ * function of the row. */
+T256 static __m256 exp8_neg(__m256 x) {
+  __m256 xc = _mm256_max_ps(_mm256_set1_ps(-87.0f), x);
   __m256 k = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), xc);
@@ -42,33 +46,37 @@ T256 static __m256 exp8(__m256 x) {
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
   p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
-  /* p * 2^k in two halves so subnormal results round once (NaN k: p is NaN) */
-  __m256i ki = _mm256_cvtps_epi32(k);
-  __m256i k1 = _mm256_srai_epi32(ki, 1), k2 = _mm256_sub_epi32(ki, k1);
-  __m256i b = _mm256_set1_epi32(127);
-  __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, b), 23));
-  __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, b), 23));
-  return _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
+  /* k in [-126, 0]: 2^k normal (a NaN k gives some scale; p is NaN already) */
+  __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
 }
 
 T256 static double exp_sum8(const float *x, float *o, int64_t n, float m) {
   __m256 mv = _mm256_set1_ps(m);
   __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-  __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256 e0 = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), mv));
-    __m256 e1 = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), mv));
-    _mm256_storeu_ps(o + i, e0);
-    _mm256_storeu_ps(o + i + 8, e1);
-    a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(e0)));
-    a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(e0, 1)));
-    a2 = _mm256_add_pd(a2, _mm256_cvtps_pd(_mm256_castps256_ps128(e1)));
-    a3 = _mm256_add_pd(a3, _mm256_cvtps_pd(_mm256_extractf128_ps(e1, 1)));
+  for (; i + 128 <= n; i += 128) {
+    __m256 f0 = _mm256_setzero_ps(), f1 = _mm256_setzero_ps();
+    for (int64_t k = i; k < i + 128; k += 16) {
+      __m256 e0 = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k), mv));
+      __m256 e1 = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k + 8), mv));
+      _mm256_storeu_ps(o + k, e0);
+      _mm256_storeu_ps(o + k + 8, e1);
+      f0 = _mm256_add_ps(f0, e0);
+      f1 = _mm256_add_ps(f1, e1);
+    }
+    __m256 f = _mm256_add_ps(f0, f1);
+    a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+    a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
   }
-  __m256d a = _mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3));
+  for (; i + 8 <= n; i += 8) {
+    __m256 e = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + i), mv));
+    _mm256_storeu_ps(o + i, e);
+    a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(e)));
+    a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(e, 1)));
+  }
   double t[4];
-  _mm256_storeu_pd(t, a);
+  _mm256_storeu_pd(t, _mm256_add_pd(a0, a1));
   double s = (t[0] + t[1]) + (t[2] + t[3]);
   for (; i < n; i++) {
     o[i] = cpu_expf(x[i] - m);
