@@ -5,7 +5,8 @@
  * Accuracy (float32; the reference computes in double and rounds once):
  *  - exp, exp2: Cephes' polynomial after a Cody-Waite reduction done with FMA,
  *    about 1 ulp; overflow to inf, underflow through the subnormals to 0 (the
- *    scale 2^k is applied in two halves), NaN kept.
+ *    scale 2^k: vscalefps on AVX-512, else applied in two halves; either way
+ *    subnormal results round once), NaN kept.
  *  - expm1: exp's polynomial without its leading 1 for |x| < ln2/2 (no
  *    cancellation), exp(x) - 1 above; about 1-2 ulp.
  *  - log, log2, log10: Cephes' mantissa polynomial, subnormals scaled by 2^23
