@@ -85,6 +85,10 @@ tabi_status cpu_empty(const cpu_ctx *c, const tabi_tensor *like, tabi_dtype dt, 
 void cpu_to_f32(const cpu_ctx *c, tabi_dtype dt, const void *src, float *dst, int64_t n);
 void cpu_from_f32(const cpu_ctx *c, tabi_dtype dt, const float *src, void *dst, int64_t n);
 
+/* Copies n elements of es bytes from src at element stride st (in elements)
+ * to contiguous dst. */
+void cpu_gather_strided(char *dst, const char *src, int64_t n, int64_t st, int64_t es);
+
 /* Wraps dim into [0, ndim) (0-d takes -1 and 0); -1 when out of range. */
 static inline int32_t cpu_wrap_dim(int64_t dim, int32_t ndim) {
   int32_t n = ndim > 0 ? ndim : 1;

@@ -24,3 +24,32 @@ void cpu_from_f32(const cpu_ctx *c, tabi_dtype dt, const float *src, void *dst, 
   (void)c;
   if (n > 0) cpu_ew_isa()->from_f32(dst, src, n, ew_dt(dt));
 }
+
+/* Copies n elements of es bytes from src at element stride st to contiguous
+ * dst: the gather step of the strided copy kernels (copy, convert). */
+void cpu_gather_strided(char *dst, const char *src, int64_t n, int64_t st, int64_t es) {
+  switch (es) {
+    case 1: for (int64_t i = 0; i < n; i++) dst[i] = src[i * st]; break;
+    case 2: {
+      uint16_t *d = (uint16_t *)(void *)dst;
+      const uint16_t *s = (const uint16_t *)(const void *)src;
+      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
+      break;
+    }
+    case 4: {
+      uint32_t *d = (uint32_t *)(void *)dst;
+      const uint32_t *s = (const uint32_t *)(const void *)src;
+      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
+      break;
+    }
+    case 8: {
+      uint64_t *d = (uint64_t *)(void *)dst;
+      const uint64_t *s = (const uint64_t *)(const void *)src;
+      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
+      break;
+    }
+    default:
+      for (int64_t i = 0; i < n; i++) memcpy(dst + i * es, src + i * st * es, (size_t)es);
+      break;
+  }
+}

@@ -115,33 +115,6 @@ static void convert_block(const cpu_ctx *c, tabi_dtype from, const void *src, ta
   }
 }
 
-/* Copies n elements of size es at element stride st to contiguous dst. */
-static void gather(char *dst, const char *src, int64_t n, int64_t st, int64_t es) {
-  switch (es) {
-    case 1: for (int64_t i = 0; i < n; i++) dst[i] = src[i * st]; break;
-    case 2: {
-      uint16_t *d = (uint16_t *)(void *)dst;
-      const uint16_t *s = (const uint16_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    case 4: {
-      uint32_t *d = (uint32_t *)(void *)dst;
-      const uint32_t *s = (const uint32_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    case 8: {
-      uint64_t *d = (uint64_t *)(void *)dst;
-      const uint64_t *s = (const uint64_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    default:
-      for (int64_t i = 0; i < n; i++) memcpy(dst + i * es, src + i * st * es, (size_t)es);
-      break;
-  }
-}
 
 /* Element offset of the first element of row r. */
 static int64_t row_offset(const cv_job *j, int64_t r) {
@@ -165,11 +138,11 @@ static void typed_range(void *arg, int64_t b, int64_t e) {
     if (st == 1) {
       convert_block(j->c, j->from, s, j->to, o, j->len);
     } else if (j->from == j->to) {
-      gather(o, s, j->len, st, ss);
+      cpu_gather_strided(o, s, j->len, st, ss);
     } else {
       for (int64_t q = 0; q < j->len; q += CHUNK) {
         int64_t m = j->len - q < CHUNK ? j->len - q : CHUNK;
-        gather(buf, s + q * st * ss, m, st, ss);
+        cpu_gather_strided(buf, s + q * st * ss, m, st, ss);
         convert_block(j->c, j->from, buf, j->to, o + q * ds, m);
       }
     }

@@ -78,33 +78,6 @@ static void linear_range(void *arg, int64_t b, int64_t e) {
           j->dst + b * tabi_dtype_size(j->ddt), e - b);
 }
 
-/* Copies n elements at src stride `st` (elements of size es) to contiguous dst. */
-static void gather(char *dst, const char *src, int64_t n, int64_t st, int64_t es) {
-  switch (es) {
-    case 1: for (int64_t i = 0; i < n; i++) dst[i] = src[i * st]; break;
-    case 2: {
-      uint16_t *d = (uint16_t *)(void *)dst;
-      const uint16_t *s = (const uint16_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    case 4: {
-      uint32_t *d = (uint32_t *)(void *)dst;
-      const uint32_t *s = (const uint32_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    case 8: {
-      uint64_t *d = (uint64_t *)(void *)dst;
-      const uint64_t *s = (const uint64_t *)(const void *)src;
-      for (int64_t i = 0; i < n; i++) d[i] = s[i * st];
-      break;
-    }
-    default:
-      for (int64_t i = 0; i < n; i++) memcpy(dst + i * es, src + i * st * es, (size_t)es);
-      break;
-  }
-}
 
 static void gather_range(void *arg, int64_t b, int64_t e) {
   const copy_job *j = arg;
@@ -121,12 +94,12 @@ static void gather_range(void *arg, int64_t b, int64_t e) {
     const char *s = j->src + off * ss;
     char *o = j->dst + r * len * ds;
     if (j->sdt == j->ddt) {
-      gather(o, s, len, ist, ss);
+      cpu_gather_strided(o, s, len, ist, ss);
       continue;
     }
     for (int64_t q = 0; q < len; q += BLOCK) {
       int64_t m = len - q < BLOCK ? len - q : BLOCK;
-      gather(buf, s + q * ist * ss, m, ist, ss);
+      cpu_gather_strided(buf, s + q * ist * ss, m, ist, ss);
       convert(j->c, j->sdt, buf, j->ddt, o + q * ds, m);
     }
   }
