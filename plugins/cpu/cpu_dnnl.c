@@ -169,12 +169,12 @@ static int32_t plan_output(plan *p, int32_t user_buf, const dnnl_memory_desc_t *
 }
 
 static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
-  dnnl_dims_t d, s;
+  dnnl_dims_t d = {0}, s = {0};
   for (int32_t i = 0; i < nd; i++) { d[i] = dims[i]; s[i] = strides[i]; }
   dnnl_memory_desc_init_by_strides(md, nd, d, dnnl_f32, s);
 }
 static void md_any(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims) {
-  dnnl_dims_t d;
+  dnnl_dims_t d = {0};
   for (int32_t i = 0; i < nd; i++) d[i] = dims[i];
   dnnl_memory_desc_init_by_tag(md, nd, d, dnnl_f32, dnnl_format_tag_any);
 }
@@ -309,36 +309,69 @@ typedef struct conv_arg {
 typedef struct conv_mds {
   dnnl_memory_desc_t x, w, b, y;          /* the caller's plain layouts */
   dnnl_memory_desc_t xa, wa, ya;          /* "any" for the op to choose */
-  dnnl_dims_t strides, dil, pad;
+  dnnl_dims_t strides, dil, pl, pr;
+  dnnl_alg_kind_t alg;
 } conv_mds;
 
+/* oneDNN's view of the caller's tensors. The weights are [oc, ic/G, k...]
+ * (ATen's convolution) or [ic, oc/G, k...] (transposed); oneDNN wants them as
+ * [G, oc/G, ic/G, k...] (or [oc, ic, k...] for one group), so the transposed
+ * case is described by permuted strides over the same memory, no copy. A
+ * transposed convolution is oneDNN's deconvolution with right padding
+ * p - output_padding (the caller checked that it is >= 0). */
 static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g) {
-  int64_t xd[4] = {g->n, g->ic, g->ih, g->iw}, wd[4] = {g->oc, g->ic, g->kh, g->kw};
-  int64_t yd[4] = {g->n, g->oc, g->oh, g->ow}, bd[1] = {g->oc}, s[4], one[1] = {1};
-  contig_strides(4, xd, s); md_plain(&m->x, 4, xd, s);
-  contig_strides(4, wd, s); md_plain(&m->w, 4, wd, s);
-  contig_strides(4, yd, s); md_plain(&m->y, 4, yd, s);
-  md_plain(&m->b, 1, bd, one);
-  md_any(&m->xa, 4, xd);
-  md_any(&m->wa, 4, wd);
-  md_any(&m->ya, 4, yd);
+  int32_t ns = g->ns, nd = ns + 2;
+  int64_t xd[5] = {g->n, g->ic}, yd[5] = {g->n, g->oc}, s[6], one[1] = {1}, kvol = 1;
+  for (int32_t i = 0; i < ns; i++) {
+    xd[2 + i] = g->in[i];
+    yd[2 + i] = g->out[i];
+    kvol *= g->k[i];
+  }
+  contig_strides(nd, xd, s); md_plain(&m->x, nd, xd, s);
+  contig_strides(nd, yd, s); md_plain(&m->y, nd, yd, s);
+  int64_t G = g->groups, ocg = g->oc / G, icg = g->ic / G, wd[6], ws[6];
+  int32_t wn = G > 1 ? nd + 1 : nd, o = G > 1 ? 1 : 0;
+  if (G > 1) wd[0] = G;
+  wd[o] = ocg;
+  wd[o + 1] = icg;
+  for (int32_t i = 0; i < ns; i++) wd[o + 2 + i] = g->k[i];
+  contig_strides(wn, wd, ws); /* [G,] oc/G, ic/G, k...: the non-transposed layout */
+  if (g->transposed) {        /* memory is [G,] ic/G, oc/G, k... */
+    ws[o] = kvol;
+    ws[o + 1] = ocg * kvol;
+    if (G > 1) ws[0] = icg * ocg * kvol;
+  }
+  md_plain(&m->w, wn, wd, ws);
+  md_plain(&m->b, 1, &g->oc, one);
+  md_any(&m->xa, nd, xd);
+  md_any(&m->wa, wn, wd);
+  md_any(&m->ya, nd, yd);
   memset(m->strides, 0, sizeof m->strides);
   memset(m->dil, 0, sizeof m->dil);
-  memset(m->pad, 0, sizeof m->pad);
-  m->strides[0] = g->sh; m->strides[1] = g->sw;
-  m->dil[0] = g->dh - 1; m->dil[1] = g->dw - 1;
-  m->pad[0] = g->ph; m->pad[1] = g->pw;
+  memset(m->pl, 0, sizeof m->pl);
+  memset(m->pr, 0, sizeof m->pr);
+  for (int32_t i = 0; i < ns; i++) {
+    m->strides[i] = g->s[i];
+    m->dil[i] = g->d[i] - 1;
+    m->pl[i] = g->p[i];
+    m->pr[i] = g->transposed ? g->p[i] - g->op[i] : g->p[i];
+  }
+  m->alg = g->transposed ? dnnl_deconvolution_direct : dnnl_convolution_direct;
 }
 
 /* The forward primitive descriptor: the op itself, or the hint of a backward one. */
-static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, conv_mds *m, int has_bias) {
+static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, const cpu_conv_geom *g, conv_mds *m,
+                                         int has_bias) {
   dnnl_convolution_desc_t d;
-  if (dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, dnnl_convolution_direct,
-                                                 &m->xa, &m->wa, has_bias ? &m->b : NULL, &m->ya,
-                                                 m->strides, m->dil, m->pad, m->pad) != dnnl_success)
-    return NULL;
+  const dnnl_memory_desc_t *b = has_bias ? &m->b : NULL;
+  dnnl_status_t st =
+      g->transposed
+          ? dnnl_dilated_deconvolution_forward_desc_init(&d, dnnl_forward_training, m->alg, &m->xa, &m->wa,
+                                                         b, &m->ya, m->strides, m->dil, m->pl, m->pr)
+          : dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, m->alg, &m->xa, &m->wa,
+                                                       b, &m->ya, m->strides, m->dil, m->pl, m->pr);
   dnnl_primitive_desc_t pd;
-  if (pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
+  if (st != dnnl_success || pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
   return pd;
 }
 
@@ -346,7 +379,7 @@ static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t pd = conv_fwd_pd(e, &m, a->has_bias);
+  dnnl_primitive_desc_t pd = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!pd) return 0;
   int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.y, 3);
   int32_t ub = a->has_bias ? plan_buf(p, &m.b, 2) : -1;
@@ -368,14 +401,17 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, 0);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, 0);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
-  int ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &m.xa,
-                                                            &m.wa, &m.ya, m.strides, m.dil, m.pad,
-                                                            m.pad) == dnnl_success &&
-           pd_create(&pd, &d, e, hint) == dnnl_success;
+  dnnl_status_t st =
+      a->g->transposed
+          ? dnnl_dilated_deconvolution_backward_data_desc_init(&d, m.alg, &m.xa, &m.wa, &m.ya, m.strides,
+                                                               m.dil, m.pl, m.pr)
+          : dnnl_dilated_convolution_backward_data_desc_init(&d, m.alg, &m.xa, &m.wa, &m.ya, m.strides,
+                                                             m.dil, m.pl, m.pr);
+  int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 dy, 1 w, 2 dx */
@@ -397,14 +433,18 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, a->has_bias);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
-  int ok = dnnl_dilated_convolution_backward_weights_desc_init(
-               &d, dnnl_convolution_direct, &m.xa, &m.wa, a->has_bias ? &m.b : NULL, &m.ya,
-               m.strides, m.dil, m.pad, m.pad) == dnnl_success &&
-           pd_create(&pd, &d, e, hint) == dnnl_success;
+  const dnnl_memory_desc_t *b = a->has_bias ? &m.b : NULL;
+  dnnl_status_t st =
+      a->g->transposed
+          ? dnnl_dilated_deconvolution_backward_weights_desc_init(&d, m.alg, &m.xa, &m.wa, b, &m.ya,
+                                                                  m.strides, m.dil, m.pl, m.pr)
+          : dnnl_dilated_convolution_backward_weights_desc_init(&d, m.alg, &m.xa, &m.wa, b, &m.ya,
+                                                                m.strides, m.dil, m.pl, m.pr);
+  int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 x, 1 dy, 2 dw, 3 db */
@@ -424,11 +464,24 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   return ok;
 }
 
+/* The key: kind, threads, bias, then every field of the geometry (24 slots
+ * hold the 3-d case: 6 scalars + 6 per-dim arrays of 3 would not, so the
+ * per-dim values are packed two to a slot; each is < 2^31, checked by the
+ * caller's geometry). */
 static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_conv_geom *g,
                      int has_bias) {
-  int64_t k[PLAN_KEY_MAX] = {kind, nthreads, has_bias, g->n, g->ic, g->ih, g->iw, g->oc, g->kh,
-                             g->kw, g->oh, g->ow, g->sh, g->sw, g->ph, g->pw, g->dh, g->dw};
-  memcpy(key, k, sizeof k);
+  memset(key, 0, sizeof(int64_t) * PLAN_KEY_MAX);
+  int32_t k = 0;
+  key[k++] = kind;
+  key[k++] = ((int64_t)nthreads << 8) | (has_bias << 4) | (g->transposed << 3) | g->ns;
+  key[k++] = g->n;
+  key[k++] = g->ic;
+  key[k++] = g->oc;
+  key[k++] = g->groups;
+  const int64_t *arr[6] = {g->in, g->k, g->s, g->p, g->d, g->op};
+  for (int32_t a = 0; a < 6; a++)
+    for (int32_t i = 0; i < 3; i += 2)
+      key[k++] = (arr[a][i] << 32) | (i + 1 < 3 ? arr[a][i + 1] : 0);
 }
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,

@@ -7,7 +7,8 @@
  *
  * Every entry point returns 1 when it computed the result, 0 when oneDNN could
  * not take the case (the caller falls back; nothing was written). float32 only.
- * Tensors of the conv entry points are contiguous NCHW / OIHW.
+ * Tensors of the conv entry points are contiguous (N, C, spatial...) and
+ * weights as ATen lays them out (see cpu_conv_geom).
  *
  * Threading: the cache is locked while looked up or filled; entries are never
  * evicted or changed once inserted (past CPU_DNNL_CACHE_MAX shapes, primitives
@@ -33,9 +34,15 @@ int cpu_dnnl_matmul(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthre
                     int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
                     const int64_t *as, const float *b, const int64_t *bs, float *c);
 
+/* A convolution of ns = 1..3 spatial dims, ATen's arguments checked and its
+ * output size derived (cpu_nn_conv.c). ic/oc: channels of the op's input and
+ * output; the weight is [oc, ic/groups, k...], or [ic, oc/groups, k...] when
+ * transposed. Every size fits in 31 bits. */
 typedef struct cpu_conv_geom {
-  int64_t n, ic, ih, iw, oc, kh, kw, oh, ow;
-  int64_t sh, sw, ph, pw, dh, dw; /* stride, padding, dilation (ATen's, >= 1) */
+  int32_t ns, transposed;
+  int64_t n, ic, oc, groups;
+  int64_t in[3], k[3], out[3];     /* spatial sizes: input, kernel, output */
+  int64_t s[3], p[3], d[3], op[3]; /* stride, padding, dilation (>= 1), output_padding */
 } cpu_conv_geom;
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,

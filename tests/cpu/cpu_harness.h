@@ -41,7 +41,7 @@ static CPU_HARNESS_MAYBE_UNUSED double rnd(void) { /* uniform in [-1, 1) */
 /* A spec of one tensor argument: shape, dtype, how to fill it. */
 typedef struct tspec {
   int32_t ndim;
-  int64_t shape[4];
+  int64_t shape[5];
   tabi_dtype dt;
   int fill;        /* 0 random, 1 random with specials, 2 indices in [0, hi), 3 few distinct */
   int64_t hi;
@@ -59,7 +59,7 @@ static CPU_HARNESS_MAYBE_UNUSED double special(int64_t i) {
 }
 
 static CPU_HARNESS_MAYBE_UNUSED tabi_tensor *make(tabi_runtime *rt, const tspec *s) {
-  int64_t shape[4], n = 1;
+  int64_t shape[5], n = 1;
   for (int32_t i = 0; i < s->ndim; i++) { shape[i] = s->shape[i]; n *= shape[i]; }
   if (s->transpose && s->ndim >= 2) {
     int64_t t = shape[s->ndim - 1]; shape[s->ndim - 1] = shape[s->ndim - 2]; shape[s->ndim - 2] = t;
@@ -83,7 +83,7 @@ static CPU_HARNESS_MAYBE_UNUSED tabi_tensor *make(tabi_runtime *rt, const tspec 
     }
   }
   if (!(s->transpose && s->ndim >= 2)) return t;
-  int64_t vshape[4], vstr[4];
+  int64_t vshape[5], vstr[5];
   for (int32_t i = 0; i < s->ndim; i++) { vshape[i] = shape[i]; vstr[i] = t->dl.strides[i]; }
   int32_t a = s->ndim - 2, b = s->ndim - 1;
   int64_t x = vshape[a]; vshape[a] = vshape[b]; vshape[b] = x;
