@@ -456,6 +456,13 @@ int main(int argc, char **argv) {
     bench_op(rt, "topk", "aten::topk", tk, 5, 2);
     tabi_tensor_release(x);
   }
+  { /* prims::svd of a 256x256 float32 matrix (thin), informative */
+    int64_t ss[2] = {small ? 32 : 256, small ? 32 : 256};
+    tabi_tensor *a = tensor(rt, TABI_DTYPE_FLOAT32, 2, ss, 0);
+    tabi_value sv[2] = {tabi_tensor_value(a), tabi_bool(0)};
+    bench_op(rt, "svd_256", "prims::svd", sv, 2, 3);
+    tabi_tensor_release(a);
+  }
 #ifdef TABI_BENCH_ONEDNN
   bench_dnnl(M1, M2, CN, CC, CHW);
 #endif

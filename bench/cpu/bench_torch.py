@@ -111,6 +111,8 @@ def main():
     xs = torch.rand(ROWS)
     bench("sort", lambda: torch.ops.aten.sort(xs, -1, False))
     bench("topk", lambda: torch.ops.aten.topk(xs, 1000, -1, True, True))
+    sa = torch.rand(32, 32) if small else torch.rand(256, 256)
+    bench("svd_256", lambda: torch.linalg.svd(sa, full_matrices=False))
 
 
 if __name__ == "__main__":
