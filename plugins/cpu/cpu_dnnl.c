@@ -22,7 +22,7 @@ extern void omp_set_num_threads(int n);
 #define PLAN_MAX_BUFS 12
 #define PLAN_MAX_STEPS 6
 #define PLAN_MAX_ARGS 6 /* up to 5 of the op, and its scratchpad */
-#define PLAN_KEY_MAX 24
+#define PLAN_KEY_MAX 40
 #define CPU_DNNL_CACHE_MAX 256
 
 typedef struct plan_step {
@@ -307,41 +307,58 @@ typedef struct conv_arg {
 } conv_arg;
 
 typedef struct conv_mds {
-  dnnl_memory_desc_t x, w, b, y;          /* the caller's plain layouts */
+  dnnl_memory_desc_t x, w, b, y;          /* the caller's inputs, as strided */
+  dnnl_memory_desc_t xo, wo, yo;          /* results (dx, dw, y): contiguous */
   dnnl_memory_desc_t xa, wa, ya;          /* "any" for the op to choose */
   dnnl_dims_t strides, dil, pl, pr;
   dnnl_alg_kind_t alg;
 } conv_mds;
 
-/* oneDNN's view of the caller's tensors. The weights are [oc, ic/G, k...]
- * (ATen's convolution) or [ic, oc/G, k...] (transposed); oneDNN wants them as
- * [G, oc/G, ic/G, k...] (or [oc, ic, k...] for one group), so the transposed
- * case is described by permuted strides over the same memory, no copy. A
- * transposed convolution is oneDNN's deconvolution with right padding
+/* oneDNN's dims and strides of a weight tensor of ATen's shape with element
+ * strides `as`. The weights are [oc, ic/G, k...] (convolution) or
+ * [ic, oc/G, k...] (transposed); oneDNN wants [G, oc/G, ic/G, k...] (or
+ * [oc, ic, k...] for one group): ATen's dim 0 splits into G and its rest, and
+ * the transposed case swaps the two channel dims, all by strides over the same
+ * memory, no copy. Returns the rank. */
+static int32_t weight_md_dims(const cpu_conv_geom *g, const int64_t *as, int64_t *wd, int64_t *ws) {
+  int64_t G = g->groups, ocg = g->oc / G, icg = g->ic / G;
+  int32_t o = G > 1 ? 1 : 0;
+  int64_t d0 = g->transposed ? icg : ocg; /* ATen dim 0's size per group */
+  if (G > 1) {
+    wd[0] = G;
+    ws[0] = as[0] * d0;
+  }
+  wd[o] = ocg;
+  wd[o + 1] = icg;
+  ws[o] = g->transposed ? as[1] : as[0];
+  ws[o + 1] = g->transposed ? as[0] : as[1];
+  for (int32_t i = 0; i < g->ns; i++) {
+    wd[o + 2 + i] = g->k[i];
+    ws[o + 2 + i] = as[2 + i];
+  }
+  return g->ns + 2 + o;
+}
+
+/* A transposed convolution is oneDNN's deconvolution with right padding
  * p - output_padding (the caller checked that it is >= 0). */
 static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g) {
   int32_t ns = g->ns, nd = ns + 2;
-  int64_t xd[5] = {g->n, g->ic}, yd[5] = {g->n, g->oc}, s[6], one[1] = {1}, kvol = 1;
+  int64_t xd[5] = {g->n, g->ic}, yd[5] = {g->n, g->oc}, s[6], one[1] = {1};
   for (int32_t i = 0; i < ns; i++) {
     xd[2 + i] = g->in[i];
     yd[2 + i] = g->out[i];
-    kvol *= g->k[i];
   }
-  contig_strides(nd, xd, s); md_plain(&m->x, nd, xd, s);
-  contig_strides(nd, yd, s); md_plain(&m->y, nd, yd, s);
-  int64_t G = g->groups, ocg = g->oc / G, icg = g->ic / G, wd[6], ws[6];
-  int32_t wn = G > 1 ? nd + 1 : nd, o = G > 1 ? 1 : 0;
-  if (G > 1) wd[0] = G;
-  wd[o] = ocg;
-  wd[o + 1] = icg;
-  for (int32_t i = 0; i < ns; i++) wd[o + 2 + i] = g->k[i];
-  contig_strides(wn, wd, ws); /* [G,] oc/G, ic/G, k...: the non-transposed layout */
-  if (g->transposed) {        /* memory is [G,] ic/G, oc/G, k... */
-    ws[o] = kvol;
-    ws[o + 1] = ocg * kvol;
-    if (G > 1) ws[0] = icg * ocg * kvol;
-  }
+  md_plain(&m->x, nd, xd, g->xs);
+  md_plain(&m->y, nd, yd, g->ys);
+  contig_strides(nd, xd, s); md_plain(&m->xo, nd, xd, s);
+  contig_strides(nd, yd, s); md_plain(&m->yo, nd, yd, s);
+  int64_t wd[6], ws[6], as[5];
+  int32_t wn = weight_md_dims(g, g->ws, wd, ws);
   md_plain(&m->w, wn, wd, ws);
+  contig_strides(nd, (int64_t[5]){g->transposed ? g->ic : g->oc, g->transposed ? g->oc / g->groups : g->ic / g->groups,
+                                  g->k[0], g->k[1], g->k[2]}, as);
+  weight_md_dims(g, as, wd, ws);
+  md_plain(&m->wo, wn, wd, ws);
   md_plain(&m->b, 1, &g->oc, one);
   md_any(&m->xa, nd, xd);
   md_any(&m->wa, wn, wd);
@@ -381,7 +398,7 @@ static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
   conv_mds_init(&m, a->g);
   dnnl_primitive_desc_t pd = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!pd) return 0;
-  int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.y, 3);
+  int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.yo, 3);
   int32_t ub = a->has_bias ? plan_buf(p, &m.b, 2) : -1;
   int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
   int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
@@ -415,7 +432,7 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 dy, 1 w, 2 dx */
-  int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.x, 2);
+  int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.xo, 2);
   int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
   int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
   int32_t bdx = plan_output(p, udx, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_src_md, 0));
@@ -448,7 +465,7 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 x, 1 dy, 2 dw, 3 db */
-  int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.w, 2);
+  int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.wo, 2);
   int32_t udb = a->has_bias ? plan_buf(p, &m.b, 3) : -1;
   int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
   int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
@@ -464,10 +481,9 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   return ok;
 }
 
-/* The key: kind, threads, bias, then every field of the geometry (24 slots
- * hold the 3-d case: 6 scalars + 6 per-dim arrays of 3 would not, so the
+/* The key: kind, threads, bias, then every field of the geometry (the
  * per-dim values are packed two to a slot; each is < 2^31, checked by the
- * caller's geometry). */
+ * caller's geometry; strides of inputs a kind does not read are zero). */
 static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_conv_geom *g,
                      int has_bias) {
   memset(key, 0, sizeof(int64_t) * PLAN_KEY_MAX);
@@ -482,6 +498,11 @@ static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_con
   for (int32_t a = 0; a < 6; a++)
     for (int32_t i = 0; i < 3; i += 2)
       key[k++] = (arr[a][i] << 32) | (i + 1 < 3 ? arr[a][i + 1] : 0);
+  const int64_t *st[3] = {kind == CONV_BWD_DATA ? NULL : g->xs, kind == CONV_BWD_W ? NULL : g->ws,
+                          kind == CONV_FWD ? NULL : g->ys};
+  for (int32_t a = 0; a < 3; a++)
+    for (int32_t i = 0; i < g->ns + 2; i += 2)
+      key[k++] = st[a] ? (st[a][i] << 32) | (i + 1 < g->ns + 2 ? st[a][i + 1] : 0) : 0;
 }
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,

@@ -7,8 +7,8 @@
  *
  * Every entry point returns 1 when it computed the result, 0 when oneDNN could
  * not take the case (the caller falls back; nothing was written). float32 only.
- * Tensors of the conv entry points are contiguous (N, C, spatial...) and
- * weights as ATen lays them out (see cpu_conv_geom).
+ * Tensors of the conv entry points are (N, C, spatial...) and weights as ATen
+ * shapes them, read with the strides of cpu_conv_geom; results contiguous.
  *
  * Threading: the cache is locked while looked up or filled; entries are never
  * evicted or changed once inserted (past CPU_DNNL_CACHE_MAX shapes, primitives
@@ -43,6 +43,9 @@ typedef struct cpu_conv_geom {
   int64_t n, ic, oc, groups;
   int64_t in[3], k[3], out[3];     /* spatial sizes: input, kernel, output */
   int64_t s[3], p[3], d[3], op[3]; /* stride, padding, dilation (>= 1), output_padding */
+  /* element strides of the input, the weight and grad_output (any dense
+   * layout: channels-last, transposed views); results are contiguous */
+  int64_t xs[5], ws[5], ys[5];
 } cpu_conv_geom;
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,

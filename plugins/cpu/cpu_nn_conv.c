@@ -7,8 +7,10 @@
  * bfloat16. The half types are widened to float32 (exactly) for oneDNN and the
  * result rounded once at the end, as the reference accumulates in double and
  * rounds once: the difference is float32's rounding of the sums, far inside
- * the half types' tolerance. Everything else (float64, integers, strided
- * views, empty tensors, output_padding larger than padding, which oneDNN's
+ * the half types' tolerance. Inputs may have any dense layout (channels-last,
+ * transposed views): oneDNN reads them by their strides; results are
+ * contiguous, as the reference's. Everything else (float64, integers, views
+ * with gaps, empty tensors, output_padding larger than padding, which oneDNN's
  * deconvolution cannot express, and every argument error) runs the reference
  * kernel, so errors read the same.
  *
@@ -35,6 +37,35 @@ static int conv_dtype(tabi_dtype d) {
 
 #define SIZE_MAX31 ((int64_t)1 << 31)
 
+/* Whether t's elements fill numel(t) consecutive slots from its data pointer
+ * in some order of dims (contiguous, channels-last, a transposed view), and
+ * its element strides with those of size-1 dims made consistent; 0 for views
+ * with gaps, overlaps or negative strides, and strides past 2^31. */
+static int dense_strides(const tabi_tensor *t, int64_t *out) {
+  int32_t nd = t->dl.ndim, order[5];
+  if (nd > 5) return 0;
+  for (int32_t i = 0; i < nd; i++) order[i] = i;
+  /* innermost first: by stride, then by dim index from the back */
+  for (int32_t i = 1; i < nd; i++)
+    for (int32_t j = i; j > 0; j--) {
+      int32_t a = order[j - 1], b = order[j];
+      int64_t sa = t->dl.shape[a] == 1 ? INT64_MAX : t->dl.strides[a];
+      int64_t sb = t->dl.shape[b] == 1 ? INT64_MAX : t->dl.strides[b];
+      if (sa < sb || (sa == sb && a > b)) break;
+      order[j - 1] = b;
+      order[j] = a;
+    }
+  int64_t expect = 1;
+  for (int32_t i = 0; i < nd; i++) {
+    int32_t d = order[i];
+    if (t->dl.shape[d] != 1 && t->dl.strides[d] != expect) return 0;
+    out[d] = expect;
+    expect *= t->dl.shape[d];
+    if (expect >= SIZE_MAX31) return 0;
+  }
+  return 1;
+}
+
 /* A spatial list of length 1 (every dim) or ns, each value in [lo, 2^31). */
 static int sp_list(const tabi_value *v, int32_t ns, int64_t lo, int64_t *out) {
   if (v->tag != TABI_TAG_INT_LIST || (v->u.list.len != 1 && v->u.list.len != ns)) return 0;
@@ -52,12 +83,12 @@ static int sp_list(const tabi_value *v, int32_t ns, int64_t lo, int64_t *out) {
 static int conv_geom(const tabi_tensor *x, const tabi_tensor *w, const tabi_value *a, cpu_conv_geom *g) {
   int32_t nd = w->dl.ndim, ns = nd - 2;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  if (nd < 3 || nd > 5 || x->dl.ndim != nd || !conv_dtype(dt) || tabi_tensor_dtype(w) != dt ||
-      !cpu_contig(x) || !cpu_contig(w))
+  if (nd < 3 || nd > 5 || x->dl.ndim != nd || !conv_dtype(dt) || tabi_tensor_dtype(w) != dt)
     return 0;
   if (a[3].tag != TABI_TAG_BOOL || a[5].tag != TABI_TAG_INT || a[5].u.i < 1 || a[5].u.i >= SIZE_MAX31)
     return 0;
   memset(g, 0, sizeof *g);
+  if (!dense_strides(x, g->xs) || !dense_strides(w, g->ws)) return 0;
   g->ns = ns;
   g->transposed = a[3].u.i != 0;
   g->groups = a[5].u.i;
@@ -202,17 +233,25 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
 typedef struct bias_job {
   const float *dy;
   double *db;
-  int64_t n, oc, sp;
+  int64_t n, sz[3], st[5]; /* batch, spatial sizes (1 past ns), dy's strides (n, c, spatial) */
 } bias_job;
 
-/* grad_bias[ch] = sum over batch, then positions, in double: the reference's order. */
+/* grad_bias[ch] = sum over batch, then positions in row-major order, in
+ * double: the reference's order, whatever dy's layout. */
 static void bias_range(void *arg, int64_t b, int64_t e) {
   const bias_job *j = arg;
   for (int64_t ch = b; ch < e; ch++) {
     double acc = 0.0;
     for (int64_t i = 0; i < j->n; i++) {
-      const float *p = j->dy + (i * j->oc + ch) * j->sp;
-      for (int64_t q = 0; q < j->sp; q++) acc += p[q];
+      const float *p = j->dy + i * j->st[0] + ch * j->st[1];
+      for (int64_t a = 0; a < j->sz[0]; a++)
+        for (int64_t q = 0; q < j->sz[1]; q++) {
+          const float *r = p + a * j->st[2] + q * j->st[3];
+          if (j->st[4] == 1)
+            for (int64_t t = 0; t < j->sz[2]; t++) acc += r[t];
+          else
+            for (int64_t t = 0; t < j->sz[2]; t++) acc += r[t * j->st[4]];
+        }
     }
     j->db[ch] = acc;
   }
@@ -221,7 +260,7 @@ static void bias_range(void *arg, int64_t b, int64_t e) {
 static tabi_status bias_grad(const cpu_ctx *c, const cpu_conv_geom *g, const tabi_tensor *dy,
                              const float *dyf, tabi_tensor **out_db) {
   tabi_dtype dt = tabi_tensor_dtype(dy);
-  int64_t oc = g->oc, sp = numel(g->ns, g->out);
+  int64_t oc = g->oc;
   tabi_tensor *db = NULL, *acc = NULL;
   tabi_status st = cpu_empty(c, dy, dt, 1, &oc, &db);
   if (st == TABI_OK) st = cpu_empty(c, dy, TABI_DTYPE_FLOAT64, 1, &oc, &acc);
@@ -229,7 +268,11 @@ static tabi_status bias_grad(const cpu_ctx *c, const cpu_conv_geom *g, const tab
     c->host->tensor_release(c->host->ctx, db);
     return st;
   }
-  bias_job j = {dyf, tabi_tensor_data(acc), g->n, g->oc, sp};
+  bias_job j = {dyf, tabi_tensor_data(acc), g->n, {1, 1, 1}, {g->ys[0], g->ys[1], 0, 0, 0}};
+  for (int32_t i = 0; i < g->ns; i++) { /* right-aligned: the last dim innermost */
+    j.sz[3 - g->ns + i] = g->out[i];
+    j.st[5 - g->ns + i] = g->ys[2 + i];
+  }
   cpu_parallel_for(c->pool, g->oc, 1, bias_range, &j);
   const double *a = tabi_tensor_data(acc);
   void *d = tabi_tensor_data(db);
@@ -254,7 +297,7 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
     return CPU_FALLBACK(c, CONV_BWD);
   const tabi_tensor *dy = args[0].u.t, *x = args[1].u.t, *w = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  int bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || !cpu_contig(dy) ||
+  int bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || !dense_strides(dy, g.ys) ||
             dy->dl.shape[0] != g.n || dy->dl.shape[1] != g.oc;
   for (int32_t i = 0; !bad && i < g.ns; i++) bad = dy->dl.shape[2 + i] != g.out[i];
   if (bad) return CPU_FALLBACK(c, CONV_BWD);

@@ -1,7 +1,8 @@
 /* tests/cpu/test_cpu_conv.c: the CPU plugin's convolution and
  * convolution_backward (oneDNN: 1-d/2-d/3-d, grouped, depthwise, transposed,
- * float32/float16/bfloat16) against the reference kernels, through the shared
- * harness (cpu_harness.h); then the cases the fast path hands to the
+ * float32/float16/bfloat16; contiguous, transposed views and channels-last)
+ * against the reference kernels, through the shared harness (cpu_harness.h);
+ * then the cases the fast path hands to the
  * reference (float64, output_padding > padding, bad groups) give the
  * reference's status, and a 1- vs 3-thread run in deterministic mode gives the
  * same bytes.
@@ -110,6 +111,86 @@ static void fast_cases(tabi_runtime *f, tabi_runtime *r) {
     }
 }
 
+/* Non-contiguous dense inputs: transposed spatial views (the harness's
+ * `transpose`: the last two dims swapped) of input, weight and grad_output. */
+static void view_cases(tabi_runtime *f, tabi_runtime *r) {
+  static const int pick[] = {2, 3, 4, 8, 11};
+  for (size_t i = 0; i < sizeof pick / sizeof *pick; i++)
+    for (int t = 0; t < 3; t += 2) {
+      const conv_case *c = &cases[pick[i]];
+      char label[128];
+      snprintf(label, sizeof label, "%s %s, transposed views", c->name, tabi_dtype_name(dts[t]));
+      specs s;
+      build(c, dts[t], 7, &s);
+      s.fwd.t[0].transpose = s.fwd.t[1].transpose = 1;
+      s.bwd.t[0].transpose = s.bwd.t[1].transpose = s.bwd.t[2].transpose = 1;
+      diff(f, r, &s.fwd, label);
+      diff(f, r, &s.bwd, label);
+    }
+}
+
+/* [n, c, h, w] with channels-last strides (c innermost), filled from seed. */
+static tabi_tensor *channels_last(tabi_runtime *rt, const int64_t *shape, tabi_dtype dt, uint64_t seed) {
+  int64_t phys[4] = {shape[0], shape[2], shape[3], shape[1]};
+  tspec sp = {4, {phys[0], phys[1], phys[2], phys[3]}, dt, FILL_RAND, 0, 0};
+  rng_state = seed;
+  tabi_tensor *t = make(rt, &sp), *v = NULL;
+  if (!t) return NULL;
+  int64_t st[4] = {phys[1] * phys[2] * phys[3], 1, phys[2] * phys[3], phys[3]};
+  tabi_tensor_view(rt, t, 4, shape, st, 0, &v);
+  tabi_tensor_release(t);
+  return v;
+}
+
+/* Channels-last input and grad_output (the layout PyTorch's CPU models use):
+ * forward and backward against the reference. */
+static void channels_last_cases(tabi_runtime *f, tabi_runtime *r) {
+  int64_t xs[4] = {2, 16, 10, 9}, ws[4] = {8, 16, 3, 3}, ys[4] = {2, 8, 10, 9}, one[2] = {1, 1};
+  int64_t zero[2] = {0, 0}, bsz[1] = {8}, mask[3] = {1, 1, 1};
+  for (int t = 0; t < 3; t++) {
+    tabi_dtype dt = dts[t];
+    tabi_runtime *rts[2] = {f, r};
+    tabi_value outs[2][3];
+    tabi_status st[2][2];
+    for (int side = 0; side < 2; side++) {
+      tabi_tensor *x = channels_last(rts[side], xs, dt, 3), *dy = channels_last(rts[side], ys, dt, 4);
+      tspec wsp = {4, {ws[0], ws[1], ws[2], ws[3]}, dt, FILL_RAND, 0, 0};
+      rng_state = 5;
+      tabi_tensor *w = make(rts[side], &wsp);
+      tabi_value fa[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(one, 2),
+                          tabi_int_list(one, 2), tabi_int_list(one, 2), tabi_bool(0), tabi_int_list(zero, 2),
+                          tabi_int(1)};
+      tabi_value ba[11] = {tabi_tensor_value(dy), tabi_tensor_value(x), tabi_tensor_value(w),
+                           tabi_int_list(bsz, 1), tabi_int_list(one, 2), tabi_int_list(one, 2),
+                           tabi_int_list(one, 2), tabi_bool(0), tabi_int_list(zero, 2), tabi_int(1),
+                           tabi_bool_list(mask, 3)};
+      tabi_op fop, bop;
+      outs[side][0] = tabi_none();
+      st[side][0] = tabi_op_find(rts[side], "aten::convolution", &fop);
+      if (st[side][0] == TABI_OK) st[side][0] = tabi_call(rts[side], fop, fa, 9, outs[side], 1);
+      tabi_value bo[3] = {tabi_none(), tabi_none(), tabi_none()};
+      st[side][1] = tabi_op_find(rts[side], "aten::convolution_backward", &bop);
+      if (st[side][1] == TABI_OK) st[side][1] = tabi_call(rts[side], bop, ba, 11, bo, 3);
+      outs[side][1] = bo[0];
+      outs[side][2] = bo[1];
+      tabi_value_release(&bo[2]);
+      tabi_tensor_release(x);
+      tabi_tensor_release(dy);
+      tabi_tensor_release(w);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "channels-last %s", tabi_dtype_name(dt));
+    CHECK_MSG(st[0][0] == TABI_OK && st[1][0] == TABI_OK && st[0][1] == TABI_OK && st[1][1] == TABI_OK,
+              "%s: status (%s)", what, tabi_last_error());
+    for (int o = 0; o < 3; o++) {
+      if (outs[0][o].tag == TABI_TAG_TENSOR && outs[1][o].tag == TABI_TAG_TENSOR)
+        CHECK_MSG(same(what, outs[0][o].u.t, outs[1][o].u.t, 60), "%s: output %d", what, o);
+      tabi_value_release(&outs[0][o]);
+      tabi_value_release(&outs[1][o]);
+    }
+  }
+}
+
 /* Cases the fast path declines: float64 (no oneDNN kernel), output_padding
  * larger than padding (negative right padding in oneDNN's terms), and errors
  * (groups not dividing the channels, output_padding >= stride and dilation):
@@ -165,6 +246,8 @@ int main(int argc, char **argv) {
   CHECK(f != NULL && r != NULL);
   if (!f || !r) return check_report();
   fast_cases(f, r);
+  view_cases(f, r);
+  channels_last_cases(f, r);
   declined_cases(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
