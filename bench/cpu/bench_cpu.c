@@ -404,6 +404,13 @@ int main(int argc, char **argv) {
     bench_op(rt, k ? "mm_2048" : "mm_1024", "aten::mm", ab, 2, 1);
     tabi_tensor_release(a); tabi_tensor_release(b);
   }
+  { /* informative: mm 2048^3 in bfloat16 */
+    int64_t s[2] = {M2, M2};
+    tabi_tensor *a = tensor(rt, TABI_DTYPE_BFLOAT16, 2, s, 0), *b = tensor(rt, TABI_DTYPE_BFLOAT16, 2, s, 0);
+    tabi_value ab[2] = {tabi_tensor_value(a), tabi_tensor_value(b)};
+    bench_op(rt, "mm_bf16_2048", "aten::mm", ab, 2, 1);
+    tabi_tensor_release(a); tabi_tensor_release(b);
+  }
   {
     int64_t xs[4] = {CN, CC, CHW, CHW}, ws[4] = {CC, CC, 3, 3}, one[2] = {1, 1}, zero[2] = {0, 0};
     int64_t mask[3] = {1, 1, 0};

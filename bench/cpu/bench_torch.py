@@ -75,6 +75,8 @@ def main():
         x = torch.rand(n, n)
         y = torch.rand(n, n)
         bench(name, lambda: torch.ops.aten.mm(x, y))
+    xb2, yb2 = torch.rand(M2, M2).to(torch.bfloat16), torch.rand(M2, M2).to(torch.bfloat16)
+    bench("mm_bf16_2048", lambda: torch.ops.aten.mm(xb2, yb2))
     x = torch.rand(CN, CC, CHW, CHW)
     wt = torch.rand(CC, CC, 3, 3)
     dy = torch.rand(CN, CC, CHW, CHW)

@@ -168,10 +168,14 @@ static int32_t plan_output(plan *p, int32_t user_buf, const dnnl_memory_desc_t *
   return plan_buf(p, want, -1);
 }
 
-static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
+static void md_plain_dt(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides,
+                        dnnl_data_type_t dt) {
   dnnl_dims_t d = {0}, s = {0};
   for (int32_t i = 0; i < nd; i++) { d[i] = dims[i]; s[i] = strides[i]; }
-  dnnl_memory_desc_init_by_strides(md, nd, d, dnnl_f32, s);
+  dnnl_memory_desc_init_by_strides(md, nd, d, dt, s);
+}
+static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
+  md_plain_dt(md, nd, dims, strides, dnnl_f32);
 }
 static void md_any(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims) {
   dnnl_dims_t d = {0};
@@ -264,6 +268,7 @@ static int cached_run(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthread
 typedef struct mm_arg {
   int64_t batch, m, n, k;
   const int64_t *as, *bs;
+  dnnl_data_type_t in; /* the operands' type; the product is float32 */
 } mm_arg;
 
 static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
@@ -272,13 +277,22 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   int64_t cs[3];
   contig_strides(3, cd, cs);
   dnnl_memory_desc_t amd, bmd, cmd;
-  md_plain(&amd, 3, ad, a->as);
-  md_plain(&bmd, 3, bd, a->bs);
+  md_plain_dt(&amd, 3, ad, a->as, a->in);
+  md_plain_dt(&bmd, 3, bd, a->bs, a->in);
   md_plain(&cmd, 3, cd, cs);
   dnnl_matmul_desc_t desc;
   if (dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd) != dnnl_success) return 0;
   dnnl_primitive_desc_t pd;
   if (pd_create(&pd, &desc, e, NULL) != dnnl_success) return 0;
+  /* bf16 without the machine's bf16 (or AVX-512) kernels is oneDNN's
+   * reference loop, far slower than widening to float32: decline */
+  const char *impl = NULL;
+  if (a->in != dnnl_f32 &&
+      (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl ||
+       strncmp(impl, "ref", 3) == 0)) {
+    dnnl_primitive_desc_destroy(pd);
+    return 0;
+  }
   int32_t ba = plan_buf(p, &amd, 0), bb = plan_buf(p, &bmd, 1), bc = plan_buf(p, &cmd, 2);
   int32_t args[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, bufs[3] = {ba, bb, bc};
   int ok = plan_step_add(p, pd, 3, args, bufs);
@@ -286,13 +300,26 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   return ok;
 }
 
+static int matmul_dt(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
+                     int64_t m, int64_t n, int64_t k, const void *a, const int64_t *as, const void *b,
+                     const int64_t *bs, float *out, dnnl_data_type_t in) {
+  int64_t key[PLAN_KEY_MAX] = {in == dnnl_f32 ? 1 : 5, nthreads, batch, m, n, k,
+                               as[0], as[1], as[2], bs[0], bs[1], bs[2]};
+  mm_arg arg = {batch, m, n, k, as, bs, in};
+  void *ptrs[3] = {(void *)a, (void *)b, out};
+  return cached_run(c, h, nthreads, key, build_matmul, &arg, ptrs);
+}
+
 int cpu_dnnl_matmul(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
                     int64_t m, int64_t n, int64_t k, const float *a, const int64_t *as,
                     const float *b, const int64_t *bs, float *out) {
-  int64_t key[PLAN_KEY_MAX] = {1, nthreads, batch, m, n, k, as[0], as[1], as[2], bs[0], bs[1], bs[2]};
-  mm_arg arg = {batch, m, n, k, as, bs};
-  void *ptrs[3] = {(void *)a, (void *)b, out};
-  return cached_run(c, h, nthreads, key, build_matmul, &arg, ptrs);
+  return matmul_dt(c, h, nthreads, batch, m, n, k, a, as, b, bs, out, dnnl_f32);
+}
+
+int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
+                         int64_t m, int64_t n, int64_t k, const uint16_t *a, const int64_t *as,
+                         const uint16_t *b, const int64_t *bs, float *out) {
+  return matmul_dt(c, h, nthreads, batch, m, n, k, a, as, b, bs, out, dnnl_bf16);
 }
 
 /* --- convolution -------------------------------------------------------------- */

@@ -6,7 +6,8 @@
  * and every entry point returns 0, so callers use their own kernels.
  *
  * Every entry point returns 1 when it computed the result, 0 when oneDNN could
- * not take the case (the caller falls back; nothing was written). float32 only.
+ * not take the case (the caller falls back; nothing was written). float32
+ * unless named otherwise.
  * Tensors of the conv entry points are (N, C, spatial...) and weights as ATen
  * shapes them, read with the strides of cpu_conv_geom; results contiguous.
  *
@@ -33,6 +34,12 @@ int32_t cpu_dnnl_cache_size(cpu_dnnl_cache *cache);
 int cpu_dnnl_matmul(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
                     int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
                     const int64_t *as, const float *b, const int64_t *bs, float *c);
+/* The same with bfloat16 operands and a float32 product (oneDNN's bf16 dot
+ * products accumulate in float32: the float32 path's accuracy, without
+ * widening the operands first). 0 where the machine has no bf16 kernel. */
+int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                         int64_t batch, int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                         const int64_t *as, const uint16_t *b, const int64_t *bs, float *c);
 
 /* A convolution of ns = 1..3 spatial dims, ATen's arguments checked and its
  * output size derived (cpu_nn_conv.c). ic/oc: channels of the op's input and
