@@ -79,7 +79,11 @@ static CPU_HARNESS_MAYBE_UNUSED tabi_tensor *make(tabi_runtime *rt, const tspec 
       case TABI_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_bf16((float)v); break;
       case TABI_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)v < s->hi ? (int64_t)v : s->hi - 1; break;
       case TABI_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
-      default: break;
+      case TABI_DTYPE_INT16: ((int16_t *)p)[i] = (int16_t)(v * 1000); break;
+      case TABI_DTYPE_INT8: ((int8_t *)p)[i] = (int8_t)(v * 30); break;
+      case TABI_DTYPE_UINT8: ((uint8_t *)p)[i] = (uint8_t)(fabs(v) * 60); break;
+      case TABI_DTYPE_BOOL: ((uint8_t *)p)[i] = v > 0; break;
+      default: memset(p + i * tabi_dtype_size(s->dt), 0, (size_t)tabi_dtype_size(s->dt)); break;
     }
   }
   if (!(s->transpose && s->ndim >= 2)) return t;
@@ -104,6 +108,10 @@ static CPU_HARNESS_MAYBE_UNUSED double load(const tabi_tensor *t, int64_t i, int
     case TABI_DTYPE_COMPLEX64: return ((const float *)p)[2 * i + part];
     case TABI_DTYPE_COMPLEX128: return ((const double *)p)[2 * i + part];
     case TABI_DTYPE_INT64: return (double)((const int64_t *)p)[i];
+    case TABI_DTYPE_INT32: return (double)((const int32_t *)p)[i];
+    case TABI_DTYPE_INT16: return (double)((const int16_t *)p)[i];
+    case TABI_DTYPE_INT8: return (double)((const int8_t *)p)[i];
+    case TABI_DTYPE_UINT8: case TABI_DTYPE_BOOL: return (double)((const uint8_t *)p)[i];
     default: return NAN;
   }
 }
