@@ -279,7 +279,68 @@ static void dnnl_conv(dnnl_engine_t e, dnnl_stream_t s, int64_t n, int64_t c, in
   dnnl_primitive_desc_destroy(fpd); dnnl_primitive_desc_destroy(bpd); dnnl_primitive_desc_destroy(wpd);
 }
 
-static void bench_dnnl(int64_t m1, int64_t m2, int64_t cn, int64_t cc, int64_t chw) {
+/* A forward primitive with every argument in a memory of the md its pd asks
+ * for (args: DNNL_ARG_* with the query and index that gives each md). */
+typedef struct dnnl_arg_q {
+  int arg;
+  dnnl_query_t q;
+  int idx;
+  const dnnl_memory_desc_t *md; /* when the pd has none to say (layer norm's scale/shift) */
+} dnnl_arg_q;
+
+static void time_fwd(dnnl_engine_t e, dnnl_stream_t s, const char *name, const_dnnl_op_desc_t desc,
+                     const dnnl_arg_q *aq, int nargs) {
+  if (!wanted(name)) return;
+  dnnl_primitive_desc_t pd;
+  dnnl_primitive_t p;
+  if (dnnl_primitive_desc_create(&pd, desc, NULL, e, NULL) != dnnl_success) return;
+  dnnl_primitive_create(&p, pd);
+  dnnl_exec_arg_t args[8];
+  for (int i = 0; i < nargs; i++) {
+    const dnnl_memory_desc_t *md = dnnl_primitive_desc_query_md(pd, aq[i].q, aq[i].idx);
+    args[i].arg = aq[i].arg;
+    args[i].memory = mem_for(e, md && md->ndims > 0 ? md : aq[i].md);
+  }
+  time_prim(name, p, s, nargs, args);
+  for (int i = 0; i < nargs; i++) dnnl_memory_destroy(args[i].memory);
+  dnnl_primitive_destroy(p);
+  dnnl_primitive_desc_destroy(pd);
+}
+
+/* softmax and layer norm over the last dim of r x r, max pooling 3x3/2 of
+ * [8, 64, 112, 112] NCHW (ResNet's stem), as our kernels take them: whether
+ * oneDNN would beat them (the issue asks that to be measured). */
+static void dnnl_norm_pool(dnnl_engine_t e, dnnl_stream_t s, int64_t r, int sm) {
+  dnnl_dims_t d = {r, r}, sd = {r};
+  dnnl_memory_desc_t md, smd;
+  dnnl_memory_desc_init_by_tag(&md, 2, d, dnnl_f32, dnnl_ab);
+  dnnl_memory_desc_init_by_tag(&smd, 1, sd, dnnl_f32, dnnl_a);
+  dnnl_softmax_desc_t sdesc;
+  dnnl_softmax_forward_desc_init(&sdesc, dnnl_forward_inference, &md, 1);
+  dnnl_arg_q sa[2] = {{DNNL_ARG_SRC, dnnl_query_src_md, 0, &md}, {DNNL_ARG_DST, dnnl_query_dst_md, 0, &md}};
+  time_fwd(e, s, "dnnl_softmax", &sdesc, sa, 2);
+  dnnl_layer_normalization_desc_t ldesc;
+  dnnl_layer_normalization_forward_desc_init(&ldesc, dnnl_forward_training, &md, &smd, 1e-5f,
+                                             dnnl_use_scale | dnnl_use_shift);
+  dnnl_arg_q la[6] = {{DNNL_ARG_SRC, dnnl_query_src_md, 0, &md},       {DNNL_ARG_DST, dnnl_query_dst_md, 0, &md},
+                      {DNNL_ARG_MEAN, dnnl_query_dst_md, 1, &smd},     {DNNL_ARG_VARIANCE, dnnl_query_dst_md, 2, &smd},
+                      {DNNL_ARG_SCALE, dnnl_query_weights_md, 0, &smd}, {DNNL_ARG_SHIFT, dnnl_query_weights_md, 1, &smd}};
+  time_fwd(e, s, "dnnl_layer_norm", &ldesc, la, 6);
+  int64_t n = sm ? 2 : 8, c = sm ? 8 : 64, hw = sm ? 16 : 112;
+  dnnl_dims_t xd = {n, c, hw, hw}, yd = {n, c, (hw + 2 - 3) / 2 + 1, (hw + 2 - 3) / 2 + 1};
+  dnnl_dims_t st = {2, 2}, k = {3, 3}, dil = {0, 0}, pad = {1, 1};
+  dnnl_memory_desc_t xm, ym;
+  dnnl_memory_desc_init_by_tag(&xm, 4, xd, dnnl_f32, dnnl_nchw);
+  dnnl_memory_desc_init_by_tag(&ym, 4, yd, dnnl_f32, dnnl_nchw);
+  dnnl_pooling_v2_desc_t pdesc;
+  dnnl_pooling_v2_forward_desc_init(&pdesc, dnnl_forward_training, dnnl_pooling_max, &xm, &ym, st, k, dil,
+                                    pad, pad);
+  dnnl_arg_q pa[3] = {{DNNL_ARG_SRC, dnnl_query_src_md, 0, &xm}, {DNNL_ARG_DST, dnnl_query_dst_md, 0, &ym},
+                      {DNNL_ARG_WORKSPACE, dnnl_query_workspace_md, 0, &ym}};
+  time_fwd(e, s, "dnnl_maxpool", &pdesc, pa, 3);
+}
+
+static void bench_dnnl(int64_t m1, int64_t m2, int64_t cn, int64_t cc, int64_t chw, int64_t r) {
   if (dnnl_threads() > 0) omp_set_num_threads(dnnl_threads());
   dnnl_engine_t e;
   dnnl_stream_t s;
@@ -288,6 +349,7 @@ static void bench_dnnl(int64_t m1, int64_t m2, int64_t cn, int64_t cc, int64_t c
   dnnl_mm(e, s, "dnnl_mm_1024", m1);
   dnnl_mm(e, s, "dnnl_mm_2048", m2);
   dnnl_conv(e, s, cn, cc, chw);
+  dnnl_norm_pool(e, s, r, small);
   dnnl_stream_destroy(s);
   dnnl_engine_destroy(e);
 }
@@ -427,6 +489,15 @@ int main(int argc, char **argv) {
     tabi_tensor_release(x); tabi_tensor_release(w); tabi_tensor_release(dy);
   }
   bench_conv_more(rt, small);
+  { /* max pooling 3x3 stride 2 pad 1 of [8, 64, 112, 112] (ResNet's stem) */
+    int64_t xs[4] = {small ? 2 : 8, small ? 8 : 64, small ? 16 : 112, small ? 16 : 112};
+    int64_t k3[2] = {3, 3}, s2[2] = {2, 2}, p1[2] = {1, 1}, d1[2] = {1, 1};
+    tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 4, xs, 0);
+    tabi_value mp[6] = {tabi_tensor_value(x), tabi_int_list(k3, 2), tabi_int_list(s2, 2),
+                        tabi_int_list(p1, 2), tabi_int_list(d1, 2), tabi_bool(0)};
+    bench_op(rt, "maxpool", "aten::max_pool2d_with_indices", mp, 6, 2);
+    tabi_tensor_release(x);
+  }
   {
     tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 1, &F, 0);
     int64_t last[1] = {-1};
@@ -471,7 +542,7 @@ int main(int argc, char **argv) {
     tabi_tensor_release(a);
   }
 #ifdef TABI_BENCH_ONEDNN
-  bench_dnnl(M1, M2, CN, CC, CHW);
+  bench_dnnl(M1, M2, CN, CC, CHW, R);
 #endif
   tabi_runtime_destroy(rt);
   return 0;

@@ -99,6 +99,8 @@ def main():
     xb, wb = x.to(torch.bfloat16), wt.to(torch.bfloat16)
     bench("conv_bf16_fwd", lambda: torch.ops.aten.convolution(xb, wb, None, [1, 1], [1, 1], [1, 1], False,
                                                               [0, 0], 1))
+    xp = torch.rand(2, 8, 16, 16) if small else torch.rand(8, 64, 112, 112)
+    bench("maxpool", lambda: torch.ops.aten.max_pool2d_with_indices(xp, [3, 3], [2, 2], [1, 1]))
     s = torch.rand(F)
     bench("fft_r2c", lambda: torch.ops.aten._fft_r2c(s, [0], 0, True))
     spec = torch.ops.aten._fft_r2c(s, [0], 0, True)

@@ -112,6 +112,158 @@ static void mp_range(void *arg, int64_t b, int64_t e) {
   }
 }
 
+/* --- forward, vectorized ------------------------------------------------------
+ * Output columns whose window lies inside the row (no padding taps), 16 (AVX-512)
+ * or 8 (AVX2) at a time: each tap reads one input per output column (stride 1:
+ * one load; stride 2 on AVX-512: two loads and a permute; else a gather),
+ * compared and blended exactly as the scalar loop above decides (`v > best ||
+ * isnan(v)`, taps in the same order), so values and indices are the same.
+ * The columns at the borders, and planes past 2^31 elements, take the scalar
+ * code. */
+
+#include <immintrin.h>
+
+#include "cpu_ew.h"
+
+/* One output element by the scalar rule (mp_range's loop body). */
+static inline void mp_one(const mp_geom *g, const float *x, int64_t y0, int64_t fy, int64_t ox, float *out,
+                          int64_t *oidx) {
+  int64_t x0 = ox * g->s[1] - g->p[1], fx = x0;
+  while (fx < 0) fx += g->d[1];
+  float best = -INFINITY;
+  int64_t bi = fy * g->iw + fx;
+  for (int64_t ky = 0; ky < g->k[0]; ky++) {
+    int64_t iy = y0 + ky * g->d[0];
+    if (iy < 0 || iy >= g->ih) continue;
+    for (int64_t kx = 0; kx < g->k[1]; kx++) {
+      int64_t ix = x0 + kx * g->d[1];
+      if (ix < 0 || ix >= g->iw) continue;
+      float v = x[iy * g->iw + ix];
+      if (v > best || isnan(v)) {
+        best = v;
+        bi = iy * g->iw + ix;
+      }
+    }
+  }
+  *out = best;
+  *oidx = bi;
+}
+
+/* Interior columns [lo, hi) of an output row: the window's columns all in range. */
+static void mp_interior(const mp_geom *g, int64_t *lo, int64_t *hi) {
+  int64_t span = (g->k[1] - 1) * g->d[1];
+  *lo = (g->p[1] + g->s[1] - 1) / g->s[1];
+  *hi = g->iw - 1 - span + g->p[1] < 0 ? 0 : (g->iw - 1 - span + g->p[1]) / g->s[1] + 1;
+  if (*hi > g->ow) *hi = g->ow;
+  if (*lo > *hi) *lo = *hi;
+}
+
+__attribute__((target("avx512f"))) static int64_t mp_vec16(const mp_geom *g, const float *x, int64_t y0,
+                                                            int64_t fy, int64_t lo, int64_t hi, float *y,
+                                                            int64_t *yi) {
+  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  int64_t ox = lo;
+  for (; ox + 16 <= hi; ox += 16) {
+    /* input column of tap 0 per lane: (ox + lane) * s - p */
+    __m512i c0 = _mm512_sub_epi32(_mm512_mullo_epi32(_mm512_add_epi32(_mm512_set1_epi32((int32_t)ox), lane),
+                                                     _mm512_set1_epi32((int32_t)g->s[1])),
+                                  _mm512_set1_epi32((int32_t)g->p[1]));
+    __m512 best = _mm512_set1_ps(-INFINITY);
+    __m512i bi = _mm512_add_epi32(c0, _mm512_set1_epi32((int32_t)(fy * g->iw)));
+    for (int64_t ky = 0; ky < g->k[0]; ky++) {
+      int64_t iy = y0 + ky * g->d[0];
+      if (iy < 0 || iy >= g->ih) continue;
+      __m512i row = _mm512_add_epi32(c0, _mm512_set1_epi32((int32_t)(iy * g->iw)));
+      const float *rp = x + iy * g->iw + ox * g->s[1] - g->p[1]; /* lane 0's tap 0 */
+      for (int64_t kx = 0; kx < g->k[1]; kx++) {
+        __m512i at = _mm512_add_epi32(row, _mm512_set1_epi32((int32_t)(kx * g->d[1])));
+        const float *tp = rp + kx * g->d[1];
+        __m512 v;
+        if (g->s[1] == 1) { /* 16 adjacent columns */
+          v = _mm512_loadu_ps(tp);
+        } else if (g->s[1] == 2) { /* every other column of 31: two loads and a permute (the
+                                    * 32nd is not loaded: it may lie past the plane) */
+          v = _mm512_permutex2var_ps(_mm512_loadu_ps(tp), even, _mm512_maskz_loadu_ps(0x7fff, tp + 16));
+        } else {
+          v = _mm512_i32gather_ps(at, x, 4);
+        }
+        __mmask16 m = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        best = _mm512_mask_blend_ps(m, best, v);
+        bi = _mm512_mask_blend_epi32(m, bi, at);
+      }
+    }
+    _mm512_storeu_ps(y + ox, best);
+    _mm512_storeu_si512((void *)(yi + ox), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(bi)));
+    _mm512_storeu_si512((void *)(yi + ox + 8), _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(bi, 1)));
+  }
+  return ox;
+}
+
+__attribute__((target("avx2"))) static int64_t mp_vec8(const mp_geom *g, const float *x, int64_t y0,
+                                                       int64_t fy, int64_t lo, int64_t hi, float *y,
+                                                       int64_t *yi) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  int64_t ox = lo;
+  for (; ox + 8 <= hi; ox += 8) {
+    __m256i c0 = _mm256_sub_epi32(_mm256_mullo_epi32(_mm256_add_epi32(_mm256_set1_epi32((int32_t)ox), lane),
+                                                     _mm256_set1_epi32((int32_t)g->s[1])),
+                                  _mm256_set1_epi32((int32_t)g->p[1]));
+    __m256 best = _mm256_set1_ps(-INFINITY);
+    __m256i bi = _mm256_add_epi32(c0, _mm256_set1_epi32((int32_t)(fy * g->iw)));
+    for (int64_t ky = 0; ky < g->k[0]; ky++) {
+      int64_t iy = y0 + ky * g->d[0];
+      if (iy < 0 || iy >= g->ih) continue;
+      __m256i row = _mm256_add_epi32(c0, _mm256_set1_epi32((int32_t)(iy * g->iw)));
+      for (int64_t kx = 0; kx < g->k[1]; kx++) {
+        __m256i at = _mm256_add_epi32(row, _mm256_set1_epi32((int32_t)(kx * g->d[1])));
+        __m256 v = _mm256_i32gather_ps(x, at, 4);
+        __m256 m = _mm256_or_ps(_mm256_cmp_ps(v, best, _CMP_GT_OQ), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        best = _mm256_blendv_ps(best, v, m);
+        bi = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(bi), _mm256_castsi256_ps(at), m));
+      }
+    }
+    _mm256_storeu_ps(y + ox, best);
+    _mm256_storeu_si256((__m256i *)(void *)(yi + ox), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(bi)));
+    _mm256_storeu_si256((__m256i *)(void *)(yi + ox + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(bi, 1)));
+  }
+  return ox;
+}
+
+static void mp_range_vec(void *arg, int64_t b, int64_t e) {
+  const mp_job *j = arg;
+  const mp_geom *g = j->g;
+  int32_t lanes = cpu_ew_isa()->lanes;
+  int64_t lo, hi;
+  mp_interior(g, &lo, &hi);
+  for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
+    int64_t pl = r / g->oh, oy = r % g->oh;
+    const float *x = j->x + pl * g->ih * g->iw;
+    float *y = j->y + r * g->ow;
+    int64_t *yi = j->idx + r * g->ow;
+    int64_t y0 = oy * g->s[0] - g->p[0], fy = y0;
+    while (fy < 0) fy += g->d[0];
+    int64_t ox = 0;
+    for (; ox < lo; ox++) mp_one(g, x, y0, fy, ox, &y[ox], &yi[ox]);
+    /* the last partial block runs again as a full one ending at hi: the
+     * overlapping outputs are recomputed with the same values */
+    if (lanes >= 16 && hi - lo >= 16) {
+      mp_vec16(g, x, y0, fy, lo, hi, y, yi);
+      ox = mp_vec16(g, x, y0, fy, hi - 16, hi, y, yi);
+    } else if (lanes >= 8 && hi - lo >= 8) {
+      mp_vec8(g, x, y0, fy, lo, hi, y, yi);
+      ox = mp_vec8(g, x, y0, fy, hi - 8, hi, y, yi);
+    }
+    for (; ox < g->ow; ox++) mp_one(g, x, y0, fy, ox, &y[ox], &yi[ox]);
+  }
+}
+
+/* The vector path's indices are int32 and its strides fit them. */
+static int mp_vec_ok(const mp_geom *g) {
+  return cpu_ew_isa()->lanes >= 8 && g->ih * g->iw < ((int64_t)1 << 31) &&
+         g->ow * g->s[1] + g->k[1] * g->d[1] < ((int64_t)1 << 31);
+}
+
 static tabi_status out_like(const cpu_ctx *c, const tabi_tensor *x, const mp_geom *g, tabi_dtype dt,
                             tabi_tensor **o) {
   int64_t shape[4];
@@ -137,7 +289,8 @@ tabi_status cpu_k_max_pool2d(void *ctx, const tabi_call *call, tabi_value *args,
   }
   mp_job j = {&g, tabi_tensor_data(x), tabi_tensor_data(y), tabi_tensor_data(idx)};
   int64_t work = g.ow * g.k[0] * g.k[1];
-  cpu_parallel_for(c->pool, g.planes * g.oh, 1 + 16384 / (work > 0 ? work : 1), mp_range, &j);
+  cpu_parallel_for(c->pool, g.planes * g.oh, 1 + 16384 / (work > 0 ? work : 1),
+                   mp_vec_ok(&g) ? mp_range_vec : mp_range, &j);
   outs[0] = tabi_tensor_value(y);
   outs[1] = tabi_tensor_value(idx);
   return TABI_OK;

@@ -282,20 +282,22 @@ static void layer_norm_bwd_cases(tabi_runtime *f, tabi_runtime *r) {
  * anywhere in the plane (overlapping windows add up). */
 static void pool_cases(tabi_runtime *f, tabi_runtime *r) {
   int64_t k3[2] = {3, 3}, k2[1] = {2}, s2[2] = {2, 2}, s1[1] = {1}, p1[2] = {1, 1}, p0[1] = {0};
-  int64_t d1[1] = {1}, d2[2] = {2, 1};
+  int64_t d1[1] = {1}, d2[2] = {2, 1}, s3[2] = {3, 2};
+  /* strides 1 and 2 (the vector path's loads), 3 (its gathers), dilation */
   struct { const int64_t *k, *s, *p, *d; int64_t nk, ns, np, nd; int ceil; } cfg[] = {
       {k3, s2, p1, d1, 2, 2, 2, 1, 0}, {k3, s2, p1, d1, 2, 2, 2, 1, 1}, {k2, s1, p0, d1, 1, 1, 1, 1, 0},
-      {k3, NULL, p1, d2, 2, 0, 2, 2, 1}, {k2, s2, p0, d2, 1, 2, 1, 2, 0}};
+      {k3, NULL, p1, d2, 2, 0, 2, 2, 1}, {k2, s2, p0, d2, 1, 2, 1, 2, 0}, {k3, s3, p1, d1, 2, 2, 2, 1, 0}};
   char label[64];
   for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++)
-    for (int nd = 3; nd <= 4; nd++) {
-      tspec x = nd == 4 ? (tspec){4, {2, 8, 37, 41}, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0, 0}
+    for (int v = 0; v < 3; v++) { /* 3-d, 4-d, 4-d with many ties (few distinct values) */
+      int nd = v == 0 ? 3 : 4, few = v == 2;
+      tspec x = nd == 4 ? (tspec){4, {2, 8, 37, 41}, TABI_DTYPE_FLOAT32, few ? FILL_FEW : FILL_SPECIAL, 0, 0}
                         : (tspec){3, {8, 37, 41}, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0, 0};
       callspec c = {"aten::max_pool2d_with_indices", 6, {x}, {0}, 1,
                     {{0}, tabi_int_list(cfg[i].k, cfg[i].nk), tabi_int_list(cfg[i].s, cfg[i].ns),
                      tabi_int_list(cfg[i].p, cfg[i].np), tabi_int_list(cfg[i].d, cfg[i].nd),
                      tabi_bool(cfg[i].ceil)}, 2, 0};
-      snprintf(label, sizeof label, "config %d, %d-d", (int)i, nd);
+      snprintf(label, sizeof label, "config %d, %d-d%s", (int)i, nd, few ? ", ties" : "");
       diff(f, r, &c, label);
       /* the output size, from a reference call */
       tabi_value o[2];
