@@ -112,6 +112,18 @@ typedef struct off_job {
 static void off_range(void *arg, int64_t b0, int64_t b1) {
   off_job *j = arg;
   const adv_plan *p = j->p;
+  if (j->nk == 1 && p->bnd == 1) { /* one 1-d index tensor: a plain loop */
+    uint64_t bad = 0, sz = (uint64_t)j->size[0];
+    int64_t st = j->bst[0][0], stride = j->stride[0];
+    for (int64_t b = b0; b < b1; b++) {
+      int64_t v = cpu_idx_load(j->ip[0], j->is64[0], b * st);
+      v += v < 0 ? (int64_t)sz : 0;
+      bad |= (uint64_t)v >= sz;
+      j->off[b] = v * stride;
+    }
+    if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+    return;
+  }
   int64_t coord[MD], io[MD] = {0}, q = b0;
   for (int32_t d = p->bnd - 1; d >= 0; d--) {
     coord[d] = q % p->bshape[d];
@@ -193,7 +205,23 @@ typedef struct adv_job {
   int64_t sb1, sbst[MD];
   int64_t span;          /* owner mode: offsets in [0, span) split over `owners` */
   int64_t owners;
+  /* index with one contiguous index tensor: no offset table; the index is
+   * read, wrapped and checked in the copy (a bad one sets `bad`, reads row 0) */
+  const void *dix;
+  int dix64, put1;
+  int64_t dsize, dstride;
+  int bad;
 } adv_job;
+
+/* The element offset of broadcast index b (the table or the direct index). */
+static inline int64_t adv_off(const adv_job *j, int64_t b, uint64_t *bad) {
+  if (j->off) return j->off[b];
+  int64_t v = cpu_idx_load(j->dix, j->dix64, b);
+  v += v < 0 ? j->dsize : 0;
+  int out = (uint64_t)v >= (uint64_t)j->dsize;
+  *bad |= (uint64_t)out;
+  return out ? 0 : v * j->dstride;
+}
 
 static inline void adv_row(const adv_job *j, int64_t pd, int64_t ps, int64_t b) {
   const adv_plan *p = j->p;
@@ -206,6 +234,46 @@ static inline void adv_row(const adv_job *j, int64_t pd, int64_t ps, int64_t b) 
   int64_t sb = j->nsb == 1 ? b * j->sb1 : group_off(p->bshape, j->sbst, p->bnd, b);
   cpu_idx_block(j->op, j->dt, j->es, j->dst + (pd + j->off[b]) * j->es, j->dblk, j->src + (ps + sb) * j->es,
                 j->sblk, j->blk_shape, j->nblk);
+}
+
+/* index, when each (p, b) block is one run of `rb` contiguous bytes on both
+ * sides: rows come from random places, so the row a few indices ahead is
+ * prefetched (several misses in flight) and the common row sizes are copied
+ * with constant-size moves (rb is a constant at each call below). */
+#define ADV_AHEAD 16
+
+static inline __attribute__((always_inline)) void gather_rows_rb(const adv_job *j, int64_t r0, int64_t r1,
+                                                                 int64_t rb) {
+  const adv_plan *p = j->p;
+  int64_t B = p->B, pp = r0 / B, b = r0 % B, es = j->es;
+  int64_t ps = group_off(j->pre_shape, j->spre, p->npre, pp);
+  char *d = j->dst + r0 * rb;
+  uint64_t bad = 0;
+  for (int64_t r = r0; r < r1; r++, d += rb) {
+    if (b + ADV_AHEAD < B) __builtin_prefetch(j->src + (ps + adv_off(j, b + ADV_AHEAD, &bad)) * es, 0, 0);
+    memcpy(d, j->src + (ps + adv_off(j, b, &bad)) * es, (size_t)rb);
+    if (++b == B) {
+      b = 0;
+      pp++;
+      if (r + 1 < r1) ps = group_off(j->pre_shape, j->spre, p->npre, pp);
+    }
+  }
+  if (bad) __atomic_store_n((int *)&j->bad, 1, __ATOMIC_RELAXED);
+}
+
+static void gather_rows(void *arg, int64_t r0, int64_t r1) {
+  const adv_job *j = arg;
+  switch (j->p->Q * j->es) {
+    case 1: gather_rows_rb(j, r0, r1, 1); break;
+    case 2: gather_rows_rb(j, r0, r1, 2); break;
+    case 4: gather_rows_rb(j, r0, r1, 4); break;
+    case 8: gather_rows_rb(j, r0, r1, 8); break;
+    case 16: gather_rows_rb(j, r0, r1, 16); break;
+    case 32: gather_rows_rb(j, r0, r1, 32); break;
+    case 64: gather_rows_rb(j, r0, r1, 64); break;
+    case 128: gather_rows_rb(j, r0, r1, 128); break;
+    default: gather_rows_rb(j, r0, r1, j->p->Q * j->es); break;
+  }
 }
 
 /* index: rows r = p * B + b of the result. */
@@ -223,13 +291,64 @@ static void gather_range(void *arg, int64_t r0, int64_t r1) {
   }
 }
 
+/* index_put of single elements (Q == 1, values linear over b) for pre row
+ * pp and offsets in [lo, hi): the element op inlined per dtype. */
+#define PUT1(T, EXPR)                                                              \
+  do {                                                                             \
+    T *dd = (T *)(void *)j->dst + pd;                                              \
+    const T *ss = (const T *)(const void *)j->src + ps;                            \
+    for (int64_t b = 0; b < B; b++) {                                              \
+      if (b + ADV_AHEAD < B) __builtin_prefetch(dd + off[b + ADV_AHEAD], 1, 0);    \
+      int64_t o = off[b];                                                          \
+      if (o < lo || o >= hi) continue;                                             \
+      T a = dd[o], v = ss[b * sb1];                                                \
+      (void)a;                                                                     \
+      dd[o] = (EXPR);                                                              \
+    }                                                                              \
+  } while (0)
+
+static void put1(const adv_job *j, int64_t pd, int64_t ps, int64_t lo, int64_t hi) {
+  const int64_t *off = j->off, B = j->p->B, sb1 = j->sb1;
+  if (j->op == CPU_IDX_COPY) {
+    switch (j->es) {
+      case 1: PUT1(uint8_t, v); break;
+      case 2: PUT1(uint16_t, v); break;
+      case 4: PUT1(uint32_t, v); break;
+      case 8: PUT1(uint64_t, v); break;
+      default: break; /* not taken: put1_ok */
+    }
+    return;
+  }
+  switch (j->dt) {
+    case TABI_DTYPE_FLOAT32: PUT1(float, a + v); break;
+    case TABI_DTYPE_FLOAT64: PUT1(double, a + v); break;
+    case TABI_DTYPE_INT64: PUT1(int64_t, (int64_t)((uint64_t)a + (uint64_t)v)); break;
+    case TABI_DTYPE_INT32: PUT1(int32_t, (int32_t)((uint32_t)a + (uint32_t)v)); break;
+    default: break; /* not taken: put1_ok */
+  }
+}
+
+static int put1_ok(const adv_job *j) {
+  if (j->nblk != 0 || j->nsb != 1) return 0;
+  if (j->op == CPU_IDX_COPY) return j->es == 1 || j->es == 2 || j->es == 4 || j->es == 8;
+  return j->dt == TABI_DTYPE_FLOAT32 || j->dt == TABI_DTYPE_FLOAT64 || j->dt == TABI_DTYPE_INT64 ||
+         j->dt == TABI_DTYPE_INT32;
+}
+
 /* index_put by whole pre rows. */
 static void put_pre_range(void *arg, int64_t p0, int64_t p1) {
   const adv_job *j = arg;
   for (int64_t pp = p0; pp < p1; pp++) {
     int64_t pd = group_off(j->pre_shape, j->dpre, j->p->npre, pp);
     int64_t ps = group_off(j->pre_shape, j->spre, j->p->npre, pp);
-    for (int64_t b = 0; b < j->p->B; b++) adv_row(j, pd, ps, b);
+    if (j->put1) {
+      put1(j, pd, ps, INT64_MIN, INT64_MAX);
+      continue;
+    }
+    for (int64_t b = 0; b < j->p->B; b++) {
+      if (b + ADV_AHEAD < j->p->B) __builtin_prefetch(j->dst + (pd + j->off[b + ADV_AHEAD]) * j->es, 1, 0);
+      adv_row(j, pd, ps, b);
+    }
   }
 }
 
@@ -242,8 +361,17 @@ static void put_own_range(void *arg, int64_t w0, int64_t w1) {
   for (int64_t pp = 0; pp < p->P; pp++) {
     int64_t pd = group_off(j->pre_shape, j->dpre, p->npre, pp);
     int64_t ps = group_off(j->pre_shape, j->spre, p->npre, pp);
-    for (int64_t b = 0; b < p->B; b++)
+    if (j->put1) {
+      put1(j, pd, ps, lo, hi);
+      continue;
+    }
+    for (int64_t b = 0; b < p->B; b++) {
+      if (b + ADV_AHEAD < p->B) {
+        int64_t oa = j->off[b + ADV_AHEAD];
+        if (oa >= lo && oa < hi) __builtin_prefetch(j->dst + (pd + oa) * j->es, 1, 0);
+      }
       if (j->off[b] >= lo && j->off[b] < hi) adv_row(j, pd, ps, b);
+    }
   }
 }
 
@@ -257,11 +385,19 @@ tabi_status cpu_k_index(void *ctx, const tabi_call *call, tabi_value *args, tabi
   adv_plan p;
   if (tabi_dtype_size(dt) == 0 || tabi_tensor_numel(self) == 0 || !adv_build(self, &args[1], &p))
     return CPU_FALLBACK(c, INDEX);
-  int64_t *off = malloc(sizeof(int64_t) * (size_t)p.B);
-  if (!off) return CPU_FALLBACK(c, INDEX);
-  if (!adv_offsets(c, &p, self->dl.shape, self->dl.strides, off)) {
-    free(off);
-    return CPU_FALLBACK(c, INDEX); /* the reference names the bad index */
+  /* one contiguous index tensor over contiguous rows: read in the copy, no table */
+  int32_t nidx = 0, d1 = -1;
+  for (int32_t d = 0; d < p.nd; d++)
+    if (p.idx[d]) { nidx++; d1 = d; }
+  int direct = nidx == 1 && cpu_contig(p.idx[d1]);
+  int64_t *off = NULL;
+  if (!direct) {
+    off = malloc(sizeof(int64_t) * (size_t)p.B);
+    if (!off) return CPU_FALLBACK(c, INDEX);
+    if (!adv_offsets(c, &p, self->dl.shape, self->dl.strides, off)) {
+      free(off);
+      return CPU_FALLBACK(c, INDEX); /* the reference names the bad index */
+    }
   }
   tabi_tensor *o = NULL;
   tabi_status st = cpu_empty(c, self, dt, p.rnd, p.rshape, &o);
@@ -292,8 +428,28 @@ tabi_status cpu_k_index(void *ctx, const tabi_call *call, tabi_value *args, tabi
   j.nblk = cpu_idx_collapse(p.npost, j.blk_shape, 2, bst);
   memcpy(j.dblk, bst[0], sizeof j.dblk);
   memcpy(j.sblk, bst[1], sizeof j.sblk);
-  cpu_parallel_for(c->pool, p.P * p.B, 1 + 16384 / p.Q, gather_range, &j);
+  int rows = j.nblk == 0 || (j.nblk == 1 && j.dblk[0] == 1 && j.sblk[0] == 1);
+  if (direct && !rows) { /* the general copy reads the table */
+    off = malloc(sizeof(int64_t) * (size_t)p.B);
+    if (!off || !adv_offsets(c, &p, self->dl.shape, self->dl.strides, off)) {
+      free(off);
+      c->host->tensor_release(c->host->ctx, o);
+      return CPU_FALLBACK(c, INDEX);
+    }
+    j.off = off;
+  }
+  if (!j.off) {
+    j.dix = tabi_tensor_data(p.idx[d1]);
+    j.dix64 = tabi_tensor_dtype(p.idx[d1]) == TABI_DTYPE_INT64;
+    j.dsize = self->dl.shape[d1];
+    j.dstride = self->dl.strides[d1];
+  }
+  cpu_parallel_for(c->pool, p.P * p.B, 1 + 16384 / p.Q, rows ? gather_rows : gather_range, &j);
   free(off);
+  if (__atomic_load_n(&j.bad, __ATOMIC_RELAXED)) {
+    c->host->tensor_release(c->host->ctx, o);
+    return CPU_FALLBACK(c, INDEX); /* the reference names the bad index */
+  }
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
 }
@@ -366,6 +522,7 @@ tabi_status cpu_k_index_put(void *ctx, const tabi_call *call, tabi_value *args, 
   j.nblk = cpu_idx_collapse(p.npost, j.blk_shape, 2, bst);
   memcpy(j.dblk, bst[0], sizeof j.dblk);
   memcpy(j.sblk, bst[1], sizeof j.sblk);
+  j.put1 = put1_ok(&j);
   int64_t work = p.P * p.B * p.Q, T = c->nthreads > 0 ? c->nthreads : 1;
   if (work < 32768 || T == 1) {
     put_pre_range(&j, 0, p.P);

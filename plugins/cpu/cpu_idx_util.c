@@ -153,6 +153,11 @@ void cpu_idx_block(int op, tabi_dtype dt, int64_t es, char *dst, const int64_t *
     else line_add(dt, dst, 1, src, 1, 1);
     return;
   }
+  if (nd == 1) { /* the common case, without the odometer's setup */
+    if (op == CPU_IDX_COPY) line_copy(es, dst, dst_st[0], src, src_st[0], shape[0]);
+    else line_add(dt, dst, dst_st[0], src, src_st[0], shape[0]);
+    return;
+  }
   int64_t idx[CPU_IDX_MAX_DIMS] = {0}, n = shape[nd - 1], ds = dst_st[nd - 1], ss = src_st[nd - 1];
   int64_t doff = 0, soff = 0;
   for (;;) {
