@@ -41,31 +41,9 @@ typedef struct sc_job {
   int32_t nout;                 /* outer lane dims */
   int64_t oshape[MD], ost[3][MD]; /* outer dims: shape, strides of index, src, output */
   int64_t nin, ic, sc, oc;      /* the inner lane dim: size and strides */
+  int prefetch;
   int bad;
 } sc_job;
-
-/* One element op: d (output) with s (source). */
-#define SC_FLOAT_OP(T, kind, d, s)                                               \
-  do {                                                                           \
-    T a_ = *(d), v_ = (s);                                                       \
-    switch (kind) {                                                              \
-      case SC_PROD: *(d) = a_ * v_; break;                                       \
-      case SC_AMAX: if (!isnan(a_) && (isnan(v_) || v_ > a_)) *(d) = v_; break;  \
-      case SC_AMIN: if (!isnan(a_) && (isnan(v_) || v_ < a_)) *(d) = v_; break;  \
-      default: *(d) = a_ + v_; break;                                            \
-    }                                                                            \
-  } while (0)
-
-#define SC_INT_OP(T, U, kind, d, s)                                              \
-  do {                                                                           \
-    T a_ = *(d), v_ = (s);                                                       \
-    switch (kind) {                                                              \
-      case SC_PROD: *(d) = (T)((U)a_ * (U)v_); break;                            \
-      case SC_AMAX: *(d) = v_ > a_ ? v_ : a_; break;                             \
-      case SC_AMIN: *(d) = v_ < a_ ? v_ : a_; break;                             \
-      default: *(d) = (T)((U)a_ + (U)v_); break;                                 \
-    }                                                                            \
-  } while (0)
 
 static void ident(int kind, tabi_dtype dt, void *p) {
   switch (dt) {
@@ -84,56 +62,94 @@ static void ident(int kind, tabi_dtype dt, void *p) {
   }
 }
 
-/* The walk of lanes (o, c0..c1) over positions k; one element each. */
+/* The walk of lanes c0..c1 (bases ib, sb, ob) over positions k, with the
+ * element statement inlined: `d` the output element, SRC the source value,
+ * e_ the output element's offset. Targets `ahead` positions on are
+ * prefetched (random writes into a large output: several misses in flight). */
+#define SRC S[sb + k * sk + c * sc]
+#define SC_WALK(T, ...)                                                                   \
+  do {                                                                                    \
+    T *D = (T *)(void *)j->dst;                                                           \
+    const T *S = (const T *)(const void *)j->src;                                         \
+    (void)S;                                                                              \
+    for (int64_t k = 0; k < len; k++) {                                                   \
+      const int64_t *ix = j->idx + ib + k * ik;                                           \
+      if (ahead && k + ahead < len)                                                       \
+        for (int64_t c = c0; c < c1; c++) {                                               \
+          uint64_t tp = (uint64_t)ix[ahead * ik + c * ic];                                \
+          if (tp < (uint64_t)size) __builtin_prefetch(D + ob + (int64_t)tp * od + c * oc, 1, 0); \
+        }                                                                                 \
+      for (int64_t c = c0; c < c1; c++) {                                                 \
+        int64_t t = ix[c * ic];                                                           \
+        if ((uint64_t)t >= (uint64_t)size) { bad = 1; continue; }                         \
+        int64_t e_ = ob + t * od + c * oc;                                                \
+        T *d = D + e_;                                                                    \
+        (void)e_;                                                                         \
+        __VA_ARGS__;                                                                      \
+      }                                                                                   \
+    }                                                                                     \
+  } while (0)
+
+#define SC_RED_FLOAT(T)                                                                   \
+  switch (j->kind) {                                                                      \
+    case SC_PROD: SC_WALK(T, *d = *d * SRC); break;                                       \
+    case SC_MEAN: SC_WALK(T, *d = *d + SRC; j->cnt[e_]++); break;                          \
+    case SC_AMAX: SC_WALK(T, T a = *d; T v = SRC; if (!isnan(a) && (isnan(v) || v > a)) *d = v); break; \
+    case SC_AMIN: SC_WALK(T, T a = *d; T v = SRC; if (!isnan(a) && (isnan(v) || v < a)) *d = v); break; \
+    default: SC_WALK(T, *d = *d + SRC); break;                                            \
+  }
+
+#define SC_RED_INT(T, U)                                                                  \
+  switch (j->kind) {                                                                      \
+    case SC_PROD: SC_WALK(T, *d = (T)((U)*d * (U)SRC)); break;                            \
+    case SC_MEAN: SC_WALK(T, *d = (T)((U)*d + (U)SRC); j->cnt[e_]++); break;              \
+    case SC_AMAX: SC_WALK(T, T v = SRC; if (v > *d) *d = v); break;                       \
+    case SC_AMIN: SC_WALK(T, T v = SRC; if (v < *d) *d = v); break;                       \
+    default: SC_WALK(T, *d = (T)((U)*d + (U)SRC)); break;                                 \
+  }
+
+#define SC_BY_SIZE(STMT_T)                                                                \
+  switch (j->es) {                                                                        \
+    case 1: STMT_T(uint8_t); break;                                                       \
+    case 2: STMT_T(uint16_t); break;                                                      \
+    case 4: STMT_T(uint32_t); break;                                                      \
+    default: STMT_T(uint64_t); break; /* es 8: sc_run takes 1, 2, 4, 8 */                 \
+  }
+#define SC_ASSIGN_T(T) SC_WALK(T, *d = SRC)
+#define SC_VALUE_T(T) do { T val; memcpy(&val, j->value, sizeof val); SC_WALK(T, *d = val); } while (0)
+
 /* init: the identity pass of include_self=False. */
 static void sc_lanes(sc_job *j, int64_t o, int64_t c0, int64_t c1, int init) {
   int64_t ib = 0, sb = 0, ob = 0, q = o;
-  for (int32_t d = j->nout - 1; d >= 0; d--) {
-    int64_t x = q % j->oshape[d];
-    q /= j->oshape[d];
-    ib += x * j->ost[0][d];
-    sb += x * j->ost[1][d];
-    ob += x * j->ost[2][d];
+  for (int32_t x_d = j->nout - 1; x_d >= 0; x_d--) {
+    int64_t x = q % j->oshape[x_d];
+    q /= j->oshape[x_d];
+    ib += x * j->ost[0][x_d];
+    sb += x * j->ost[1][x_d];
+    ob += x * j->ost[2][x_d];
   }
-  const int64_t size = j->size, es = j->es;
+  const int64_t size = j->size, len = j->len, ik = j->ik, sk = j->sk, od = j->od;
+  const int64_t ic = j->ic, sc = j->sc, oc = j->oc;
+  /* prefetch rows ahead when the output is too large for the caches */
+  const int64_t ahead = j->prefetch ? 1 + 31 / (c1 - c0) : 0;
   int bad = 0;
-  for (int64_t k = 0; k < j->len; k++) {
-    const int64_t *ix = j->idx + ib + k * j->ik;
-    const char *s = j->src + (sb + k * j->sk) * es;
-    char *dbase = j->dst + ob * es;
-    for (int64_t c = c0; c < c1; c++) {
-      int64_t t = ix[c * j->ic];
-      if ((uint64_t)t >= (uint64_t)size) { bad = 1; continue; }
-      int64_t eo = ob + t * j->od + c * j->oc; /* element offset in the output */
-      char *d = dbase + (t * j->od + c * j->oc) * es;
-      const char *sp = s + c * j->sc * es;
-      if (init) {
-        ident(j->kind, j->dt, d);
-        continue;
-      }
-      if (j->cnt) j->cnt[eo]++;
-      switch (j->kind) {
-        case SC_ASSIGN:
-        case SC_VALUE: {
-          const void *from = j->kind == SC_VALUE ? (const void *)j->value : (const void *)sp;
-          switch (es) {
-            case 1: *(uint8_t *)d = *(const uint8_t *)from; break;
-            case 2: { uint16_t v; memcpy(&v, from, 2); memcpy(d, &v, 2); } break;
-            case 4: { uint32_t v; memcpy(&v, from, 4); memcpy(d, &v, 4); } break;
-            case 8: { uint64_t v; memcpy(&v, from, 8); memcpy(d, &v, 8); } break;
-            default: memcpy(d, from, (size_t)es); break;
-          }
-          break;
-        }
-        default:
-          switch (j->dt) {
-            case TABI_DTYPE_FLOAT32: SC_FLOAT_OP(float, j->kind, (float *)(void *)d, *(const float *)(const void *)sp); break;
-            case TABI_DTYPE_FLOAT64: SC_FLOAT_OP(double, j->kind, (double *)(void *)d, *(const double *)(const void *)sp); break;
-            case TABI_DTYPE_INT32: SC_INT_OP(int32_t, uint32_t, j->kind, (int32_t *)(void *)d, *(const int32_t *)(const void *)sp); break;
-            default: SC_INT_OP(int64_t, uint64_t, j->kind, (int64_t *)(void *)d, *(const int64_t *)(const void *)sp); break;
-          }
-          break;
-      }
+  if (init) {
+    switch (j->dt) {
+      case TABI_DTYPE_FLOAT32: { float idv; ident(j->kind, j->dt, &idv); SC_WALK(float, *d = idv); break; }
+      case TABI_DTYPE_FLOAT64: { double idv; ident(j->kind, j->dt, &idv); SC_WALK(double, *d = idv); break; }
+      case TABI_DTYPE_INT32: { int32_t idv; ident(j->kind, j->dt, &idv); SC_WALK(int32_t, *d = idv); break; }
+      default: { int64_t idv; ident(j->kind, j->dt, &idv); SC_WALK(int64_t, *d = idv); break; }
+    }
+  } else if (j->kind == SC_ASSIGN) {
+    SC_BY_SIZE(SC_ASSIGN_T)
+  } else if (j->kind == SC_VALUE) {
+    SC_BY_SIZE(SC_VALUE_T)
+  } else {
+    switch (j->dt) {
+      case TABI_DTYPE_FLOAT32: SC_RED_FLOAT(float) break;
+      case TABI_DTYPE_FLOAT64: SC_RED_FLOAT(double) break;
+      case TABI_DTYPE_INT32: SC_RED_INT(int32_t, uint32_t) break;
+      default: SC_RED_INT(int64_t, uint64_t) break;
     }
   }
   if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
@@ -202,7 +218,7 @@ static tabi_status sc_run(const cpu_ctx *c, int op, int kind, const tabi_call *c
   int32_t nd = self->dl.ndim, dim = cpu_wrap_dim(args[1].u.i, nd);
   int64_t es = tabi_dtype_size(dt);
   int half = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
-  if (nd < 1 || nd > MD || dim < 0 || es == 0 || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
+  if (nd < 1 || nd > MD || dim < 0 || (es != 1 && es != 2 && es != 4 && es != 8) || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
       tabi_tensor_numel(index) == 0 || (src && tabi_tensor_dtype(src) != dt) ||
       !sc_shapes_ok(self, dim, index, src))
     return FALLBACK();
@@ -292,6 +308,7 @@ static tabi_status sc_run(const cpu_ctx *c, int op, int kind, const tabi_call *c
     for (int k = 0; k < 3; k++) j.ost[k][d] = lst[k][d];
     lanes *= lshape[d];
   }
+  j.prefetch = n * j.es > (4 << 20);
   /* tasks of >= 16K elements (cnt is shared but each element is in one lane) */
   cpu_parallel_for(c->pool, lanes, 1 + 16384 / j.len, sc_range, &j);
   int bad = __atomic_load_n(&j.bad, __ATOMIC_RELAXED);
