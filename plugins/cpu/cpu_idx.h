@@ -39,6 +39,23 @@ int cpu_idx_add_ok(tabi_dtype dt);
 void cpu_idx_block(int op, tabi_dtype dt, int64_t es, char *dst, const int64_t *dst_st,
                    const char *src, const int64_t *src_st, const int64_t *shape, int32_t nd);
 
+/* Advanced indexing's masks (cpu_idx_mask.c): `value` is the Tensor?[] list
+ * with each bool/uint8 mask replaced by one int64 index tensor per dim it
+ * covers (its nonzero coordinates, row-major), or the list itself when it has
+ * no mask. cpu_idx_masks_expand returns 0 (nothing held) for masks the fast
+ * path leaves to the reference (0-d, strided, not fitting self). */
+typedef struct cpu_idx_masks {
+  tabi_value value;
+  tabi_tensor *list[CPU_IDX_MAX_DIMS];
+  int32_t nlist;
+  tabi_tensor *owned[CPU_IDX_MAX_DIMS];
+  int32_t nowned;
+} cpu_idx_masks;
+
+int cpu_idx_masks_expand(const cpu_ctx *c, const tabi_tensor *self, const tabi_value *indices,
+                         cpu_idx_masks *m);
+void cpu_idx_masks_release(const cpu_ctx *c, cpu_idx_masks *m);
+
 /* Loads element i of an int32/int64 index buffer. */
 static inline int64_t cpu_idx_load(const void *p, int is64, int64_t i) {
   return is64 ? ((const int64_t *)p)[i] : (int64_t)((const int32_t *)p)[i];

@@ -14,8 +14,9 @@
  * their indexed offsets are equal, so tasks own ranges of that offset (or, with
  * many pre rows, whole pre rows) and walk (p, b) in row-major order: the last
  * write wins and accumulation adds in the reference's order at every thread
- * count. Masks (bool/uint8 indices), complex accumulation and empty results go
- * to the reference.
+ * count. Masks (bool/uint8) become int64 index tensors first (cpu_idx_mask.c);
+ * complex accumulation, 0-d or strided masks and empty results go to the
+ * reference.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -377,13 +378,12 @@ static void put_own_range(void *arg, int64_t w0, int64_t w1) {
 
 /* --- aten::index.Tensor ---------------------------------------------------------------- */
 
-tabi_status cpu_k_index(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const cpu_ctx *c = ctx;
-  if (args[0].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, INDEX);
+static tabi_status index_impl(const cpu_ctx *c, const tabi_call *call, tabi_value *args, tabi_value *outs,
+                              const tabi_value *indices) {
   const tabi_tensor *self = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   adv_plan p;
-  if (tabi_dtype_size(dt) == 0 || tabi_tensor_numel(self) == 0 || !adv_build(self, &args[1], &p))
+  if (tabi_dtype_size(dt) == 0 || tabi_tensor_numel(self) == 0 || !adv_build(self, indices, &p))
     return CPU_FALLBACK(c, INDEX);
   /* one contiguous index tensor over contiguous rows: read in the copy, no table */
   int32_t nidx = 0, d1 = -1;
@@ -456,15 +456,14 @@ tabi_status cpu_k_index(void *ctx, const tabi_call *call, tabi_value *args, tabi
 
 /* --- aten::index_put -------------------------------------------------------------------- */
 
-tabi_status cpu_k_index_put(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const cpu_ctx *c = ctx;
-  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR) return CPU_FALLBACK(c, INDEX_PUT);
+static tabi_status index_put_impl(const cpu_ctx *c, const tabi_call *call, tabi_value *args,
+                                  tabi_value *outs, const tabi_value *indices) {
   const tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   int acc = args[3].u.i != 0;
   adv_plan p;
   if (tabi_dtype_size(dt) == 0 || tabi_tensor_numel(self) == 0 || tabi_tensor_dtype(values) != dt ||
-      (acc && !cpu_idx_add_ok(dt)) || !adv_build(self, &args[1], &p) || values->dl.ndim > p.rnd)
+      (acc && !cpu_idx_add_ok(dt)) || !adv_build(self, indices, &p) || values->dl.ndim > p.rnd)
     return CPU_FALLBACK(c, INDEX_PUT);
   /* values broadcast to the result [pre, bshape, post]: its strides per result dim */
   int64_t vst[MD];
@@ -538,4 +537,27 @@ tabi_status cpu_k_index_put(void *ctx, const tabi_call *call, tabi_value *args, 
   free(off);
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
+}
+
+/* --- the kernels: masks expanded first -------------------------------------------------- */
+
+tabi_status cpu_k_index(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  cpu_idx_masks m;
+  if (args[0].tag != TABI_TAG_TENSOR || !cpu_idx_masks_expand(c, args[0].u.t, &args[1], &m))
+    return CPU_FALLBACK(c, INDEX);
+  tabi_status st = index_impl(c, call, args, outs, &m.value);
+  cpu_idx_masks_release(c, &m);
+  return st;
+}
+
+tabi_status cpu_k_index_put(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const cpu_ctx *c = ctx;
+  cpu_idx_masks m;
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_TENSOR ||
+      !cpu_idx_masks_expand(c, args[0].u.t, &args[1], &m))
+    return CPU_FALLBACK(c, INDEX_PUT);
+  tabi_status st = index_put_impl(c, call, args, outs, &m.value);
+  cpu_idx_masks_release(c, &m);
+  return st;
 }

@@ -88,6 +88,7 @@ static tabi_tensor *mk(tabi_runtime *rt, const td *s, uint64_t seed) {
       case TABI_DTYPE_INT64: ((int64_t *)p)[i] = iv; break;
       case TABI_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)iv; break;
       case TABI_DTYPE_BOOL: ((uint8_t *)p)[i] = r > 0; break;
+      case TABI_DTYPE_UINT8: ((uint8_t *)p)[i] = r > 0.3 ? 3 : 0; break; /* nonzero, not 1 */
       default: break;
     }
   }
@@ -246,6 +247,17 @@ static void test_index(void) {
   icase c6 = {"aten::index.Tensor", 2, {T_(0), L2(1, 2)},
               {{I64, 2, {300, 400}, 0, 0, 0}, {I64, 0, {0}, 3, 4, 0}, {I64, 1, {50000}, -400, 400, 0}}, 1, 1};
   check_case(&c6, "x[0-d, idx]");
+  /* masks: bool over two dims, uint8 over one dim with a 0-d index after a slice */
+  icase m1 = {"aten::index.Tensor", 2, {T_(0), L1(1)},
+              {{F32, 3, {200, 300, 8}, 0, 0, 0}, {BOOL, 2, {200, 300}, 0, 0, 0}}, 1, 1};
+  check_case(&m1, "x[mask2d]");
+  icase m2 = {"aten::index.Tensor", 2, {T_(0), L3(1, -1, 2)},
+              {{I64, 3, {3000, 40, 50}, 0, 0, 0}, {TABI_DTYPE_UINT8, 1, {3000}, 0, 0, 0}, {I64, 0, {0}, -50, 50, 0}},
+              1, 1};
+  check_case(&m2, "x[mask_u8, :, 0-d]");
+  icase m3 = {"aten::index.Tensor", 2, {T_(0), L2(-1, 1)},
+              {{F16, 3, {30, 200, 300}, 0, 0, 1}, {BOOL, 2, {200, 300}, 0, 0, 0}}, 1, 1};
+  check_case(&m3, "xT[:, mask2d]");
   /* errors: out of range (positive and negative) */
   icase e1 = {"aten::index.Tensor", 2, {T_(0), L1(1)},
               {{F32, 2, {1000, 8}, 0, 0, 0}, {I64, 1, {20000}, -1000, 1001, 0}}, 1, 1};
@@ -296,6 +308,17 @@ static void test_index_put(void) {
                 1, 1};
     snprintf(label, sizeof label, "x[i0, :, i2] = row acc=%d", acc);
     check_case(&c5, label);
+  }
+  for (int acc = 0; acc < 2; acc++) {
+    char label[64];
+    icase m1 = {"aten::index_put", 4, {T_(0), L1(1), T_(2), B_(acc)},
+                {{F32, 3, {200, 300, 8}, 0, 0, 0}, {BOOL, 2, {200, 300}, 0, 0, 0}, {F32, 1, {8}, 0, 0, 0}}, 1, 1};
+    snprintf(label, sizeof label, "x[mask2d] = row acc=%d", acc);
+    check_case(&m1, label);
+    icase m2 = {"aten::index_put", 4, {T_(0), L2(-1, 1), T_(2), B_(acc)},
+                {{I32, 2, {300, 5000}, 0, 0, 0}, {TABI_DTYPE_UINT8, 1, {5000}, 0, 0, 0}, {I32, 0, {0}, 0, 0, 0}}, 1, 1};
+    snprintf(label, sizeof label, "x[:, mask_u8] = scalar acc=%d", acc);
+    check_case(&m2, label);
   }
   icase e1 = {"aten::index_put", 4, {T_(0), L1(1), T_(2), B_(1)},
               {{F32, 2, {1000, 8}, 0, 0, 0}, {I64, 1, {20000}, -1001, 1000, 0}, {F32, 1, {8}, 0, 0, 0}}, 1, 1};
