@@ -17,6 +17,7 @@
 
 #include "cpu_idx.h"
 
+#define EMB_AHEAD 8  /* rows prefetched ahead */
 #define EMB_COLS 256 /* columns accumulated at once (a double and an index each, on the stack) */
 
 static int float_dt(tabi_dtype dt) {
@@ -31,6 +32,31 @@ static inline double ld(const char *p, tabi_dtype dt, int64_t i) {
     case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(((const uint16_t *)(const void *)p)[i]);
     default: return tabi_bf16_to_f32(((const uint16_t *)(const void *)p)[i]);
   }
+}
+
+/* n elements from p[base + i * stride] as doubles (the dtype switch once per row). */
+static void ld_row(const char *p, tabi_dtype dt, int64_t base, int64_t stride, int64_t n, double *out) {
+#define LR(T, CONV)                                                                \
+  do {                                                                             \
+    const T *q = (const T *)(const void *)p + base;                                \
+    if (stride == 1)                                                               \
+      for (int64_t i = 0; i < n; i++) out[i] = CONV(q[i]);                         \
+    else                                                                           \
+      for (int64_t i = 0; i < n; i++) out[i] = CONV(q[i * stride]);                \
+  } while (0)
+#define ID(x) (double)(x)
+#define H16(x) (double)tabi_f16_to_f32(x)
+#define B16(x) (double)tabi_bf16_to_f32(x)
+  switch (dt) {
+    case TABI_DTYPE_FLOAT32: LR(float, ID); break;
+    case TABI_DTYPE_FLOAT64: LR(double, ID); break;
+    case TABI_DTYPE_FLOAT16: LR(uint16_t, H16); break;
+    default: LR(uint16_t, B16); break;
+  }
+#undef LR
+#undef ID
+#undef H16
+#undef B16
 }
 
 static inline void st_f(char *p, tabi_dtype dt, int64_t i, double v) {
@@ -53,14 +79,15 @@ typedef struct ebw_job {
   const char *go;
   char *out;
   tabi_dtype dt;
-  int64_t D, pad;
+  int64_t D, pad, es;
   int scale;
   const int64_t *start, *pos, *cnt;
 } ebw_job;
 
 static void ebw_rows(void *arg, int64_t r0, int64_t r1) {
   const ebw_job *j = arg;
-  double acc[EMB_COLS];
+  double acc[EMB_COLS], x[EMB_COLS];
+  const int64_t kend = j->start[r1];
   for (int64_t r = r0; r < r1; r++)
     for (int64_t c0 = 0; c0 < j->D; c0 += EMB_COLS) { /* columns in blocks: each keeps index order */
       int64_t nc = j->D - c0 < EMB_COLS ? j->D - c0 : EMB_COLS;
@@ -68,11 +95,13 @@ static void ebw_rows(void *arg, int64_t r0, int64_t r1) {
       if (r != j->pad) {
         double cnt = (double)j->cnt[r];
         for (int64_t k = j->start[r]; k < j->start[r + 1]; k++) {
-          int64_t base = j->pos[k] * j->D + c0;
+          if (k + EMB_AHEAD < kend) /* rows come from random places: several misses in flight */
+            __builtin_prefetch(j->go + (j->pos[k + EMB_AHEAD] * j->D + c0) * j->es, 0, 0);
+          ld_row(j->go, j->dt, j->pos[k] * j->D + c0, 1, nc, x);
           if (j->scale)
-            for (int64_t d = 0; d < nc; d++) acc[d] += ld(j->go, j->dt, base + d) / cnt;
+            for (int64_t d = 0; d < nc; d++) acc[d] += x[d] / cnt;
           else
-            for (int64_t d = 0; d < nc; d++) acc[d] += ld(j->go, j->dt, base + d);
+            for (int64_t d = 0; d < nc; d++) acc[d] += x[d];
         }
       }
       for (int64_t d = 0; d < nc; d++) st_f(j->out, j->dt, r * j->D + c0 + d, acc[d]);
@@ -113,7 +142,8 @@ tabi_status cpu_k_embedding_dense_backward(void *ctx, const tabi_call *call, tab
     int64_t shape[2] = {V, D};
     st = cpu_empty(c, go, dt, 2, shape, &o);
     if (st == TABI_OK) {
-      ebw_job j = {tabi_tensor_data(go), tabi_tensor_data(o), dt, D, pad, args[4].u.i != 0, start, pos, cnt};
+      ebw_job j = {tabi_tensor_data(go), tabi_tensor_data(o), dt, D, pad, tabi_dtype_size(dt), args[4].u.i != 0,
+                   start, pos, cnt};
       cpu_parallel_for(c->pool, V, 1 + 16384 / (D * (1 + ni / V)), ebw_rows, &j);
     }
   }
@@ -134,14 +164,14 @@ typedef struct bag_job {
   int is64, off64;
   tabi_dtype dt;
   int64_t ws0, ws1, is, os, ps; /* strides: weight rows / cols, indices, offsets, psw */
-  int64_t B, D, n, pad, mode;
+  int64_t B, D, n, pad, mode, es;
   char *out, *o2b, *bsz, *mxi;  /* o2b NULL: not built */
   int mx64;
 } bag_job;
 
 static void bag_range(void *arg, int64_t b0, int64_t b1) {
   const bag_job *j = arg;
-  double acc[EMB_COLS];
+  double acc[EMB_COLS], x[EMB_COLS];
   int64_t am[EMB_COLS];
   for (int64_t b = b0; b < b1; b++) {
     int64_t i0 = cpu_idx_load(j->off, j->off64, b * j->os);
@@ -155,17 +185,20 @@ static void bag_range(void *arg, int64_t b0, int64_t b1) {
       memset(am, 0, sizeof(int64_t) * (size_t)nc);
       cnt = 0;
       for (int64_t i = i0; i < i1; i++) {
+        if (i + EMB_AHEAD < j->n) /* the weight row a few indices on */
+          __builtin_prefetch(j->w + (cpu_idx_load(j->ind, j->is64, (i + EMB_AHEAD) * j->is) * j->ws0 + c0 * j->ws1) *
+                                        j->es, 0, 0);
         int64_t v = cpu_idx_load(j->ind, j->is64, i * j->is);
         if (v == j->pad) continue;
-        int64_t base = v * j->ws0 + c0 * j->ws1;
+        ld_row(j->w, j->dt, v * j->ws0 + c0 * j->ws1, j->ws1, nc, x);
         if (j->mode == 2) {
-          for (int64_t d = 0; d < nc; d++) {
-            double x = ld(j->w, j->dt, base + d * j->ws1);
-            if (cnt == 0 || x > acc[d]) { acc[d] = x; am[d] = v; }
-          }
+          for (int64_t d = 0; d < nc; d++)
+            if (cnt == 0 || x[d] > acc[d]) { acc[d] = x[d]; am[d] = v; }
+        } else if (j->psw) {
+          double sc = ld(j->psw, j->dt, i * j->ps);
+          for (int64_t d = 0; d < nc; d++) acc[d] += x[d] * sc;
         } else {
-          double sc = j->psw ? ld(j->psw, j->dt, i * j->ps) : 1;
-          for (int64_t d = 0; d < nc; d++) acc[d] += ld(j->w, j->dt, base + d * j->ws1) * sc;
+          for (int64_t d = 0; d < nc; d++) acc[d] += x[d] * 1.0; /* as the reference: x * 1 */
         }
         cnt++;
       }
@@ -211,6 +244,7 @@ tabi_status cpu_k_embedding_bag(void *ctx, const tabi_call *call, tabi_value *ar
   j.off64 = ot == TABI_DTYPE_INT64;
   j.mx64 = j.is64;
   j.dt = dt;
+  j.es = tabi_dtype_size(dt);
   j.ws0 = w->dl.strides[0];
   j.ws1 = w->dl.strides[1];
   j.is = ind->dl.strides[0];
