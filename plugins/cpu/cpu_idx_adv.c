@@ -119,8 +119,9 @@ static void off_range(void *arg, int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; b++) {
       int64_t v = cpu_idx_load(j->ip[0], j->is64[0], b * st);
       v += v < 0 ? (int64_t)sz : 0;
-      bad |= (uint64_t)v >= sz;
-      j->off[b] = v * stride;
+      int out = (uint64_t)v >= sz;
+      bad |= (uint64_t)out;
+      j->off[b] = (out ? 0 : v) * stride; /* no overflow from a wild index */
     }
     if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
     return;
@@ -137,8 +138,9 @@ static void off_range(void *arg, int64_t b0, int64_t b1) {
     for (int32_t k = 0; k < j->nk; k++) {
       int64_t v = cpu_idx_load(j->ip[k], j->is64[k], io[k]), sz = j->size[k];
       v += v < 0 ? sz : 0;
-      bad |= (uint64_t)v >= (uint64_t)sz; /* negatives (after the wrap) are out */
-      o += v * j->stride[k];
+      int out = (uint64_t)v >= (uint64_t)sz; /* negatives (after the wrap) are out */
+      bad |= out;
+      o += (out ? 0 : v) * j->stride[k];
     }
     j->off[b] = o;
     for (int32_t d = p->bnd - 1; d >= 0; d--) {

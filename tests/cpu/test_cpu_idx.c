@@ -265,6 +265,15 @@ static void test_index(void) {
   icase e2 = {"aten::index.Tensor", 2, {T_(0), L2(-1, 1)},
               {{F32, 2, {100, 80}, 0, 0, 0}, {I32, 1, {20000}, -81, 80, 0}}, 1, 1};
   check_case(&e2, "out of range negative");
+  /* huge indices: an error, and no offset arithmetic that overflows (UBSan) */
+  icase e3 = {"aten::index.Tensor", 2, {T_(0), L2(1, 2)},
+              {{F32, 2, {100, 80}, 0, 0, 0}, {I64, 1, {20000}, INT64_C(1) << 61, (INT64_C(1) << 61) + 5, 0},
+               {I64, 1, {20000}, 0, 80, 0}}, 1, 1};
+  check_case(&e3, "huge index, two tensors");
+  icase e4 = {"aten::index.Tensor", 2, {T_(0), L1(1)},
+              {{F32, 2, {100, 80}, 0, 0, 0}, {I64, 1, {20000}, -(INT64_C(1) << 61), -(INT64_C(1) << 61) + 5, 0}},
+              1, 1};
+  check_case(&e4, "huge negative index");
 }
 
 static void test_index_put(void) {
