@@ -155,6 +155,34 @@ static void sc_lanes(sc_job *j, int64_t o, int64_t c0, int64_t c1, int init) {
   if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
 }
 
+/* mean: each reached element divided by its count (+1 with self); integers floor. */
+static void mean_range(void *arg, int64_t b, int64_t e) {
+  const sc_job *j = arg;
+  char *base = j->dst;
+  for (int64_t i = b; i < e; i++) {
+    int64_t k = j->cnt[i];
+    if (!k) continue;
+    k += j->include_self;
+    switch (j->dt) {
+      case TABI_DTYPE_FLOAT32: ((float *)(void *)base)[i] /= (float)k; break;
+      case TABI_DTYPE_FLOAT64: ((double *)(void *)base)[i] /= (double)k; break;
+      case TABI_DTYPE_INT32: {
+        int32_t *p = (int32_t *)(void *)base + i;
+        int64_t a = *p, qd = a / k;
+        if (a % k != 0 && a < 0) qd--; /* floor, k > 0 */
+        *p = (int32_t)qd;
+        break;
+      }
+      default: {
+        int64_t *p = (int64_t *)(void *)base + i, a = *p, qd = a / k;
+        if (a % k != 0 && a < 0) qd--;
+        *p = qd;
+        break;
+      }
+    }
+  }
+}
+
 static void sc_range(void *arg, int64_t r0, int64_t r1) {
   sc_job *j = arg;
   for (int64_t r = r0; r < r1;) {
@@ -312,31 +340,7 @@ static tabi_status sc_run(const cpu_ctx *c, int op, int kind, const tabi_call *c
   /* tasks of >= 16K elements (cnt is shared but each element is in one lane) */
   cpu_parallel_for(c->pool, lanes, 1 + 16384 / j.len, sc_range, &j);
   int bad = __atomic_load_n(&j.bad, __ATOMIC_RELAXED);
-  if (!bad && kind == SC_MEAN) {
-    char *base = j.dst;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t k = j.cnt[i];
-      if (!k) continue;
-      k += include_self;
-      switch (j.dt) {
-        case TABI_DTYPE_FLOAT32: ((float *)(void *)base)[i] /= (float)k; break;
-        case TABI_DTYPE_FLOAT64: ((double *)(void *)base)[i] /= (double)k; break;
-        case TABI_DTYPE_INT32: {
-          int32_t *p = (int32_t *)(void *)base + i;
-          int64_t a = *p, qd = a / k;
-          if (a % k != 0 && a < 0) qd--; /* floor, k > 0 */
-          *p = (int32_t)qd;
-          break;
-        }
-        default: {
-          int64_t *p = (int64_t *)(void *)base + i, a = *p, qd = a / k;
-          if (a % k != 0 && a < 0) qd--;
-          *p = qd;
-          break;
-        }
-      }
-    }
-  }
+  if (!bad && kind == SC_MEAN) cpu_parallel_for(c->pool, n, 65536, mean_range, &j);
   if (!bad && scratch) cpu_from_f32(c, dt, scratch, tabi_tensor_data(o), n);
   free(scratch);
   free(fsrc);
