@@ -119,15 +119,7 @@ static void ident(int kind, tabi_dtype dt, void *p) {
 #define SC_VALUE_T(T) do { T val; memcpy(&val, j->value, sizeof val); SC_WALK(T, *d = val); } while (0)
 
 /* init: the identity pass of include_self=False. */
-static void sc_lanes(sc_job *j, int64_t o, int64_t c0, int64_t c1, int init) {
-  int64_t ib = 0, sb = 0, ob = 0, q = o;
-  for (int32_t x_d = j->nout - 1; x_d >= 0; x_d--) {
-    int64_t x = q % j->oshape[x_d];
-    q /= j->oshape[x_d];
-    ib += x * j->ost[0][x_d];
-    sb += x * j->ost[1][x_d];
-    ob += x * j->ost[2][x_d];
-  }
+static void sc_walk(sc_job *j, int64_t ib, int64_t sb, int64_t ob, int64_t c0, int64_t c1, int init) {
   const int64_t size = j->size, len = j->len, ik = j->ik, sk = j->sk, od = j->od;
   const int64_t ic = j->ic, sc = j->sc, oc = j->oc;
   /* prefetch rows ahead when the output is too large for the caches */
@@ -181,6 +173,26 @@ static void mean_range(void *arg, int64_t b, int64_t e) {
       }
     }
   }
+}
+
+/* Lanes (o, c0..c1): position-major (for k: for c) when the inner lanes are
+ * adjacent in the index, so rows of index, src and output are read along;
+ * else lane by lane (the position runs along each lane), which keeps a long
+ * run of strided lanes from being swept once per position. */
+static void sc_lanes(sc_job *j, int64_t o, int64_t c0, int64_t c1, int init) {
+  int64_t ib = 0, sb = 0, ob = 0, q = o;
+  for (int32_t d = j->nout - 1; d >= 0; d--) {
+    int64_t x = q % j->oshape[d];
+    q /= j->oshape[d];
+    ib += x * j->ost[0][d];
+    sb += x * j->ost[1][d];
+    ob += x * j->ost[2][d];
+  }
+  if (j->ic == 1 || j->len < 4) {
+    sc_walk(j, ib, sb, ob, c0, c1, init);
+    return;
+  }
+  for (int64_t c = c0; c < c1; c++) sc_walk(j, ib, sb, ob, c, c + 1, init);
 }
 
 static void sc_range(void *arg, int64_t r0, int64_t r1) {
