@@ -81,6 +81,20 @@ static void layer_norm_cases(tabi_runtime *f, tabi_runtime *r) {
       }
 }
 
+/* float32 layer norm with streaming stores (the threshold lowered to 1 byte,
+ * rows a multiple of 16) against the reference. */
+static void layer_norm_nt(tabi_runtime *f, tabi_runtime *r) {
+  setenv("TABI_CPU_NT_BYTES", "1", 1);
+  int64_t ns[1] = {4096};
+  for (int p = 0; p < 2; p++) {
+    tspec x = {2, {37, 4096}, TABI_DTYPE_FLOAT32, FILL_SPECIAL, 0, 0}, w = T1(4096, TABI_DTYPE_FLOAT32, FILL_RAND);
+    callspec cs = {"aten::native_layer_norm", 5, {x, w, w}, {0, 2, 3}, p ? 3 : 1,
+                   {{0}, tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)}, 3, 4};
+    diff(f, r, &cs, p ? "layer_norm float32 streamed, weight and bias" : "layer_norm float32 streamed");
+  }
+  unsetenv("TABI_CPU_NT_BYTES");
+}
+
 static void determinism(const char *plugin) {
   tabi_runtime *r1 = load_rt(plugin, "1"), *r3 = load_rt(plugin, "3");
   CHECK(r1 != NULL && r3 != NULL);
@@ -112,6 +126,7 @@ int main(int argc, char **argv) {
   if (!f || !r) return check_report();
   softmax_cases(f, r);
   layer_norm_cases(f, r);
+  layer_norm_nt(f, r);
   tabi_runtime_destroy(f);
   tabi_runtime_destroy(r);
   determinism(argv[1]);
