@@ -3,7 +3,9 @@
  *
  * Indices are bounds-checked first; any bad index (or any layout or dtype the
  * fast path does not take) goes to the reference kernel, which reports it.
- * scatter_add is parallel over "lanes" (every coordinate except `dim`): two
+ * scatter_add takes float32 (rounded at every add: within tolerance of the
+ * reference's double sum), float64 and int32/int64 (the reference's bits).
+ * It is parallel over "lanes" (every coordinate except `dim`): two
  * lanes never write one output element, and each lane adds in index order, so
  * the result is the same at every thread count.
  */
@@ -134,7 +136,28 @@ typedef struct lane_job {
   char *dst;
   int64_t esize;
   int scatter;
+  tabi_dtype dt; /* scatter_add: float32/float64 add in the dtype, int32/int64 wrap */
 } lane_job;
+
+/* dst[i] += src[k] in dtype dt: floats round at every add (float32's sum of two
+ * floats is the double sum rounded, float64's is the reference's own add),
+ * integers wrap as the reference's int64 arithmetic does when stored. */
+static inline void add_at(tabi_dtype dt, char *dst, int64_t i, const char *src, int64_t k) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT32: ((float *)(void *)dst)[i] += ((const float *)(const void *)src)[k]; break;
+    case TABI_DTYPE_FLOAT64: ((double *)(void *)dst)[i] += ((const double *)(const void *)src)[k]; break;
+    case TABI_DTYPE_INT64: {
+      uint64_t *d = (uint64_t *)(void *)dst;
+      d[i] += ((const uint64_t *)(const void *)src)[k];
+      break;
+    }
+    default: { /* int32 */
+      uint32_t *d = (uint32_t *)(void *)dst;
+      d[i] += ((const uint32_t *)(const void *)src)[k];
+      break;
+    }
+  }
+}
 
 /* The lane r (row-major over index's shape with dim taken out) as offsets. */
 static void lane_offsets(const lane_job *j, int64_t r, int64_t *ioff, int64_t *soff, int64_t *xoff) {
@@ -155,11 +178,14 @@ static void lane_range(void *arg, int64_t b, int64_t e) {
   for (int64_t r = b; r < e; r++) {
     int64_t io, so, xo;
     lane_offsets(j, r, &io, &so, &xo);
-    if (j->scatter) {
+    if (j->scatter && j->dt == TABI_DTYPE_FLOAT32) {
       float *dst = (float *)(void *)j->dst;
       const float *src = (const float *)(const void *)j->src;
       int64_t xs = j->xstr[j->dim];
       for (int64_t k = 0; k < len; k++) dst[so + j->idx[io + k * is] * ss] += src[xo + k * xs];
+    } else if (j->scatter) {
+      int64_t xs = j->xstr[j->dim];
+      for (int64_t k = 0; k < len; k++) add_at(j->dt, j->dst, so + j->idx[io + k * is] * ss, j->src, xo + k * xs);
     } else if (j->esize == 4) {
       const uint32_t *s = (const uint32_t *)(const void *)j->src;
       uint32_t *d = (uint32_t *)(void *)j->dst;
@@ -208,6 +234,7 @@ typedef struct row_job {
   const char *src;
   char *dst;
   int64_t L, W, esize;
+  tabi_dtype dt; /* scatter_add */
 } row_job;
 
 static inline __attribute__((always_inline)) void gather_rows_es(const row_job *j, int64_t b,
@@ -247,8 +274,12 @@ static void scatter_rows(void *arg, int64_t c0, int64_t c1) {
       const int64_t *px = ix + ahead * W;
       for (int64_t c = c0; c < c1; c++) __builtin_prefetch(dst + px[c] * W + c, 1, 0);
     }
-    const float *x = src + i * W;
-    for (int64_t c = c0; c < c1; c++) dst[ix[c] * W + c] += x[c];
+    if (j->dt == TABI_DTYPE_FLOAT32) {
+      const float *x = src + i * W;
+      for (int64_t c = c0; c < c1; c++) dst[ix[c] * W + c] += x[c];
+    } else {
+      for (int64_t c = c0; c < c1; c++) add_at(j->dt, j->dst, ix[c] * W + c, j->src, i * W + c);
+    }
   }
 }
 
@@ -279,7 +310,7 @@ tabi_status cpu_k_gather(void *ctx, const tabi_call *call, tabi_value *args, tab
   int64_t L = index->dl.shape[0], W = L ? tabi_tensor_numel(index) / L : 0;
   if (rows_ok(index, self, dim, NULL) && W > 0) {
     row_job rj = {tabi_tensor_data(index), tabi_tensor_data(self), tabi_tensor_data(o), L, W,
-                  tabi_dtype_size(dt)};
+                  tabi_dtype_size(dt), dt};
     cpu_parallel_for(c->pool, L, 1 + 16384 / W, gather_rows, &rj);
     outs[0] = tabi_tensor_value(o);
     return TABI_OK;
@@ -305,19 +336,23 @@ tabi_status cpu_k_scatter_add(void *ctx, const tabi_call *call, tabi_value *args
     return CPU_FALLBACK(c, SCATTER_ADD);
   const tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
   int32_t nd = self->dl.ndim, dim = cpu_wrap_dim(args[1].u.i, nd);
-  if (nd < 1 || nd > IDX_MAX_DIMS || dim < 0 || tabi_tensor_dtype(self) != TABI_DTYPE_FLOAT32 ||
-      tabi_tensor_dtype(src) != TABI_DTYPE_FLOAT32 || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  int dt_ok = dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_INT64 ||
+              dt == TABI_DTYPE_INT32;
+  if (nd < 1 || nd > IDX_MAX_DIMS || dim < 0 || !dt_ok ||
+      tabi_tensor_dtype(src) != dt || tabi_tensor_dtype(index) != TABI_DTYPE_INT64 ||
       !cpu_contig(self) || !cpu_contig(index) || !cpu_contig(src) || src->dl.ndim != nd ||
       tabi_tensor_numel(index) == 0 || !lane_shapes_ok(index, self, dim, src) ||
       !idx_in_bounds(index, self->dl.shape[dim]))
     return CPU_FALLBACK(c, SCATTER_ADD);
   tabi_tensor *o = NULL;
-  tabi_status st = cpu_empty(c, self, TABI_DTYPE_FLOAT32, nd, self->dl.shape, &o);
+  tabi_status st = cpu_empty(c, self, dt, nd, self->dl.shape, &o);
   if (st != TABI_OK) return st;
-  memcpy(tabi_tensor_data(o), tabi_tensor_data(self), (size_t)tabi_tensor_numel(self) * 4);
+  int64_t es = tabi_dtype_size(dt);
+  memcpy(tabi_tensor_data(o), tabi_tensor_data(self), (size_t)(tabi_tensor_numel(self) * es));
   int64_t L = index->dl.shape[0], W = L ? tabi_tensor_numel(index) / L : 0;
   if (rows_ok(index, self, dim, src) && W > 0) {
-    row_job rj = {tabi_tensor_data(index), tabi_tensor_data(src), tabi_tensor_data(o), L, W, 4};
+    row_job rj = {tabi_tensor_data(index), tabi_tensor_data(src), tabi_tensor_data(o), L, W, es, dt};
     cpu_parallel_for(c->pool, W, 1 + 16384 / L, scatter_rows, &rj);
     outs[0] = tabi_tensor_value(o);
     return TABI_OK;
@@ -329,8 +364,9 @@ tabi_status cpu_k_scatter_add(void *ctx, const tabi_call *call, tabi_value *args
   j.xstr = src->dl.strides;
   j.src = tabi_tensor_data(src);
   j.dst = tabi_tensor_data(o);
-  j.esize = 4;
+  j.esize = es;
   j.scatter = 1;
+  j.dt = dt;
   int64_t lanes = tabi_tensor_numel(index) / index->dl.shape[dim];
   cpu_parallel_for(c->pool, lanes, 1 + 16384 / index->dl.shape[dim], lane_range, &j);
   outs[0] = tabi_tensor_value(o);

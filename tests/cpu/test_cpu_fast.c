@@ -150,6 +150,18 @@ static void fft_index_sort_cases(tabi_runtime *f, tabi_runtime *r) {
       {"aten::scatter_add", 4, {table, idx2, src}, {0, 2, 3}, 3, {{0}, tabi_int(0)}, 1, 4},
   };
   for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) diff(f, r, &cs[i], "rows");
+  /* scatter_add in float64 and int32/int64 (the reference's bits: scale 0 is
+   * no tolerance for the integers; float64 adds in the reference's order),
+   * by rows (dim 0) and by lanes (dim 1) */
+  static const tabi_dtype sdt[3] = {TABI_DTYPE_FLOAT64, TABI_DTYPE_INT64, TABI_DTYPE_INT32};
+  for (int d = 0; d < 3; d++) {
+    tspec t2 = T2(20011, 16, sdt[d], FILL_RAND, 0), s2 = T2(30011, 16, sdt[d], FILL_RAND, 0);
+    tspec s3 = T2(20011, 9, sdt[d], FILL_RAND, 0);
+    callspec a = {"aten::scatter_add", 4, {t2, idx2, s2}, {0, 2, 3}, 3, {{0}, tabi_int(0)}, 1, 0};
+    callspec b = {"aten::scatter_add", 4, {t2, idx2b, s3}, {0, 2, 3}, 3, {{0}, tabi_int(1)}, 1, 0};
+    diff(f, r, &a, tabi_dtype_name(sdt[d]));
+    diff(f, r, &b, tabi_dtype_name(sdt[d]));
+  }
   for (int desc = 0; desc < 2; desc++)
     for (int fill = 0; fill < 2; fill++) {
       tspec x = T2(3, 100003, TABI_DTYPE_FLOAT32, fill ? FILL_FEW : FILL_SPECIAL, 0);
