@@ -15,7 +15,8 @@
  * time (each x2 row loaded once per 4 distances).
  *
  * cdist: rows of x1 (per batch) run on the pool. pdist: row i pairs with rows
- * i+1..n-1; task t takes rows t and n-1-t, so tasks have equal work.
+ * i+1..n-1 (4 of them per pass over row i); task t takes rows t and n-1-t, so
+ * tasks have equal work.
  * Bad arguments and empty results run the reference kernel.
  */
 #include <math.h>
@@ -23,6 +24,9 @@
 #include <string.h>
 
 #include "cpu_nn3.h"
+
+/* The distance loops are built for AVX-512 and AVX2 too (runtime dispatch). */
+#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /* Which p: 0, 1, 2, inf, or general. */
 enum { DP_0, DP_1, DP_2, DP_INF, DP_GEN };
@@ -38,7 +42,7 @@ static double dist_end(int kind, double p, double acc) {
 }
 
 /* The accumulated value of |u - v| over m elements (not yet ended). */
-static double dist_one(int kind, double p, const double *u, const double *v, int64_t m) {
+CLONES static double dist_one(int kind, double p, const double *u, const double *v, int64_t m) {
   double a[4] = {0, 0, 0, 0}, s = 0;
   int64_t i = 0;
   switch (kind) {
@@ -72,7 +76,7 @@ static double dist_one(int kind, double p, const double *u, const double *v, int
 
 /* 4 rows of x1 (u0..u3, m elements each) against one row v: the p = 2 and
  * p = 1 hot loops share each load of v. */
-static void dist_four(int kind, double p, const double *u, int64_t m, const double *v, double *res) {
+CLONES static void dist_four(int kind, double p, const double *u, int64_t m, const double *v, double *res) {
   if (kind == DP_2 || kind == DP_1) {
     double a[4][4] = {{0}}, s[4] = {0, 0, 0, 0};
     int64_t i = 0;
@@ -244,10 +248,18 @@ typedef struct pd_job {
 static void pd_row(const pd_job *j, int64_t i) {
   int64_t o = i * j->n - i * (i + 1) / 2; /* pairs before row i: sum over r < i of n-1-r */
   const double *u = j->xd + i * j->m;
-  for (int64_t k = i + 1; k < j->n; k++, o++) {
-    double d = dist_end(j->kind, j->p, dist_one(j->kind, j->p, u, j->xd + k * j->m, j->m));
-    if (j->f64) ((double *)j->y)[o] = d;
-    else ((float *)j->y)[o] = (float)d;
+  /* rows k..k+3 against row i at once (|d| is symmetric: the same sums) */
+  for (int64_t k = i + 1; k < j->n; k += 4) {
+    double res[4];
+    int64_t nr = j->n - k < 4 ? j->n - k : 4;
+    if (nr == 4) dist_four(j->kind, j->p, j->xd + k * j->m, j->m, u, res);
+    else
+      for (int64_t q = 0; q < nr; q++) res[q] = dist_one(j->kind, j->p, u, j->xd + (k + q) * j->m, j->m);
+    for (int64_t q = 0; q < nr; q++, o++) {
+      double d = dist_end(j->kind, j->p, res[q]);
+      if (j->f64) ((double *)j->y)[o] = d;
+      else ((float *)j->y)[o] = (float)d;
+    }
   }
 }
 
