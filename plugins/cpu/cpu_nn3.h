@@ -73,6 +73,10 @@ static inline void cpu_nn3_store_n(const cpu_ctx *c, tabi_dtype dt, const double
     cpu_nn3_store(c, dt, src + i, p + i * es, n - i < CPU_NN3_CHUNK ? n - i : CPU_NN3_CHUNK);
 }
 
+/* A new contiguous (row-major) copy of t's elements of es bytes, gathered on
+ * the pool; free() it. NULL when t is empty or memory is short. */
+char *cpu_nn3_contig(const cpu_ctx *c, const tabi_tensor *t, int64_t es);
+
 /* float16/bfloat16/float32/float64 on the CPU. */
 static inline int cpu_nn3_float(const tabi_tensor *t) {
   tabi_dtype d = tabi_tensor_dtype(t);

@@ -16,8 +16,9 @@
  * grad_weight/grad_bias are per-(n, c) partials added over n in order after
  * the parallel part, so results never depend on the thread count.
  *
- * Anything else (strides, shapes the reference refuses, other parameter
- * dtypes, empty tensors) runs the reference kernel.
+ * A strided input (channels-last, a transposed view) or grad_out is first
+ * copied contiguous. Anything else (shapes the reference refuses, other
+ * parameter dtypes, empty tensors) runs the reference kernel.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -170,7 +171,7 @@ static int gn_ok(const tabi_tensor *x, const tabi_tensor *const *ps, int np, int
                  int64_t HxW, int64_t G, tabi_dtype *sdt) {
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (dt != TABI_DTYPE_FLOAT64 && !cpu_is_fast_float(dt)) return 0;
-  if (x->dl.ndim < 2 || !cpu_contig(x) || x->dl.device.device_type != kDLCPU) return 0;
+  if (x->dl.ndim < 2 || x->dl.device.device_type != kDLCPU) return 0;
   if (N < 1 || C < 1 || HxW < 1 || G < 1 || C % G != 0) return 0;
   if (x->dl.shape[0] != N || x->dl.shape[1] != C || tabi_tensor_numel(x) / N / C != HxW ||
       tabi_tensor_numel(x) != N * C * HxW)
@@ -205,10 +206,18 @@ tabi_status cpu_k_group_norm(void *ctx, const tabi_call *call, tabi_value *args,
     c->host->tensor_release(c->host->ctx, mean);
     return st;
   }
-  gn_job j = {c, tabi_tensor_dtype(x), C, HxW, G, C / G, tabi_tensor_data(x), tabi_tensor_data(out),
-              w, b, mean, rstd, args[7].u.f};
+  char *xc = cpu_contig(x) ? NULL : cpu_nn3_contig(c, x, cpu_nn3_esize(tabi_tensor_dtype(x)));
+  if (!cpu_contig(x) && !xc) {
+    c->host->tensor_release(c->host->ctx, out);
+    c->host->tensor_release(c->host->ctx, mean);
+    c->host->tensor_release(c->host->ctx, rstd);
+    return CPU_FALLBACK(c, GROUP_NORM);
+  }
+  gn_job j = {c, tabi_tensor_dtype(x), C, HxW, G, C / G, xc ? xc : (const char *)tabi_tensor_data(x),
+              tabi_tensor_data(out), w, b, mean, rstd, args[7].u.f};
   int64_t per = 3 * (C / G) * HxW;
   cpu_parallel_for(c->pool, N * G, 1 + 32768 / per, gn_range, &j);
+  free(xc);
   outs[0] = tabi_tensor_value(out);
   outs[1] = tabi_tensor_value(mean);
   outs[2] = tabi_tensor_value(rstd);
@@ -304,8 +313,7 @@ tabi_status cpu_k_group_norm_bwd(void *ctx, const tabi_call *call, tabi_value *a
   if (!gn_ok(x, ps, 1, N, C, HxW, G, &sdt) || args[9].tag == TABI_TAG_NONE || args[9].u.list.len != 3)
     return CPU_FALLBACK(c, GROUP_NORM_BWD);
   /* grad_out like x; mean/rstd contiguous N*G of the statistics' dtype */
-  if (tabi_tensor_dtype(go) != dt || !cpu_same_shape(go, x) || !cpu_contig(go) ||
-      go->dl.device.device_type != kDLCPU)
+  if (tabi_tensor_dtype(go) != dt || !cpu_same_shape(go, x) || go->dl.device.device_type != kDLCPU)
     return CPU_FALLBACK(c, GROUP_NORM_BWD);
   const tabi_tensor *sv[2] = {mean, rstd};
   for (int i = 0; i < 2; i++)
@@ -320,11 +328,17 @@ tabi_status cpu_k_group_norm_bwd(void *ctx, const tabi_call *call, tabi_value *a
   if (!st && mask[1]) st = cpu_empty(c, x, w ? tabi_tensor_dtype(w) : dt, 1, &C, &o3[1]);
   if (!st && mask[2]) st = cpu_empty(c, x, dt, 1, &C, &o3[2]);
   double *part = st ? NULL : malloc(sizeof(double) * 2 * (size_t)(N * C));
-  if (!part) {
+  char *xc = st || cpu_contig(x) ? NULL : cpu_nn3_contig(c, x, cpu_nn3_esize(dt));
+  char *gc = st || cpu_contig(go) ? NULL : cpu_nn3_contig(c, go, cpu_nn3_esize(dt));
+  if (!part || (!cpu_contig(x) && !xc) || (!cpu_contig(go) && !gc)) {
     for (int i = 0; i < 3; i++) h->tensor_release(h->ctx, o3[i]);
+    free(part);
+    free(xc);
+    free(gc);
     return st ? st : CPU_FALLBACK(c, GROUP_NORM_BWD);
   }
-  gnb_job j = {c, dt, C, HxW, G, C / G, tabi_tensor_data(go), tabi_tensor_data(x),
+  gnb_job j = {c, dt, C, HxW, G, C / G, gc ? gc : (const char *)tabi_tensor_data(go),
+               xc ? xc : (const char *)tabi_tensor_data(x),
                o3[0] ? tabi_tensor_data(o3[0]) : NULL, w, mean, rstd, part, part + N * C};
   int64_t per = (o3[0] ? 4 : 2) * (C / G) * HxW;
   cpu_parallel_for(c->pool, N * G, 1 + 32768 / per, gnb_range, &j);
@@ -339,6 +353,8 @@ tabi_status cpu_k_group_norm_bwd(void *ctx, const tabi_call *call, tabi_value *a
     if (o3[2]) ref_store_f(o3[2], ch, gb);
   }
   free(part);
+  free(xc);
+  free(gc);
   for (int i = 0; i < 3; i++) outs[i] = tabi_tensor_value(o3[i]);
   return TABI_OK;
 }

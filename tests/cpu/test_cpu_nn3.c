@@ -6,7 +6,7 @@
  *
  * Sizes go past the kernels' threading grains; inputs are also transposed
  * views (non-contiguous: upsampling, grid sampling, col2im and the distances
- * read strides natively, group norm hands them to the reference), carry NaN/inf
+ * read strides natively, group norm copies them contiguous first), carry NaN/inf
  * (FILL_SPECIAL), and every dtype the reference takes. Bad arguments must give
  * the reference's status. Deterministic mode: the same bytes at 1 and 3 threads.
  *
@@ -86,7 +86,7 @@ static void group_norm_bwd_cases(tabi_runtime *f, tabi_runtime *r) {
                  (long long)masks[mk][0], (long long)masks[mk][1], (long long)masks[mk][2], aff);
         diff(f, r, &c, label);
       }
-  /* a transposed grad_out (the reference runs it) and a mean of the wrong size (error) */
+  /* a transposed grad_out (copied contiguous) and a mean of the wrong size (error) */
   callspec c = {"aten::native_group_norm_backward", 10,
                 {T3(4, 16, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 1), T3(4, 16, 300, TABI_DTYPE_FLOAT32, FILL_RAND, 0),
                  T2(4, 4, TABI_DTYPE_FLOAT32, FILL_RAND, 0), T2(4, 4, TABI_DTYPE_FLOAT32, FILL_RAND, 0)},
