@@ -89,8 +89,9 @@ static double gn_sum(const double *p, int64_t n, double mu, int sq) {
   }                                                                                                 \
   CLONES static void gn_bdx_##T(const T *x, const T *dy, T *dx, int64_t n, double mu, double rs,   \
                                 double wc, double A, double B) {                                    \
-    for (int64_t i = 0; i < n; i++)                                                                 \
-      dx[i] = (T)(rs * ((double)dy[i] * wc - A - (((double)x[i] - mu) * rs) * B));                 \
+    /* rs*(dy*wc - A - (x - mu)*rs*B) with the per-channel factors folded */                       \
+    double k1 = rs * wc, k2 = -rs * rs * B, k3 = -rs * A;                                           \
+    for (int64_t i = 0; i < n; i++) dx[i] = (T)((double)dy[i] * k1 + ((double)x[i] - mu) * k2 + k3); \
   }
 GN_TYPED(float)
 GN_TYPED(double)
