@@ -33,13 +33,14 @@ static inline void cpu_nn3_load(const cpu_ctx *c, tabi_dtype dt, const char *p, 
       for (int64_t i = 0; i < n; i++) dst[i] = (double)s[i * st];
   } else {
     float buf[CPU_NN3_CHUNK];
-    uint16_t hb[CPU_NN3_CHUNK];
     if (st != 1) {
+      uint16_t hb[CPU_NN3_CHUNK] = {0}; /* zeroed: GCC cannot see the loop fill what is read */
       const uint16_t *s = (const uint16_t *)p;
       for (int64_t i = 0; i < n; i++) hb[i] = s[i * st];
-      p = (const char *)hb;
+      cpu_to_f32(c, dt, hb, buf, n);
+    } else {
+      cpu_to_f32(c, dt, p, buf, n);
     }
-    cpu_to_f32(c, dt, p, buf, n);
     for (int64_t i = 0; i < n; i++) dst[i] = (double)buf[i];
   }
 }
