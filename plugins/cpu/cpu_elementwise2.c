@@ -68,15 +68,22 @@ static inline int64_t gcd1(int64_t a, int64_t b, tabi_dtype cd) {
   }
   return b;
 }
-/* shifts by a negative amount or by the width or more: left 0, right the sign fill */
-static inline int64_t shl1(int64_t a, int64_t b, tabi_dtype cd) {
-  if (b < 0 || b >= ref_ew_bits(cd)) return 0;
-  return (int64_t)((uint64_t)a << b);
+/* shifts by a negative amount or by the width or more: left 0, right the sign
+ * fill (the width looked up once per block) */
+static void i_shl(int64_t *x, const int64_t *y, int64_t n, const cpu_ew_call *e) {
+  const int64_t bits = ref_ew_bits(e->cd);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t b = y[i];
+    x[i] = (b < 0 || b >= bits) ? 0 : (int64_t)((uint64_t)x[i] << (b & 63));
+  }
 }
-static inline int64_t shr1(int64_t a, int64_t b, tabi_dtype cd) {
-  int max_shift = ref_ew_bits(cd) - (cd != TABI_DTYPE_UINT8);
-  if (b < 0 || b >= max_shift) return a < 0 ? -1 : 0;
-  return a < 0 ? ~(~a >> b) : a >> b;
+static void i_shr(int64_t *x, const int64_t *y, int64_t n, const cpu_ew_call *e) {
+  const int64_t max_shift = ref_ew_bits(e->cd) - (e->cd != TABI_DTYPE_UINT8);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t a = x[i], b = y[i];
+    if (b < 0 || b >= max_shift) x[i] = a < 0 ? -1 : 0;
+    else x[i] = a < 0 ? ~(~a >> b) : a >> b;
+  }
 }
 /* ATen's powi: negative exponents give 0 except for bases 1 and -1 */
 static inline int64_t pow1(int64_t a, int64_t b, tabi_dtype cd) {
@@ -94,7 +101,7 @@ static inline int64_t pow1(int64_t a, int64_t b, tabi_dtype cd) {
   }
   return (int64_t)r;
 }
-I2(i_gcd, gcd1) I2(i_shl, shl1) I2(i_shr, shr1) I2(i_pow, pow1)
+I2(i_gcd, gcd1) I2(i_pow, pow1)
 
 /* --- floating element functions ---------------------------------------------------- */
 
@@ -118,11 +125,36 @@ static double nextafter16(double a, double b, tabi_dtype cd) {
   else fa++;
   return from_bits16(fa, cd);
 }
+/* C's nextafter / nextafterf by their definition (exact, so libm's bits):
+ * NaN in, NaN out; equal: b (so -0 toward +0 is +0); from zero the smallest
+ * subnormal with b's sign; else one step of the bit pattern toward b */
+static double nextafter64(double a, double b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  if (a == b) return b;
+  if (a == 0) return copysign(4.9406564584124654e-324, b);
+  uint64_t u;
+  memcpy(&u, &a, 8);
+  if ((a < b) == (a > 0)) u++;
+  else u--;
+  memcpy(&a, &u, 8);
+  return a;
+}
+static float nextafter32(float a, float b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  if (a == b) return b;
+  if (a == 0) return copysignf(1.40129846e-45f, b);
+  uint32_t u;
+  memcpy(&u, &a, 4);
+  if ((a < b) == (a > 0)) u++;
+  else u--;
+  memcpy(&a, &u, 4);
+  return a;
+}
 static void d_nextafter(double *x, const double *y, int64_t n, const cpu_ew_call *e) {
   if (e->cd == TABI_DTYPE_FLOAT64)
-    for (int64_t i = 0; i < n; i++) x[i] = nextafter(x[i], y[i]);
+    for (int64_t i = 0; i < n; i++) x[i] = nextafter64(x[i], y[i]);
   else if (e->cd == TABI_DTYPE_FLOAT32)
-    for (int64_t i = 0; i < n; i++) x[i] = nextafterf((float)x[i], (float)y[i]);
+    for (int64_t i = 0; i < n; i++) x[i] = nextafter32((float)x[i], (float)y[i]);
   else
     for (int64_t i = 0; i < n; i++) x[i] = nextafter16(x[i], y[i], e->cd);
 }
@@ -325,6 +357,26 @@ tabi_status cpu_k_clamp_tensor(void *ctx, const tabi_call *call, tabi_value *arg
   cpu_ew_call e = {0};
   e.in[0] = &args[0];
   e.cd = e.od = rt;
+  if (has_min && has_max && cpu_is_fast_float(rt)) {
+    /* the vector loops: maximum(x, min), then minimum(that, max), which is the
+     * reference's rule exactly (NaN from any operand; ties keep x; min > max
+     * gives max) and exact in float16/bfloat16 (each pass picks an operand) */
+    e.kind = CPU_EWK_BINARY;
+    e.in[1] = &args[1];
+    e.fop = CPU_EWB_MAXIMUM;
+    e.dfn = d_maximum;
+    tabi_value tmp;
+    tabi_status st = cpu_ew_run(c, &e, &tmp);
+    if (st == CPU_EW_DECLINE) return CPU_FALLBACK(c, CLAMP_TENSOR);
+    if (st != TABI_OK) return st;
+    e.in[0] = &tmp;
+    e.in[1] = &args[2];
+    e.fop = CPU_EWB_MINIMUM;
+    e.dfn = d_minimum;
+    st = cpu_ew_run(c, &e, outs);
+    c->host->tensor_release(c->host->ctx, tmp.u.t);
+    return st != CPU_EW_DECLINE ? st : CPU_FALLBACK(c, CLAMP_TENSOR);
+  }
   if (has_min && has_max) {
     e.kind = CPU_EWK_TERNARY;
     e.in[1] = &args[1];

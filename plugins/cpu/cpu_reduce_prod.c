@@ -65,6 +65,33 @@ static double row_prod_f(tabi_dtype dt, const void *x, int64_t n) {
   return acc;
 }
 
+/* Four rows at once, each still one chain in order (the same bits as one row
+ * at a time): four multiplies in flight instead of one (latency-bound). */
+#define ROWS4(T, CVT)                                                                \
+  {                                                                                  \
+    const T *p0 = x[0], *p1 = x[1], *p2 = x[2], *p3 = x[3];                          \
+    for (int64_t i = 0; i < n; i++) {                                                \
+      a0 *= (double)CVT(p0[i]);                                                      \
+      a1 *= (double)CVT(p1[i]);                                                      \
+      a2 *= (double)CVT(p2[i]);                                                      \
+      a3 *= (double)CVT(p3[i]);                                                      \
+    }                                                                                \
+  }
+#define ID_CVT(v) (v)
+static void rows4_prod_f(tabi_dtype dt, const void *const *x, int64_t n, double *r) {
+  double a0 = 1.0, a1 = 1.0, a2 = 1.0, a3 = 1.0;
+  switch (dt) {
+    case TABI_DTYPE_FLOAT32: ROWS4(float, ID_CVT) break;
+    case TABI_DTYPE_FLOAT64: ROWS4(double, ID_CVT) break;
+    case TABI_DTYPE_FLOAT16: ROWS4(uint16_t, tabi_f16_to_f32) break;
+    default: ROWS4(uint16_t, tabi_bf16_to_f32) break;
+  }
+  r[0] = a0;
+  r[1] = a1;
+  r[2] = a2;
+  r[3] = a3;
+}
+
 /* acc[i] *= x[i], i < w: independent columns, vectorized */
 CLONES static void col_f32(double *restrict acc, const float *restrict x, int64_t w) {
   for (int64_t i = 0; i < w; i++) acc[i] *= (double)x[i];
@@ -150,6 +177,17 @@ typedef struct prod_job {
 static void prod_rows(void *arg, int64_t b, int64_t e) {
   const prod_job *j = arg;
   const cpu_red_plan *p = j->p;
+  if (j->flt)
+    for (; b + 4 <= e; b += 4) {
+      const void *x[4];
+      double v[4];
+      for (int q = 0; q < 4; q++) {
+        int64_t o = b + q;
+        x[q] = j->x + ((o / p->n2) * p->s1 + (o % p->n2) * p->s2) * j->es;
+      }
+      rows4_prod_f(j->dt, x, p->R, v);
+      for (int q = 0; q < 4; q++) cpu_red_store(j->odt, j->out, b + q, v[q]);
+    }
   for (int64_t k = b; k < e; k++) {
     int64_t o = k / j->nch, start = (k % j->nch) * j->chunk;
     int64_t n = p->R - start < j->chunk ? p->R - start : j->chunk;

@@ -14,10 +14,14 @@
  * to 0 part-way (which only the reference's multiplication order reproduces);
  * argument errors (the reference's status). Then 1 vs 3 threads bitwise in
  * deterministic mode. CTest runs it once per instruction set.
+ * TABI_TEST_TIMINGS=1 also prints the time of each op on 1e7 elements, fast
+ * kernel vs reference kernel (wall clock, default thread count).
  *
  * usage: test_cpu_ew2 CPU_PLUGIN REFERENCE_PLUGIN
  */
 #define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
 #include "cpu_harness.h"
 
 #define NV 77100 /* 300 x 257 */
@@ -498,6 +502,107 @@ static void threads_cases(const char *plugin) {
   if (r3) tabi_runtime_destroy(r3);
 }
 
+/* --- timings (TABI_TEST_TIMINGS=1) ------------------------------------------------------- */
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* best of `reps` calls with the inputs made once (atan2.out: the out too) */
+static double time_op(tabi_runtime *rt, const char *opn, const targ *a, int32_t nargs,
+                      int32_t nouts, int reps) {
+  tabi_value args[MAXA], outs[3];
+  tabi_tensor *own[MAXA] = {0};
+  for (int32_t i = 0; i < nargs; i++) {
+    if (a[i].is_t) {
+      own[i] = mkt(rt, &a[i]);
+      args[i] = tabi_tensor_value(own[i]);
+    } else {
+      args[i] = a[i].v;
+    }
+  }
+  tabi_op op;
+  double best = 1e30;
+  if (tabi_op_find(rt, opn, &op) == TABI_OK)
+    for (int k = 0; k < reps; k++) {
+      double t0 = now_ms();
+      tabi_status st = tabi_call(rt, op, args, nargs, outs, nouts);
+      double t = now_ms() - t0;
+      if (st != TABI_OK) { best = NAN; break; }
+      if (t < best) best = t;
+      for (int32_t i = 0; i < nouts; i++) tabi_value_release(&outs[i]);
+    }
+  for (int32_t i = 0; i < nargs; i++)
+    if (own[i]) tabi_tensor_release(own[i]);
+  return best;
+}
+
+static void timings(tabi_runtime *f, tabi_runtime *r) {
+  enum { N = 10000000 };
+  double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
+  double *z = malloc(N * sizeof(double)), *q = malloc(N * sizeof(double));
+  double *ii = malloc(N * sizeof(double)), *sh = malloc(N * sizeof(double));
+  if (!x || !y || !z || !q || !ii || !sh) return;
+  rng_state = 99;
+  for (int64_t i = 0; i < N; i++) {
+    double u = rnd();
+    x[i] = u * 6.0;
+    y[i] = rnd() * 6.0;
+    z[i] = fabs(u) * 8.0 + 0.01;
+    q[i] = 1.0 + u * 1e-7;
+    ii[i] = floor(u * 1e6);
+    sh[i] = (double)(i % 31);
+  }
+  const tabi_dtype F32 = TABI_DTYPE_FLOAT32, I32 = TABI_DTYPE_INT32;
+  targ t_x = {1, {0}, F32, 1, {N}, x, N, 0, -1}, t_y = t_x, t_z = t_x, t_q = t_x;
+  t_y.vals = y;
+  t_z.vals = z;
+  t_q.vals = q;
+  targ t_i = t_x, t_j = t_x, t_s = t_x, t_c = t_x, t_m = t_x;
+  t_i.dt = t_j.dt = t_s.dt = I32;
+  t_i.vals = ii;
+  t_j.vals = y;
+  t_s.vals = sh;
+  t_c.dt = TABI_DTYPE_COMPLEX64;
+  t_m.nd = 2;
+  t_m.shape[0] = 1000;
+  t_m.shape[1] = 10000;
+  t_m.vals = q;
+  int64_t d0[1] = {0};
+  struct { const char *op, *what; targ a[4]; int32_t nargs, nouts; } cs[] = {
+      {"aten::elu", "f32", {t_x, V(tabi_int(1)), V(tabi_int(1)), V(tabi_int(1))}, 4, 1},
+      {"aten::clamp.Tensor", "f32, tensor bounds", {t_x, t_y, t_z}, 3, 1},
+      {"aten::pow.Scalar", "2.5 ** f32", {V(tabi_float(2.5)), t_x}, 2, 1},
+      {"aten::atan2.out", "f32 into f32 out", {t_x, t_y, t_z}, 3, 1},
+      {"prims::gcd", "int32", {t_i, t_j}, 2, 1},
+      {"prims::shift_left", "int32", {t_i, t_s}, 2, 1},
+      {"prims::shift_right_arithmetic", "int32", {t_i, t_s}, 2, 1},
+      {"prims::nextafter", "f32", {t_x, t_y}, 2, 1},
+      {"prims::igamma", "f32", {t_z, t_z}, 2, 1},
+      {"prims::igammac", "f32", {t_z, t_z}, 2, 1},
+      {"prims::zeta", "f32", {t_z, t_z}, 2, 1},
+      {"prims::conj_physical", "complex64", {t_c}, 1, 1},
+      {"prims::real", "complex64", {t_c}, 1, 1},
+      {"prims::imag", "complex64", {t_c}, 1, 1},
+      {"aten::prod", "f32 full (one chain)", {t_q, V(tabi_none())}, 2, 1},
+      {"aten::prod.dim_int", "f32 [1000,10000] dim 1", {t_m, V(tabi_int(1)), V(tabi_bool(0)), V(tabi_none())}, 4, 1},
+      {"aten::prod.dim_int", "f32 [1000,10000] dim 0", {t_m, V(tabi_int(0)), V(tabi_bool(0)), V(tabi_none())}, 4, 1},
+      {"prims::prod", "f32 [1000,10000] dims [0]", {t_m, V(tabi_int_list(d0, 1)), V(tabi_none())}, 3, 1},
+      {"aten::native_dropout", "f32 p=0.5", {t_x, V(tabi_float(0.5)), V(tabi_bool(1))}, 3, 2},
+  };
+  printf("%-32s %-28s %10s %12s %8s\n", "op (1e7 elements)", "case", "fast ms", "reference ms", "ratio");
+  for (size_t k = 0; k < sizeof cs / sizeof *cs; k++) {
+    for (int i = 0; i < cs[k].nargs; i++) cs[k].a[i].alias = -1;
+    double tf = time_op(f, cs[k].op, cs[k].a, cs[k].nargs, cs[k].nouts, 5);
+    double tr = time_op(r, cs[k].op, cs[k].a, cs[k].nargs, cs[k].nouts, 1);
+    printf("%-32s %-28s %10.2f %12.1f %7.1fx\n", cs[k].op, cs[k].what, tf, tr, tr / tf);
+    fflush(stdout);
+  }
+  free(x); free(y); free(z); free(q); free(ii); free(sh);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
@@ -506,6 +611,8 @@ int main(int argc, char **argv) {
   fill_inputs();
   tabi_runtime *f = load_rt(argv[1], NULL), *r = load_rt(argv[2], NULL);
   CHECK(f && r);
+  const char *tm = getenv("TABI_TEST_TIMINGS");
+  if (f && r && tm && tm[0] == '1') timings(f, r);
   if (f && r) {
     elu_cases(f, r);
     clamp_cases(f, r);
