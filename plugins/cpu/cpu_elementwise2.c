@@ -247,9 +247,9 @@ tabi_status cpu_k_atan2_out(void *ctx, const tabi_call *call, tabi_value *args,
   e.in[0] = a;
   e.in[1] = b;
   e.cd = e.od = tabi_dtype_is_floating(common) ? common : TABI_DTYPE_FLOAT32;
-  e.fop = -1;
+  e.fop = CPU_EWB_ATAN2; /* float32/16/bf16: the vector atan2 (cpu_ew_math.h) */
   e.dfn = d_atan2;
-  e.heavy = 2;
+  e.heavy = 1;
   e.dst = out;
   tabi_status st = cpu_ew_run(c, &e, outs);
   if (st != CPU_EW_DECLINE) return st;

@@ -158,6 +158,7 @@ SI VF ew_bin(int op, VF a, VF b, const cpu_ew_args *p) {
     case CPU_EWB_DIV: return vf_div(a, b);
     /* NaN propagates from either side; ties keep a (the reference's a < b ? b : a) */
     case CPU_EWB_MAXIMUM: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(a, b), b, a));
+    case CPU_EWB_ATAN2: return ew_atan2(a, b);
     default: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(b, a), b, a)); /* minimum */
   }
 }
@@ -218,7 +219,7 @@ SI void ew_bin_loop(int op, int dt, int sa, int sb, char *o, const char *a, cons
     else { EW_BIN_S(CPU_EWB_##op, CPU_EW_BF16) }                                        \
   }
 #define EW_BIN_OPS(X) \
-  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
+  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(ATAN2) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
   X(LAND) X(LOR) X(LXOR)
 EW_BIN_OPS(EW_BIN_FN)
 #define EW_BIN_CASE(op) case CPU_EWB_##op: ew_bin_##op(o, a, b, n, smask, p); break;

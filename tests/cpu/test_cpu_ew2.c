@@ -322,6 +322,54 @@ static void atan2_out_cases(tabi_runtime *f, tabi_runtime *r) {
   cmp(f, r, "aten::atan2.out", e, 3, 1, 0, "int out (error)");
 }
 
+/* The vector atan2 (float32) over a grid of y x x: every power of two from 2^-149
+ * to 2^127 and its neighbours, both signs, a dense [-20, 20], +-0, +-inf, NaN;
+ * within the float32 tolerance and 4 ulp of the reference's rounded double. */
+static int64_t ulp32(float a, float b) {
+  int32_t ia, ib;
+  memcpy(&ia, &a, 4);
+  memcpy(&ib, &b, 4);
+  int64_t x = ia < 0 ? (int64_t)INT32_MIN - ia : ia, y = ib < 0 ? (int64_t)INT32_MIN - ib : ib;
+  return x > y ? x - y : y - x;
+}
+static void atan2_sweep(tabi_runtime *f, tabi_runtime *r) {
+  static double g[1200];
+  int64_t m = 0;
+  for (int e = -149; e <= 127; e += 2) {
+    double v = ldexp(1.0, e);
+    g[m++] = v;
+    g[m++] = -v * 1.0000001;
+    g[m++] = v * 0.9999999;
+  }
+  for (int k = 0; k < 300; k++) g[m++] = -20.0 + 40.0 * k / 299.0 + 1e-3;
+  const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 3.4e38, -1e-45};
+  for (size_t k = 0; k < sizeof sp / sizeof *sp; k++) g[m++] = sp[k];
+  targ yv = T(TABI_DTYPE_FLOAT32, 2, m, 1, g, 0), xv = T(TABI_DTYPE_FLOAT32, 1, m, 1, g, 0);
+  yv.nv = xv.nv = m;
+  const char *ops[2] = {"aten::atan2", "aten::atan2.out"};
+  for (int o = 0; o < 2; o++) {
+    targ a[3] = {yv, xv, T(TABI_DTYPE_FLOAT32, 2, m, m, g, 0)};
+    a[2].nv = m;
+    tabi_value x[1], y[1];
+    tabi_status sx = call(f, ops[o], a, o ? 3 : 2, x, 1), sy = call(r, ops[o], a, o ? 3 : 2, y, 1);
+    CHECK(sx == TABI_OK && sy == TABI_OK);
+    if (sx != TABI_OK || sy != TABI_OK) continue;
+    CHECK(equal_out(ops[o], x[0].u.t, y[0].u.t, 0));
+    const float *p = tabi_tensor_data(x[0].u.t), *q = tabi_tensor_data(y[0].u.t);
+    int64_t worst = 0, at = 0;
+    for (int64_t i = 0; i < m * m; i++) {
+      if (isnan(p[i]) && isnan(q[i])) continue;
+      int64_t u = (isnan(p[i]) || isnan(q[i])) ? INT64_MAX : ulp32(p[i], q[i]);
+      if (fabsf(q[i]) < 1e-30f && fabsf(p[i] - q[i]) < 1e-37f) u = 0; /* subnormal quotients: atol */
+      if (u > worst) { worst = u; at = i; }
+    }
+    CHECK_MSG(worst <= 4, "%s: %lld ulp at atan2(%g, %g): fast %.9g, reference %.9g", ops[o],
+              (long long)worst, g[at / m], g[at % m], p[at], q[at]);
+    tabi_value_release(&x[0]);
+    tabi_value_release(&y[0]);
+  }
+}
+
 static void prim_cases(tabi_runtime *f, tabi_runtime *r) {
   const char *iops[3] = {"prims::gcd", "prims::shift_left", "prims::shift_right_arithmetic"};
   for (int o = 0; o < 3; o++)
@@ -618,6 +666,7 @@ int main(int argc, char **argv) {
     clamp_cases(f, r);
     pow_scalar_cases(f, r);
     atan2_out_cases(f, r);
+    atan2_sweep(f, r);
     prim_cases(f, r);
     complex_cases(f, r);
     prod_cases(f, r);
