@@ -221,6 +221,24 @@ tabi_status cpu_k_pow_scalar(void *ctx, const tabi_call *call, tabi_value *args,
   e.dfn = d_pow;
   e.ifn = i_pow;
   e.heavy = 2;
+  if (cpu_is_fast_float(rt)) {
+    /* a positive finite base other than 1 (as the reference casts it):
+     * base^x = 2^(x * log2(base)) in the vector loops, the product kept to
+     * about 48 bits (cpu_ew_math.h: ew_exp2_mul), ~2 ulp of float32; other
+     * bases (0, negative, 1, inf, NaN: pow's special cases) take libm's pow */
+    tabi_dtype sdt;
+    ref_ew_val sv = ref_ew_scalar(a, &sdt);
+    double base = ref_ew_cast(sv, sdt, rt).f;
+    if (base > 0 && base != 1 && isfinite(base)) {
+      double l2 = log2(base);
+      e.kind = CPU_EWK_UNARY;
+      e.in[0] = b;
+      e.fop = CPU_EWU_EXP2M;
+      e.f[0] = (float)l2;
+      e.f[1] = (float)(l2 - (double)e.f[0]);
+      e.heavy = 1;
+    }
+  }
   tabi_status st = cpu_ew_run(c, &e, outs);
   return st != CPU_EW_DECLINE ? st : CPU_FALLBACK(c, POW_SCALAR);
 }

@@ -32,6 +32,7 @@ enum {
   CPU_EWU_CLAMP,  /* f[0] <= x <= f[1] (NaN x kept) */
   CPU_EWU_LEAKY,  /* x > 0 ? x : x * f[0] */
   CPU_EWU_ELU,    /* x <= 0 ? (expm1(x * f[2]) + 0) * f[0] : x * f[1] */
+  CPU_EWU_EXP2M,  /* 2^(x * (f[0] + f[1])): pow.Scalar of a positive base */
   CPU_EWU_FILL,   /* f[0] */
   CPU_EWU_BOOL_FIRST,
   CPU_EWU_ISNAN = CPU_EWU_BOOL_FIRST, CPU_EWU_ISINF, CPU_EWU_ISFINITE, CPU_EWU_SIGNBIT,

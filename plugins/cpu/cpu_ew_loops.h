@@ -88,6 +88,7 @@ SI VF ew_un(int op, VF x, const cpu_ew_args *p) {
       VF t = vf_add(ew_expm1(vf_mul(x, vf_set(p->f[2]))), vf_set(0.0f));
       return vf_sel(vf_le(x, vf_set(0.0f)), vf_mul(t, vf_set(p->f[0])), vf_mul(x, vf_set(p->f[1])));
     }
+    case CPU_EWU_EXP2M: return ew_exp2_mul(x, vf_set(p->f[0]), vf_set(p->f[1]));
     case CPU_EWU_FILL: return vf_set(p->f[0]);
     default: return x;
   }
@@ -135,7 +136,7 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
   X(COPY) X(EXP) X(EXP2) X(EXPM1) X(LOG) X(LOG2) X(LOG10) X(LOG1P) X(SIN) X(COS) X(TAN)   \
   X(TANH) X(SIGMOID) X(ERF) X(ERFC) X(GELU) X(GELU_TANH) X(SQRT) X(RSQRT) X(RECIP) X(NEG) \
   X(ABS) X(RELU) X(FLOOR) X(CEIL) X(TRUNC) X(ROUND) X(SIGN) X(SQUARE) X(CUBE) X(RSQUARE) \
-  X(CLAMP) X(LEAKY) X(ELU) X(FILL) X(ISNAN) X(ISINF) X(ISFINITE) X(SIGNBIT) X(LNOT)
+  X(CLAMP) X(LEAKY) X(ELU) X(EXP2M) X(FILL) X(ISNAN) X(ISINF) X(ISFINITE) X(SIGNBIT) X(LNOT)
 EW_UN_OPS(EW_UN_FN)
 #define EW_UN_CASE(op) case CPU_EWU_##op: ew_un_##op(o, a, n, p); break;
 

@@ -74,6 +74,27 @@ SI VF ew_exp2(VF x) {
   return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
 }
 
+/* 2^(x * L), L = hi + lo (log2 of pow.Scalar's base): the product's rounding
+ * error is kept (fma) and added to the reduced argument, so a large |x * L|
+ * loses nothing; |x * L| past the range saturates to 0 or inf (lo dropped
+ * there, so inf * L gives no NaN); NaN x stays NaN. */
+SI VF ew_exp2_mul(VF x, VF hi, VF lo) {
+#if W == 1
+  /* plain C has no fused multiply-add: the product and its error in double */
+  double pd = (double)x * (double)hi;
+  VF p = (float)pd;
+  VF e = (float)((pd - (double)p) + (double)x * (double)lo);
+#else
+  VF p = vf_mul(x, hi);
+  VF e = vf_fma(x, lo, vf_fma(x, hi, ew_neg(p)));
+#endif
+  VF pc = vf_max(vf_set(-152.0f), vf_min(vf_set(129.0f), p));
+  VF k = vf_rint(pc);
+  e = vf_sel(vf_lt(ew_abs(p), vf_set(140.0f)), e, vf_set(0.0f));
+  VF r = vf_mul(vf_add(vf_sub(pc, k), e), vf_set(0.693147180559945309f));
+  return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
+}
+
 SI VF ew_expm1(VF x) {
   VM small = vf_lt(ew_abs(x), vf_set(0.34657359f));
   VF e = vf_sub(ew_exp(x), vf_set(1.0f));

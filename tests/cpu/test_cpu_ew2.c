@@ -370,6 +370,40 @@ static void atan2_sweep(tabi_runtime *f, tabi_runtime *r) {
   }
 }
 
+/* pow.Scalar's vector path (base^x = 2^(x log2 base)): float32 exponents over
+ * [-160, 160] densely, the overflow / underflow edges, specials; bases around
+ * 1, large and small; within 4 ulp of the reference (atol for subnormals). */
+static void pow_scalar_sweep(tabi_runtime *f, tabi_runtime *r) {
+  static double g[NV];
+  int64_t m = 0;
+  for (int k = 0; k < 60000; k++) g[m++] = -160.0 + 320.0 * k / 59999.0;
+  for (int k = -30; k <= 30; k++) g[m++] = k;
+  const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-30, -1e-40, 0.5, -0.5, 3e38};
+  for (size_t k = 0; k < sizeof sp / sizeof *sp; k++) g[m++] = sp[k];
+  const double bases[] = {2.0, 2.5, 0.1, 1.0000001, 0.9999, 10.0, 3e38, 1e-30, 7.0, 0.5};
+  for (size_t bi = 0; bi < sizeof bases / sizeof *bases; bi++) {
+    targ a[2] = {V(tabi_float(bases[bi])), T(TABI_DTYPE_FLOAT32, 1, m, 1, g, 0)};
+    a[1].nv = m;
+    tabi_value x[1], y[1];
+    tabi_status sx = call(f, "aten::pow.Scalar", a, 2, x, 1), sy = call(r, "aten::pow.Scalar", a, 2, y, 1);
+    CHECK(sx == TABI_OK && sy == TABI_OK);
+    if (sx != TABI_OK || sy != TABI_OK) continue;
+    CHECK(equal_out("pow.Scalar sweep", x[0].u.t, y[0].u.t, 0));
+    const float *p = tabi_tensor_data(x[0].u.t), *q = tabi_tensor_data(y[0].u.t);
+    int64_t worst = 0, at = 0;
+    for (int64_t i = 0; i < m; i++) {
+      if (isnan(p[i]) && isnan(q[i])) continue;
+      int64_t u = (isnan(p[i]) || isnan(q[i])) ? INT64_MAX : ulp32(p[i], q[i]);
+      if (fabsf(q[i]) < 1e-30f && fabsf(p[i] - q[i]) < 1e-37f) u = 0;
+      if (u > worst) { worst = u; at = i; }
+    }
+    CHECK_MSG(worst <= 4, "pow.Scalar: %lld ulp at %g ** %g: fast %.9g, reference %.9g",
+              (long long)worst, bases[bi], g[at], p[at], q[at]);
+    tabi_value_release(&x[0]);
+    tabi_value_release(&y[0]);
+  }
+}
+
 static void prim_cases(tabi_runtime *f, tabi_runtime *r) {
   const char *iops[3] = {"prims::gcd", "prims::shift_left", "prims::shift_right_arithmetic"};
   for (int o = 0; o < 3; o++)
@@ -667,6 +701,7 @@ int main(int argc, char **argv) {
     pow_scalar_cases(f, r);
     atan2_out_cases(f, r);
     atan2_sweep(f, r);
+    pow_scalar_sweep(f, r);
     prim_cases(f, r);
     complex_cases(f, r);
     prod_cases(f, r);
