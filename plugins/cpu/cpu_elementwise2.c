@@ -57,10 +57,30 @@ static int64_t wrap_to(int64_t v, tabi_dtype dt) {
   }
 }
 
-/* gcd of |a| and |b|, |INT_MIN| wrapping within the dtype as in ATen */
+/* gcd of |a| and |b|, |INT_MIN| wrapping within the dtype as in ATen. Both
+ * non-negative (every case but the dtype's minimum): binary gcd (shifts and
+ * subtractions, no division; the gcd is unique, so it equals the reference's
+ * Euclid); otherwise the reference's own loop, negative remainders and all. */
 static inline int64_t gcd1(int64_t a, int64_t b, tabi_dtype cd) {
   a = wrap_to(a < 0 ? (int64_t)(0 - (uint64_t)a) : a, cd);
   b = wrap_to(b < 0 ? (int64_t)(0 - (uint64_t)b) : b, cd);
+  if (a >= 0 && b >= 0) {
+    uint64_t u = (uint64_t)a, v = (uint64_t)b;
+    if (u == 0) return (int64_t)v;
+    if (v == 0) return (int64_t)u;
+    int sh = __builtin_ctzll(u | v);
+    u >>= __builtin_ctzll(u);
+    do {
+      v >>= __builtin_ctzll(v);
+      if (u > v) {
+        uint64_t t = u;
+        u = v;
+        v = t;
+      }
+      v -= u;
+    } while (v != 0);
+    return (int64_t)(u << sh);
+  }
   while (a != 0) {
     int64_t c = a;
     a = (a == -1) ? 0 : b % a;

@@ -176,7 +176,8 @@ static void fill_inputs(void) {
   static const double spec[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e30, -1e-30, 88.9,
                                 -104.5, 1e-40, -3e38, 65504.0};
   static const double ints[] = {0, 1, -1, 2, -2, 127, -128, 255, 32767, -32768, 2147483647.0,
-                                -2147483648.0, 12, 18, -36, 1e15, -9.2e18, 7};
+                                -2147483648.0, 12, 18, -36, 1e15, -9.2e18, 7,
+                                -9223372036854775808.0};
   static const double shifts[] = {-1, 0, 1, 3, 7, 8, 15, 16, 31, 32, 63, 64, 100, -64};
   rng_state = 12345;
   for (int64_t i = 0; i < NV; i++) {
@@ -184,7 +185,7 @@ static void fill_inputs(void) {
     rv[i] = u * 6.0;                                  /* [-6, 6) */
     sv[i] = (i % 5 == 2) ? spec[(i / 5) % 12] : u * 6.0; /* with specials */
     pv[i] = fabs(u) * 8.0 + ((i % 11 == 0) ? 0.0 : 0.01); /* >= 0, zeros */
-    iv[i] = (i % 3 == 0) ? ints[(i / 3) % 18] : floor(u * 1000.0);
+    iv[i] = (i % 3 == 0) ? ints[(i / 3) % 19] : floor(u * 1000.0);
     shv[i] = shifts[i % 14];
     near1[i] = 1.0 + u * 1e-3;                        /* products that stay finite */
     /* [300, 257] rows and columns: 1e-30 then 1e30 factors (or the reverse): the
