@@ -158,7 +158,7 @@ tabi_status cpu_k_native_dropout(void *ctx, const tabi_call *call, tabi_value *a
   const tabi_tensor *x = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   double p = args[1].u.f;
-  int train = args[2].tag == TABI_TAG_NONE || (args[2].tag == TABI_TAG_BOOL && args[2].u.i != 0);
+  int train = args[2].tag == TABI_TAG_NONE || args[2].u.i != 0; /* as the reference reads it */
   int64_t numel = tabi_tensor_numel(x);
   if (!cpu_is_fast_float(dt) && dt != TABI_DTYPE_FLOAT64) return CPU_FALLBACK(c, NATIVE_DROPOUT);
   if (!(p >= 0 && p <= 1) || numel == 0 || x->dl.ndim > 16 || x->dl.device.device_type != kDLCPU ||
