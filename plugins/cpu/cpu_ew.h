@@ -31,6 +31,8 @@ enum {
   CPU_EWU_RSQUARE,
   CPU_EWU_CLAMP,  /* f[0] <= x <= f[1] (NaN x kept) */
   CPU_EWU_LEAKY,  /* x > 0 ? x : x * f[0] */
+  CPU_EWU_ELU,    /* x <= 0 ? (expm1(x * f[2]) + 0) * f[0] : x * f[1] */
+  CPU_EWU_EXP2M,  /* 2^(x * (f[0] + f[1])): pow.Scalar of a positive base */
   CPU_EWU_FILL,   /* f[0] */
   CPU_EWU_BOOL_FIRST,
   CPU_EWU_ISNAN = CPU_EWU_BOOL_FIRST, CPU_EWU_ISINF, CPU_EWU_ISFINITE, CPU_EWU_SIGNBIT,
@@ -43,6 +45,7 @@ enum {
   CPU_EWB_ADD,  /* a + f[0] * b */
   CPU_EWB_SUB,  /* a - f[0] * b */
   CPU_EWB_MUL, CPU_EWB_DIV, CPU_EWB_MAXIMUM, CPU_EWB_MINIMUM,
+  CPU_EWB_ATAN2, /* atan2(a, b) */
   CPU_EWB_BOOL_FIRST,
   CPU_EWB_EQ = CPU_EWB_BOOL_FIRST, CPU_EWB_NE, CPU_EWB_LT, CPU_EWB_LE, CPU_EWB_GT, CPU_EWB_GE,
   CPU_EWB_LAND, CPU_EWB_LOR, CPU_EWB_LXOR,
@@ -52,7 +55,7 @@ enum {
 typedef struct cpu_ew_args {
   int32_t op;
   int32_t dt;  /* CPU_EW_F32 ... */
-  float f[2];  /* parameters, already rounded to the op's dtype */
+  float f[3];  /* parameters, already rounded to the op's dtype */
   /* 1: store the float results non-temporally (large outputs: no read for
    * ownership of lines nobody will read soon); the output then starts 64-byte
    * aligned and the caller issues _mm_sfence before the result is published */

@@ -179,17 +179,24 @@ static void ew_row_part(const ew_job *j, char *const *p, int64_t len, int32_t nt
     char *o = p[0] + off * j->esz[0];
     if (j->path == P_DBL || j->path == P_INT) {
       double *x = (double *)(void *)g[0], *y = (double *)(void *)g[1];
+      double *z = (double *)(void *)g[2];
       int64_t s1 = j->str[1][in], s2 = j->nin > 1 ? j->str[2][in] : 0;
+      int64_t s3 = j->nin > 2 ? j->str[3][in] : 0;
       if (j->path == P_DBL) {
         ld_d(x, p[1] + off * s1 * j->esz[1], s1, j->dt[1], j->e->cd, m);
         if (j->nin > 1) ld_d(y, p[2] + off * s2 * j->esz[2], s2, j->dt[2], j->e->cd, m);
-        j->e->dfn(x, y, m, j->e);
+        if (j->nin > 2) ld_d(z, p[3] + off * s3 * j->esz[3], s3, j->dt[3], j->e->cd, m);
+        if (j->nin > 2) j->e->dfn3(x, y, z, m, j->e);
+        else j->e->dfn(x, y, m, j->e);
         st_d(o, j->dt[0], x, m);
       } else {
         int64_t *xi = (int64_t *)(void *)g[0], *yi = (int64_t *)(void *)g[1];
+        int64_t *zi = (int64_t *)(void *)g[2];
         ld_i(xi, p[1] + off * s1 * j->esz[1], s1, j->dt[1], m);
         if (j->nin > 1) ld_i(yi, p[2] + off * s2 * j->esz[2], s2, j->dt[2], m);
-        j->e->ifn(xi, yi, m, j->e);
+        if (j->nin > 2) ld_i(zi, p[3] + off * s3 * j->esz[3], s3, j->dt[3], m);
+        if (j->nin > 2) j->e->ifn3(xi, yi, zi, m, j->e);
+        else j->e->ifn(xi, yi, m, j->e);
         st_i(o, j->dt[0], xi, m);
       }
       continue;
@@ -320,11 +327,50 @@ static int ew_coalesce(ew_job *j) {
   return nd;
 }
 
+/* The bytes [lo, hi) that tensor t's elements span. */
+static void span_of(const tabi_tensor *t, uintptr_t *lo, uintptr_t *hi) {
+  intptr_t a = 0, b = 0;
+  for (int32_t d = 0; d < t->dl.ndim; d++) {
+    intptr_t ext = (intptr_t)(t->dl.shape[d] - 1) * (intptr_t)t->dl.strides[d];
+    if (ext < 0) a += ext;
+    else b += ext;
+  }
+  intptr_t es = (intptr_t)tabi_dtype_size(tabi_tensor_dtype(t));
+  uintptr_t base = (uintptr_t)tabi_tensor_data(t);
+  *lo = base + (uintptr_t)(a * es);
+  *hi = base + (uintptr_t)((b + 1) * es);
+}
+
+/* e->dst can take the result directly (see cpu_ew_engine.h). */
+static int dst_ok(const cpu_ew_call *e, int32_t nin, int32_t nd, const int64_t *shape) {
+  const tabi_tensor *o = e->dst;
+  if ((o->flags & TABI_TENSOR_READ_ONLY) || tabi_tensor_dtype(o) != e->od || o->dl.ndim != nd ||
+      !cpu_contig(o))
+    return 0;
+  for (int32_t d = 0; d < nd; d++)
+    if (o->dl.shape[d] != shape[d]) return 0;
+  if (tabi_tensor_numel(o) == 0) return 1;
+  uintptr_t olo, ohi;
+  span_of(o, &olo, &ohi);
+  for (int32_t k = 0; k < nin; k++) {
+    const tabi_value *v = e->in[k];
+    if (v->tag != TABI_TAG_TENSOR || tabi_tensor_numel(v->u.t) == 0) continue;
+    const tabi_tensor *t = v->u.t;
+    if (tabi_tensor_data(t) == tabi_tensor_data(o) && tabi_tensor_dtype(t) == e->od &&
+        cpu_same_shape(t, o) && cpu_contig(t))
+      continue; /* the output itself: each element is read before it is written */
+    uintptr_t lo, hi;
+    span_of(t, &lo, &hi);
+    if (lo < ohi && olo < hi) return 0;
+  }
+  return 1;
+}
+
 tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs) {
   ew_job j;
   memset(&j, 0, sizeof j);
   j.e = e;
-  j.nin = e->kind;
+  j.nin = e->kind == CPU_EWK_TERNARY ? 3 : e->kind;
   tabi_dtype cd = e->cd;
   int vec_ok = cd == TABI_DTYPE_FLOAT32 || cd == TABI_DTYPE_FLOAT16 || cd == TABI_DTYPE_BFLOAT16;
   if (e->kind == CPU_EWK_WHERE) {
@@ -332,6 +378,10 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
     if (sz != 1 && sz != 2 && sz != 4 && sz != 8) return CPU_EW_DECLINE;
     if (tabi_dtype_is_complex(cd)) return CPU_EW_DECLINE;
     j.path = P_WHERE;
+  } else if (e->kind == CPU_EWK_TERNARY) {
+    if (tabi_dtype_is_floating(cd) && e->dfn3) j.path = P_DBL;
+    else if (!tabi_dtype_is_floating(cd) && !tabi_dtype_is_complex(cd) && e->ifn3) j.path = P_INT;
+    else return CPU_EW_DECLINE;
   } else if (vec_ok && e->fop >= 0) {
     j.path = P_VEC;
   } else if (tabi_dtype_is_floating(cd) && e->dfn) {
@@ -389,8 +439,14 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
   tabi_tensor *out = NULL;
   j.dt[0] = e->od;
   j.esz[0] = (int32_t)tabi_dtype_size(e->od);
-  tabi_status st = cpu_empty(c, like, e->od, nd, j.shape, &out);
-  if (st != TABI_OK) return st;
+  if (e->dst) {
+    if (!dst_ok(e, j.nin, nd, j.shape)) return CPU_EW_DECLINE;
+    out = e->dst;
+    c->host->tensor_retain(c->host->ctx, out);
+  } else {
+    tabi_status st = cpu_empty(c, like, e->od, nd, j.shape, &out);
+    if (st != TABI_OK) return st;
+  }
   int64_t numel = tabi_tensor_numel(out);
   if (numel > 0) {
     j.base[0] = tabi_tensor_data(out);
@@ -415,6 +471,7 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
     j.args.dt = vec_dt(cd);
     j.args.f[0] = e->f[0];
     j.args.f[1] = e->f[1];
+    j.args.f[2] = e->f[2];
     j.args.nt = j.path == P_VEC && e->od == cd && numel * j.esz[0] >= ew_nt_bytes;
     /* libm per element: ~20 ns; vector transcendentals ~1 ns; the rest memory-bound */
     int64_t grain = (e->heavy == 2 || (e->heavy && j.path == P_DBL)) ? 1024

@@ -31,8 +31,14 @@
 struct cpu_ew_call;
 typedef void (*cpu_ew_dfn)(double *x, const double *y, int64_t n, const struct cpu_ew_call *e);
 typedef void (*cpu_ew_ifn)(int64_t *x, const int64_t *y, int64_t n, const struct cpu_ew_call *e);
+/* three-operand loops (CPU_EWK_TERNARY): x[i] = f(x[i], y[i], z[i]) */
+typedef void (*cpu_ew_dfn3)(double *x, const double *y, const double *z, int64_t n,
+                            const struct cpu_ew_call *e);
+typedef void (*cpu_ew_ifn3)(int64_t *x, const int64_t *y, const int64_t *z, int64_t n,
+                            const struct cpu_ew_call *e);
 
-enum { CPU_EWK_UNARY = 1, CPU_EWK_BINARY = 2, CPU_EWK_WHERE = 3 };
+/* TERNARY: three inputs through the double / int64 loops only (clamp.Tensor) */
+enum { CPU_EWK_UNARY = 1, CPU_EWK_BINARY = 2, CPU_EWK_WHERE = 3, CPU_EWK_TERNARY = 4 };
 
 typedef struct cpu_ew_call {
   int32_t kind;              /* CPU_EWK_* (the number of inputs, where: 3) */
@@ -43,9 +49,17 @@ typedef struct cpu_ew_call {
   cpu_ew_dfn dfn;            /* double loop or NULL */
   cpu_ew_ifn ifn;            /* int64 loop or NULL */
   int32_t heavy;             /* 1: transcendental (smaller grain), 2: libm per element */
-  float f[2];                /* vector-loop parameters */
-  double pd[2];              /* double-loop parameters */
+  float f[3];                /* vector-loop parameters */
+  double pd[4];              /* double-loop parameters */
   int64_t pi[2];             /* int64-loop parameters */
+  cpu_ew_dfn3 dfn3;          /* TERNARY: the double / int64 loops */
+  cpu_ew_ifn3 ifn3;
+  /* Optional: write into this existing tensor (an out= argument) instead of a
+   * new one. Taken when it is contiguous, of dtype od and of the broadcast
+   * shape, and overlaps no input (an input that IS it, same dtype, shape and
+   * contiguous layout, is fine: elements are read before they are written);
+   * otherwise cpu_ew_run declines. On success outs[0] holds a new reference. */
+  tabi_tensor *dst;
 } cpu_ew_call;
 
 /* Runs the call; TABI_OK with outs[0] set, an error, or CPU_EW_DECLINE. */

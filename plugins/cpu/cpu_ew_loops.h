@@ -82,6 +82,13 @@ SI VF ew_un(int op, VF x, const cpu_ew_args *p) {
       return vf_sel(vf_gt(r, hi), hi, r);
     }
     case CPU_EWU_LEAKY: return vf_sel(vf_gt(x, vf_set(0.0f)), x, vf_mul(x, vf_set(p->f[0])));
+    /* elu: ATen's (exp(x * input_scale) - 1) * negcoef as expm1 (+0 turns expm1's
+     * -0 into exp - 1's +0); NaN takes the x * scale side, as `x <= 0` is false */
+    case CPU_EWU_ELU: {
+      VF t = vf_add(ew_expm1(vf_mul(x, vf_set(p->f[2]))), vf_set(0.0f));
+      return vf_sel(vf_le(x, vf_set(0.0f)), vf_mul(t, vf_set(p->f[0])), vf_mul(x, vf_set(p->f[1])));
+    }
+    case CPU_EWU_EXP2M: return ew_exp2_mul(x, vf_set(p->f[0]), vf_set(p->f[1]));
     case CPU_EWU_FILL: return vf_set(p->f[0]);
     default: return x;
   }
@@ -129,7 +136,7 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
   X(COPY) X(EXP) X(EXP2) X(EXPM1) X(LOG) X(LOG2) X(LOG10) X(LOG1P) X(SIN) X(COS) X(TAN)   \
   X(TANH) X(SIGMOID) X(ERF) X(ERFC) X(GELU) X(GELU_TANH) X(SQRT) X(RSQRT) X(RECIP) X(NEG) \
   X(ABS) X(RELU) X(FLOOR) X(CEIL) X(TRUNC) X(ROUND) X(SIGN) X(SQUARE) X(CUBE) X(RSQUARE) \
-  X(CLAMP) X(LEAKY) X(FILL) X(ISNAN) X(ISINF) X(ISFINITE) X(SIGNBIT) X(LNOT)
+  X(CLAMP) X(LEAKY) X(ELU) X(EXP2M) X(FILL) X(ISNAN) X(ISINF) X(ISFINITE) X(SIGNBIT) X(LNOT)
 EW_UN_OPS(EW_UN_FN)
 #define EW_UN_CASE(op) case CPU_EWU_##op: ew_un_##op(o, a, n, p); break;
 
@@ -152,6 +159,7 @@ SI VF ew_bin(int op, VF a, VF b, const cpu_ew_args *p) {
     case CPU_EWB_DIV: return vf_div(a, b);
     /* NaN propagates from either side; ties keep a (the reference's a < b ? b : a) */
     case CPU_EWB_MAXIMUM: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(a, b), b, a));
+    case CPU_EWB_ATAN2: return ew_atan2(a, b);
     default: return vf_sel(vf_isnan(b), b, vf_sel(vf_lt(b, a), b, a)); /* minimum */
   }
 }
@@ -212,7 +220,7 @@ SI void ew_bin_loop(int op, int dt, int sa, int sb, char *o, const char *a, cons
     else { EW_BIN_S(CPU_EWB_##op, CPU_EW_BF16) }                                        \
   }
 #define EW_BIN_OPS(X) \
-  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
+  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(ATAN2) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
   X(LAND) X(LOR) X(LXOR)
 EW_BIN_OPS(EW_BIN_FN)
 #define EW_BIN_CASE(op) case CPU_EWB_##op: ew_bin_##op(o, a, b, n, smask, p); break;

@@ -74,6 +74,27 @@ SI VF ew_exp2(VF x) {
   return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
 }
 
+/* 2^(x * L), L = hi + lo (log2 of pow.Scalar's base): the product's rounding
+ * error is kept (fma) and added to the reduced argument, so a large |x * L|
+ * loses nothing; |x * L| past the range saturates to 0 or inf (lo dropped
+ * there, so inf * L gives no NaN); NaN x stays NaN. */
+SI VF ew_exp2_mul(VF x, VF hi, VF lo) {
+#if W == 1
+  /* plain C has no fused multiply-add: the product and its error in double */
+  double pd = (double)x * (double)hi;
+  VF p = (float)pd;
+  VF e = (float)((pd - (double)p) + (double)x * (double)lo);
+#else
+  VF p = vf_mul(x, hi);
+  VF e = vf_fma(x, lo, vf_fma(x, hi, ew_neg(p)));
+#endif
+  VF pc = vf_max(vf_set(-152.0f), vf_min(vf_set(129.0f), p));
+  VF k = vf_rint(pc);
+  e = vf_sel(vf_lt(ew_abs(p), vf_set(140.0f)), e, vf_set(0.0f));
+  VF r = vf_mul(vf_add(vf_sub(pc, k), e), vf_set(0.693147180559945309f));
+  return ew_scale(vf_add(ew_expm1_poly(r), vf_set(1.0f)), k);
+}
+
 SI VF ew_expm1(VF x) {
   VM small = vf_lt(ew_abs(x), vf_set(0.34657359f));
   VF e = vf_sub(ew_exp(x), vf_set(1.0f));
@@ -283,6 +304,35 @@ SI VF ew_trig(VF x, int which) {
     res = vf_load_f32(rv);
   }
   return res;
+}
+
+/* atan2(y, x): t = min(|y|,|x|) / max(|y|,|x|) in [0, 1], atan(t) by Cephes'
+ * atanf (t > tan(pi/8) reduced by atan(t) = pi/4 + atan((t-1)/(t+1)); relative
+ * error ~2e-7), then the octant: pi/2 - r when |y| > |x|, pi - r when x has
+ * its sign bit set (so -0 counts as negative, as atan2 does), y's sign last.
+ * 0/0 and inf/inf are given t = 0 and t = 1: atan2(+-0, +-0) is +-0 or +-pi,
+ * atan2(+-inf, +-inf) is +-pi/4 or +-3pi/4; NaN in either gives NaN. */
+SI VF ew_atan2(VF y, VF x) {
+  VF ay = ew_abs(y), ax = ew_abs(x);
+  VM swap = vf_gt(ay, ax);
+  VF num = vf_sel(swap, ax, ay), den = vf_sel(swap, ay, ax);
+  VF t = vf_div(num, den);
+  t = vf_sel(vf_eq(den, vf_set(0.0f)), vf_set(0.0f), t);
+  t = vf_sel(vm_and(vf_eq(ax, vf_set(INFINITY)), vf_eq(ay, vf_set(INFINITY))), vf_set(1.0f), t);
+  VM big = vf_gt(t, vf_set(0.41421356237309503f));
+  VF u = vf_sel(big, vf_div(vf_sub(t, vf_set(1.0f)), vf_add(t, vf_set(1.0f))), t);
+  VF z = vf_mul(u, u);
+  VF p = vf_set(8.05374449538e-2f);
+  p = vf_fma(p, z, vf_set(-1.38776856032e-1f));
+  p = vf_fma(p, z, vf_set(1.99777106478e-1f));
+  p = vf_fma(p, z, vf_set(-3.33329491539e-1f));
+  VF r = vf_fma(vf_mul(p, z), u, u);
+  r = vf_add(vf_sel(big, vf_set(0.78539816339744831f), vf_set(0.0f)), r);
+  r = vf_sel(swap, vf_sub(vf_set(1.57079632679489662f), r), r);
+  VM xneg = vi_gt(vi_set(0), vf_as_vi(x));
+  r = vf_sel(xneg, vf_sub(vf_set(3.14159265358979324f), r), r);
+  r = ew_copysign(r, y);
+  return vf_sel(vm_or(vf_isnan(x), vf_isnan(y)), vf_add(x, y), r);
 }
 
 #endif /* TABI_CPU_EW_MATH_H */

@@ -86,6 +86,20 @@
   X(P_BITWISE_NOT, "prims::bitwise_not", cpu_k_p_bitwise_not) \
   X(P_ISFINITE, "prims::isfinite", cpu_k_p_isfinite) \
   X(P_SIGNBIT, "prims::signbit", cpu_k_p_signbit) \
+  X(ELU, "aten::elu", cpu_k_elu) \
+  X(CLAMP_TENSOR, "aten::clamp.Tensor", cpu_k_clamp_tensor) \
+  X(POW_SCALAR, "aten::pow.Scalar", cpu_k_pow_scalar) \
+  X(ATAN2_OUT, "aten::atan2.out", cpu_k_atan2_out) \
+  X(P_GCD, "prims::gcd", cpu_k_p_gcd) \
+  X(P_SHL, "prims::shift_left", cpu_k_p_shl) \
+  X(P_SHR, "prims::shift_right_arithmetic", cpu_k_p_shr) \
+  X(P_NEXTAFTER, "prims::nextafter", cpu_k_p_nextafter) \
+  X(P_IGAMMA, "prims::igamma", cpu_k_p_igamma) \
+  X(P_IGAMMAC, "prims::igammac", cpu_k_p_igammac) \
+  X(P_ZETA, "prims::zeta", cpu_k_p_zeta) \
+  X(P_CONJ_PHYSICAL, "prims::conj_physical", cpu_k_p_conj_physical) \
+  X(P_REAL, "prims::real", cpu_k_p_real) \
+  X(P_IMAG, "prims::imag", cpu_k_p_imag) \
   X(ADD_TENSOR, "aten::add.Tensor", cpu_k_add_tensor) \
   X(ADD_SCALAR, "aten::add.Scalar", cpu_k_add_scalar) \
   X(SUB_TENSOR, "aten::sub.Tensor", cpu_k_sub_tensor) \

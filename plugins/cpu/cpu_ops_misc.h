@@ -9,6 +9,7 @@
   X(P_UNIFORM, "prims::uniform", cpu_k_p_uniform) \
   X(P_NORMAL, "prims::normal", cpu_k_p_normal) \
   X(RANDPERM, "aten::randperm", cpu_k_randperm) \
+  X(NATIVE_DROPOUT, "aten::native_dropout", cpu_k_native_dropout) \
   X(FULL, "aten::full", cpu_k_full) \
   X(P_FULL, "prims::full", cpu_k_p_full) \
   X(FULL_LIKE, "aten::full_like", cpu_k_full_like) \

@@ -11,6 +11,9 @@
   X(P_SUM, "prims::sum", cpu_k_p_sum) \
   X(P_AMAX, "prims::amax", cpu_k_p_amax) \
   X(P_AMIN, "prims::amin", cpu_k_p_amin) \
+  X(PROD, "aten::prod", cpu_k_prod) \
+  X(PROD_DIM, "aten::prod.dim_int", cpu_k_prod_dim) \
+  X(P_PROD, "prims::prod", cpu_k_p_prod) \
   X(ARGMAX, "aten::argmax", cpu_k_argmax) \
   X(ARGMIN, "aten::argmin", cpu_k_argmin) \
   X(MAX_DIM, "aten::max.dim", cpu_k_max_dim) \
