@@ -193,23 +193,61 @@ typedef struct p3_job {
 /* --- average and adaptive average ---------------------------------------------------- */
 
 /* Output rows [b, e) (row = (plane * out0 + z) * out1 + y). */
+/* One output's window sum, depth-row-column order (the reference's). */
+P3_INLINE double avg_sum1(const p3_job *j, int64_t base, int64_t z0, int64_t z1, int64_t y0, int64_t y1,
+                          int64_t x0, int64_t x1, tabi_dtype dt) {
+  const p3_geom *g = j->g;
+  double sum = 0;
+  for (int64_t z = z0; z < z1; z++)
+    for (int64_t y = y0; y < y1; y++) {
+      int64_t ro = base + z * g->xs[0] + y * g->xs[1];
+      for (int64_t xx = x0; xx < x1; xx++) sum += p3_ld(j->x, ro + xx * g->xs[2], dt);
+    }
+  return sum;
+}
+
+/* Output rows [b, e) (row = (plane * out0 + z) * out1 + y). Four neighbouring
+ * outputs whose windows have the same width are summed together (four
+ * independent chains instead of one; each still in the reference's order). */
 P3_INLINE void avg_rows(const p3_job *j, int64_t b, int64_t e, tabi_dtype dt) {
   const p3_geom *g = j->g;
   int64_t o01 = g->out[0] * g->out[1], ow = g->out[2];
+  const int64_t *xlo = g->lo[2], *xhi = g->hi[2], *xpool = g->pool[2];
   for (int64_t r = b; r < e; r++) {
     int64_t pl = r / o01, oz = (r % o01) / g->out[1], oy = r % g->out[1];
     int64_t base = p3_plane_off(g, pl);
     int64_t z0 = g->lo[0][oz], z1 = g->hi[0][oz], y0 = g->lo[1][oy], y1 = g->hi[1][oy];
     int64_t pzy = g->pool[0][oz] * g->pool[1][oy], czy = (z1 - z0) * (y1 - y0);
-    for (int64_t ox = 0; ox < ow; ox++) {
-      int64_t x0 = g->lo[2][ox], x1 = g->hi[2][ox];
-      double sum = 0;
-      for (int64_t z = z0; z < z1; z++)
-        for (int64_t y = y0; y < y1; y++) {
-          int64_t ro = base + z * g->xs[0] + y * g->xs[1];
-          for (int64_t xx = x0; xx < x1; xx++) sum += p3_ld(j->x, ro + xx * g->xs[2], dt);
-        }
-      int64_t div = g->dov ? g->dov : g->include_pad ? pzy * g->pool[2][ox] : czy * (x1 - x0);
+    int64_t ox = 0;
+    for (; ox + 4 <= ow; ox += 4) {
+      int64_t w = xhi[ox] - xlo[ox];
+      double sum[4] = {0, 0, 0, 0};
+      if (xhi[ox + 1] - xlo[ox + 1] == w && xhi[ox + 2] - xlo[ox + 2] == w && xhi[ox + 3] - xlo[ox + 3] == w) {
+        int64_t a0 = xlo[ox] * g->xs[2], a1 = xlo[ox + 1] * g->xs[2], a2 = xlo[ox + 2] * g->xs[2];
+        int64_t a3 = xlo[ox + 3] * g->xs[2];
+        for (int64_t z = z0; z < z1; z++)
+          for (int64_t y = y0; y < y1; y++) {
+            int64_t ro = base + z * g->xs[0] + y * g->xs[1];
+            for (int64_t k = 0; k < w; k++) {
+              int64_t kk = ro + k * g->xs[2];
+              sum[0] += p3_ld(j->x, kk + a0, dt);
+              sum[1] += p3_ld(j->x, kk + a1, dt);
+              sum[2] += p3_ld(j->x, kk + a2, dt);
+              sum[3] += p3_ld(j->x, kk + a3, dt);
+            }
+          }
+      } else {
+        for (int q = 0; q < 4; q++) sum[q] = avg_sum1(j, base, z0, z1, y0, y1, xlo[ox + q], xhi[ox + q], dt);
+      }
+      for (int q = 0; q < 4; q++) {
+        int64_t c = ox + q;
+        int64_t div = g->dov ? g->dov : g->include_pad ? pzy * xpool[c] : czy * (xhi[c] - xlo[c]);
+        p3_st(j->y, r * ow + c, sum[q] / (double)div, dt);
+      }
+    }
+    for (; ox < ow; ox++) {
+      double sum = avg_sum1(j, base, z0, z1, y0, y1, xlo[ox], xhi[ox], dt);
+      int64_t div = g->dov ? g->dov : g->include_pad ? pzy * xpool[ox] : czy * (xhi[ox] - xlo[ox]);
       p3_st(j->y, r * ow + ox, sum / (double)div, dt);
     }
   }
@@ -222,32 +260,37 @@ static void avg_range(void *arg, int64_t b, int64_t e) {
 #undef AVG_CALL
 }
 
-/* Global pooling (each window is its whole plane): planes [b, e), four at a
- * time so their independent sums overlap (each in the reference's order). */
+/* Global pooling (each window is its whole plane): planes [b, e), eight at a
+ * time so their independent sums overlap (each in the reference's order). A
+ * compact plane (the common NCHW case) is one run of elements; planes evenly
+ * spaced (no batch, or a dense batch) need no division for their offsets. */
 P3_INLINE void glob_planes(const p3_job *j, int64_t b, int64_t e, tabi_dtype dt) {
   const p3_geom *g = j->g;
   int64_t div = g->dov ? g->dov : g->include_pad ? g->pool[0][0] * g->pool[1][0] * g->pool[2][0]
                                                  : g->in[0] * g->in[1] * g->in[2];
+  int compact = (g->in[2] == 1 || g->xs[2] == 1) && (g->in[1] == 1 || g->xs[1] == g->in[2]) &&
+                (g->in[0] == 1 || g->xs[0] == g->in[1] * g->in[2]);
+  int even = g->lead[0] == 1 || g->ls[0] == g->c * g->ls[1];
+  int64_t n = g->in[0] * g->in[1] * g->in[2];
   int64_t pl = b;
-  for (; pl + 4 <= e; pl += 4) {
-    int64_t o0 = p3_plane_off(g, pl), o1 = p3_plane_off(g, pl + 1);
-    int64_t o2 = p3_plane_off(g, pl + 2), o3 = p3_plane_off(g, pl + 3);
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int64_t z = 0; z < g->in[0]; z++)
-      for (int64_t y = 0; y < g->in[1]; y++) {
-        int64_t ro = z * g->xs[0] + y * g->xs[1];
-        for (int64_t xx = 0; xx < g->in[2]; xx++) {
-          int64_t off = ro + xx * g->xs[2];
-          s0 += p3_ld(j->x, o0 + off, dt);
-          s1 += p3_ld(j->x, o1 + off, dt);
-          s2 += p3_ld(j->x, o2 + off, dt);
-          s3 += p3_ld(j->x, o3 + off, dt);
+  for (; pl + 8 <= e; pl += 8) {
+    int64_t o[8];
+    double sm[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int q = 0; q < 8; q++) o[q] = even ? (pl + q) * g->ls[1] : p3_plane_off(g, pl + q);
+    if (compact) {
+      for (int64_t i = 0; i < n; i++)
+        for (int q = 0; q < 8; q++) sm[q] += p3_ld(j->x, o[q] + i, dt);
+    } else {
+      for (int64_t z = 0; z < g->in[0]; z++)
+        for (int64_t y = 0; y < g->in[1]; y++) {
+          int64_t ro = z * g->xs[0] + y * g->xs[1];
+          for (int64_t xx = 0; xx < g->in[2]; xx++) {
+            int64_t off = ro + xx * g->xs[2];
+            for (int q = 0; q < 8; q++) sm[q] += p3_ld(j->x, o[q] + off, dt);
+          }
         }
-      }
-    p3_st(j->y, pl, s0 / (double)div, dt);
-    p3_st(j->y, pl + 1, s1 / (double)div, dt);
-    p3_st(j->y, pl + 2, s2 / (double)div, dt);
-    p3_st(j->y, pl + 3, s3 / (double)div, dt);
+    }
+    for (int q = 0; q < 8; q++) p3_st(j->y, pl + q, sm[q] / (double)div, dt);
   }
   for (; pl < e; pl++) {
     int64_t o0 = p3_plane_off(g, pl);
