@@ -270,7 +270,7 @@ P3_INLINE void glob_planes(const p3_job *j, int64_t b, int64_t e, tabi_dtype dt)
                                                  : g->in[0] * g->in[1] * g->in[2];
   int compact = (g->in[2] == 1 || g->xs[2] == 1) && (g->in[1] == 1 || g->xs[1] == g->in[2]) &&
                 (g->in[0] == 1 || g->xs[0] == g->in[1] * g->in[2]);
-  int even = g->lead[0] == 1 || g->ls[0] == g->c * g->ls[1];
+  int even = g->nd == g->ns + 1 || g->lead[0] == 1 || g->ls[0] == g->c * g->ls[1];
   int64_t n = g->in[0] * g->in[1] * g->in[2];
   int64_t pl = b;
   for (; pl + 8 <= e; pl += 8) {

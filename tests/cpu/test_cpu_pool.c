@@ -400,36 +400,49 @@ static double time_call(tabi_runtime *rt, const char *op, tabi_value *args, int3
 /* fast with 2 threads (f), with 1 thread (f1), reference (r) */
 static void timings(tabi_runtime *f, tabi_runtime *f1, tabi_runtime *r) {
   int64_t g[4] = {32, 2048, 7, 7}, g5[5] = {4, 32, 16, 32, 32}, one[2] = {1, 1}, k3 = 3, s2 = 2, p0 = 0, d1 = 1;
+  int64_t l3[3] = {8, 64, 4096}, o100 = 100, o488[3] = {4, 8, 8};
   tabi_runtime *rts[3] = {f, f1, r};
-  double t[3][4];
+  double t[3][7];
   for (int k = 0; k < 3; k++) {
-    tabi_tensor *x = NULL, *go = NULL, *x5 = NULL;
+    tabi_tensor *x = NULL, *go = NULL, *x5 = NULL, *x1 = NULL;
     int64_t gs[4] = {32, 2048, 1, 1};
     tabi_tensor_empty(rts[k], cpu, TABI_DTYPE_FLOAT32, 4, g, &x);
     tabi_tensor_empty(rts[k], cpu, TABI_DTYPE_FLOAT32, 4, gs, &go);
     tabi_tensor_empty(rts[k], cpu, TABI_DTYPE_FLOAT32, 5, g5, &x5);
-    if (!x || !go || !x5) return;
+    tabi_tensor_empty(rts[k], cpu, TABI_DTYPE_FLOAT32, 3, l3, &x1);
+    if (!x || !go || !x5 || !x1) return;
     memset(tabi_tensor_data(x), 0, sizeof(float) * 32 * 2048 * 49);
     memset(tabi_tensor_data(go), 0, sizeof(float) * 32 * 2048);
     memset(tabi_tensor_data(x5), 0, sizeof(float) * 4 * 32 * 16 * 32 * 32);
+    memset(tabi_tensor_data(x1), 0, sizeof(float) * 8 * 64 * 4096);
     tabi_value a1[2] = {tabi_tensor_value(x), tabi_int_list(one, 2)};
     tabi_value a2[2] = {tabi_tensor_value(go), tabi_tensor_value(x)};
     tabi_value a3[7] = {tabi_tensor_value(x5), tabi_int_list(&k3, 1), tabi_int_list(&s2, 1), tabi_int_list(&p0, 1),
                         tabi_bool(0), tabi_bool(1), tabi_none()};
     tabi_value a4[6] = {tabi_tensor_value(x5), tabi_int_list(&k3, 1), tabi_int_list(&s2, 1), tabi_int_list(&p0, 1),
                         tabi_int_list(&d1, 1), tabi_bool(0)};
+    tabi_value a5[6] = {tabi_tensor_value(x1), tabi_int_list(&k3, 1), tabi_int_list(&s2, 1), tabi_int_list(&p0, 1),
+                        tabi_bool(0), tabi_bool(1)};
+    tabi_value a6[2] = {tabi_tensor_value(x1), tabi_int_list(&o100, 1)};
+    tabi_value a7[2] = {tabi_tensor_value(x5), tabi_int_list(o488, 3)};
     t[k][0] = time_call(rts[k], "aten::_adaptive_avg_pool2d", a1, 2, 1);
     t[k][1] = time_call(rts[k], "aten::_adaptive_avg_pool2d_backward", a2, 2, 1);
     t[k][2] = time_call(rts[k], "aten::avg_pool3d", a3, 7, 1);
     t[k][3] = time_call(rts[k], "aten::max_pool3d_with_indices", a4, 6, 2);
+    t[k][4] = time_call(rts[k], "aten::avg_pool1d", a5, 6, 1);
+    t[k][5] = time_call(rts[k], "aten::adaptive_avg_pool1d", a6, 2, 1);
+    t[k][6] = time_call(rts[k], "aten::_adaptive_avg_pool3d", a7, 2, 1);
     tabi_tensor_release(x);
     tabi_tensor_release(go);
     tabi_tensor_release(x5);
+    tabi_tensor_release(x1);
   }
-  static const char *names[4] = {"adaptive_avg_pool2d 32x2048x7x7->1x1", "adaptive_avg_pool2d_backward same",
-                                 "avg_pool3d 4x32x16x32x32 k3 s2", "max_pool3d 4x32x16x32x32 k3 s2"};
-  for (int i = 0; i < 4; i++)
-    printf("%-40s fast %8.3f ms (1 thread %8.3f ms)  reference %8.3f ms\n", names[i], 1e3 * t[0][i],
+  static const char *names[7] = {"adaptive_avg_pool2d 32x2048x7x7->1x1", "adaptive_avg_pool2d_backward same",
+                                 "avg_pool3d 4x32x16x32x32 k3 s2", "max_pool3d 4x32x16x32x32 k3 s2",
+                                 "avg_pool1d 8x64x4096 k3 s2", "adaptive_avg_pool1d 8x64x4096->100",
+                                 "adaptive_avg_pool3d 4x32x16x32x32->4x8x8"};
+  for (int i = 0; i < 7; i++)
+    printf("%-42s fast %8.3f ms (1 thread %8.3f ms)  reference %8.3f ms\n", names[i], 1e3 * t[0][i],
            1e3 * t[1][i], 1e3 * t[2][i]);
 }
 
