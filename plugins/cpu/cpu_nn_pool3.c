@@ -207,8 +207,8 @@ P3_INLINE double avg_sum1(const p3_job *j, int64_t base, int64_t z0, int64_t z1,
 }
 
 /* Output rows [b, e) (row = (plane * out0 + z) * out1 + y). Four neighbouring
- * outputs whose windows have the same width are summed together (four
- * independent chains instead of one; each still in the reference's order). */
+ * outputs are summed together (four independent chains instead of one; each
+ * still in the reference's order). */
 P3_INLINE void avg_rows(const p3_job *j, int64_t b, int64_t e, tabi_dtype dt) {
   const p3_geom *g = j->g;
   int64_t o01 = g->out[0] * g->out[1], ow = g->out[2];
@@ -220,25 +220,27 @@ P3_INLINE void avg_rows(const p3_job *j, int64_t b, int64_t e, tabi_dtype dt) {
     int64_t pzy = g->pool[0][oz] * g->pool[1][oy], czy = (z1 - z0) * (y1 - y0);
     int64_t ox = 0;
     for (; ox + 4 <= ow; ox += 4) {
+      /* per (z, y) row: the columns all four windows have, side by side, then
+       * each window's remaining columns (adaptive widths differ by one) */
       int64_t w = xhi[ox] - xlo[ox];
+      for (int q = 1; q < 4; q++)
+        if (xhi[ox + q] - xlo[ox + q] < w) w = xhi[ox + q] - xlo[ox + q];
       double sum[4] = {0, 0, 0, 0};
-      if (xhi[ox + 1] - xlo[ox + 1] == w && xhi[ox + 2] - xlo[ox + 2] == w && xhi[ox + 3] - xlo[ox + 3] == w) {
-        int64_t a0 = xlo[ox] * g->xs[2], a1 = xlo[ox + 1] * g->xs[2], a2 = xlo[ox + 2] * g->xs[2];
-        int64_t a3 = xlo[ox + 3] * g->xs[2];
-        for (int64_t z = z0; z < z1; z++)
-          for (int64_t y = y0; y < y1; y++) {
-            int64_t ro = base + z * g->xs[0] + y * g->xs[1];
-            for (int64_t k = 0; k < w; k++) {
-              int64_t kk = ro + k * g->xs[2];
-              sum[0] += p3_ld(j->x, kk + a0, dt);
-              sum[1] += p3_ld(j->x, kk + a1, dt);
-              sum[2] += p3_ld(j->x, kk + a2, dt);
-              sum[3] += p3_ld(j->x, kk + a3, dt);
-            }
+      int64_t a0 = xlo[ox] * g->xs[2], a1 = xlo[ox + 1] * g->xs[2], a2 = xlo[ox + 2] * g->xs[2];
+      int64_t a3 = xlo[ox + 3] * g->xs[2];
+      for (int64_t z = z0; z < z1; z++)
+        for (int64_t y = y0; y < y1; y++) {
+          int64_t ro = base + z * g->xs[0] + y * g->xs[1];
+          for (int64_t k = 0; k < w; k++) {
+            int64_t kk = ro + k * g->xs[2];
+            sum[0] += p3_ld(j->x, kk + a0, dt);
+            sum[1] += p3_ld(j->x, kk + a1, dt);
+            sum[2] += p3_ld(j->x, kk + a2, dt);
+            sum[3] += p3_ld(j->x, kk + a3, dt);
           }
-      } else {
-        for (int q = 0; q < 4; q++) sum[q] = avg_sum1(j, base, z0, z1, y0, y1, xlo[ox + q], xhi[ox + q], dt);
-      }
+          for (int q = 0; q < 4; q++)
+            for (int64_t xx = xlo[ox + q] + w; xx < xhi[ox + q]; xx++) sum[q] += p3_ld(j->x, ro + xx * g->xs[2], dt);
+        }
       for (int q = 0; q < 4; q++) {
         int64_t c = ox + q;
         int64_t div = g->dov ? g->dov : g->include_pad ? pzy * xpool[c] : czy * (xhi[c] - xlo[c]);
