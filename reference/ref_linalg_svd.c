@@ -62,8 +62,11 @@ static void jacobi(ref_cplx *W, int64_t R, int64_t C, ref_cplx *V) {
 
 /* Columns have..ncols-1 of Q (R rows, column-major) are filled with unit vectors
  * orthogonal to every earlier column: Gram-Schmidt (twice, for accuracy) on the
- * standard basis vector that keeps the largest residual. */
-static void complete(ref_cplx *Q, int64_t R, int64_t have, int64_t ncols, ref_cplx *tmp) {
+ * standard basis vector that keeps the largest residual. The choice depends on
+ * the earlier columns only through |Q[i, c]| and the projector, so it is the
+ * same for any sign or phase of those columns (the CPU plugin's LAPACK path
+ * completes with this function and so matches the reference). */
+void ref_linalg_svd_complete(ref_cplx *Q, int64_t R, int64_t have, int64_t ncols, ref_cplx *tmp) {
   for (int64_t j = have; j < ncols; j++) {
     double best = -1;
     int64_t best_e = 0;
@@ -185,7 +188,7 @@ tabi_status ref_linalg_svd(void *ctx, const tabi_call *call, tabi_value *args, t
     }
     /* U' needs C columns (thin) or R (full, when it is the tall side) */
     int64_t qcols = (m >= n ? ucols : vrows);
-    complete(Q, R, have, qcols, tmp);
+    ref_linalg_svd_complete(Q, R, have, qcols, tmp);
     int64_t sbase = b * k, ubase = b * m * ucols, vbase = b * vrows * n;
     for (int64_t j = 0; j < k; j++) ref_store_f(S, sbase + j, sv[order[j]]);
     if (m >= n) { /* U = Q (m x ucols), Vh = QV^H (n x n) */

@@ -293,6 +293,54 @@ static void bench_dnnl(int64_t m1, int64_t m2, int64_t cn, int64_t cc, int64_t c
 }
 #endif
 
+/* More convolutions (informative: the issue's case is conv_fwd/conv_bwd): a
+ * grouped and a depthwise 3x3, a stride-2 transposed one, a 3-d one, and the
+ * ResNet layer in bfloat16. Names as in bench_torch.py. */
+static void bench_conv_more(tabi_runtime *rt, int sm) {
+  int64_t n = sm ? 2 : 8, c = sm ? 16 : 128, hw = sm ? 8 : 28, one[3] = {1, 1, 1};
+  int64_t two[2] = {2, 2}, zero[3] = {0, 0, 0};
+  int64_t xs[4] = {n, c, hw, hw}, half[4] = {n, c, hw / 2, hw / 2};
+  static const struct { const char *name; int64_t groups; } grp[2] = {{"conv_grouped_fwd", 32},
+                                                                      {"conv_depthwise_fwd", 0}};
+  for (int k = 0; k < 2; k++) {
+    int64_t g = grp[k].groups ? (grp[k].groups < c ? grp[k].groups : c) : c;
+    int64_t ws[4] = {c, c / g, 3, 3};
+    tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 4, xs, 0), *w = tensor(rt, TABI_DTYPE_FLOAT32, 4, ws, 0);
+    tabi_value cv[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(one, 2),
+                        tabi_int_list(one, 2), tabi_int_list(one, 2), tabi_bool(0), tabi_int_list(zero, 2),
+                        tabi_int(g)};
+    bench_op(rt, grp[k].name, "aten::convolution", cv, 9, 1);
+    tabi_tensor_release(x); tabi_tensor_release(w);
+  }
+  { /* transposed: [n, c, hw/2, hw/2] -> [n, c/2, hw, hw], k 4, stride 2, pad 1 */
+    int64_t ws[4] = {c, c / 2, 4, 4};
+    tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 4, half, 0), *w = tensor(rt, TABI_DTYPE_FLOAT32, 4, ws, 0);
+    tabi_value cv[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(two, 2),
+                        tabi_int_list(one, 2), tabi_int_list(one, 2), tabi_bool(1), tabi_int_list(zero, 2),
+                        tabi_int(1)};
+    bench_op(rt, "conv_transposed_fwd", "aten::convolution", cv, 9, 1);
+    tabi_tensor_release(x); tabi_tensor_release(w);
+  }
+  { /* 3-d: [2, c/4, 16, hw, hw] (*) [c/4, c/4, 3, 3, 3], pad 1 */
+    int64_t xs5[5] = {2, c / 4, sm ? 4 : 16, hw, hw}, ws5[5] = {c / 4, c / 4, 3, 3, 3};
+    tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 5, xs5, 0), *w = tensor(rt, TABI_DTYPE_FLOAT32, 5, ws5, 0);
+    tabi_value cv[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(one, 3),
+                        tabi_int_list(one, 3), tabi_int_list(one, 3), tabi_bool(0), tabi_int_list(zero, 3),
+                        tabi_int(1)};
+    bench_op(rt, "conv3d_fwd", "aten::convolution", cv, 9, 1);
+    tabi_tensor_release(x); tabi_tensor_release(w);
+  }
+  { /* the ResNet layer of conv_fwd in bfloat16 */
+    int64_t ws[4] = {c, c, 3, 3};
+    tabi_tensor *x = tensor(rt, TABI_DTYPE_BFLOAT16, 4, xs, 0), *w = tensor(rt, TABI_DTYPE_BFLOAT16, 4, ws, 0);
+    tabi_value cv[9] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_none(), tabi_int_list(one, 2),
+                        tabi_int_list(one, 2), tabi_int_list(one, 2), tabi_bool(0), tabi_int_list(zero, 2),
+                        tabi_int(1)};
+    bench_op(rt, "conv_bf16_fwd", "aten::convolution", cv, 9, 1);
+    tabi_tensor_release(x); tabi_tensor_release(w);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *plugin = NULL;
   for (int i = 1; i < argc; i++) {
@@ -356,6 +404,13 @@ int main(int argc, char **argv) {
     bench_op(rt, k ? "mm_2048" : "mm_1024", "aten::mm", ab, 2, 1);
     tabi_tensor_release(a); tabi_tensor_release(b);
   }
+  { /* informative: mm 2048^3 in bfloat16 */
+    int64_t s[2] = {M2, M2};
+    tabi_tensor *a = tensor(rt, TABI_DTYPE_BFLOAT16, 2, s, 0), *b = tensor(rt, TABI_DTYPE_BFLOAT16, 2, s, 0);
+    tabi_value ab[2] = {tabi_tensor_value(a), tabi_tensor_value(b)};
+    bench_op(rt, "mm_bf16_2048", "aten::mm", ab, 2, 1);
+    tabi_tensor_release(a); tabi_tensor_release(b);
+  }
   {
     int64_t xs[4] = {CN, CC, CHW, CHW}, ws[4] = {CC, CC, 3, 3}, one[2] = {1, 1}, zero[2] = {0, 0};
     int64_t mask[3] = {1, 1, 0};
@@ -371,6 +426,7 @@ int main(int argc, char **argv) {
     bench_op(rt, "conv_bwd", "aten::convolution_backward", cb, 11, 3);
     tabi_tensor_release(x); tabi_tensor_release(w); tabi_tensor_release(dy);
   }
+  bench_conv_more(rt, small);
   {
     tabi_tensor *x = tensor(rt, TABI_DTYPE_FLOAT32, 1, &F, 0);
     int64_t last[1] = {-1};
@@ -406,6 +462,13 @@ int main(int argc, char **argv) {
     tabi_value tk[5] = {tabi_tensor_value(x), tabi_int(1000), tabi_int(-1), tabi_bool(1), tabi_bool(1)};
     bench_op(rt, "topk", "aten::topk", tk, 5, 2);
     tabi_tensor_release(x);
+  }
+  { /* prims::svd of a 256x256 float32 matrix (thin), informative */
+    int64_t ss[2] = {small ? 32 : 256, small ? 32 : 256};
+    tabi_tensor *a = tensor(rt, TABI_DTYPE_FLOAT32, 2, ss, 0);
+    tabi_value sv[2] = {tabi_tensor_value(a), tabi_bool(0)};
+    bench_op(rt, "svd_256", "prims::svd", sv, 2, 3);
+    tabi_tensor_release(a);
   }
 #ifdef TABI_BENCH_ONEDNN
   bench_dnnl(M1, M2, CN, CC, CHW);

@@ -75,6 +75,8 @@ def main():
         x = torch.rand(n, n)
         y = torch.rand(n, n)
         bench(name, lambda: torch.ops.aten.mm(x, y))
+    xb2, yb2 = torch.rand(M2, M2).to(torch.bfloat16), torch.rand(M2, M2).to(torch.bfloat16)
+    bench("mm_bf16_2048", lambda: torch.ops.aten.mm(xb2, yb2))
     x = torch.rand(CN, CC, CHW, CHW)
     wt = torch.rand(CC, CC, 3, 3)
     dy = torch.rand(CN, CC, CHW, CHW)
@@ -82,6 +84,21 @@ def main():
                                                          [0, 0], 1))
     bench("conv_bwd", lambda: torch.ops.aten.convolution_backward(
         dy, x, wt, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, False]))
+    for name, g in (("conv_grouped_fwd", min(32, CC)), ("conv_depthwise_fwd", CC)):
+        wg = torch.rand(CC, CC // g, 3, 3)
+        bench(name, lambda: torch.ops.aten.convolution(x, wg, None, [1, 1], [1, 1], [1, 1], False,
+                                                       [0, 0], g))
+    xt = torch.rand(CN, CC, CHW // 2, CHW // 2)
+    wtt = torch.rand(CC, CC // 2, 4, 4)
+    bench("conv_transposed_fwd", lambda: torch.ops.aten.convolution(xt, wtt, None, [2, 2], [1, 1], [1, 1],
+                                                                    True, [0, 0], 1))
+    x3 = torch.rand(2, CC // 4, 4 if small else 16, CHW, CHW)
+    w3 = torch.rand(CC // 4, CC // 4, 3, 3, 3)
+    bench("conv3d_fwd", lambda: torch.ops.aten.convolution(x3, w3, None, [1, 1, 1], [1, 1, 1], [1, 1, 1],
+                                                           False, [0, 0, 0], 1))
+    xb, wb = x.to(torch.bfloat16), wt.to(torch.bfloat16)
+    bench("conv_bf16_fwd", lambda: torch.ops.aten.convolution(xb, wb, None, [1, 1], [1, 1], [1, 1], False,
+                                                              [0, 0], 1))
     s = torch.rand(F)
     bench("fft_r2c", lambda: torch.ops.aten._fft_r2c(s, [0], 0, True))
     spec = torch.ops.aten._fft_r2c(s, [0], 0, True)
@@ -96,6 +113,8 @@ def main():
     xs = torch.rand(ROWS)
     bench("sort", lambda: torch.ops.aten.sort(xs, -1, False))
     bench("topk", lambda: torch.ops.aten.topk(xs, 1000, -1, True, True))
+    sa = torch.rand(32, 32) if small else torch.rand(256, 256)
+    bench("svd_256", lambda: torch.linalg.svd(sa, full_matrices=False))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ extern void omp_set_num_threads(int n);
 #define PLAN_MAX_BUFS 12
 #define PLAN_MAX_STEPS 6
 #define PLAN_MAX_ARGS 6 /* up to 5 of the op, and its scratchpad */
-#define PLAN_KEY_MAX 24
+#define PLAN_KEY_MAX 40
 #define CPU_DNNL_CACHE_MAX 256
 
 typedef struct plan_step {
@@ -168,13 +168,17 @@ static int32_t plan_output(plan *p, int32_t user_buf, const dnnl_memory_desc_t *
   return plan_buf(p, want, -1);
 }
 
-static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
-  dnnl_dims_t d, s;
+static void md_plain_dt(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides,
+                        dnnl_data_type_t dt) {
+  dnnl_dims_t d = {0}, s = {0};
   for (int32_t i = 0; i < nd; i++) { d[i] = dims[i]; s[i] = strides[i]; }
-  dnnl_memory_desc_init_by_strides(md, nd, d, dnnl_f32, s);
+  dnnl_memory_desc_init_by_strides(md, nd, d, dt, s);
+}
+static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
+  md_plain_dt(md, nd, dims, strides, dnnl_f32);
 }
 static void md_any(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims) {
-  dnnl_dims_t d;
+  dnnl_dims_t d = {0};
   for (int32_t i = 0; i < nd; i++) d[i] = dims[i];
   dnnl_memory_desc_init_by_tag(md, nd, d, dnnl_f32, dnnl_format_tag_any);
 }
@@ -264,6 +268,7 @@ static int cached_run(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthread
 typedef struct mm_arg {
   int64_t batch, m, n, k;
   const int64_t *as, *bs;
+  dnnl_data_type_t in; /* the operands' type; the product is float32 */
 } mm_arg;
 
 static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
@@ -272,13 +277,22 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   int64_t cs[3];
   contig_strides(3, cd, cs);
   dnnl_memory_desc_t amd, bmd, cmd;
-  md_plain(&amd, 3, ad, a->as);
-  md_plain(&bmd, 3, bd, a->bs);
+  md_plain_dt(&amd, 3, ad, a->as, a->in);
+  md_plain_dt(&bmd, 3, bd, a->bs, a->in);
   md_plain(&cmd, 3, cd, cs);
   dnnl_matmul_desc_t desc;
   if (dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd) != dnnl_success) return 0;
   dnnl_primitive_desc_t pd;
   if (pd_create(&pd, &desc, e, NULL) != dnnl_success) return 0;
+  /* bf16 without the machine's bf16 (or AVX-512) kernels is oneDNN's
+   * reference loop, far slower than widening to float32: decline */
+  const char *impl = NULL;
+  if (a->in != dnnl_f32 &&
+      (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl ||
+       strncmp(impl, "ref", 3) == 0)) {
+    dnnl_primitive_desc_destroy(pd);
+    return 0;
+  }
   int32_t ba = plan_buf(p, &amd, 0), bb = plan_buf(p, &bmd, 1), bc = plan_buf(p, &cmd, 2);
   int32_t args[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, bufs[3] = {ba, bb, bc};
   int ok = plan_step_add(p, pd, 3, args, bufs);
@@ -286,13 +300,26 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   return ok;
 }
 
+static int matmul_dt(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
+                     int64_t m, int64_t n, int64_t k, const void *a, const int64_t *as, const void *b,
+                     const int64_t *bs, float *out, dnnl_data_type_t in) {
+  int64_t key[PLAN_KEY_MAX] = {in == dnnl_f32 ? 1 : 5, nthreads, batch, m, n, k,
+                               as[0], as[1], as[2], bs[0], bs[1], bs[2]};
+  mm_arg arg = {batch, m, n, k, as, bs, in};
+  void *ptrs[3] = {(void *)a, (void *)b, out};
+  return cached_run(c, h, nthreads, key, build_matmul, &arg, ptrs);
+}
+
 int cpu_dnnl_matmul(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
                     int64_t m, int64_t n, int64_t k, const float *a, const int64_t *as,
                     const float *b, const int64_t *bs, float *out) {
-  int64_t key[PLAN_KEY_MAX] = {1, nthreads, batch, m, n, k, as[0], as[1], as[2], bs[0], bs[1], bs[2]};
-  mm_arg arg = {batch, m, n, k, as, bs};
-  void *ptrs[3] = {(void *)a, (void *)b, out};
-  return cached_run(c, h, nthreads, key, build_matmul, &arg, ptrs);
+  return matmul_dt(c, h, nthreads, batch, m, n, k, a, as, b, bs, out, dnnl_f32);
+}
+
+int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads, int64_t batch,
+                         int64_t m, int64_t n, int64_t k, const uint16_t *a, const int64_t *as,
+                         const uint16_t *b, const int64_t *bs, float *out) {
+  return matmul_dt(c, h, nthreads, batch, m, n, k, a, as, b, bs, out, dnnl_bf16);
 }
 
 /* --- convolution -------------------------------------------------------------- */
@@ -307,38 +334,88 @@ typedef struct conv_arg {
 } conv_arg;
 
 typedef struct conv_mds {
-  dnnl_memory_desc_t x, w, b, y;          /* the caller's plain layouts */
+  dnnl_memory_desc_t x, w, b, y;          /* the caller's inputs, as strided */
+  dnnl_memory_desc_t xo, wo, yo;          /* results (dx, dw, y): contiguous */
   dnnl_memory_desc_t xa, wa, ya;          /* "any" for the op to choose */
-  dnnl_dims_t strides, dil, pad;
+  dnnl_dims_t strides, dil, pl, pr;
+  dnnl_alg_kind_t alg;
 } conv_mds;
 
+/* oneDNN's dims and strides of a weight tensor of ATen's shape with element
+ * strides `as`. The weights are [oc, ic/G, k...] (convolution) or
+ * [ic, oc/G, k...] (transposed); oneDNN wants [G, oc/G, ic/G, k...] (or
+ * [oc, ic, k...] for one group): ATen's dim 0 splits into G and its rest, and
+ * the transposed case swaps the two channel dims, all by strides over the same
+ * memory, no copy. Returns the rank. */
+static int32_t weight_md_dims(const cpu_conv_geom *g, const int64_t *as, int64_t *wd, int64_t *ws) {
+  int64_t G = g->groups, ocg = g->oc / G, icg = g->ic / G;
+  int32_t o = G > 1 ? 1 : 0;
+  int64_t d0 = g->transposed ? icg : ocg; /* ATen dim 0's size per group */
+  if (G > 1) {
+    wd[0] = G;
+    ws[0] = as[0] * d0;
+  }
+  wd[o] = ocg;
+  wd[o + 1] = icg;
+  ws[o] = g->transposed ? as[1] : as[0];
+  ws[o + 1] = g->transposed ? as[0] : as[1];
+  for (int32_t i = 0; i < g->ns; i++) {
+    wd[o + 2 + i] = g->k[i];
+    ws[o + 2 + i] = as[2 + i];
+  }
+  return g->ns + 2 + o;
+}
+
+/* A transposed convolution is oneDNN's deconvolution with right padding
+ * p - output_padding (the caller checked that it is >= 0). */
 static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g) {
-  int64_t xd[4] = {g->n, g->ic, g->ih, g->iw}, wd[4] = {g->oc, g->ic, g->kh, g->kw};
-  int64_t yd[4] = {g->n, g->oc, g->oh, g->ow}, bd[1] = {g->oc}, s[4], one[1] = {1};
-  contig_strides(4, xd, s); md_plain(&m->x, 4, xd, s);
-  contig_strides(4, wd, s); md_plain(&m->w, 4, wd, s);
-  contig_strides(4, yd, s); md_plain(&m->y, 4, yd, s);
-  md_plain(&m->b, 1, bd, one);
-  md_any(&m->xa, 4, xd);
-  md_any(&m->wa, 4, wd);
-  md_any(&m->ya, 4, yd);
+  int32_t ns = g->ns, nd = ns + 2;
+  int64_t xd[5] = {g->n, g->ic}, yd[5] = {g->n, g->oc}, s[6], one[1] = {1};
+  for (int32_t i = 0; i < ns; i++) {
+    xd[2 + i] = g->in[i];
+    yd[2 + i] = g->out[i];
+  }
+  md_plain(&m->x, nd, xd, g->xs);
+  md_plain(&m->y, nd, yd, g->ys);
+  contig_strides(nd, xd, s); md_plain(&m->xo, nd, xd, s);
+  contig_strides(nd, yd, s); md_plain(&m->yo, nd, yd, s);
+  int64_t wd[6], ws[6], as[5];
+  int32_t wn = weight_md_dims(g, g->ws, wd, ws);
+  md_plain(&m->w, wn, wd, ws);
+  contig_strides(nd, (int64_t[5]){g->transposed ? g->ic : g->oc, g->transposed ? g->oc / g->groups : g->ic / g->groups,
+                                  g->k[0], g->k[1], g->k[2]}, as);
+  weight_md_dims(g, as, wd, ws);
+  md_plain(&m->wo, wn, wd, ws);
+  md_plain(&m->b, 1, &g->oc, one);
+  md_any(&m->xa, nd, xd);
+  md_any(&m->wa, wn, wd);
+  md_any(&m->ya, nd, yd);
   memset(m->strides, 0, sizeof m->strides);
   memset(m->dil, 0, sizeof m->dil);
-  memset(m->pad, 0, sizeof m->pad);
-  m->strides[0] = g->sh; m->strides[1] = g->sw;
-  m->dil[0] = g->dh - 1; m->dil[1] = g->dw - 1;
-  m->pad[0] = g->ph; m->pad[1] = g->pw;
+  memset(m->pl, 0, sizeof m->pl);
+  memset(m->pr, 0, sizeof m->pr);
+  for (int32_t i = 0; i < ns; i++) {
+    m->strides[i] = g->s[i];
+    m->dil[i] = g->d[i] - 1;
+    m->pl[i] = g->p[i];
+    m->pr[i] = g->transposed ? g->p[i] - g->op[i] : g->p[i];
+  }
+  m->alg = g->transposed ? dnnl_deconvolution_direct : dnnl_convolution_direct;
 }
 
 /* The forward primitive descriptor: the op itself, or the hint of a backward one. */
-static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, conv_mds *m, int has_bias) {
+static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, const cpu_conv_geom *g, conv_mds *m,
+                                         int has_bias) {
   dnnl_convolution_desc_t d;
-  if (dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, dnnl_convolution_direct,
-                                                 &m->xa, &m->wa, has_bias ? &m->b : NULL, &m->ya,
-                                                 m->strides, m->dil, m->pad, m->pad) != dnnl_success)
-    return NULL;
+  const dnnl_memory_desc_t *b = has_bias ? &m->b : NULL;
+  dnnl_status_t st =
+      g->transposed
+          ? dnnl_dilated_deconvolution_forward_desc_init(&d, dnnl_forward_training, m->alg, &m->xa, &m->wa,
+                                                         b, &m->ya, m->strides, m->dil, m->pl, m->pr)
+          : dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, m->alg, &m->xa, &m->wa,
+                                                       b, &m->ya, m->strides, m->dil, m->pl, m->pr);
   dnnl_primitive_desc_t pd;
-  if (pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
+  if (st != dnnl_success || pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
   return pd;
 }
 
@@ -346,9 +423,9 @@ static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t pd = conv_fwd_pd(e, &m, a->has_bias);
+  dnnl_primitive_desc_t pd = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!pd) return 0;
-  int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.y, 3);
+  int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.yo, 3);
   int32_t ub = a->has_bias ? plan_buf(p, &m.b, 2) : -1;
   int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
   int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
@@ -368,18 +445,21 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, 0);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, 0);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
-  int ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &m.xa,
-                                                            &m.wa, &m.ya, m.strides, m.dil, m.pad,
-                                                            m.pad) == dnnl_success &&
-           pd_create(&pd, &d, e, hint) == dnnl_success;
+  dnnl_status_t st =
+      a->g->transposed
+          ? dnnl_dilated_deconvolution_backward_data_desc_init(&d, m.alg, &m.xa, &m.wa, &m.ya, m.strides,
+                                                               m.dil, m.pl, m.pr)
+          : dnnl_dilated_convolution_backward_data_desc_init(&d, m.alg, &m.xa, &m.wa, &m.ya, m.strides,
+                                                             m.dil, m.pl, m.pr);
+  int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 dy, 1 w, 2 dx */
-  int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.x, 2);
+  int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.xo, 2);
   int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
   int32_t bw = plan_input(p, e, uw, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
   int32_t bdx = plan_output(p, udx, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_src_md, 0));
@@ -397,18 +477,22 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
   conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, &m, a->has_bias);
+  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
-  int ok = dnnl_dilated_convolution_backward_weights_desc_init(
-               &d, dnnl_convolution_direct, &m.xa, &m.wa, a->has_bias ? &m.b : NULL, &m.ya,
-               m.strides, m.dil, m.pad, m.pad) == dnnl_success &&
-           pd_create(&pd, &d, e, hint) == dnnl_success;
+  const dnnl_memory_desc_t *b = a->has_bias ? &m.b : NULL;
+  dnnl_status_t st =
+      a->g->transposed
+          ? dnnl_dilated_deconvolution_backward_weights_desc_init(&d, m.alg, &m.xa, &m.wa, b, &m.ya,
+                                                                  m.strides, m.dil, m.pl, m.pr)
+          : dnnl_dilated_convolution_backward_weights_desc_init(&d, m.alg, &m.xa, &m.wa, b, &m.ya,
+                                                                m.strides, m.dil, m.pl, m.pr);
+  int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
   if (!ok) return 0;
   /* user buffers: 0 x, 1 dy, 2 dw, 3 db */
-  int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.w, 2);
+  int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.wo, 2);
   int32_t udb = a->has_bias ? plan_buf(p, &m.b, 3) : -1;
   int32_t bx = plan_input(p, e, ux, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
   int32_t bdy = plan_input(p, e, udy, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0));
@@ -424,11 +508,28 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   return ok;
 }
 
+/* The key: kind, threads, bias, then every field of the geometry (the
+ * per-dim values are packed two to a slot; each is < 2^31, checked by the
+ * caller's geometry; strides of inputs a kind does not read are zero). */
 static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_conv_geom *g,
                      int has_bias) {
-  int64_t k[PLAN_KEY_MAX] = {kind, nthreads, has_bias, g->n, g->ic, g->ih, g->iw, g->oc, g->kh,
-                             g->kw, g->oh, g->ow, g->sh, g->sw, g->ph, g->pw, g->dh, g->dw};
-  memcpy(key, k, sizeof k);
+  memset(key, 0, sizeof(int64_t) * PLAN_KEY_MAX);
+  int32_t k = 0;
+  key[k++] = kind;
+  key[k++] = ((int64_t)nthreads << 8) | (has_bias << 4) | (g->transposed << 3) | g->ns;
+  key[k++] = g->n;
+  key[k++] = g->ic;
+  key[k++] = g->oc;
+  key[k++] = g->groups;
+  const int64_t *arr[6] = {g->in, g->k, g->s, g->p, g->d, g->op};
+  for (int32_t a = 0; a < 6; a++)
+    for (int32_t i = 0; i < 3; i += 2)
+      key[k++] = (arr[a][i] << 32) | (i + 1 < 3 ? arr[a][i + 1] : 0);
+  const int64_t *st[3] = {kind == CONV_BWD_DATA ? NULL : g->xs, kind == CONV_BWD_W ? NULL : g->ws,
+                          kind == CONV_FWD ? NULL : g->ys};
+  for (int32_t a = 0; a < 3; a++)
+    for (int32_t i = 0; i < g->ns + 2; i += 2)
+      key[k++] = st[a] ? (st[a][i] << 32) | (i + 1 < g->ns + 2 ? st[a][i + 1] : 0) : 0;
 }
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,

@@ -6,8 +6,10 @@
  * and every entry point returns 0, so callers use their own kernels.
  *
  * Every entry point returns 1 when it computed the result, 0 when oneDNN could
- * not take the case (the caller falls back; nothing was written). float32 only.
- * Tensors of the conv entry points are contiguous NCHW / OIHW.
+ * not take the case (the caller falls back; nothing was written). float32
+ * unless named otherwise.
+ * Tensors of the conv entry points are (N, C, spatial...) and weights as ATen
+ * shapes them, read with the strides of cpu_conv_geom; results contiguous.
  *
  * Threading: the cache is locked while looked up or filled; entries are never
  * evicted or changed once inserted (past CPU_DNNL_CACHE_MAX shapes, primitives
@@ -32,10 +34,25 @@ int32_t cpu_dnnl_cache_size(cpu_dnnl_cache *cache);
 int cpu_dnnl_matmul(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
                     int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
                     const int64_t *as, const float *b, const int64_t *bs, float *c);
+/* The same with bfloat16 operands and a float32 product (oneDNN's bf16 dot
+ * products accumulate in float32: the float32 path's accuracy, without
+ * widening the operands first). 0 where the machine has no bf16 kernel. */
+int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                         int64_t batch, int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                         const int64_t *as, const uint16_t *b, const int64_t *bs, float *c);
 
+/* A convolution of ns = 1..3 spatial dims, ATen's arguments checked and its
+ * output size derived (cpu_nn_conv.c). ic/oc: channels of the op's input and
+ * output; the weight is [oc, ic/groups, k...], or [ic, oc/groups, k...] when
+ * transposed. Every size fits in 31 bits. */
 typedef struct cpu_conv_geom {
-  int64_t n, ic, ih, iw, oc, kh, kw, oh, ow;
-  int64_t sh, sw, ph, pw, dh, dw; /* stride, padding, dilation (ATen's, >= 1) */
+  int32_t ns, transposed;
+  int64_t n, ic, oc, groups;
+  int64_t in[3], k[3], out[3];     /* spatial sizes: input, kernel, output */
+  int64_t s[3], p[3], d[3], op[3]; /* stride, padding, dilation (>= 1), output_padding */
+  /* element strides of the input, the weight and grad_output (any dense
+   * layout: channels-last, transposed views); results are contiguous */
+  int64_t xs[5], ws[5], ys[5];
 } cpu_conv_geom;
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,

@@ -15,6 +15,11 @@ int cpu_dnnl_matmul(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthre
                     const int64_t *as, const float *b, const int64_t *bs, float *c) {
   return 0;
 }
+int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
+                         int64_t batch, int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                         const int64_t *as, const uint16_t *b, const int64_t *bs, float *c) {
+  return 0;
+}
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
                       const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
                       float *y) {

@@ -2,9 +2,12 @@
  * and float64.
  *
  * float32: oneDNN matmul where it is built in (cpu_dnnl.c, cached plans), the
- * plugin's own GEMM otherwise. float16/bfloat16: the operands are converted to
+ * plugin's own GEMM otherwise. bfloat16: oneDNN's bf16 matmul with a float32
+ * product, where the machine has bf16 or AVX-512 kernels (products of bf16 are
+ * exact in float32 and the sums are float32, as below, minus the widening
+ * pass). float16, and bfloat16 elsewhere: the operands are converted to
  * float32 (keeping a transposed operand transposed, so no extra copy), the
- * float32 product is taken as above, and alpha/beta/self are applied in float32
+ * float32 product is taken as above. Then alpha/beta/self are applied in float32
  * before the one rounding to the output type, as ATen (float accumulation,
  * one rounding) and the reference (double accumulation, one rounding) do.
  * float64: the own GEMM in double (oneDNN 2.6 has no f64 matmul).
@@ -196,6 +199,13 @@ static void epi_range(void *arg, int64_t b, int64_t e) {
   free(srow);
 }
 
+/* n float32 from the host's caching allocator (warm pages for a repeated shape). */
+static tabi_tensor *f32_scratch(const cpu_ctx *c, int64_t n) {
+  tabi_tensor *t = NULL;
+  DLDevice dev = {kDLCPU, 0};
+  return c->host->tensor_empty(c->host->ctx, dev, TABI_DTYPE_FLOAT32, 1, &n, &t) == TABI_OK ? t : NULL;
+}
+
 static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p,
                               const tabi_tensor *like, int32_t ndim, tabi_tensor **out) {
   int64_t shape[3] = {p->batch, p->m, p->n};
@@ -214,7 +224,15 @@ static tabi_status mm_compute(const cpu_ctx *c, const char *op, const mm_spec *p
       ok = cpu_gemm_f64(c, p->m, p->n, p->k, (const double *)(const void *)p->a + i * p->as[0],
                         p->as[1], p->as[2], (const double *)(const void *)p->b + i * p->bs[0],
                         p->bs[1], p->bs[2], (double *)prod + i * mn);
+  } else if (p->dt == TABI_DTYPE_BFLOAT16 && c->dnnl &&
+             (tmp = f32_scratch(c, p->batch * mn)) != NULL &&
+             cpu_dnnl_matmul_bf16(c->dnnl, c->host, mm_threads(c, (double)p->batch * mk * p->n), p->batch,
+                                  p->m, p->n, p->k, (const uint16_t *)(const void *)p->a, p->as,
+                                  (const uint16_t *)(const void *)p->b, p->bs, tabi_tensor_data(tmp))) {
+    prod = tabi_tensor_data(tmp); /* bf16 operands straight into oneDNN's bf16 dot products */
   } else {
+    c->host->tensor_release(c->host->ctx, tmp); /* a bf16 attempt's scratch */
+    tmp = NULL;
     /* from the host's caching allocator: a repeated shape reuses warm pages
      * (malloc of this size maps fresh ones, and page faults are slow here) */
     int64_t bytes = (int64_t)sizeof(float) * p->batch * (mk + kn + mn);

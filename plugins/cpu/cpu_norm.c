@@ -1,6 +1,6 @@
 /* plugins/cpu/cpu_norm.c: _softmax, _log_softmax (over the last dim) and
- * native_layer_norm, for contiguous float32 (softmax also float16/bfloat16
- * without half_to_float). One row per task: results do not depend on the thread
+ * native_layer_norm, for contiguous float32 (softmax also float16/bfloat16,
+ * and half_to_float); the other dims and dtypes are cpu_norm2.c's. One row per task: results do not depend on the thread
  * count. Row sums and the layer norm statistics accumulate in double, as the
  * reference does; the elementwise parts run in float32 with the vectorized exp.
  * Everything else runs the reference kernel.
@@ -11,10 +11,10 @@
 
 #include "cpu_ew.h"
 #include "cpu_math.h"
+#include "cpu_norm.h"
 #include "cpu_reduce_kern.h"
 
 #define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#define T256 __attribute__((target("avx2,fma")))
 
 CLONES static void exp_shift(const float *x, float *o, int64_t n, float m) {
   for (int64_t i = 0; i < n; i++) o[i] = cpu_expf(x[i] - m);
@@ -23,34 +23,9 @@ CLONES static void scale(float *o, int64_t n, float s) {
   for (int64_t i = 0; i < n; i++) o[i] *= s;
 }
 
-/* o = exp(x - m), returning the sum of o in double: one pass with explicit
- * AVX2 code (gcc leaves cpu_expf scalar: its float-to-int conversion may trap).
- * The Cephes reduction and polynomial of cpu_expf / the elementwise exp (about
- * 1 ulp), specialised to x - m <= 0 (m is the row max): the argument is clamped
- * at -87 so 2^k stays normal and one multiply scales (below, e^-87 = 1.6e-38
- * stands for a smaller value: an absolute error far under atol, and 0 after
- * scaling by 1/sum in any half type). NaN is kept: x86 max returns its second
- * operand, x, when either is NaN. The sum adds 8-term float32 partials per
- * lane (blocks of 128) widened to double, then the tail in order: a pure
- * function of the row. */
-T256 static __m256 exp8_neg(__m256 x) {
-  __m256 xc = _mm256_max_ps(_mm256_set1_ps(-87.0f), x);
-  __m256 k = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
-                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), xc);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
-  /* k in [-126, 0]: 2^k normal (a NaN k gives some scale; p is NaN already) */
-  __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
-}
-
+/* o = exp(x - m), returning the sum of o in double (cpu_exp8_neg: cpu_norm.h).
+ * The sum adds 8-term float32 partials per lane (blocks of 128) widened to
+ * double, then the tail in order: a pure function of the row. */
 T256 static double exp_sum8(const float *x, float *o, int64_t n, float m) {
   __m256 mv = _mm256_set1_ps(m);
   __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
@@ -58,8 +33,8 @@ T256 static double exp_sum8(const float *x, float *o, int64_t n, float m) {
   for (; i + 128 <= n; i += 128) {
     __m256 f0 = _mm256_setzero_ps(), f1 = _mm256_setzero_ps();
     for (int64_t k = i; k < i + 128; k += 16) {
-      __m256 e0 = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k), mv));
-      __m256 e1 = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k + 8), mv));
+      __m256 e0 = cpu_exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k), mv));
+      __m256 e1 = cpu_exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + k + 8), mv));
       _mm256_storeu_ps(o + k, e0);
       _mm256_storeu_ps(o + k + 8, e1);
       f0 = _mm256_add_ps(f0, e0);
@@ -70,7 +45,7 @@ T256 static double exp_sum8(const float *x, float *o, int64_t n, float m) {
     a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
   }
   for (; i + 8 <= n; i += 8) {
-    __m256 e = exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + i), mv));
+    __m256 e = cpu_exp8_neg(_mm256_sub_ps(_mm256_loadu_ps(x + i), mv));
     _mm256_storeu_ps(o + i, e);
     a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(e)));
     a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(e, 1)));
@@ -92,8 +67,10 @@ static double exp_sum(const cpu_ctx *c, const float *x, float *o, int64_t n, flo
   exp_shift(x, o, n, m);
   return cpu_sum_f32(c, o, n);
 }
-CLONES static void shift(const float *x, float *o, int64_t n, float s) {
-  for (int64_t i = 0; i < n; i++) o[i] = x[i] - s;
+/* (x - m) - ls, the reference's order: x == m gives exactly -ls even where m
+ * is so large that m + ls would round to m. */
+CLONES static void shift(const float *x, float *o, int64_t n, float m, float ls) {
+  for (int64_t i = 0; i < n; i++) o[i] = (x[i] - m) - ls;
 }
 CLONES static void norm_row(const float *x, float *o, int64_t n, float mean, float rstd,
                             const float *w, const float *b) {
@@ -109,7 +86,7 @@ CLONES static void norm_row(const float *x, float *o, int64_t n, float mean, flo
 
 typedef struct sm_job {
   const cpu_ctx *c;
-  tabi_dtype dt;
+  tabi_dtype dt, odt; /* odt: float32 for half_to_float, else dt */
   const char *x;
   char *o;
   int64_t len;
@@ -120,7 +97,7 @@ typedef struct sm_job {
 static void softmax_row(const cpu_ctx *c, const float *x, float *o, int64_t n, int want_log) {
   float m = cpu_max_f32(c, x, n, 0);
   double s = exp_sum(c, x, o, n, m);
-  if (want_log) shift(x, o, n, (float)((double)m + log(s)));
+  if (want_log) shift(x, o, n, m, (float)log(s));
   else scale(o, n, (float)(1.0 / s));
 }
 
@@ -136,6 +113,10 @@ static void softmax_range(void *arg, int64_t b, int64_t e) {
   if (!buf) { j->failed = 1; return; }
   for (int64_t r = b; r < e; r++) {
     cpu_to_f32(j->c, j->dt, j->x + 2 * r * j->len, buf, j->len);
+    if (j->odt == TABI_DTYPE_FLOAT32) {
+      softmax_row(j->c, buf, (float *)j->o + r * j->len, j->len, j->log);
+      continue;
+    }
     softmax_row(j->c, buf, buf + j->len, j->len, j->log);
     cpu_from_f32(j->c, j->dt, buf + j->len, j->o + 2 * r * j->len, j->len);
   }
@@ -144,16 +125,20 @@ static void softmax_range(void *arg, int64_t b, int64_t e) {
 
 static int softmax_fast(const cpu_ctx *c, tabi_value *args, tabi_value *outs, int log,
                         tabi_status *st) {
-  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_BOOL || args[2].u.i) return 0;
+  if (args[0].tag != TABI_TAG_TENSOR || args[2].tag != TABI_TAG_BOOL) return 0;
   const tabi_tensor *t = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(t);
+  tabi_dtype dt = tabi_tensor_dtype(t), odt = dt;
+  if (args[2].u.i) { /* half_to_float: float16 in, float32 out (else the reference's error) */
+    if (dt != TABI_DTYPE_FLOAT16) return 0;
+    odt = TABI_DTYPE_FLOAT32;
+  }
   if (!cpu_is_fast_float(dt) || !cpu_contig(t) || t->dl.ndim < 1) return 0;
   if (cpu_wrap_dim(args[1].u.i, t->dl.ndim) != t->dl.ndim - 1) return 0;
   int64_t numel = tabi_tensor_numel(t);
   if (numel == 0) return 0;
   tabi_tensor *o = NULL;
-  if ((*st = cpu_empty(c, t, dt, t->dl.ndim, t->dl.shape, &o)) != TABI_OK) return 1;
-  sm_job j = {c, dt, tabi_tensor_data(t), tabi_tensor_data(o), t->dl.shape[t->dl.ndim - 1], log, 0};
+  if ((*st = cpu_empty(c, t, odt, t->dl.ndim, t->dl.shape, &o)) != TABI_OK) return 1;
+  sm_job j = {c, dt, odt, tabi_tensor_data(t), tabi_tensor_data(o), t->dl.shape[t->dl.ndim - 1], log, 0};
   cpu_parallel_for(c->pool, numel / j.len, 1 + 16384 / j.len, softmax_range, &j);
   if (j.failed) {
     c->host->tensor_release(c->host->ctx, o);
@@ -167,7 +152,7 @@ static int softmax_fast(const cpu_ctx *c, tabi_value *args, tabi_value *outs, in
 tabi_status cpu_k_softmax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const cpu_ctx *c = ctx;
   tabi_status st = TABI_OK;
-  if (softmax_fast(c, args, outs, 0, &st)) return st;
+  if (softmax_fast(c, args, outs, 0, &st) || cpu_softmax_more(c, args, outs, 0, &st)) return st;
   return CPU_FALLBACK(c, SOFTMAX);
 }
 
@@ -175,7 +160,7 @@ tabi_status cpu_k_log_softmax(void *ctx, const tabi_call *call, tabi_value *args
                               tabi_value *outs) {
   const cpu_ctx *c = ctx;
   tabi_status st = TABI_OK;
-  if (softmax_fast(c, args, outs, 1, &st)) return st;
+  if (softmax_fast(c, args, outs, 1, &st) || cpu_softmax_more(c, args, outs, 1, &st)) return st;
   return CPU_FALLBACK(c, LOG_SOFTMAX);
 }
 
@@ -218,6 +203,8 @@ tabi_status cpu_k_layer_norm(void *ctx, const tabi_call *call, tabi_value *args,
   if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST) return CPU_FALLBACK(c, LAYER_NORM);
   const tabi_tensor *t = args[0].u.t;
   int32_t nd = t->dl.ndim, k = (int32_t)ns->u.list.len;
+  tabi_status mst = TABI_OK;
+  if (tabi_tensor_dtype(t) != TABI_DTYPE_FLOAT32 && cpu_layer_norm_more(c, args, outs, &mst)) return mst;
   if (tabi_tensor_dtype(t) != TABI_DTYPE_FLOAT32 || !cpu_contig(t) || k < 1 || k > nd || nd > 16)
     return CPU_FALLBACK(c, LAYER_NORM);
   int32_t axis = nd - k;

@@ -1,5 +1,5 @@
 /* plugins/cpu/cpu_ops_misc.h: the random, creation and copy ops with a fast kernel
- * (cpu_misc_*.c). X(ID, "op name", kernel function); cpu.h joins every list into
+ * (cpu_misc_*.c), and prims::svd (cpu_linalg_svd.c). X(ID, "op name", kernel function); cpu.h joins every list into
  * CPU_FAST_OPS. */
 #ifndef TABI_CPU_OPS_MISC_H
 #define TABI_CPU_OPS_MISC_H
@@ -27,5 +27,6 @@
   X(REPLICATION_PAD3D, "aten::replication_pad3d", cpu_k_replication_pad3d) \
   X(CUMSUM, "aten::cumsum", cpu_k_cumsum) \
   X(NONZERO, "aten::nonzero", cpu_k_nonzero) \
-  X(MASKED_SCATTER, "aten::masked_scatter", cpu_k_masked_scatter)
+  X(MASKED_SCATTER, "aten::masked_scatter", cpu_k_masked_scatter) \
+  X(P_SVD, "prims::svd", cpu_k_p_svd)
 #endif

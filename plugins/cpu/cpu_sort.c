@@ -9,12 +9,14 @@
  * input by position, so NaN payloads and the sign of zero come through.
  * topk first finds, from a 16-bit histogram of the keys, the bucket holding
  * the k-th key, and sorts only the candidates at or below it.
- * Rows are sorted in parallel, one row per task.
+ * Rows are sorted in parallel, one row per task. Other dtypes, dims and
+ * layouts: cpu_sort_any.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "cpu_sort.h"
 
 static inline uint32_t f32_key(uint32_t u, int desc) {
   if ((u & 0x7fffffffu) > 0x7f800000u) u = 0x7fc00000u; /* every NaN alike, the largest */
@@ -196,9 +198,12 @@ static int sort_input_ok(const tabi_tensor *t, int64_t dim) {
 
 tabi_status cpu_k_sort(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const cpu_ctx *c = ctx;
-  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_INT ||
-      args[2].tag != TABI_TAG_BOOL || !sort_input_ok(args[0].u.t, args[1].u.i))
+  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_INT || args[2].tag != TABI_TAG_BOOL)
     return CPU_FALLBACK(c, SORT);
+  tabi_status st = TABI_OK;
+  if (!sort_input_ok(args[0].u.t, args[1].u.i))
+    return cpu_sort_any(c, args[0].u.t, args[1].u.i, 0, (int)args[2].u.i, 0, outs, &st) ? st
+                                                                                        : CPU_FALLBACK(c, SORT);
   const tabi_tensor *t = args[0].u.t;
   return sort_run(c, t, t->dl.shape[t->dl.ndim - 1], (int)args[2].u.i, 0, outs);
 }
@@ -206,9 +211,13 @@ tabi_status cpu_k_sort(void *ctx, const tabi_call *call, tabi_value *args, tabi_
 tabi_status cpu_k_topk(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const cpu_ctx *c = ctx;
   if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_INT ||
-      args[2].tag != TABI_TAG_INT || args[3].tag != TABI_TAG_BOOL ||
-      !sort_input_ok(args[0].u.t, args[2].u.i))
+      args[2].tag != TABI_TAG_INT || args[3].tag != TABI_TAG_BOOL)
     return CPU_FALLBACK(c, TOPK);
+  tabi_status st = TABI_OK;
+  if (!sort_input_ok(args[0].u.t, args[2].u.i))
+    return cpu_sort_any(c, args[0].u.t, args[2].u.i, args[1].u.i, (int)args[3].u.i, 1, outs, &st)
+               ? st
+               : CPU_FALLBACK(c, TOPK);
   const tabi_tensor *t = args[0].u.t;
   int64_t k = args[1].u.i;
   if (k < 0 || k > t->dl.shape[t->dl.ndim - 1]) return CPU_FALLBACK(c, TOPK);

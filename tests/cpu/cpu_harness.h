@@ -41,7 +41,7 @@ static CPU_HARNESS_MAYBE_UNUSED double rnd(void) { /* uniform in [-1, 1) */
 /* A spec of one tensor argument: shape, dtype, how to fill it. */
 typedef struct tspec {
   int32_t ndim;
-  int64_t shape[4];
+  int64_t shape[5];
   tabi_dtype dt;
   int fill;        /* 0 random, 1 random with specials, 2 indices in [0, hi), 3 few distinct */
   int64_t hi;
@@ -59,7 +59,7 @@ static CPU_HARNESS_MAYBE_UNUSED double special(int64_t i) {
 }
 
 static CPU_HARNESS_MAYBE_UNUSED tabi_tensor *make(tabi_runtime *rt, const tspec *s) {
-  int64_t shape[4], n = 1;
+  int64_t shape[5], n = 1;
   for (int32_t i = 0; i < s->ndim; i++) { shape[i] = s->shape[i]; n *= shape[i]; }
   if (s->transpose && s->ndim >= 2) {
     int64_t t = shape[s->ndim - 1]; shape[s->ndim - 1] = shape[s->ndim - 2]; shape[s->ndim - 2] = t;
@@ -79,11 +79,15 @@ static CPU_HARNESS_MAYBE_UNUSED tabi_tensor *make(tabi_runtime *rt, const tspec 
       case TABI_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = tabi_f32_to_bf16((float)v); break;
       case TABI_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)v < s->hi ? (int64_t)v : s->hi - 1; break;
       case TABI_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
-      default: break;
+      case TABI_DTYPE_INT16: ((int16_t *)p)[i] = (int16_t)(v * 1000); break;
+      case TABI_DTYPE_INT8: ((int8_t *)p)[i] = (int8_t)(v * 30); break;
+      case TABI_DTYPE_UINT8: ((uint8_t *)p)[i] = (uint8_t)(fabs(v) * 60); break;
+      case TABI_DTYPE_BOOL: ((uint8_t *)p)[i] = v > 0; break;
+      default: memset(p + i * tabi_dtype_size(s->dt), 0, (size_t)tabi_dtype_size(s->dt)); break;
     }
   }
   if (!(s->transpose && s->ndim >= 2)) return t;
-  int64_t vshape[4], vstr[4];
+  int64_t vshape[5], vstr[5];
   for (int32_t i = 0; i < s->ndim; i++) { vshape[i] = shape[i]; vstr[i] = t->dl.strides[i]; }
   int32_t a = s->ndim - 2, b = s->ndim - 1;
   int64_t x = vshape[a]; vshape[a] = vshape[b]; vshape[b] = x;
@@ -104,6 +108,10 @@ static CPU_HARNESS_MAYBE_UNUSED double load(const tabi_tensor *t, int64_t i, int
     case TABI_DTYPE_COMPLEX64: return ((const float *)p)[2 * i + part];
     case TABI_DTYPE_COMPLEX128: return ((const double *)p)[2 * i + part];
     case TABI_DTYPE_INT64: return (double)((const int64_t *)p)[i];
+    case TABI_DTYPE_INT32: return (double)((const int32_t *)p)[i];
+    case TABI_DTYPE_INT16: return (double)((const int16_t *)p)[i];
+    case TABI_DTYPE_INT8: return (double)((const int8_t *)p)[i];
+    case TABI_DTYPE_UINT8: case TABI_DTYPE_BOOL: return (double)((const uint8_t *)p)[i];
     default: return NAN;
   }
 }
