@@ -158,6 +158,16 @@ static void pool3d_cases(tabi_runtime *f, tabi_runtime *r) {
       }
     }
   }
+  /* many ties (16 distinct values): the first maximum's index, in the four-wide path too */
+  {
+    int64_t kt[3] = {3, 2, 3}, st[3] = {1, 2, 1}, pt[1] = {1}, dt1[1] = {1};
+    for (int di = 0; di < 4; di++) {
+      callspec mp = {"aten::max_pool3d_with_indices", 6, {{4, {30, 5, 9, 21}, fdts[di], FILL_FEW, 0, 0}}, {0}, 1,
+                     {{0}, tabi_int_list(kt, 3), tabi_int_list(st, 3), tabi_int_list(pt, 1), tabi_int_list(dt1, 1),
+                      tabi_bool(1)}, 2, 0};
+      diff(f, r, &mp, "ties");
+    }
+  }
   /* past the threading grain: 2 x 32 x 16 x 32 x 32, k3 s2 */
   int64_t big[5] = {2, 32, 16, 32, 32}, k3 = 3, s2 = 2, p1 = 1, d1 = 1;
   tabi_value ma[6] = {{0}, tabi_int_list(&k3, 1), tabi_int_list(&s2, 1), tabi_int_list(&p1, 1),
