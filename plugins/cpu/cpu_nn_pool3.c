@@ -327,8 +327,13 @@ static tabi_status avg_run(const cpu_ctx *c, const tabi_tensor *x, p3_geom *g, t
   p3_job j = {g, tabi_tensor_data(x), tabi_tensor_data(y), NULL, 0};
   int glob = 1;
   for (int i = 0; i < 3; i++) glob = glob && g->out[i] == 1 && g->lo[i][0] == 0 && g->hi[i][0] == g->in[i];
+  /* elements per window: the kernel (adaptive: about in/out + 1), clipped */
   double win = 1;
-  for (int i = 0; i < 3; i++) win *= (double)(g->k[i] < g->in[i] ? g->k[i] : g->in[i]);
+  for (int i = 0; i < 3; i++) {
+    int64_t w = g->in[i] / g->out[i] + 1;
+    w = g->k[i] > w ? g->k[i] : w;
+    win *= (double)(w < g->in[i] ? w : g->in[i]);
+  }
   if (glob) {
     int64_t plane = g->in[0] * g->in[1] * g->in[2];
     cpu_parallel_for(c->pool, g->planes, p3_grain((double)plane), glob_range, &j);
