@@ -32,9 +32,10 @@
 #include "cpu_ops_misc.h"
 #include "cpu_ops_nn.h"
 #include "cpu_ops_nn3.h"
+#include "cpu_ops_pool.h"
 #include "cpu_ops_reduce.h"
 #define CPU_FAST_OPS(X) CPU_OPS_EW(X) CPU_OPS_REDUCE(X) CPU_OPS_NN(X) CPU_OPS_NN3(X) CPU_OPS_FFT(X) \
-  CPU_OPS_MISC(X) CPU_OPS_IDX(X)
+  CPU_OPS_MISC(X) CPU_OPS_IDX(X) CPU_OPS_POOL(X)
 
 #define CPU_ENUM(id, name, fn) CPU_OP_##id,
 enum { CPU_FAST_OPS(CPU_ENUM) CPU_OP_COUNT };

@@ -2,7 +2,8 @@
  * bfloat16/float64 [C, H, W] / [N, C, H, W].
  *
  * The geometry and the divisor are the reference's (reference/ref_nn2.c,
- * ATen's rules): floor/ceil output size (with ceil_mode the last window must
+ * ATen's rules; the window arithmetic is cpu_pool_win.h's, shared with the
+ * other pools): floor/ceil output size (with ceil_mode the last window must
  * start inside the input or the left padding), pad <= kernel/2; the window
  * [start, min(start + k, in + pad)) is clipped to the input for the sum; the
  * divisor is divisor_override when given, else the unclipped window size with
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "cpu_pool_win.h"
 
 typedef struct ap_geom {
   int64_t planes, ih, iw, oh, ow;
@@ -26,27 +28,6 @@ typedef struct ap_geom {
   int64_t dov; /* 0: none */
   int include_pad;
 } ap_geom;
-
-/* 1 or 2 values (0 values: dflt when given), each >= lo. */
-static int ap_list(const tabi_value *v, const int64_t *dflt, int64_t lo, int64_t *out) {
-  if (v->tag != TABI_TAG_INT_LIST) return 0;
-  int64_t len = v->u.list.len;
-  const int64_t *x = tabi_value_ints(v);
-  if (len == 0 && dflt) {
-    out[0] = dflt[0];
-    out[1] = dflt[1];
-    return 1;
-  }
-  if (len != 1 && len != 2) return 0;
-  out[0] = x[0];
-  out[1] = x[len == 1 ? 0 : 1];
-  return out[0] >= lo && out[1] >= lo;
-}
-
-static int64_t ap_floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 /* a: kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override. */
 static int ap_setup(const tabi_tensor *x, const tabi_value *a, ap_geom *g) {
@@ -64,29 +45,20 @@ static int ap_setup(const tabi_tensor *x, const tabi_value *a, ap_geom *g) {
   } else {
     return 0;
   }
-  if (!ap_list(&a[0], NULL, 1, g->k) || !ap_list(&a[1], g->k, 1, g->s) || !ap_list(&a[2], NULL, 0, g->p))
+  /* values past CPU_PW_MAX (whose size arithmetic could overflow) are the reference's */
+  if (!cpu_pw_list(&a[0], 2, NULL, 1, g->k) || !cpu_pw_list(&a[1], 2, g->k, 1, g->s) ||
+      !cpu_pw_list(&a[2], 2, NULL, 0, g->p))
     return 0;
   g->include_pad = a[4].u.i != 0;
-  /* huge values (whose size arithmetic could overflow) are the reference's */
-  for (int i = 0; i < 2; i++)
-    if (g->k[i] > ((int64_t)1 << 31) || g->s[i] > ((int64_t)1 << 31) || g->p[i] > ((int64_t)1 << 31)) return 0;
   for (int32_t i = 0; i < nd; i++)
     if (x->dl.shape[i] < 1) return 0;
   g->planes = x->dl.shape[0] * (nd == 4 ? x->dl.shape[1] : 1);
   g->ih = x->dl.shape[nd - 2];
   g->iw = x->dl.shape[nd - 1];
-  int64_t in[2] = {g->ih, g->iw}, out[2];
   int ceil_mode = a[3].u.i != 0;
-  for (int i = 0; i < 2; i++) {
-    if (g->p[i] > g->k[i] / 2) return 0;
-    int64_t o = ap_floor_div(in[i] + 2 * g->p[i] - (g->k[i] - 1) - 1 + (ceil_mode ? g->s[i] - 1 : 0), g->s[i]) + 1;
-    if (ceil_mode && (o - 1) * g->s[i] >= in[i] + g->p[i]) o--;
-    if (o < 1) return 0;
-    out[i] = o;
-  }
-  g->oh = out[0];
-  g->ow = out[1];
-  return 1;
+  g->oh = cpu_pw_out_size(g->ih, g->k[0], g->s[0], g->p[0], 1, ceil_mode);
+  g->ow = cpu_pw_out_size(g->iw, g->k[1], g->s[1], g->p[1], 1, ceil_mode);
+  return g->oh >= 1 && g->ow >= 1;
 }
 
 typedef struct ap_job {
@@ -97,17 +69,6 @@ typedef struct ap_job {
   char *y;
   int bad; /* a task could not get its buffers: the reference runs instead */
 } ap_job;
-
-/* The clipped window [lo, hi) of output position o along one dim, and the
- * unclipped (padded) window size. */
-static void ap_win(int64_t o, int64_t s, int64_t p, int64_t k, int64_t in, int64_t *lo, int64_t *hi,
-                   int64_t *pool) {
-  int64_t start = o * s - p, end = start + k;
-  if (end > in + p) end = in + p;
-  *pool = end - start;
-  *lo = start < 0 ? 0 : start;
-  *hi = end > in ? in : end;
-}
 
 static void ap_range(void *arg, int64_t b, int64_t e) {
   ap_job *j = arg;
@@ -125,7 +86,7 @@ static void ap_range(void *arg, int64_t b, int64_t e) {
   int64_t es = j->dt == TABI_DTYPE_FLOAT64 ? 8 : j->dt == TABI_DTYPE_FLOAT32 ? 4 : 2;
   for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
     int64_t pl = r / g->oh, oy = r % g->oh, ylo, yhi, ypool;
-    ap_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
+    cpu_pw_avg_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
     const char *plane = j->x + pl * g->ih * g->iw * es;
     int64_t nrows = yhi - ylo;
     /* accumulate each output column's window in double, row by row in the
@@ -135,7 +96,7 @@ static void ap_range(void *arg, int64_t b, int64_t e) {
       const double *src = (const double *)plane + ylo * g->iw;
       for (int64_t ox = 0; ox < g->ow; ox++) {
         int64_t xlo, xhi, xpool;
-        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        cpu_pw_avg_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
         double sf = 0;
         for (int64_t iy = 0; iy < nrows; iy++)
           for (int64_t ix = xlo; ix < xhi; ix++) sf += src[iy * g->iw + ix];
@@ -151,7 +112,7 @@ static void ap_range(void *arg, int64_t b, int64_t e) {
       }
       for (int64_t ox = 0; ox < g->ow; ox++) {
         int64_t xlo, xhi, xpool;
-        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        cpu_pw_avg_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
         double sf = 0;
         for (int64_t iy = 0; iy < nrows; iy++)
           for (int64_t ix = xlo; ix < xhi; ix++) sf += (double)src[iy * g->iw + ix];
@@ -163,7 +124,7 @@ static void ap_range(void *arg, int64_t b, int64_t e) {
     float *of = rows ? rows + g->k[0] * g->iw : NULL; /* half: staged as float */
     for (int64_t ox = 0; ox < g->ow; ox++) {
       int64_t xlo, xhi, xpool, div;
-      ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+      cpu_pw_avg_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
       div = g->dov ? g->dov : g->include_pad ? ypool * xpool : nrows * (xhi - xlo);
       double v = acc[ox] / (double)div;
       if (j->dt == TABI_DTYPE_FLOAT64) ((double *)out)[ox] = v;
@@ -238,10 +199,10 @@ static void apb_range(void *arg, int64_t b, int64_t e) {
     if (half) cpu_to_f32(j->c, j->dt, go, buf, outn);
     for (int64_t oy = 0; oy < g->oh; oy++) {
       int64_t ylo, yhi, ypool;
-      ap_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
+      cpu_pw_avg_win(oy, g->s[0], g->p[0], g->k[0], g->ih, &ylo, &yhi, &ypool);
       for (int64_t ox = 0; ox < g->ow; ox++) {
         int64_t xlo, xhi, xpool, o = oy * g->ow + ox;
-        ap_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
+        cpu_pw_avg_win(ox, g->s[1], g->p[1], g->k[1], g->iw, &xlo, &xhi, &xpool);
         int64_t div = g->dov ? g->dov : g->include_pad ? ypool * xpool : (yhi - ylo) * (xhi - xlo);
         double v = half ? (double)buf[o] : es == 4 ? (double)((const float *)go)[o] : ((const double *)go)[o];
         double df = v / (double)div;

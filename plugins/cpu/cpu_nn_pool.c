@@ -1,7 +1,8 @@
 /* plugins/cpu/cpu_nn_pool.c: max_pool2d_with_indices and its backward for
  * contiguous float32 [C, H, W] / [N, C, H, W].
  *
- * The geometry follows the reference (reference/ref_nn2.c, ATen's rules):
+ * The geometry follows the reference (reference/ref_nn2.c, ATen's rules; the
+ * window arithmetic is cpu_pool_win.h's, shared with the other pools):
  * floor/ceil output size (with ceil_mode the last window must start inside
  * the input or the left padding), pad <= kernel/2; max: NaN wins (`v > max ||
  * isnan(v)`), the index is h*W + w in the input's plane, a window of -inf
@@ -18,58 +19,29 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "cpu_pool_win.h"
 
 typedef struct mp_geom {
   int64_t planes, ih, iw, oh, ow;
   int64_t k[2], s[2], p[2], d[2];
 } mp_geom;
 
-/* 1 or 2 values (0 values: dflt when given), each >= lo. */
-static int mp_list(const tabi_value *v, const int64_t *dflt, int64_t lo, int64_t *out) {
-  if (v->tag != TABI_TAG_INT_LIST) return 0;
-  int64_t len = v->u.list.len;
-  const int64_t *x = tabi_value_ints(v);
-  if (len == 0 && dflt) {
-    out[0] = dflt[0];
-    out[1] = dflt[1];
-    return 1;
-  }
-  if (len != 1 && len != 2) return 0;
-  out[0] = x[0];
-  out[1] = x[len == 1 ? 0 : 1];
-  return out[0] >= lo && out[1] >= lo;
-}
-
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /* x, kernel_size, stride, padding, dilation, ceil_mode (args from `a`). */
 static int mp_setup(const tabi_tensor *x, const tabi_value *a, mp_geom *g) {
   int32_t nd = x->dl.ndim;
   if ((nd != 3 && nd != 4) || tabi_tensor_dtype(x) != TABI_DTYPE_FLOAT32 || !cpu_contig(x)) return 0;
   if (a[4].tag != TABI_TAG_BOOL) return 0;
-  if (!mp_list(&a[0], NULL, 1, g->k) || !mp_list(&a[1], g->k, 1, g->s) ||
-      !mp_list(&a[2], NULL, 0, g->p) || !mp_list(&a[3], NULL, 1, g->d))
+  if (!cpu_pw_list(&a[0], 2, NULL, 1, g->k) || !cpu_pw_list(&a[1], 2, g->k, 1, g->s) ||
+      !cpu_pw_list(&a[2], 2, NULL, 0, g->p) || !cpu_pw_list(&a[3], 2, NULL, 1, g->d))
     return 0;
   g->planes = x->dl.shape[0] * (nd == 4 ? x->dl.shape[1] : 1);
   g->ih = x->dl.shape[nd - 2];
   g->iw = x->dl.shape[nd - 1];
   if (g->planes < 1 || g->ih < 1 || g->iw < 1) return 0;
-  int64_t in[2] = {g->ih, g->iw}, out[2];
   int ceil_mode = a[4].u.i != 0;
-  for (int i = 0; i < 2; i++) {
-    if (g->p[i] > g->k[i] / 2) return 0;
-    int64_t o = floor_div(in[i] + 2 * g->p[i] - g->d[i] * (g->k[i] - 1) - 1 +
-                              (ceil_mode ? g->s[i] - 1 : 0), g->s[i]) + 1;
-    if (ceil_mode && (o - 1) * g->s[i] >= in[i] + g->p[i]) o--;
-    if (o < 1) return 0;
-    out[i] = o;
-  }
-  g->oh = out[0];
-  g->ow = out[1];
-  return 1;
+  g->oh = cpu_pw_out_size(g->ih, g->k[0], g->s[0], g->p[0], g->d[0], ceil_mode);
+  g->ow = cpu_pw_out_size(g->iw, g->k[1], g->s[1], g->p[1], g->d[1], ceil_mode);
+  return g->oh >= 1 && g->ow >= 1;
 }
 
 typedef struct mp_job {
@@ -85,11 +57,9 @@ static void mp_range(void *arg, int64_t b, int64_t e) {
   for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
     int64_t pl = r / g->oh, oy = r % g->oh;
     const float *x = j->x + pl * g->ih * g->iw;
-    int64_t y0 = oy * g->s[0] - g->p[0], fy = y0;
-    while (fy < 0) fy += g->d[0];
+    int64_t y0 = oy * g->s[0] - g->p[0], fy = cpu_pw_first_tap(y0, g->d[0]);
     for (int64_t ox = 0; ox < g->ow; ox++) {
-      int64_t x0 = ox * g->s[1] - g->p[1], fx = x0;
-      while (fx < 0) fx += g->d[1];
+      int64_t x0 = ox * g->s[1] - g->p[1], fx = cpu_pw_first_tap(x0, g->d[1]);
       float best = -INFINITY;
       int64_t bi = fy * g->iw + fx;
       for (int64_t ky = 0; ky < g->k[0]; ky++) {
@@ -128,8 +98,7 @@ static void mp_range(void *arg, int64_t b, int64_t e) {
 /* One output element by the scalar rule (mp_range's loop body). */
 static inline void mp_one(const mp_geom *g, const float *x, int64_t y0, int64_t fy, int64_t ox, float *out,
                           int64_t *oidx) {
-  int64_t x0 = ox * g->s[1] - g->p[1], fx = x0;
-  while (fx < 0) fx += g->d[1];
+  int64_t x0 = ox * g->s[1] - g->p[1], fx = cpu_pw_first_tap(x0, g->d[1]);
   float best = -INFINITY;
   int64_t bi = fy * g->iw + fx;
   for (int64_t ky = 0; ky < g->k[0]; ky++) {
@@ -241,8 +210,7 @@ static void mp_range_vec(void *arg, int64_t b, int64_t e) {
     const float *x = j->x + pl * g->ih * g->iw;
     float *y = j->y + r * g->ow;
     int64_t *yi = j->idx + r * g->ow;
-    int64_t y0 = oy * g->s[0] - g->p[0], fy = y0;
-    while (fy < 0) fy += g->d[0];
+    int64_t y0 = oy * g->s[0] - g->p[0], fy = cpu_pw_first_tap(y0, g->d[0]);
     int64_t ox = 0;
     for (; ox < lo; ox++) mp_one(g, x, y0, fy, ox, &y[ox], &yi[ox]);
     /* the last partial block runs again as a full one ending at hi: the
