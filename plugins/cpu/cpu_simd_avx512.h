@@ -106,6 +106,9 @@ SI void vf_stream_bf16(void *p, VF v) { _mm256_stream_si256((__m256i *)p, vf_to_
 /* p * 2^k for integral k (one rounding, subnormals and overflow included) */
 #define CPU_SIMD_HAS_SCALEF 1
 SI VF vf_scalef(VF p, VF k) { return _mm512_scalef_ps(p, k); }
+/* a - floor(a), exact, in [0, 1) for finite a (vreduceps: round down, 0 bits kept);
+ * +-inf give 0, NaN stays NaN, so vf_scalef(poly(that), a) is inf/0/NaN there */
+SI VF vf_frac_floor(VF a) { return _mm512_reduce_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 /* Lanes as bytes 0/1 (a bool tensor). */
 SI void vm_store_bool(void *p, VM m) { _mm_storeu_si128((__m128i *)p, _mm_maskz_set1_epi8(m, 1)); }
 /* Bytes (bool tensor) as a mask: lane set where the byte is nonzero. */
