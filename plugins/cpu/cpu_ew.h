@@ -79,6 +79,7 @@ typedef struct cpu_ew_isa_table {
 } cpu_ew_isa_table;
 
 extern const cpu_ew_isa_table cpu_ew_isa_avx512;
+extern const cpu_ew_isa_table cpu_ew_isa_avx512bf; /* AVX-512 + AVX512_BF16 */
 extern const cpu_ew_isa_table cpu_ew_isa_avx2;
 extern const cpu_ew_isa_table cpu_ew_isa_scalar;
 

@@ -49,7 +49,8 @@ static void ew_isa_pick(void) {
   if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
-    ew_isa_best = &cpu_ew_isa_avx512;
+    /* with AVX512_BF16: the same loops, bfloat16 stores by vcvtneps2bf16 */
+    ew_isa_best = __builtin_cpu_supports("avx512bf16") ? &cpu_ew_isa_avx512bf : &cpu_ew_isa_avx512;
   else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
            __builtin_cpu_supports("f16c"))
     ew_isa_best = &cpu_ew_isa_avx2;

@@ -40,9 +40,10 @@ SI VF ew_bcast(int dt, const char *p) {
 
 /* --- unary --------------------------------------------------------------------- */
 
-SI VF ew_un(int op, VF x, const cpu_ew_args *p) {
+/* dt: the dtype the result is rounded to (exp takes a cheaper path for halves) */
+SI VF ew_un(int op, int dt, VF x, const cpu_ew_args *p) {
   switch (op) {
-    case CPU_EWU_EXP: return ew_exp(x);
+    case CPU_EWU_EXP: return dt == CPU_EW_F32 ? ew_exp(x) : ew_exp_half(x, dt == CPU_EW_F16 ? 5 : 4);
     case CPU_EWU_EXP2: return ew_exp2(x);
     case CPU_EWU_EXPM1: return ew_expm1(x);
     case CPU_EWU_LOG: return ew_log_any(x, 0);
@@ -111,7 +112,7 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
   for (; i + W <= n; i += W) {
     VF x = ew_ld(dt, a, i);
     if (isb) vm_store_bool(o + i, ew_unb(op, x));
-    else ew_stn(dt, o, i, ew_un(op, x, p), nt);
+    else ew_stn(dt, o, i, ew_un(op, dt, x, p), nt);
   }
   if (i < n) {
     char ta[W * 4], to[W * 4];
@@ -119,7 +120,7 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
     memcpy(ta, a + i * esz, (size_t)((n - i) * esz));
     VF x = ew_ld(dt, ta, 0);
     if (isb) vm_store_bool(to, ew_unb(op, x));
-    else ew_st(dt, to, 0, ew_un(op, x, p));
+    else ew_st(dt, to, 0, ew_un(op, dt, x, p));
     memcpy(o + i * oesz, to, (size_t)((n - i) * oesz));
   }
 }

@@ -17,8 +17,10 @@
  *    in double, as the reference does.
  *  - erf: Taylor series (7 terms) below 0.5, else 1 - erfc; erfc uses the
  *    Chebyshev fit of Numerical Recipes' erfcc (relative error < 1.2e-7).
- *  - gelu: an odd rational fit of erf (no exp, no division: reciprocal plus a
- *    Newton step), absolute error <= 3.4e-7 in erf; half the work of the above.
+ *  - gelu: an odd rational fit of erf (no exp) with gelu's constants folded in,
+ *    absolute error <= 1.7e-7 |x|; a third of the work of the above.
+ *  - exp for float16/bfloat16 results: 2^(x log2 e) by a degree 5/4 polynomial
+ *    (ew_exp_half), within 1 ulp of the correctly rounded half result.
  * Signed zeros are kept where the reference keeps them (sin, tan, tanh, expm1,
  * erf of -0.0 are -0.0).
  */
@@ -219,42 +221,71 @@ SI VF ew_erfc(VF x) {
   return vf_sel(vf_isnan(x), x, r);
 }
 
-/* 1/q for finite nonzero q: the approximation and one Newton step (~2^-23 from
- * AVX2's 12 bits, ~2^-28 from AVX-512's 14): a third of a division's cost */
-SI VF ew_rcp(VF q) {
-  VF r = vf_rcp_approx(q);
-  return vf_fma(r, vf_fnma(q, r, vf_set(1.0f)), r);
-}
-
-/* erf on [-4, 4] (clamped: erf is +-1 in float32 beyond) as an odd rational
- * minimax fit (Eigen's / XLA's float erf): absolute error <= 3.4e-7, no exp. */
-SI VF ew_erf_rational(VF a) {
-  VF x = vf_max(vf_set(-4.0f), vf_min(vf_set(4.0f), a));
-  VF x2 = vf_mul(x, x);
-  VF p = vf_fma(x2, vf_set(-2.72614225801306e-10f), vf_set(2.77068142495902e-08f));
-  p = vf_fma(x2, p, vf_set(-2.10102402082508e-06f));
-  p = vf_fma(x2, p, vf_set(-5.69250639462346e-05f));
-  p = vf_fma(x2, p, vf_set(-7.34990630326855e-04f));
-  p = vf_fma(x2, p, vf_set(-2.95459980854025e-03f));
-  p = vf_fma(x2, p, vf_set(-1.60960333262415e-02f));
-  p = vf_mul(x, p);
-  VF q = vf_fma(x2, vf_set(-1.45660718464996e-05f), vf_set(-2.13374055278905e-04f));
-  q = vf_fma(x2, q, vf_set(-1.68282697438203e-03f));
-  q = vf_fma(x2, q, vf_set(-7.37332916720468e-03f));
-  q = vf_fma(x2, q, vf_set(-1.42647390514189e-02f));
-  return vf_mul(p, ew_rcp(q));
-}
-
-/* gelu(x) = x (1 + erf(x / sqrt2)) / 2 with the rational erf: ~21 vector ops,
- * error <= 3.4e-7 * |x| / 2 absolute (relative on x > 0; on x < -3, where the
- * result is below 0.004 in size, it is the absolute tolerance that holds).
- * Below x = -4 sqrt2 the bracket is exactly 0 (so -inf gives NaN, as 0.5 x (1 +
- * erf) does in the reference). */
+/* gelu(x) = x (1 + erf(x / sqrt2)) / 2 = x h(x), h = 1/2 + p(x) / q(x): the odd
+ * rational minimax fit of erf used by Eigen and XLA (absolute error <= 3.4e-7 on
+ * [-4, 4]) with the 1/sqrt2 and the 1/2 folded into its coefficients (p's by
+ * 2^-k / sqrt2, q's by 2^(1-k): the latter exact), one division: 17 vector ops.
+ * Error <= 1.7e-7 |x| absolute, so relative on x > 0; on x < -3, where the result
+ * is below 0.004 in size, it is the absolute tolerance that holds.
+ * x is clamped to [-5.75, 5.625] first: at -5.75 the fit is below -1/2 by 2e-7
+ * (with or without FMA), so the max with 0 makes h exactly 0 from there down
+ * (-inf gives NaN and -1e30 gives -0.0, as 0.5 x (1 + erf) does in the
+ * reference); at 5.625 h is exactly 1 (so x * h cannot overflow). NaN is kept
+ * (min/max pass their second operand). */
 SI VF ew_gelu(VF x) {
-  VF xs = vf_mul(x, vf_set(0.707106781186547524f));
-  VF h = vf_add(vf_set(1.0f), ew_erf_rational(xs));
-  h = vf_sel(vf_le(xs, vf_set(-4.0f)), vf_set(0.0f), h);
-  return vf_mul(vf_mul(vf_set(0.5f), x), h);
+  VF xc = vf_max(vf_set(-5.75f), vf_min(vf_set(5.625f), x));
+  VF x2 = vf_mul(xc, xc);
+  VF p = vf_fma(x2, vf_set(-3.011990121e-12f), vf_set(6.122398825e-10f));
+  p = vf_fma(x2, p, vf_set(-9.285302079e-08f));
+  p = vf_fma(x2, p, vf_set(-5.031512342e-06f));
+  p = vf_fma(x2, p, vf_set(-1.299292147e-04f));
+  p = vf_fma(x2, p, vf_set(-1.044608780e-03f));
+  p = vf_fma(x2, p, vf_set(-1.138161432e-02f));
+  p = vf_mul(xc, p);
+  VF q = vf_fma(x2, vf_set(-1.820758981e-06f), vf_set(-5.334351382e-05f));
+  q = vf_fma(x2, q, vf_set(-8.414134872e-04f));
+  q = vf_fma(x2, q, vf_set(-7.373329167e-03f));
+  q = vf_fma(x2, q, vf_set(-2.852947810e-02f));
+  VF h = vf_max(vf_set(0.0f), vf_add(vf_set(0.5f), vf_div(p, q)));
+  return vf_mul(x, h);
+}
+
+/* 2^f for f in [0, 1): minimax polynomials (relative error 9e-8 for degree 5,
+ * 2.6e-6 for degree 4), fitted for results that are rounded to float16/bfloat16 */
+SI VF ew_exp2_frac(VF f, int deg) {
+  VF p;
+  if (deg >= 5) {
+    p = vf_set(1.8775766948e-3f);
+    p = vf_fma(p, f, vf_set(8.9893406257e-3f));
+    p = vf_fma(p, f, vf_set(5.5826317519e-2f));
+    p = vf_fma(p, f, vf_set(2.4015361071e-1f));
+    p = vf_fma(p, f, vf_set(6.9315308332e-1f));
+    return vf_fma(p, f, vf_set(9.9999994040e-1f));
+  }
+  p = vf_set(1.3534167782e-2f);
+  p = vf_fma(p, f, vf_set(5.2011463791e-2f));
+  p = vf_fma(p, f, vf_set(2.4144275486e-1f));
+  p = vf_fma(p, f, vf_set(6.9300383329e-1f));
+  return vf_fma(p, f, vf_set(1.0000026226e+0f));
+}
+
+/* exp for results rounded to float16 (deg 5) or bfloat16 (deg 4): 2^t with
+ * t = x log2(e) rounded once (relative error <= |t| 2^-24, 1.5e-6 over float16's
+ * range, 8e-6 over bfloat16's), split t = floor(t) + f. Over all 65536 inputs of
+ * each type the rounded result is within 1 ulp of the correctly rounded one and
+ * equal to it for all but 3 (float16) and 4 (bfloat16) inputs. AVX-512: vreduceps
+ * gives f and vscalefps applies floor(t) (inf, 0, subnormals and NaN included):
+ * 9 vector ops against ew_exp's 17. */
+SI VF ew_exp_half(VF x, int deg) {
+#ifdef CPU_SIMD_HAS_SCALEF
+  VF t = vf_mul(x, vf_set(1.44269504088896341f));
+  return vf_scalef(ew_exp2_frac(vf_frac_floor(t), deg), t);
+#else
+  VF xc = vf_max(vf_set(-104.0f), vf_min(vf_set(88.8f), x));
+  VF t = vf_mul(xc, vf_set(1.44269504088896341f));
+  VF k = vf_floor(t);
+  return ew_scale(ew_exp2_frac(vf_sub(t, k), deg), k);
+#endif
 }
 
 /* 0.5 x (1 + tanh(y)) = x / (1 + exp(-2y)), y = sqrt(2/pi) (x + 0.044715 x^3) */

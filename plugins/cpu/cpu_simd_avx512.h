@@ -90,8 +90,15 @@ SI VF vf_load_bf16(const void *p) {
   VI w = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)p));
   return vi_as_vf(_mm512_maskz_permutexvar_epi16((__mmask32)0xAAAAAAAAu, idx, w));
 }
-/* Round to nearest even; NaN keeps sign and payload, quieted (tabi/half.h). */
+/* Round to nearest even; NaN keeps sign and payload, quieted (tabi/half.h).
+ * With CPU_SIMD_AVX512BF16 (a file compiled for AVX512_BF16): vcvtneps2bf16,
+ * which gives the same bits for every input but float32 subnormals (it flushes
+ * them to zero); a vector holding one takes the integer rounding below. */
 SI __m256i vf_to_bf16(VF v) {
+#ifdef CPU_SIMD_AVX512BF16
+  if (__builtin_expect(_mm512_fpclass_ps_mask(v, 0x20) == 0, 1))
+    return (__m256i)_mm512_cvtneps_pbh(v);
+#endif
   VI u = vf_as_vi(v);
   VI lsb = vi_and(vi_srli(u, 16), vi_set(1));
   VI r = vi_add(u, vi_add(vi_set(0x7fff), lsb));
@@ -106,6 +113,9 @@ SI void vf_stream_bf16(void *p, VF v) { _mm256_stream_si256((__m256i *)p, vf_to_
 /* p * 2^k for integral k (one rounding, subnormals and overflow included) */
 #define CPU_SIMD_HAS_SCALEF 1
 SI VF vf_scalef(VF p, VF k) { return _mm512_scalef_ps(p, k); }
+/* a - floor(a), exact, in [0, 1) for finite a (vreduceps: round down, 0 bits kept);
+ * +-inf give 0, NaN stays NaN, so vf_scalef(poly(that), a) is inf/0/NaN there */
+SI VF vf_frac_floor(VF a) { return _mm512_reduce_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 /* Lanes as bytes 0/1 (a bool tensor). */
 SI void vm_store_bool(void *p, VM m) { _mm_storeu_si128((__m128i *)p, _mm_maskz_set1_epi8(m, 1)); }
 /* Bytes (bool tensor) as a mask: lane set where the byte is nonzero. */

@@ -252,6 +252,17 @@ static void unary_accuracy(void) {
       arg a[2] = {T(fdts[d], 1, nsweep, 0, sweep, nsweep), V(tabi_string(modes[m], 4))};
       run2("aten::gelu", a, 2, modes[m]);
     }
+  /* every float16 and bfloat16 value (exp has its own polynomial for them) */
+  static double all[65536];
+  for (int h = 0; h < 2; h++) {
+    tabi_dtype dt = h ? TABI_DTYPE_BFLOAT16 : TABI_DTYPE_FLOAT16;
+    for (int i = 0; i < 65536; i++)
+      all[i] = h ? tabi_bf16_to_f32((uint16_t)i) : tabi_f16_to_f32((uint16_t)i);
+    arg a[2] = {T(dt, 1, 65536, 0, all, 65536), V(tabi_string("none", 4))};
+    run2("aten::exp", a, 1, h ? "every bfloat16" : "every float16");
+    run2("prims::exp", a, 1, h ? "every bfloat16" : "every float16");
+    run2("aten::gelu", a, 2, h ? "every bfloat16" : "every float16");
+  }
 }
 
 static const double mix[] = {1.5, -2.25, 0.0, -0.0, 3.0, NAN, 7.0, -1e-3, INFINITY, 2.0,
