@@ -177,10 +177,18 @@ static void md_plain_dt(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims,
 static void md_plain(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, const int64_t *strides) {
   md_plain_dt(md, nd, dims, strides, dnnl_f32);
 }
-static void md_any(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims) {
+static void md_any_dt(dnnl_memory_desc_t *md, int32_t nd, const int64_t *dims, dnnl_data_type_t dt) {
   dnnl_dims_t d = {0};
   for (int32_t i = 0; i < nd; i++) d[i] = dims[i];
-  dnnl_memory_desc_init_by_tag(md, nd, d, dnnl_f32, dnnl_format_tag_any);
+  dnnl_memory_desc_init_by_tag(md, nd, d, dt, dnnl_format_tag_any);
+}
+
+/* Whether pd is one of oneDNN's optimized kernels: its reference loops
+ * ("ref:...") are far slower than widening the operands to float32 first. */
+static int pd_fast(const_dnnl_primitive_desc_t pd) {
+  const char *impl = NULL;
+  return dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl &&
+         strncmp(impl, "ref", 3) != 0;
 }
 static void contig_strides(int32_t nd, const int64_t *dims, int64_t *s) {
   int64_t e = 1;
@@ -286,10 +294,7 @@ static int build_matmul(plan *p, dnnl_engine_t e, const void *argp) {
   if (pd_create(&pd, &desc, e, NULL) != dnnl_success) return 0;
   /* bf16 without the machine's bf16 (or AVX-512) kernels is oneDNN's
    * reference loop, far slower than widening to float32: decline */
-  const char *impl = NULL;
-  if (a->in != dnnl_f32 &&
-      (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl ||
-       strncmp(impl, "ref", 3) == 0)) {
+  if (a->in != dnnl_f32 && !pd_fast(pd)) {
     dnnl_primitive_desc_destroy(pd);
     return 0;
   }
@@ -367,29 +372,31 @@ static int32_t weight_md_dims(const cpu_conv_geom *g, const int64_t *as, int64_t
 }
 
 /* A transposed convolution is oneDNN's deconvolution with right padding
- * p - output_padding (the caller checked that it is >= 0). */
-static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g) {
+ * p - output_padding (the caller checked that it is >= 0). `kind` says which
+ * of x, w, y is the result (float32); the others are the inputs' type. */
+static void conv_mds_init(conv_mds *m, const cpu_conv_geom *g, int kind) {
+  dnnl_data_type_t in = g->bf16 ? dnnl_bf16 : dnnl_f32;
   int32_t ns = g->ns, nd = ns + 2;
   int64_t xd[5] = {g->n, g->ic}, yd[5] = {g->n, g->oc}, s[6], one[1] = {1};
   for (int32_t i = 0; i < ns; i++) {
     xd[2 + i] = g->in[i];
     yd[2 + i] = g->out[i];
   }
-  md_plain(&m->x, nd, xd, g->xs);
-  md_plain(&m->y, nd, yd, g->ys);
+  md_plain_dt(&m->x, nd, xd, g->xs, in);
+  md_plain_dt(&m->y, nd, yd, g->ys, in);
   contig_strides(nd, xd, s); md_plain(&m->xo, nd, xd, s);
   contig_strides(nd, yd, s); md_plain(&m->yo, nd, yd, s);
   int64_t wd[6], ws[6], as[5];
   int32_t wn = weight_md_dims(g, g->ws, wd, ws);
-  md_plain(&m->w, wn, wd, ws);
+  md_plain_dt(&m->w, wn, wd, ws, in);
   contig_strides(nd, (int64_t[5]){g->transposed ? g->ic : g->oc, g->transposed ? g->oc / g->groups : g->ic / g->groups,
                                   g->k[0], g->k[1], g->k[2]}, as);
   weight_md_dims(g, as, wd, ws);
   md_plain(&m->wo, wn, wd, ws);
   md_plain(&m->b, 1, &g->oc, one);
-  md_any(&m->xa, nd, xd);
-  md_any(&m->wa, wn, wd);
-  md_any(&m->ya, nd, yd);
+  md_any_dt(&m->xa, nd, xd, kind == CONV_BWD_DATA ? dnnl_f32 : in);
+  md_any_dt(&m->wa, wn, wd, kind == CONV_BWD_W ? dnnl_f32 : in);
+  md_any_dt(&m->ya, nd, yd, kind == CONV_FWD ? dnnl_f32 : in);
   memset(m->strides, 0, sizeof m->strides);
   memset(m->dil, 0, sizeof m->dil);
   memset(m->pl, 0, sizeof m->pl);
@@ -416,13 +423,26 @@ static dnnl_primitive_desc_t conv_fwd_pd(dnnl_engine_t e, const cpu_conv_geom *g
                                                        b, &m->ya, m->strides, m->dil, m->pl, m->pr);
   dnnl_primitive_desc_t pd;
   if (st != dnnl_success || pd_create(&pd, &d, e, NULL) != dnnl_success) return NULL;
+  if (g->bf16 && !pd_fast(pd)) {
+    dnnl_primitive_desc_destroy(pd);
+    return NULL;
+  }
   return pd;
+}
+
+/* The hint of a backward primitive: the forward of the same geometry, in
+ * the inputs' type throughout for bfloat16 (oneDNN's bf16 forward). */
+static dnnl_primitive_desc_t conv_hint_pd(dnnl_engine_t e, const cpu_conv_geom *g, int has_bias) {
+  conv_mds h;
+  conv_mds_init(&h, g, CONV_FWD);
+  if (g->bf16) h.ya.data_type = dnnl_bf16;
+  return conv_fwd_pd(e, g, &h, has_bias);
 }
 
 static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
-  conv_mds_init(&m, a->g);
+  conv_mds_init(&m, a->g, CONV_FWD);
   dnnl_primitive_desc_t pd = conv_fwd_pd(e, a->g, &m, a->has_bias);
   if (!pd) return 0;
   int32_t ux = plan_buf(p, &m.x, 0), uw = plan_buf(p, &m.w, 1), uy = plan_buf(p, &m.yo, 3);
@@ -444,8 +464,8 @@ static int build_conv_fwd(plan *p, dnnl_engine_t e, const void *argp) {
 static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
-  conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, 0);
+  conv_mds_init(&m, a->g, CONV_BWD_DATA);
+  dnnl_primitive_desc_t hint = conv_hint_pd(e, a->g, 0);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
@@ -457,6 +477,10 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
                                                              m.dil, m.pl, m.pr);
   int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
+  if (ok && a->g->bf16 && !pd_fast(pd)) {
+    dnnl_primitive_desc_destroy(pd);
+    ok = 0;
+  }
   if (!ok) return 0;
   /* user buffers: 0 dy, 1 w, 2 dx */
   int32_t udy = plan_buf(p, &m.y, 0), uw = plan_buf(p, &m.w, 1), udx = plan_buf(p, &m.xo, 2);
@@ -476,8 +500,8 @@ static int build_conv_bwd_data(plan *p, dnnl_engine_t e, const void *argp) {
 static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
   const conv_arg *a = argp;
   conv_mds m;
-  conv_mds_init(&m, a->g);
-  dnnl_primitive_desc_t hint = conv_fwd_pd(e, a->g, &m, a->has_bias);
+  conv_mds_init(&m, a->g, CONV_BWD_W);
+  dnnl_primitive_desc_t hint = conv_hint_pd(e, a->g, a->has_bias);
   if (!hint) return 0;
   dnnl_convolution_desc_t d;
   dnnl_primitive_desc_t pd = NULL;
@@ -490,6 +514,10 @@ static int build_conv_bwd_w(plan *p, dnnl_engine_t e, const void *argp) {
                                                                 m.strides, m.dil, m.pl, m.pr);
   int ok = st == dnnl_success && pd_create(&pd, &d, e, hint) == dnnl_success;
   dnnl_primitive_desc_destroy(hint);
+  if (ok && a->g->bf16 && !pd_fast(pd)) {
+    dnnl_primitive_desc_destroy(pd);
+    ok = 0;
+  }
   if (!ok) return 0;
   /* user buffers: 0 x, 1 dy, 2 dw, 3 db */
   int32_t ux = plan_buf(p, &m.x, 0), udy = plan_buf(p, &m.y, 1), udw = plan_buf(p, &m.wo, 2);
@@ -516,7 +544,7 @@ static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_con
   memset(key, 0, sizeof(int64_t) * PLAN_KEY_MAX);
   int32_t k = 0;
   key[k++] = kind;
-  key[k++] = ((int64_t)nthreads << 8) | (has_bias << 4) | (g->transposed << 3) | g->ns;
+  key[k++] = ((int64_t)nthreads << 8) | (g->bf16 << 5) | (has_bias << 4) | (g->transposed << 3) | g->ns;
   key[k++] = g->n;
   key[k++] = g->ic;
   key[k++] = g->oc;
@@ -533,7 +561,7 @@ static void conv_key(int64_t *key, int64_t kind, int32_t nthreads, const cpu_con
 }
 
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
-                      const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
+                      const cpu_conv_geom *g, const void *x, const void *w, const float *bias,
                       float *y) {
   int64_t key[PLAN_KEY_MAX];
   conv_key(key, CONV_FWD, nthreads, g, bias != NULL);
@@ -543,7 +571,7 @@ int cpu_dnnl_conv_fwd(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthread
 }
 
 int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
-                           const cpu_conv_geom *g, const float *dy, const float *w, float *dx) {
+                           const cpu_conv_geom *g, const void *dy, const void *w, float *dx) {
   int64_t key[PLAN_KEY_MAX];
   conv_key(key, CONV_BWD_DATA, nthreads, g, 0);
   conv_arg arg = {g, 0};
@@ -552,7 +580,7 @@ int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nt
 }
 
 int cpu_dnnl_conv_bwd_weights(cpu_dnnl_cache *c, const tabi_host_api *h, int32_t nthreads,
-                              const cpu_conv_geom *g, const float *x, const float *dy, float *dw,
+                              const cpu_conv_geom *g, const void *x, const void *dy, float *dw,
                               float *db) {
   int64_t key[PLAN_KEY_MAX];
   conv_key(key, CONV_BWD_W, nthreads, g, db != NULL);

@@ -53,16 +53,21 @@ typedef struct cpu_conv_geom {
   /* element strides of the input, the weight and grad_output (any dense
    * layout: channels-last, transposed views); results are contiguous */
   int64_t xs[5], ws[5], ys[5];
+  /* 1: the inputs (x, w, dy) are bfloat16 and given as such; results (y, dx,
+   * dw) are float32 either way, bias float32 */
+  int32_t bf16;
 } cpu_conv_geom;
 
+/* x, w, dy: float32, or bfloat16 when g->bf16 (0 where the machine has no
+ * bf16 kernel: the caller widens them and calls again). */
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                      const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
+                      const cpu_conv_geom *g, const void *x, const void *w, const float *bias,
                       float *y);
 int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                           const cpu_conv_geom *g, const float *dy, const float *w, float *dx);
+                           const cpu_conv_geom *g, const void *dy, const void *w, float *dx);
 /* db may be NULL (no bias gradient). */
 int cpu_dnnl_conv_bwd_weights(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                              const cpu_conv_geom *g, const float *x, const float *dy, float *dw,
+                              const cpu_conv_geom *g, const void *x, const void *dy, float *dw,
                               float *db);
 
 #endif /* TABI_CPU_DNNL_H */

@@ -21,16 +21,16 @@ int cpu_dnnl_matmul_bf16(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t 
   return 0;
 }
 int cpu_dnnl_conv_fwd(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                      const cpu_conv_geom *g, const float *x, const float *w, const float *bias,
+                      const cpu_conv_geom *g, const void *x, const void *w, const float *bias,
                       float *y) {
   return 0;
 }
 int cpu_dnnl_conv_bwd_data(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                           const cpu_conv_geom *g, const float *dy, const float *w, float *dx) {
+                           const cpu_conv_geom *g, const void *dy, const void *w, float *dx) {
   return 0;
 }
 int cpu_dnnl_conv_bwd_weights(cpu_dnnl_cache *cache, const tabi_host_api *h, int32_t nthreads,
-                              const cpu_conv_geom *g, const float *x, const float *dy, float *dw,
+                              const cpu_conv_geom *g, const void *x, const void *dy, float *dw,
                               float *db) {
   return 0;
 }

@@ -3,11 +3,13 @@
  *
  * oneDNN computes where it is built in (cpu_dnnl.c, cached primitives): 1-d,
  * 2-d and 3-d, strided, padded, dilated, grouped (depthwise included) and
- * transposed convolutions of contiguous tensors in float32, float16 and
- * bfloat16. The half types are widened to float32 (exactly) for oneDNN and the
- * result rounded once at the end, as the reference accumulates in double and
- * rounds once: the difference is float32's rounding of the sums, far inside
- * the half types' tolerance. Inputs may have any dense layout (channels-last,
+ * transposed convolutions in float32, float16 and bfloat16. bfloat16 goes to oneDNN's bf16 kernels as it is, with float32
+ * results (where the machine has such kernels; its products are exact in
+ * float32 and it sums in float32); float16, and bfloat16 elsewhere, is widened
+ * to float32 (exactly) first. Either way the result is rounded once at the
+ * end, as the reference accumulates in double and rounds once: the
+ * difference is float32's rounding of the sums, far inside the half types'
+ * tolerance. Inputs may have any dense layout (channels-last,
  * transposed views): oneDNN reads them by their strides; results are
  * contiguous, as the reference's. Everything else (float64, integers, views
  * with gaps, empty tensors, output_padding larger than padding, which oneDNN's
@@ -214,10 +216,20 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
   tabi_tensor *o = NULL, *tmp[4] = {0};
   tabi_status st = cpu_empty(c, x, dt, g.ns + 2, shape, &o);
   if (st != TABI_OK) return st;
-  const float *xf = as_f32(c, x, &tmp[0]), *wf = as_f32(c, w, &tmp[1]), *bf = as_f32(c, b, &tmp[2]);
+  const float *bf = as_f32(c, b, &tmp[2]);
   float *yf = out_f32(c, o, &tmp[3]);
-  int ok = xf && wf && (bf || !b) && yf &&
-           cpu_dnnl_conv_fwd(c->dnnl, c->host, dnnl_threads(c), &g, xf, wf, bf, yf);
+  int ok = 0, nt = dnnl_threads(c);
+  if (yf && (bf || !b)) {
+    if (dt == TABI_DTYPE_BFLOAT16) { /* oneDNN's bf16 kernels, where the machine has them */
+      g.bf16 = 1;
+      ok = cpu_dnnl_conv_fwd(c->dnnl, c->host, nt, &g, tabi_tensor_data(x), tabi_tensor_data(w), bf, yf);
+      g.bf16 = 0;
+    }
+    if (!ok) {
+      const float *xf = as_f32(c, x, &tmp[0]), *wf = as_f32(c, w, &tmp[1]);
+      ok = xf && wf && cpu_dnnl_conv_fwd(c->dnnl, c->host, nt, &g, xf, wf, bf, yf);
+    }
+  }
   if (ok) finish(c, o, tmp[3]);
   release(c, tmp, 4);
   if (!ok) {
@@ -305,25 +317,49 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
   tabi_tensor *dx = NULL, *dw = NULL, *db = NULL, *tmp[5] = {0};
   tabi_status st = TABI_OK;
   int32_t nt = dnnl_threads(c);
-  const float *dyf = as_f32(c, dy, &tmp[0]);
-  if (!dyf) st = TABI_ERR_UNIMPLEMENTED;
-  if (st == TABI_OK && mask[0]) {
+  /* float32 copies of the half inputs, made when first needed (bfloat16
+   * tries oneDNN's bf16 kernels on the inputs as they are first) */
+  const float *dyf = NULL, *wf = NULL, *xf = NULL;
+  int bf = dt == TABI_DTYPE_BFLOAT16;
+  if (mask[0]) {
     st = cpu_empty(c, x, dt, x->dl.ndim, x->dl.shape, &dx);
-    const float *wf = st == TABI_OK ? as_f32(c, w, &tmp[1]) : NULL;
-    float *dxf = wf ? out_f32(c, dx, &tmp[2]) : NULL;
-    if (st == TABI_OK && !(dxf && cpu_dnnl_conv_bwd_data(c->dnnl, c->host, nt, &g, dyf, wf, dxf)))
-      st = TABI_ERR_UNIMPLEMENTED;
+    float *dxf = st == TABI_OK ? out_f32(c, dx, &tmp[2]) : NULL;
+    int ok = 0;
+    if (dxf && bf) {
+      g.bf16 = 1;
+      ok = cpu_dnnl_conv_bwd_data(c->dnnl, c->host, nt, &g, tabi_tensor_data(dy), tabi_tensor_data(w), dxf);
+      g.bf16 = 0;
+    }
+    if (dxf && !ok) {
+      if (!dyf) dyf = as_f32(c, dy, &tmp[0]);
+      if (!wf) wf = as_f32(c, w, &tmp[1]);
+      ok = dyf && wf && cpu_dnnl_conv_bwd_data(c->dnnl, c->host, nt, &g, dyf, wf, dxf);
+    }
+    if (st == TABI_OK && !ok) st = TABI_ERR_UNIMPLEMENTED;
     if (st == TABI_OK) finish(c, dx, tmp[2]);
   }
   if (st == TABI_OK && mask[1]) {
     st = cpu_empty(c, w, dt, w->dl.ndim, w->dl.shape, &dw);
-    const float *xf = st == TABI_OK ? as_f32(c, x, &tmp[3]) : NULL;
-    float *dwf = xf ? out_f32(c, dw, &tmp[4]) : NULL;
-    if (st == TABI_OK && !(dwf && cpu_dnnl_conv_bwd_weights(c->dnnl, c->host, nt, &g, xf, dyf, dwf, NULL)))
-      st = TABI_ERR_UNIMPLEMENTED;
+    float *dwf = st == TABI_OK ? out_f32(c, dw, &tmp[4]) : NULL;
+    int ok = 0;
+    if (dwf && bf) {
+      g.bf16 = 1;
+      ok = cpu_dnnl_conv_bwd_weights(c->dnnl, c->host, nt, &g, tabi_tensor_data(x), tabi_tensor_data(dy), dwf,
+                                     NULL);
+      g.bf16 = 0;
+    }
+    if (dwf && !ok) {
+      if (!dyf) dyf = as_f32(c, dy, &tmp[0]);
+      if (!xf) xf = as_f32(c, x, &tmp[3]);
+      ok = dyf && xf && cpu_dnnl_conv_bwd_weights(c->dnnl, c->host, nt, &g, xf, dyf, dwf, NULL);
+    }
+    if (st == TABI_OK && !ok) st = TABI_ERR_UNIMPLEMENTED;
     if (st == TABI_OK) finish(c, dw, tmp[4]);
   }
-  if (st == TABI_OK && mask[2]) st = bias_grad(c, &g, dy, dyf, &db);
+  if (st == TABI_OK && mask[2]) {
+    if (!dyf) dyf = as_f32(c, dy, &tmp[0]);
+    st = dyf ? bias_grad(c, &g, dy, dyf, &db) : TABI_ERR_UNIMPLEMENTED;
+  }
   release(c, tmp, 5);
   if (st != TABI_OK) {
     tabi_tensor *made[3] = {dx, dw, db};
