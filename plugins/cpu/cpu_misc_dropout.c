@@ -24,35 +24,10 @@
 #include <tabi/philox.h>
 
 #include "cpu.h"
+#include "cpu_random.h"
 
 #define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #define BLOCK 512
-
-/* The words 0 and 1 of Philox4x32-10 for counters ctr0 .. ctr0+n-1 (the same
- * rounds as tabi_philox4x32, one lane per counter; cpu_misc_random.c has the
- * four-word form). */
-CLONES static void philox_w01(uint64_t seed, uint64_t ctr0, int n, uint32_t *restrict w0,
-                              uint32_t *restrict w1) {
-  const uint32_t k0i = (uint32_t)seed, k1i = (uint32_t)(seed >> 32);
-  for (int i = 0; i < n; i++) {
-    uint64_t ctr = ctr0 + (uint64_t)i;
-    uint32_t c0 = (uint32_t)ctr, c1 = (uint32_t)(ctr >> 32), c2 = 0, c3 = 0;
-    uint32_t k0 = k0i, k1 = k1i;
-    for (int r = 0; r < 10; r++) {
-      uint64_t p0 = (uint64_t)0xD2511F53u * c0;
-      uint64_t p1 = (uint64_t)0xCD9E8D57u * c2;
-      uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
-      uint32_t n1 = (uint32_t)p1;
-      uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
-      uint32_t n3 = (uint32_t)p0;
-      c0 = n0; c1 = n1; c2 = n2; c3 = n3;
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    w0[i] = c0;
-    w1[i] = c1;
-  }
-}
 
 /* keep flags: the float32 uniform (24 bits of word 0) against p in double */
 CLONES static void keep_f(uint8_t *restrict m, const uint32_t *restrict w0, int n, double p) {
@@ -111,14 +86,14 @@ static void gather_block(const drop_job *j, int64_t i0, int n, char *dst) {
 
 static void drop_range(void *arg, int64_t b, int64_t e) {
   const drop_job *j = arg;
-  uint32_t w0[BLOCK], w1[BLOCK];
+  uint32_t w0[BLOCK], w1[BLOCK], w2[BLOCK], w3[BLOCK]; /* words 2, 3: unused */
   union { double d[BLOCK]; float f[BLOCK]; } xb, yb;
   char gb[BLOCK * 8];
   for (int64_t blk = b; blk < e; blk++) {
     int64_t i0 = blk * BLOCK;
     int n = (int)(j->numel - i0 < BLOCK ? j->numel - i0 : BLOCK);
     uint8_t *m = j->mask + i0;
-    philox_w01(j->seed, j->offset + (uint64_t)i0, n, w0, w1);
+    cpu_philox_block(j->seed, j->offset + (uint64_t)i0, n, w0, w1, w2, w3);
     int64_t es = (int64_t)tabi_dtype_size(j->dt);
     const char *x = j->x + i0 * es;
     if (!j->contig) {

@@ -31,6 +31,7 @@
 #include <tabi/philox.h>
 
 #include "cpu.h"
+#include "cpu_random.h"
 #include "ref_shape_util.h"
 
 #define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -39,8 +40,9 @@
 static const DLDevice cpu0 = {kDLCPU, 0};
 
 /* The four Philox4x32-10 words of counters ctr0 .. ctr0+n-1 (n <= BLOCK); the
- * same rounds as tabi_philox4x32, one lane per counter. */
-CLONES static void philox_block(uint64_t seed, uint64_t ctr0, int n, uint32_t *restrict w0,
+ * same rounds as tabi_philox4x32, one lane per counter (cpu_random.h; the
+ * dropout kernel uses it too). */
+CLONES void cpu_philox_block(uint64_t seed, uint64_t ctr0, int n, uint32_t *restrict w0,
                                 uint32_t *restrict w1, uint32_t *restrict w2,
                                 uint32_t *restrict w3) {
   const uint32_t k0i = (uint32_t)seed, k1i = (uint32_t)(seed >> 32);
@@ -160,7 +162,7 @@ static void rnd_range(void *arg, int64_t b, int64_t e) {
   for (int64_t blk = b; blk < e; blk++) {
     int64_t i0 = blk * BLOCK;
     int n = (int)(j->numel - i0 < BLOCK ? j->numel - i0 : BLOCK);
-    philox_block(j->seed, j->offset + (uint64_t)i0, n, w0, w1, w2, w3);
+    cpu_philox_block(j->seed, j->offset + (uint64_t)i0, n, w0, w1, w2, w3);
     if (j->dist == DIST_UNIFORM) {
       double span = j->b - j->a;
       switch (j->dt) {
@@ -326,7 +328,7 @@ static void perm_range(void *arg, int64_t b, int64_t e) {
   for (int64_t blk = b; blk < e; blk++) {
     int64_t i0 = blk * BLOCK;
     int m = (int)(j->n - i0 < BLOCK ? j->n - i0 : BLOCK);
-    philox_block(j->seed, j->offset + (uint64_t)i0, m, w0, w1, w2, w3);
+    cpu_philox_block(j->seed, j->offset + (uint64_t)i0, m, w0, w1, w2, w3);
     for (int q = 0; q < m; q++) {
       int64_t i = i0 + q;
       uint64_t bits = (((uint64_t)w0[q] << 32) | w1[q]) >> 11;

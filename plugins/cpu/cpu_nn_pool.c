@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <immintrin.h>
+
 #include "cpu.h"
+#include "cpu_ew.h"
 #include "cpu_pool_win.h"
 
 typedef struct mp_geom {
@@ -51,51 +54,8 @@ typedef struct mp_job {
   int64_t *idx;
 } mp_job;
 
-static void mp_range(void *arg, int64_t b, int64_t e) {
-  const mp_job *j = arg;
-  const mp_geom *g = j->g;
-  for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
-    int64_t pl = r / g->oh, oy = r % g->oh;
-    const float *x = j->x + pl * g->ih * g->iw;
-    int64_t y0 = oy * g->s[0] - g->p[0], fy = cpu_pw_first_tap(y0, g->d[0]);
-    for (int64_t ox = 0; ox < g->ow; ox++) {
-      int64_t x0 = ox * g->s[1] - g->p[1], fx = cpu_pw_first_tap(x0, g->d[1]);
-      float best = -INFINITY;
-      int64_t bi = fy * g->iw + fx;
-      for (int64_t ky = 0; ky < g->k[0]; ky++) {
-        int64_t iy = y0 + ky * g->d[0];
-        if (iy < 0 || iy >= g->ih) continue;
-        const float *row = x + iy * g->iw;
-        for (int64_t kx = 0; kx < g->k[1]; kx++) {
-          int64_t ix = x0 + kx * g->d[1];
-          if (ix < 0 || ix >= g->iw) continue;
-          float v = row[ix];
-          if (v > best || isnan(v)) {
-            best = v;
-            bi = iy * g->iw + ix;
-          }
-        }
-      }
-      j->y[r * g->ow + ox] = best;
-      j->idx[r * g->ow + ox] = bi;
-    }
-  }
-}
-
-/* --- forward, vectorized ------------------------------------------------------
- * Output columns whose window lies inside the row (no padding taps), 16 (AVX-512)
- * or 8 (AVX2) at a time: each tap reads one input per output column (stride 1:
- * one load; stride 2 on AVX-512: two loads and a permute; else a gather),
- * compared and blended exactly as the scalar loop above decides (`v > best ||
- * isnan(v)`, taps in the same order), so values and indices are the same.
- * The columns at the borders, and planes past 2^31 elements, take the scalar
- * code. */
-
-#include <immintrin.h>
-
-#include "cpu_ew.h"
-
-/* One output element by the scalar rule (mp_range's loop body). */
+/* One output element: max over the window's in-range taps, `v > max ||
+ * isnan(v)` in tap order (ties keep the first, a later NaN wins). */
 static inline void mp_one(const mp_geom *g, const float *x, int64_t y0, int64_t fy, int64_t ox, float *out,
                           int64_t *oidx) {
   int64_t x0 = ox * g->s[1] - g->p[1], fx = cpu_pw_first_tap(x0, g->d[1]);
@@ -117,6 +77,27 @@ static inline void mp_one(const mp_geom *g, const float *x, int64_t y0, int64_t 
   *out = best;
   *oidx = bi;
 }
+
+static void mp_range(void *arg, int64_t b, int64_t e) {
+  const mp_job *j = arg;
+  const mp_geom *g = j->g;
+  for (int64_t r = b; r < e; r++) { /* r = plane * oh + output row */
+    int64_t pl = r / g->oh, oy = r % g->oh;
+    const float *x = j->x + pl * g->ih * g->iw;
+    int64_t y0 = oy * g->s[0] - g->p[0], fy = cpu_pw_first_tap(y0, g->d[0]);
+    for (int64_t ox = 0; ox < g->ow; ox++)
+      mp_one(g, x, y0, fy, ox, &j->y[r * g->ow + ox], &j->idx[r * g->ow + ox]);
+  }
+}
+
+/* --- forward, vectorized ------------------------------------------------------
+ * Output columns whose window lies inside the row (no padding taps), 16 (AVX-512)
+ * or 8 (AVX2) at a time: each tap reads one input per output column (stride 1:
+ * one load; stride 2 on AVX-512: two loads and a permute; else a gather),
+ * compared and blended exactly as the scalar loop above decides (`v > best ||
+ * isnan(v)`, taps in the same order), so values and indices are the same.
+ * The columns at the borders, and planes past 2^31 elements, take the scalar
+ * code. */
 
 /* Interior columns [lo, hi) of an output row: the window's columns all in range. */
 static void mp_interior(const mp_geom *g, int64_t *lo, int64_t *hi) {
