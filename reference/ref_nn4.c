@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "ref_grid.h"
 #include "ref_nn_util.h"
 
 /* --- upsampling ---------------------------------------------------------------
@@ -133,38 +134,10 @@ tabi_status ref_nn_upsample_bilinear2d(void *ctx, const tabi_call *call, tabi_va
  * ATen's GridSampler.h, in double: grid[..., 0] is x (width), [..., 1] is y.
  * interpolation 0 bilinear, 1 nearest (round half to even), 2 bicubic (A=-0.75);
  * padding 0 zeros, 1 border, 2 reflection. */
-static double gs_unnormalize(double c, int64_t size, int align) {
-  return align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
-}
-static double gs_clip(double c, int64_t size) {
-  return fmin((double)(size - 1), fmax(c, 0.0));
-}
-static double gs_reflect(double c, int64_t twice_low, int64_t twice_high) {
-  if (twice_low == twice_high) return 0;
-  double mn = (double)twice_low / 2, span = (double)(twice_high - twice_low) / 2;
-  c = fabs(c - mn);
-  double extra = fmod(c, span);
-  int64_t flips = (int64_t)floor(c / span);
-  return flips % 2 == 0 ? extra + mn : span - extra + mn;
-}
-static double gs_pad(double c, int64_t size, int pad, int align) {
-  if (pad == 1) return gs_clip(c, size);
-  if (pad == 2) {
-    c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
-    return gs_clip(c, size);
-  }
-  return c;
-}
-/* Non-finite or out-of-int range coordinates become -100 (outside), as ATen. */
-static double gs_safe(double c) {
-  return (!isfinite(c) || c > 2147483647.0 || c < -2147483648.0) ? -100.0 : c;
-}
 static double gs_get(const tabi_tensor *x, int64_t base, int64_t yy, int64_t xx, int64_t H, int64_t W) {
   if (yy < 0 || yy >= H || xx < 0 || xx >= W) return 0;
   return ref_load_f(x, base + yy * x->dl.strides[2] + xx * x->dl.strides[3]);
 }
-static double cubic1(double t, double A) { return ((A + 2) * t - (A + 3)) * t * t + 1; }
-static double cubic2(double t, double A) { return ((A * t - 5 * A) * t + 8 * A) * t - 4 * A; }
 
 tabi_status ref_nn_grid_sampler_2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;

@@ -18,32 +18,7 @@
 #include <stdlib.h>
 
 #include "cpu_nn3.h"
-
-static double gs_unnormalize(double c, int64_t size, int align) {
-  return align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
-}
-static double gs_clip(double c, int64_t size) { return fmin((double)(size - 1), fmax(c, 0.0)); }
-static double gs_reflect(double c, int64_t twice_low, int64_t twice_high) {
-  if (twice_low == twice_high) return 0;
-  double mn = (double)twice_low / 2, span = (double)(twice_high - twice_low) / 2;
-  c = fabs(c - mn);
-  double extra = fmod(c, span);
-  int64_t flips = (int64_t)floor(c / span);
-  return flips % 2 == 0 ? extra + mn : span - extra + mn;
-}
-static double gs_pad(double c, int64_t size, int pad, int align) {
-  if (pad == 1) return gs_clip(c, size);
-  if (pad == 2) {
-    c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
-    return gs_clip(c, size);
-  }
-  return c;
-}
-static double gs_safe(double c) {
-  return (!isfinite(c) || c > 2147483647.0 || c < -2147483648.0) ? -100.0 : c;
-}
-static double cubic1(double t, double A) { return ((A + 2) * t - (A + 3)) * t * t + 1; }
-static double cubic2(double t, double A) { return ((A * t - 5 * A) * t + 8 * A) * t - 4 * A; }
+#include "ref_grid.h"
 
 #define GS_TAPS 16
 
