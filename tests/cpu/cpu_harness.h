@@ -236,6 +236,29 @@ static CPU_HARNESS_MAYBE_UNUSED tabi_runtime *load_rt(const char *plugin, const 
 }
 
 
+typedef void (*harness_cases_fn)(tabi_runtime *fast, tabi_runtime *ref);
+
+/* main() of a fast-vs-reference test: argv[1] the CPU plugin (loaded with 2
+ * threads), argv[2] the reference plugin; runs each of `cases` (NULL ends the
+ * list), destroys both runtimes, then calls `after` (may be NULL) with the
+ * CPU plugin's path for checks that load it again (thread counts), and
+ * returns check_report(). */
+static CPU_HARNESS_MAYBE_UNUSED int harness_main(int argc, char **argv, const harness_cases_fn *cases,
+                                                 void (*after)(const char *plugin)) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
+    return 2;
+  }
+  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
+  CHECK(f != NULL && r != NULL);
+  if (f && r)
+    for (const harness_cases_fn *c = cases; *c; c++) (*c)(f, r);
+  if (f) tabi_runtime_destroy(f);
+  if (r) tabi_runtime_destroy(r);
+  if (f && r && after) after(argv[1]);
+  return check_report();
+}
+
 #define T1(n0, dt_, fill_) {1, {n0}, dt_, fill_, 0, 0}
 #define T2(n0, n1, dt_, fill_, tr) {2, {n0, n1}, dt_, fill_, 0, tr}
 

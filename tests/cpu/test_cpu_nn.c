@@ -374,19 +374,6 @@ static void determinism(const char *plugin) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
-    return 2;
-  }
-  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
-  CHECK(f != NULL && r != NULL);
-  if (!f || !r) return check_report();
-  matmul_cases(f, r);
-  nn_cases(f, r);
-  threads_case(f, r);
-  fork_case(f, r);
-  tabi_runtime_destroy(f);
-  tabi_runtime_destroy(r);
-  determinism(argv[1]);
-  return check_report();
+  static const harness_cases_fn all[] = {matmul_cases, nn_cases, threads_case, fork_case, NULL};
+  return harness_main(argc, argv, all, determinism);
 }

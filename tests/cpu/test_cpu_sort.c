@@ -61,16 +61,6 @@ static void error_cases(tabi_runtime *f, tabi_runtime *r) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
-    return 2;
-  }
-  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
-  CHECK(f != NULL && r != NULL);
-  if (!f || !r) return check_report();
-  sort_cases(f, r);
-  error_cases(f, r);
-  tabi_runtime_destroy(f);
-  tabi_runtime_destroy(r);
-  return check_report();
+  static const harness_cases_fn all[] = {sort_cases, error_cases, NULL};
+  return harness_main(argc, argv, all, NULL);
 }

@@ -193,16 +193,6 @@ static void nonfinite(tabi_runtime *f, tabi_runtime *r) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
-    return 2;
-  }
-  tabi_runtime *f = load_rt(argv[1], "2"), *r = load_rt(argv[2], NULL);
-  CHECK(f != NULL && r != NULL);
-  if (!f || !r) return check_report();
-  svd_cases(f, r);
-  nonfinite(f, r);
-  tabi_runtime_destroy(f);
-  tabi_runtime_destroy(r);
-  return check_report();
+  static const harness_cases_fn all[] = {svd_cases, nonfinite, NULL};
+  return harness_main(argc, argv, all, NULL);
 }
