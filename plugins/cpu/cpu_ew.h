@@ -85,5 +85,8 @@ extern const cpu_ew_isa_table cpu_ew_isa_scalar;
 
 /* The table for this CPU (capped by TABI_CPU_ISA), chosen once. */
 const cpu_ew_isa_table *cpu_ew_isa(void);
+/* Outputs of this many bytes or more are streamed (non-temporal stores):
+ * 16 MB, or TABI_CPU_NT_BYTES; read once per process, with the table. */
+int64_t cpu_ew_nt_bytes(void);
 
 #endif /* TABI_CPU_EW_H */

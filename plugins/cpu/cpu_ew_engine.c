@@ -63,6 +63,11 @@ const cpu_ew_isa_table *cpu_ew_isa(void) {
   return ew_isa_best;
 }
 
+int64_t cpu_ew_nt_bytes(void) {
+  pthread_once(&ew_isa_once, ew_isa_pick);
+  return ew_nt_bytes;
+}
+
 /* --- conversions for the double and int64 loops -------------------------------- */
 
 static void ld_i(int64_t *d, const char *p, int64_t s, tabi_dtype dt, int64_t m);

@@ -60,27 +60,6 @@ static int64_t batch_base(const tabi_tensor *t, int32_t nd, int64_t b) {
   return base;
 }
 
-static ref_cplx load(const tabi_tensor *t, int64_t off) {
-  const char *p = tabi_tensor_data(t);
-  switch (tabi_tensor_dtype(t)) {
-    case TABI_DTYPE_FLOAT32: return ((const float *)p)[off];
-    case TABI_DTYPE_FLOAT64: return ((const double *)p)[off];
-    case TABI_DTYPE_COMPLEX64: return CMPLX(((const float *)p)[2 * off], ((const float *)p)[2 * off + 1]);
-    default: return CMPLX(((const double *)p)[2 * off], ((const double *)p)[2 * off + 1]);
-  }
-}
-
-/* Stores element i of a contiguous output of A's dtype (or of S's real dtype). */
-static void store(tabi_tensor *t, int64_t i, ref_cplx v) {
-  char *p = tabi_tensor_data(t);
-  switch (tabi_tensor_dtype(t)) {
-    case TABI_DTYPE_FLOAT32: ((float *)p)[i] = (float)creal(v); break;
-    case TABI_DTYPE_FLOAT64: ((double *)p)[i] = creal(v); break;
-    case TABI_DTYPE_COMPLEX64: ((float *)p)[2 * i] = (float)creal(v); ((float *)p)[2 * i + 1] = (float)cimag(v); break;
-    default: ((double *)p)[2 * i] = creal(v); ((double *)p)[2 * i + 1] = cimag(v); break;
-  }
-}
-
 /* Thin SVD of the m x n column-major matrix a (destroyed): s (k), u (m x k,
  * ld m), vt (k x n, ld k). Real matrices use a, u, vt as double arrays. */
 static int gesdd(int cplx, int m, int n, void *a, double *s, void *u, void *vt) {
@@ -133,7 +112,7 @@ static void svd_one(svd_job *j, int64_t b) {
   int finite = 1;
   for (int64_t c = 0; c < n; c++)
     for (int64_t i = 0; i < m; i++) {
-      ref_cplx x = load(A, base + i * rs + c * cs);
+      ref_cplx x = ref_load_c(A, base + i * rs + c * cs);
       finite &= isfinite(creal(x)) && isfinite(cimag(x));
       if (j->cplx) ((ref_cplx *)a)[i + c * m] = x;
       else ((double *)a)[i + c * m] = creal(x);
@@ -155,14 +134,14 @@ static void svd_one(svd_job *j, int64_t b) {
     return;
   }
   int64_t have = k;
-  for (int64_t c = 0; c < k; c++) store(j->S, b * k + c, s[c]);
+  for (int64_t c = 0; c < k; c++) ref_store_c(j->S, b * k + c, s[c]);
   int64_t ub = b * m * j->ucols, vb = b * j->vrows * n;
   int64_t qcols = m >= n ? j->ucols : j->vrows; /* columns of the tall side's factor */
   if (have == qcols) { /* nothing to complete: LAPACK's factors as they are */
     for (int64_t i = 0; i < m; i++)
-      for (int64_t c = 0; c < j->ucols; c++) store(j->U, ub + i * j->ucols + c, at(j, u, m, i, c));
+      for (int64_t c = 0; c < j->ucols; c++) ref_store_c(j->U, ub + i * j->ucols + c, at(j, u, m, i, c));
     for (int64_t i = 0; i < j->vrows; i++)
-      for (int64_t c = 0; c < n; c++) store(j->Vh, vb + i * n + c, at(j, vt, k, i, c));
+      for (int64_t c = 0; c < n; c++) ref_store_c(j->Vh, vb + i * n + c, at(j, vt, k, i, c));
   } else {
     /* Q: the tall side's columns (U's, or Vh's rows conjugated), completed */
     ref_cplx *Q = malloc(sizeof(ref_cplx) * (size_t)(R * R + R));
@@ -177,14 +156,14 @@ static void svd_one(svd_job *j, int64_t b) {
     ref_linalg_svd_complete(Q, R, have, qcols, Q + R * R);
     if (m >= n) {
       for (int64_t i = 0; i < m; i++)
-        for (int64_t c = 0; c < j->ucols; c++) store(j->U, ub + i * j->ucols + c, Q[c * R + i]);
+        for (int64_t c = 0; c < j->ucols; c++) ref_store_c(j->U, ub + i * j->ucols + c, Q[c * R + i]);
       for (int64_t i = 0; i < j->vrows; i++)
-        for (int64_t c = 0; c < n; c++) store(j->Vh, vb + i * n + c, at(j, vt, k, i, c));
+        for (int64_t c = 0; c < n; c++) ref_store_c(j->Vh, vb + i * n + c, at(j, vt, k, i, c));
     } else {
       for (int64_t i = 0; i < m; i++)
-        for (int64_t c = 0; c < j->ucols; c++) store(j->U, ub + i * j->ucols + c, at(j, u, m, i, c));
+        for (int64_t c = 0; c < j->ucols; c++) ref_store_c(j->U, ub + i * j->ucols + c, at(j, u, m, i, c));
       for (int64_t i = 0; i < j->vrows; i++)
-        for (int64_t c = 0; c < n; c++) store(j->Vh, vb + i * n + c, conj(Q[i * R + c]));
+        for (int64_t c = 0; c < n; c++) ref_store_c(j->Vh, vb + i * n + c, conj(Q[i * R + c]));
     }
     free(Q);
   }

@@ -131,12 +131,6 @@ static int conv_geom(const tabi_tensor *x, const tabi_tensor *w, const tabi_valu
   return 1;
 }
 
-static int64_t numel(int32_t nd, const int64_t *shape) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < nd; i++) n *= shape[i];
-  return n;
-}
-
 /* --- float16/bfloat16 through float32 ------------------------------------------ */
 
 #define CVT_CHUNK 16384
@@ -170,7 +164,7 @@ static const float *as_f32(const cpu_ctx *c, const tabi_tensor *t, tabi_tensor *
   *tmp = NULL;
   if (!t) return NULL;
   if (tabi_tensor_dtype(t) == TABI_DTYPE_FLOAT32) return tabi_tensor_data(t);
-  int64_t n = numel(t->dl.ndim, t->dl.shape);
+  int64_t n = tabi_tensor_numel(t);
   if (cpu_empty(c, t, TABI_DTYPE_FLOAT32, 1, &n, tmp) != TABI_OK) return NULL;
   convert(c, tabi_tensor_dtype(t), tabi_tensor_data(t), tabi_tensor_data(*tmp), n, 1);
   return tabi_tensor_data(*tmp);
@@ -181,7 +175,7 @@ static const float *as_f32(const cpu_ctx *c, const tabi_tensor *t, tabi_tensor *
 static float *out_f32(const cpu_ctx *c, tabi_tensor *out, tabi_tensor **tmp) {
   *tmp = NULL;
   if (tabi_tensor_dtype(out) == TABI_DTYPE_FLOAT32) return tabi_tensor_data(out);
-  int64_t n = numel(out->dl.ndim, out->dl.shape);
+  int64_t n = tabi_tensor_numel(out);
   if (cpu_empty(c, out, TABI_DTYPE_FLOAT32, 1, &n, tmp) != TABI_OK) return NULL;
   return tabi_tensor_data(*tmp);
 }
@@ -189,7 +183,7 @@ static float *out_f32(const cpu_ctx *c, tabi_tensor *out, tabi_tensor **tmp) {
 static void finish(const cpu_ctx *c, tabi_tensor *out, tabi_tensor *tmp) {
   if (!tmp) return;
   convert(c, tabi_tensor_dtype(out), tabi_tensor_data(tmp), tabi_tensor_data(out),
-          numel(out->dl.ndim, out->dl.shape), 0);
+          tabi_tensor_numel(out), 0);
 }
 
 static void release(const cpu_ctx *c, tabi_tensor **t, int32_t n) {

@@ -73,8 +73,8 @@ static double exp_sum(const cpu_ctx *c, const float *x, float *o, int64_t n, flo
 CLONES static void shift(const float *x, float *o, int64_t n, float m, float ls) {
   for (int64_t i = 0; i < n; i++) o[i] = (x[i] - m) - ls;
 }
-CLONES static void norm_row(const float *x, float *o, int64_t n, float mean, float rstd,
-                            const float *w, const float *b) {
+CLONES void cpu_norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,
+                         const float *b) {
   if (w && b)
     for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd * w[i] + b[i];
   else if (w)
@@ -176,8 +176,8 @@ typedef struct ln_job {
   int nt; /* streaming stores (see ln_nt) */
 } ln_job;
 
-/* norm_row with non-temporal stores: o 64-byte aligned, n a multiple of 16.
- * The same arithmetic as norm_row's AVX-512 clone would do, lane by lane. */
+/* cpu_norm_row with non-temporal stores: o 64-byte aligned, n a multiple of
+ * 16. The same arithmetic as cpu_norm_row's AVX-512 clone does, lane by lane. */
 __attribute__((target("avx512f"))) static void norm_row_nt(const float *x, float *o, int64_t n, float mean,
                                                           float rstd, const float *w, const float *b) {
   __m512 mv = _mm512_set1_ps(mean), rv = _mm512_set1_ps(rstd);
@@ -197,21 +197,20 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     double var = cpu_sumsq_dev_f32(j->c, x, j->n, mean) / (double)j->n;
     double rstd = 1.0 / sqrt(var + j->eps);
     if (j->nt) norm_row_nt(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
-    else norm_row(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
+    else cpu_norm_row(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
     j->mean[r] = (float)mean;
     j->rstd[r] = (float)rstd;
   }
   if (j->nt) _mm_sfence(); /* the streamed rows are visible before the task ends */
 }
 
-/* Streaming stores for an output of 16 MB or more (TABI_CPU_NT_BYTES, as the
- * elementwise engine): nobody reads it soon, so the stores skip the read for
- * ownership of each line, a third of the traffic. AVX-512, aligned rows. */
+/* Streaming stores past the elementwise engine's threshold (16 MB, or
+ * TABI_CPU_NT_BYTES): nobody reads the output soon, so the stores skip the
+ * read for ownership of each line, a third of the traffic. AVX-512, aligned
+ * rows. */
 static int ln_nt(const float *o, int64_t m, int64_t n) {
-  const char *env = getenv("TABI_CPU_NT_BYTES");
-  int64_t lim = env ? strtoll(env, NULL, 10) : (int64_t)16 << 20;
   return cpu_ew_isa()->lanes >= 16 && n % 16 == 0 && ((uintptr_t)o & 63) == 0 &&
-         m * n * (int64_t)sizeof(float) >= lim;
+         m * n * (int64_t)sizeof(float) >= cpu_ew_nt_bytes();
 }
 
 static const float *opt_f32(const tabi_value *v, int64_t n, int *ok) {

@@ -35,6 +35,11 @@ T256 static inline __m256 cpu_exp8_neg(__m256 x) {
   return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
 }
 
+/* o = (x - mean) * rstd (* w) (+ b) over a row of n, w and b optional
+ * (cpu_norm.c; layer norm's rows in float32 and in the half types). */
+void cpu_norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,
+                  const float *b);
+
 /* _softmax/_log_softmax cases the row kernel does not take: a reduced dim
  * with inner elements after it (columns), float64 rows, and float16 input
  * with half_to_float. 1 when handled (*st set), 0 to hand the call on. */

@@ -29,7 +29,6 @@
 #include "cpu_norm.h"
 #include "cpu_reduce_kern.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #define TILE 64
 
 static int has_avx2(void) { return cpu_ew_isa()->lanes >= 8; }
@@ -202,16 +201,6 @@ typedef struct ln_job {
   int failed;
 } ln_job;
 
-CLONES static void norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,
-                            const float *b) {
-  for (int64_t i = 0; i < n; i++) {
-    float v = (x[i] - mean) * rstd;
-    if (w) v *= w[i];
-    if (b) v += b[i];
-    o[i] = v;
-  }
-}
-
 static void store_stat(tabi_dtype dt, char *p, int64_t i, double v) {
   switch (dt) {
     case TABI_DTYPE_FLOAT64: ((double *)(void *)p)[i] = v; break;
@@ -248,7 +237,7 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     double mu = cpu_sum_f32(j->c, buf, n) / (double)n;
     double var = cpu_sumsq_dev_f32(j->c, buf, n, mu) / (double)n;
     double rs = 1.0 / sqrt(var + j->eps);
-    norm_row(buf, buf + n, n, (float)mu, (float)rs, j->w, j->b);
+    cpu_norm_row(buf, buf + n, n, (float)mu, (float)rs, j->w, j->b);
     cpu_from_f32(j->c, j->dt, buf + n, j->o + 2 * r * n, n);
     store_stat(j->sdt, j->mean, r, mu);
     store_stat(j->sdt, j->rstd, r, rs);

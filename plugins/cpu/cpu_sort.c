@@ -18,13 +18,6 @@
 #include "cpu.h"
 #include "cpu_sort.h"
 
-static inline uint32_t f32_key(uint32_t u, int desc) {
-  if ((u & 0x7fffffffu) > 0x7f800000u) u = 0x7fc00000u; /* every NaN alike, the largest */
-  if (u == 0x80000000u) u = 0;                           /* -0.0 == +0.0 */
-  uint32_t k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-  return desc ? ~k : k;
-}
-
 /* Stable LSD radix sort of w[0..n) by bits 32..63; tmp has room for n. */
 static void radix_hi(uint64_t *w, uint64_t *tmp, int64_t n) {
   uint64_t *a = w, *b = tmp;
@@ -57,19 +50,19 @@ static void sort_row(const sort_job *j, const uint32_t *x, float *vals, int64_t 
                      uint64_t *w, uint64_t *tmp) {
   int64_t n = j->len, m = 0;
   if (!j->topk || j->k >= n) {
-    for (int64_t i = 0; i < n; i++) w[i] = ((uint64_t)f32_key(x[i], j->desc) << 32) | (uint64_t)i;
+    for (int64_t i = 0; i < n; i++) w[i] = ((uint64_t)cpu_f32_sort_key(x[i], j->desc) << 32) | (uint64_t)i;
     m = n;
   } else {
     /* Bucket of the k-th smallest key by its top 16 bits, then the candidates. */
     int64_t *hist = calloc(65536, sizeof(int64_t));
     if (!hist) { ((sort_job *)j)->failed = 1; return; }
-    for (int64_t i = 0; i < n; i++) hist[f32_key(x[i], j->desc) >> 16]++;
+    for (int64_t i = 0; i < n; i++) hist[cpu_f32_sort_key(x[i], j->desc) >> 16]++;
     int64_t sum = 0;
     uint32_t t = 0;
     for (; t < 65536; t++) { sum += hist[t]; if (sum >= j->k) break; }
     free(hist);
     for (int64_t i = 0; i < n; i++) {
-      uint32_t key = f32_key(x[i], j->desc);
+      uint32_t key = cpu_f32_sort_key(x[i], j->desc);
       w[m] = ((uint64_t)key << 32) | (uint64_t)i; /* branch-free: m <= i < n */
       m += (key >> 16) <= t;
     }
@@ -107,11 +100,11 @@ static void topk_part(void *arg, int64_t b, int64_t e) {
   for (int64_t p = b; p < e; p++) {
     int64_t lo = q->n * p / q->parts, hi = q->n * (p + 1) / q->parts, m = lo, sum = 0;
     memset(h, 0, 65536 * sizeof *h);
-    for (int64_t i = lo; i < hi; i++) h[f32_key(q->x[i], desc) >> 16]++;
+    for (int64_t i = lo; i < hi; i++) h[cpu_f32_sort_key(q->x[i], desc) >> 16]++;
     uint32_t t = 0;
     for (; t < 65535; t++) { sum += h[t]; if (sum >= q->j->k) break; }
     for (int64_t i = lo; i < hi; i++) {
-      uint32_t key = f32_key(q->x[i], desc);
+      uint32_t key = cpu_f32_sort_key(q->x[i], desc);
       q->w[m] = ((uint64_t)key << 32) | (uint64_t)i; /* branch-free: m <= i < hi */
       m += (key >> 16) <= t;
     }

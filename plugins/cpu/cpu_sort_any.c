@@ -25,12 +25,6 @@ typedef struct item {
   uint64_t key, pos;
 } item;
 
-static uint64_t f32_key64(uint32_t u) {
-  if ((u & 0x7fffffffu) > 0x7f800000u) u = 0x7fc00000u; /* every NaN alike, the largest */
-  if (u == 0x80000000u) u = 0;                           /* -0.0 == +0.0 */
-  return (u & 0x80000000u) ? (uint32_t)~u : (u | 0x80000000u);
-}
-
 static uint64_t key_of(tabi_dtype dt, const char *p) {
   switch (dt) {
     case TABI_DTYPE_FLOAT64: {
@@ -43,7 +37,7 @@ static uint64_t key_of(tabi_dtype dt, const char *p) {
     case TABI_DTYPE_FLOAT32: {
       uint32_t u;
       memcpy(&u, p, 4);
-      return f32_key64(u);
+      return cpu_f32_sort_key(u, 0);
     }
     case TABI_DTYPE_FLOAT16:
     case TABI_DTYPE_BFLOAT16: {
@@ -52,7 +46,7 @@ static uint64_t key_of(tabi_dtype dt, const char *p) {
       float f = dt == TABI_DTYPE_FLOAT16 ? tabi_f16_to_f32(h) : tabi_bf16_to_f32(h);
       uint32_t u;
       memcpy(&u, &f, 4);
-      return f32_key64(u);
+      return cpu_f32_sort_key(u, 0);
     }
     case TABI_DTYPE_INT64: { int64_t v; memcpy(&v, p, 8); return (uint64_t)v ^ 0x8000000000000000ull; }
     case TABI_DTYPE_INT32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v ^ 0x8000000000000000ull; }
