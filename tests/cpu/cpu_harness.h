@@ -23,6 +23,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 #if defined(__GNUC__)
 #define CPU_HARNESS_MAYBE_UNUSED __attribute__((unused))
@@ -221,18 +222,6 @@ static CPU_HARNESS_MAYBE_UNUSED void bitwise(tabi_runtime *r1, tabi_runtime *r2,
               "%s %s: results differ between 1 and 3 threads in deterministic mode", c->op, label);
   }
   for (int32_t i = 0; i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
-}
-
-static CPU_HARNESS_MAYBE_UNUSED tabi_runtime *load_rt(const char *plugin, const char *threads) {
-  tabi_runtime *rt = NULL;
-  if (threads) setenv("TABI_NUM_THREADS", threads, 1);
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
 }
 
 

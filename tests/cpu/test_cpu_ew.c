@@ -27,6 +27,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 static const DLDevice cpu = {kDLCPU, 0};
 static tabi_runtime *fast_rt, *ref_rt;
@@ -447,25 +448,14 @@ static void other_cases(void) {
   run2("aten::clamp", e, 2, "bound out of float16's range");
 }
 
-static tabi_runtime *load_rt(const char *plugin) {
-  tabi_runtime *rt = NULL;
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
-}
-
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
     return 2;
   }
   setenv("TABI_NUM_THREADS", "2", 1);
-  fast_rt = load_rt(argv[1]);
-  ref_rt = load_rt(argv[2]);
+  fast_rt = load_rt(argv[1], NULL);
+  ref_rt = load_rt(argv[2], NULL);
   CHECK(fast_rt != NULL && ref_rt != NULL);
   if (!fast_rt || !ref_rt) return check_report();
   make_sweep();

@@ -24,6 +24,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 static const DLDevice cpu = {kDLCPU, 0};
 static const long double PI_L = 3.141592653589793238462643383279502884L;
@@ -374,24 +375,13 @@ static void threads(tabi_runtime *rt) {
   }
 }
 
-static tabi_runtime *load_rt(const char *plugin) {
-  tabi_runtime *rt = NULL;
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
-}
-
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
     return 2;
   }
   setenv("TABI_NUM_THREADS", "2", 1);
-  tabi_runtime *rt = load_rt(argv[1]), *ref = load_rt(argv[2]);
+  tabi_runtime *rt = load_rt(argv[1], NULL), *ref = load_rt(argv[2], NULL);
   CHECK(rt != NULL && ref != NULL);
   if (!rt || !ref) return check_report();
   c2c_lengths(rt);

@@ -26,20 +26,9 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 static const DLDevice cpu = {kDLCPU, 0};
-
-static tabi_runtime *load_rt(const char *plugin, const char *threads) {
-  tabi_runtime *rt = NULL;
-  if (threads) setenv("TABI_NUM_THREADS", threads, 1);
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
-}
 
 static tabi_status call(tabi_runtime *rt, const char *name, tabi_value *args, int32_t nargs,
                         tabi_value *out) {

@@ -22,6 +22,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 static const DLDevice cpu = {kDLCPU, 0};
 static uint64_t rng_state;
@@ -459,17 +460,6 @@ static void apb_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, "aten::avg_pool2d_backward", build_apb, &big, 1, 1, "f32 [32,64,56,56] 3x3/1 pad 1");
 }
 
-static tabi_runtime *load_rt(const char *plugin) {
-  tabi_runtime *rt = NULL;
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
-}
-
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s CPU_PLUGIN REFERENCE_PLUGIN\n", argv[0]);
@@ -477,7 +467,7 @@ int main(int argc, char **argv) {
   }
   const char *tm = getenv("TABI_TEST_TIMINGS");
   timings = tm && tm[0] == '1';
-  tabi_runtime *f = load_rt(argv[1]), *r = load_rt(argv[2]);
+  tabi_runtime *f = load_rt(argv[1], NULL), *r = load_rt(argv[2], NULL);
   CHECK(f && r);
   if (f && r) {
     cat_cases(f, r);

@@ -24,6 +24,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "cpu_rt.h"
 
 static const DLDevice cpu = {kDLCPU, 0};
 static uint64_t rng_state;
@@ -225,18 +226,6 @@ static void bitwise(tabi_runtime *r1, tabi_runtime *r3, const callspec *c, const
               "%s %s: results differ between 1 and 3 threads in deterministic mode", c->op, label);
   }
   for (int32_t i = 0; i < c->nouts; i++) { tabi_value_release(&a[i]); tabi_value_release(&b[i]); }
-}
-
-static tabi_runtime *load_rt(const char *plugin, const char *threads) {
-  tabi_runtime *rt = NULL;
-  if (threads) setenv("TABI_NUM_THREADS", threads, 1);
-  if (tabi_runtime_create(NULL, &rt) != TABI_OK) return NULL;
-  if (tabi_runtime_load_plugin(rt, plugin, NULL) != TABI_OK) {
-    fprintf(stderr, "load %s: %s\n", plugin, tabi_last_error());
-    tabi_runtime_destroy(rt);
-    return NULL;
-  }
-  return rt;
 }
 
 static const tabi_dtype fdts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
