@@ -57,7 +57,11 @@ SI VF ew_un(int op, int dt, VF x, const cpu_ew_args *p) {
     case CPU_EWU_SIGMOID: return ew_sigmoid(x);
     case CPU_EWU_ERF: return ew_erf(x);
     case CPU_EWU_ERFC: return ew_erfc(x);
+#ifdef CPU_SIMD_HAS_TAB32
+    case CPU_EWU_GELU: return ew_gelu_tab(x, dt != CPU_EW_F32);
+#else
     case CPU_EWU_GELU: return ew_gelu(x);
+#endif
     case CPU_EWU_GELU_TANH: return ew_gelu_tanh(x);
     case CPU_EWU_SQRT: return vf_sqrt(x);
     case CPU_EWU_RSQRT: return vf_div(vf_set(1.0f), vf_sqrt(x));

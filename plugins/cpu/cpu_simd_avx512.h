@@ -116,6 +116,19 @@ SI VF vf_scalef(VF p, VF k) { return _mm512_scalef_ps(p, k); }
 /* a - floor(a), exact, in [0, 1) for finite a (vreduceps: round down, 0 bits kept);
  * +-inf give 0, NaN stays NaN, so vf_scalef(poly(that), a) is inf/0/NaN there */
 SI VF vf_frac_floor(VF a) { return _mm512_reduce_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+/* Lane i gets t[idx_i mod 32] (t: 32 floats, 64-byte aligned): one vpermt2ps
+ * over two registers, i.e. a 32-entry table lookup without a gather. */
+#define CPU_SIMD_HAS_TAB32 1
+SI VF vf_tab32(const float *t, VI idx) {
+  return _mm512_permutex2var_ps(_mm512_load_ps(t), idx, _mm512_load_ps(t + 16));
+}
+/* min(|a|, b) for b > 0 in one vrangeps (smaller magnitude, sign cleared); NaN a stays NaN */
+SI VF vf_absmin(VF a, VF b) { return _mm512_range_ps(a, b, 0x0a); }
+/* a * b - c, one rounding */
+SI VF vf_fms(VF a, VF b, VF c) { return _mm512_fmsub_ps(a, b, c); }
+/* v, except lanes where x is -inf, which get the default NaN (vfixupimmps: the
+ * response for x's class "-inf" is 3, QNaN indefinite; every other class keeps v) */
+SI VF vf_neginf_nan(VF v, VF x) { return _mm512_fixupimm_ps(v, x, _mm512_set1_epi32(3 << 16), 0); }
 /* Lanes as bytes 0/1 (a bool tensor). */
 SI void vm_store_bool(void *p, VM m) { _mm_storeu_si128((__m128i *)p, _mm_maskz_set1_epi8(m, 1)); }
 /* Bytes (bool tensor) as a mask: lane set where the byte is nonzero. */
