@@ -113,6 +113,19 @@ SI void ew_un_loop(int op, int dt, char *o, const char *a, int64_t n, const cpu_
   const int esz = dt == CPU_EW_F32 ? 4 : 2, isb = op >= CPU_EWU_BOOL_FIRST;
   const int oesz = isb ? 1 : esz, nt = !isb && p->nt;
   int64_t i = 0;
+#ifdef CPU_SIMD_HAS_BF16X2
+  /* bfloat16 results: 2W elements at a time in the lane order of vf_load_bf16x2
+   * (with nt, o + 2i stays 64-byte aligned: the row starts aligned, steps are 64) */
+  if (dt == CPU_EW_BF16 && !isb)
+    for (; i + 2 * W <= n; i += 2 * W) {
+      VF lo, hi;
+      vf_load_bf16x2(a + 2 * i, &lo, &hi);
+      lo = ew_un(op, dt, lo, p);
+      hi = ew_un(op, dt, hi, p);
+      if (nt) vf_stream_bf16x2(o + 2 * i, lo, hi);
+      else vf_store_bf16x2(o + 2 * i, lo, hi);
+    }
+#endif
   for (; i + W <= n; i += W) {
     VF x = ew_ld(dt, a, i);
     if (isb) vm_store_bool(o + i, ew_unb(op, x));

@@ -94,15 +94,19 @@ SI VF vf_load_bf16(const void *p) {
  * With CPU_SIMD_AVX512BF16 (a file compiled for AVX512_BF16): vcvtneps2bf16,
  * which gives the same bits for every input but float32 subnormals (it flushes
  * them to zero); a vector holding one takes the integer rounding below. */
+/* each lane rounded to bfloat16 in its upper 16 bits (the lower bits are junk) */
+SI VI vf_bf16_round(VF v) {
+  VI u = vf_as_vi(v);
+  VI lsb = vi_and(vi_srli(u, 16), vi_set(1));
+  VI r = vi_add(u, vi_add(vi_set(0x7fff), lsb));
+  return _mm512_mask_or_epi32(r, vf_isnan(v), u, vi_set(0x400000));
+}
 SI __m256i vf_to_bf16(VF v) {
 #ifdef CPU_SIMD_AVX512BF16
   if (__builtin_expect(_mm512_fpclass_ps_mask(v, 0x20) == 0, 1))
     return (__m256i)_mm512_cvtneps_pbh(v);
 #endif
-  VI u = vf_as_vi(v);
-  VI lsb = vi_and(vi_srli(u, 16), vi_set(1));
-  VI r = vi_add(u, vi_add(vi_set(0x7fff), lsb));
-  VI h = _mm512_mask_or_epi32(r, vf_isnan(v), u, vi_set(0x400000));
+  VI h = vf_bf16_round(v);
   /* the upper halves of the 16 lanes (one word permute: cheaper than vpmovdw) */
   const VI odd = _mm512_set_epi16(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1,
                                   31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
@@ -110,6 +114,35 @@ SI __m256i vf_to_bf16(VF v) {
 }
 SI void vf_store_bf16(void *p, VF v) { _mm256_storeu_si256((__m256i *)p, vf_to_bf16(v)); }
 SI void vf_stream_bf16(void *p, VF v) { _mm256_stream_si256((__m256i *)p, vf_to_bf16(v)); }
+
+/* 32 bfloat16 as two vectors, in an order of their own: unpacking the words of
+ * each 128-bit lane against zero gives lo = words 0-3 and hi = words 4-7 of every
+ * lane, already float32 bit patterns, with no cross-lane shuffle; the store is
+ * the exact inverse. Unary loops, where the order of lanes does not matter, read
+ * and write bfloat16 this way: it halves the conversion work (the word permute
+ * of vf_load_bf16 and the two stores' conversions, ~2 of 4.5 cycles per 16
+ * elements of a bfloat16 exp on Zen 5). */
+#define CPU_SIMD_HAS_BF16X2 1
+SI void vf_load_bf16x2(const void *p, VF *lo, VF *hi) {
+  VI v = _mm512_loadu_si512(p);
+  *lo = vi_as_vf(_mm512_unpacklo_epi16(_mm512_setzero_si512(), v));
+  *hi = vi_as_vf(_mm512_unpackhi_epi16(_mm512_setzero_si512(), v));
+}
+SI VI vf_to_bf16x2(VF lo, VF hi) {
+#ifdef CPU_SIMD_AVX512BF16
+  if (__builtin_expect((_mm512_fpclass_ps_mask(lo, 0x20) | _mm512_fpclass_ps_mask(hi, 0x20)) == 0, 1)) {
+    /* vcvtne2ps2bf16 puts lo's 16 words before hi's; put each lane's back */
+    const VI idx = _mm512_set_epi16(31, 30, 29, 28, 15, 14, 13, 12, 27, 26, 25, 24, 11, 10, 9, 8,
+                                    23, 22, 21, 20, 7, 6, 5, 4, 19, 18, 17, 16, 3, 2, 1, 0);
+    return _mm512_permutexvar_epi16(idx, (VI)_mm512_cvtne2ps_pbh(hi, lo));
+  }
+#endif
+  /* in-lane pack: lane k gets lo's 4 words, then hi's (values <= 0xffff: no saturation) */
+  return _mm512_packus_epi32(vi_srli(vf_bf16_round(lo), 16), vi_srli(vf_bf16_round(hi), 16));
+}
+SI void vf_store_bf16x2(void *p, VF lo, VF hi) { _mm512_storeu_si512(p, vf_to_bf16x2(lo, hi)); }
+/* p 64-byte aligned */
+SI void vf_stream_bf16x2(void *p, VF lo, VF hi) { _mm512_stream_si512(p, vf_to_bf16x2(lo, hi)); }
 /* p * 2^k for integral k (one rounding, subnormals and overflow included) */
 #define CPU_SIMD_HAS_SCALEF 1
 SI VF vf_scalef(VF p, VF k) { return _mm512_scalef_ps(p, k); }
