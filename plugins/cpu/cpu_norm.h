@@ -35,6 +35,10 @@ T256 static inline __m256 cpu_exp8_neg(__m256 x) {
   return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
 }
 
+/* A row's mean and biased variance, in double (two passes: the mean, then the
+ * squared deviations from it); a pure function of the row. */
+void cpu_norm_stats(const cpu_ctx *c, const float *x, int64_t n, double *mean, double *var);
+
 /* o = (x - mean) * rstd (* w) (+ b) over a row of n, w and b optional
  * (cpu_norm.c; layer norm's rows in float32 and in the half types). */
 void cpu_norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,

@@ -234,8 +234,8 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
   }
   for (int64_t r = b; r < e; r++) {
     cpu_to_f32(j->c, j->dt, j->x + 2 * r * n, buf, n);
-    double mu = cpu_sum_f32(j->c, buf, n) / (double)n;
-    double var = cpu_sumsq_dev_f32(j->c, buf, n, mu) / (double)n;
+    double mu, var;
+    cpu_norm_stats(j->c, buf, n, &mu, &var);
     double rs = 1.0 / sqrt(var + j->eps);
     cpu_norm_row(buf, buf + n, n, (float)mu, (float)rs, j->w, j->b);
     cpu_from_f32(j->c, j->dt, buf + n, j->o + 2 * r * n, n);
