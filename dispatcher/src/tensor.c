@@ -199,15 +199,21 @@ tabi_status tabi_tensor_view_impl(tabi_tensor *base, int32_t ndim, const int64_t
                           (long long)byte_offset);
   tensor_impl *b = tabi_impl(base);
   int64_t es = (base->dl.dtype.bits * base->dl.dtype.lanes + 7) / 8;
-  uint64_t bytes;
+  uint64_t bytes, end;
   tabi_status st = tabi_shape_extent(who, ndim, shape, strides, es, &bytes);
   if (st != TABI_OK) return st;
-  uint64_t end;
-  if (__builtin_add_overflow((uint64_t)byte_offset, bytes, &end) || end > b->storage->nbytes)
+  /* A view of no elements reads nothing, so any offset is in bounds: ATen keeps
+   * x[1:] of a [2, 0] tensor at storage offset 1 of an empty storage. Only a
+   * storage without memory (data NULL) gets offset 0, so that data + offset
+   * stays a valid pointer expression. */
+  if (bytes == 0) {
+    if (!b->storage->data) byte_offset = 0;
+  } else if (__builtin_add_overflow((uint64_t)byte_offset, bytes, &end) || end > b->storage->nbytes) {
     return tabi_set_error(TABI_ERR_INDEX,
                           "%s: view of %llu bytes at byte offset %lld reaches outside a storage "
                           "of %llu bytes", who, (unsigned long long)bytes, (long long)byte_offset,
                           (unsigned long long)b->storage->nbytes);
+  }
   st = tabi_tensor_make(b->storage, base->dl.dtype, ndim, shape, strides, (uint64_t)byte_offset,
                         base->flags, out);
   if (st == TABI_OK) (*out)->keys = base->keys;

@@ -35,6 +35,11 @@ static void test_create_and_views(tabi_runtime *rt) {
   tabi_tensor_release(v2);
   CHECK_ERR(tabi_tensor_view(rt, v, 1, one, st1, 20, &v2), TABI_ERR_INDEX, "outside a storage of 24 bytes");
   CHECK(v2 == NULL);
+  /* A view of no elements may start anywhere (ATen: x[1:] of a [2, 0] tensor). */
+  int64_t none[2] = {1, 0}, nst[2] = {1, 1};
+  CHECK_OK(tabi_tensor_view(rt, v, 2, none, nst, 4000, &v2));
+  CHECK(tabi_tensor_numel(v2) == 0 && v2->dl.byte_offset == 4000);
+  tabi_tensor_release(v2);
   CHECK_OK(tabi_tensor_view(rt, v, 1, one, st1, 16, &v2));
   tabi_tensor_retain(v2);
   tabi_tensor_release(v2);
