@@ -83,6 +83,8 @@ tabi_status tc_up_check(const tabi_host_api *h, const tabi_call *call, const tab
     } else {
       out[i] = tabi_value_ints(osv)[i];
     }
+  }
+  for (int i = 0; i < 2; i++) {
     if (in[i] <= 0 || out[i] <= 0)
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
                      "but got input (H: %lld, W: %lld) output (H: %lld, W: %lld)", OPN,
