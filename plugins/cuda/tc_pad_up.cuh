@@ -215,7 +215,7 @@ TCP_HD void tcp_nearest_elem(const tcp_up_geom *g, const char *in, char *out, in
 /* The source coordinate of dst along dim i (the reference's linear_src). */
 TCP_HD double tcp_linear_src(const tcp_up_geom *g, int i, int64_t dst) {
   TCP_NOCONTRACT
-  if (g->align) return g->out[i] > 1 ? g->lscale[i] * (double)dst : 0.0;
+  if (g->align) return g->out[i] > 1 ? TCP_MUL(g->lscale[i], (double)dst) : 0.0;
   double s = TCP_MUL(g->lscale[i], (double)dst + 0.5) - 0.5;
   return s < 0 ? 0 : s;
 }
@@ -223,6 +223,7 @@ TCP_HD double tcp_linear_src(const tcp_up_geom *g, int i, int64_t dst) {
 /* The two neighbours along dim i and the weight of the second. */
 TCP_HD void tcp_linear_taps(const tcp_up_geom *g, int i, int64_t dst, int64_t *i0, int64_t *i1,
                             double *l) {
+  TCP_NOCONTRACT
   double s = tcp_linear_src(g, i, dst);
   int64_t a = (int64_t)s;
   if (a > g->in[i] - 1) a = g->in[i] - 1;
