@@ -41,7 +41,8 @@ static double urand() {
   return (double)(rng >> 11) / 9007199254740992.0;
 }
 static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
-static long long checked_elems;
+static long long checked_elems, checked_cases, checked_errors;
+static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
@@ -147,6 +148,7 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
     bad += !ok;
   }
   checked_elems += n;
+  checked_cases++;
   CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
             tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first,
             first >= 0 ? tcp_ld(ours.data() + first * esz, dt) : 0.0,
@@ -233,6 +235,7 @@ static void check_error(const char *name, tabi_value *a, int na) {
   tabi_value_release(&out);
   int64_t oshape[8];
   tabi_status sc = run_check(name, a, oshape);
+  checked_errors++;
   CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0,
             "%s: check %d \"%s\", reference %d \"%s\"", name, (int)sc, fake_msg, (int)sr, rmsg);
 }
@@ -245,7 +248,7 @@ static void pad_case(int32_t k, int reflect, tabi_dtype dt, int mode, int batch0
   const char *name = names[reflect][k];
   int32_t nd = (int32_t)(k + 1 + (batch0 || urand() < 0.5));
   int64_t shape[TCP_MAX_DIMS], pad[6];
-  for (int32_t d = 0; d < nd; d++) shape[d] = d < nd - k ? irand(1, 3) : irand(1, 7);
+  for (int32_t d = 0; d < nd; d++) shape[d] = d < nd - k ? irand(1, 3) : irand(1, 7 * big);
   if (batch0) shape[0] = 0;
   for (int32_t i = 0; i < k; i++) {
     int64_t size = shape[nd - 1 - i];
@@ -280,7 +283,7 @@ static void pad_case(int32_t k, int reflect, tabi_dtype dt, int mode, int batch0
 /* --- upsampling ---------------------------------------------------------------- */
 static void up_case(int bilinear, tabi_dtype dt, int mode) {
   const char *name = bilinear ? "aten::upsample_bilinear2d.vec" : "aten::upsample_nearest2d.vec";
-  int64_t shape[4] = {irand(1, 2), irand(1, 3), irand(1, 9), irand(1, 9)}, osz[2];
+  int64_t shape[4] = {irand(1, 2), irand(1, 3), irand(1, 9 * big), irand(1, 9 * big)}, osz[2];
   double sf[2];
   static const double scales[] = {0.5, 0.75, 1.0, 1.3, 1.7, 2.0, 2.5, 3.0, 1.0 / 3.0};
   int use_scale = urand() < 0.5, align = bilinear && urand() < 0.5;
@@ -291,7 +294,7 @@ static void up_case(int bilinear, tabi_dtype dt, int mode) {
       while ((int64_t)((double)in * sf[i]) < 1);
     } else {
       double u = urand();
-      osz[i] = u < 0.2 ? in : u < 0.4 ? 2 * in : irand(1, 20);
+      osz[i] = u < 0.2 ? in : u < 0.4 ? 2 * in : irand(1, 20 * big);
     }
   }
   tabi_tensor *base = NULL, *x = make_input(dt, 4, shape, mode, &base);
@@ -335,7 +338,7 @@ static void col2im_case(tabi_dtype dt, int mode) {
       dil[i] = irand(1, 2);
       pad[i] = irand(0, 2);
       str[i] = irand(1, 3);
-      osz[i] = irand(1, 9);
+      osz[i] = irand(1, 9 * big);
       int64_t span = osz[i] + 2 * pad[i] - dil[i] * (ks[i] - 1) - 1;
       nb[i] = span < 0 ? 0 : span / str[i] + 1;
     } while (nb[i] < 1);
@@ -477,8 +480,19 @@ int main(int argc, char **argv) {
     for (int d = 0; d < 4; d++)
       for (int rep = 0; rep < 12; rep++) up_case(1, FLOATS[d], mode);
   }
+  /* larger sizes: indices past the small cases' ranges */
+  big = 4;
+  for (int mode = 0; mode < 3; mode++)
+    for (int d = 0; d < 6; d++) {
+      pad_case(1 + d % 3, 1, pad_dts[d], mode, 0);
+      pad_case(2 + d % 2, 0, pad_dts[d], mode, 0);
+      col2im_case(pad_dts[d], mode);
+      if (d < 5) up_case(0, near_dts[d], mode);
+      if (d < 4) up_case(1, FLOATS[d], mode);
+    }
   error_cases();
-  printf("%lld output elements compared\n", checked_elems);
+  printf("%lld cases, %lld output elements compared; %lld bad-argument cases\n", checked_cases,
+         checked_elems, checked_errors);
   tabi_runtime_destroy(ref);
   return check_report();
 }
