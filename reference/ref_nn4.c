@@ -42,6 +42,9 @@ static tabi_status up_setup(const tabi_host_api *h, const tabi_call *call, const
     } else {
       g->out[i] = tabi_value_ints(osv)[i];
     }
+  }
+  /* both dims first: the message prints both */
+  for (int i = 0; i < 2; i++) {
     if (g->in[i] <= 0 || g->out[i] <= 0)
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
                      "but got input (H: %lld, W: %lld) output (H: %lld, W: %lld)", ref_op_name(h, call),

@@ -102,6 +102,36 @@ static void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const i
   }
 }
 
+/* Bad arguments: the device kernel must refuse with the reference's status and
+ * message (both runtimes get a float32 tensor of `shape`, then `extra`). */
+static void same_error(const char *name, int32_t nd, const int64_t *shape, const tabi_value *extra,
+                       int nextra) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  float *h = calloc((size_t)n + 1, sizeof(float));
+  tabi_tensor *gt = NULL, *rt = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_FLOAT32, nd, shape, h, (uint64_t)n * 4, &gt));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_FLOAT32, nd, shape, h, (uint64_t)n * 4, &rt));
+  free(h);
+  tabi_value ga[8], ra[8], go = tabi_none(), ro = tabi_none();
+  ga[0] = tabi_tensor_value(gt);
+  ra[0] = tabi_tensor_value(rt);
+  for (int k = 0; k < nextra; k++) ga[1 + k] = ra[1 + k] = extra[k];
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_status sr = tabi_call(ref, orf, ra, 1 + nextra, &ro, 1);
+  char rmsg[512];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tabi_status sg = tabi_call(gpu, og, ga, 1 + nextra, &go, 1);
+  CHECK_MSG(sr != TABI_OK && sg == sr && strcmp(tabi_last_error(), rmsg) == 0,
+            "%s: status %d \"%s\", reference %d \"%s\"", name, (int)sg, tabi_last_error(), (int)sr, rmsg);
+  tabi_value_release(&go);
+  tabi_value_release(&ro);
+  tabi_tensor_release(gt);
+  tabi_tensor_release(rt);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -214,6 +244,52 @@ int main(int argc, char **argv) {
     }
     tabi_value_release(&go);
     tabi_value_release(&ro);
+  }
+  /* padding, upsampling, col2im (tc_pad_up.cu); copies and nearest are exact */
+  {
+    int64_t p3[3] = {2, 5, 7}, p4[4] = {2, 3, 6, 7}, p5[5] = {2, 2, 4, 5, 6};
+    int64_t rf1[2] = {3, -1}, rf2[4] = {2, 1, -1, 3}, rf3[6] = {1, 2, 0, 3, 2, 1};
+    int64_t rp2[4] = {4, 9, 2, -1}, rp3[6] = {3, 1, 5, 0, 2, 2};
+    int64_t os[2] = {9, 14}, os2[2] = {10, 14};
+    double sf[2] = {1.7, 0.6};
+    int64_t cos_[2] = {9, 8}, cks[2] = {3, 2}, cdl[2] = {1, 2}, cpd[2] = {1, 0}, cst[2] = {2, 1};
+    int64_t cshape[3] = {2, 18, 30};
+    const tabi_dtype pdt[6] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16,
+                               TABI_DTYPE_BFLOAT16, TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+    for (int d = 0; d < 6; d++) {
+      double rt_ = d < 4 ? frt[d] : 1e-6;
+      compare("aten::reflection_pad1d", pdt[d], 1, 3, p3, (tabi_value[]){tabi_int_list(rf1, 2)}, 1, 0, 0);
+      compare("aten::reflection_pad2d", pdt[d], 1, 4, p4, (tabi_value[]){tabi_int_list(rf2, 4)}, 1, 0, 0);
+      compare("aten::reflection_pad3d", pdt[d], 1, 5, p5, (tabi_value[]){tabi_int_list(rf3, 6)}, 1, 0, 0);
+      compare("aten::replication_pad2d", pdt[d], 1, 4, p4, (tabi_value[]){tabi_int_list(rp2, 4)}, 1, 0, 0);
+      compare("aten::replication_pad3d", pdt[d], 1, 5, p5, (tabi_value[]){tabi_int_list(rp3, 6)}, 1, 0, 0);
+      compare("aten::col2im", pdt[d], 1, 3, cshape,
+              (tabi_value[]){tabi_int_list(cos_, 2), tabi_int_list(cks, 2), tabi_int_list(cdl, 2),
+                             tabi_int_list(cpd, 2), tabi_int_list(cst, 2)}, 5, rt_, 1e-5);
+      if (d >= 4) continue;
+      compare("aten::upsample_nearest2d.vec", pdt[d], 1, 4, p4, (tabi_value[]){tabi_int_list(os, 2), tabi_none()}, 2, 0, 0);
+      compare("aten::upsample_nearest2d.vec", pdt[d], 1, 4, p4, (tabi_value[]){tabi_none(), tabi_float_list(sf, 2)}, 2, 0, 0);
+      for (int al = 0; al < 2; al++) {
+        compare("aten::upsample_bilinear2d.vec", pdt[d], 1, 4, p4,
+                (tabi_value[]){tabi_int_list(os2, 2), tabi_bool(al), tabi_none()}, 3, rt_, 1e-5);
+        compare("aten::upsample_bilinear2d.vec", pdt[d], 1, 4, p4,
+                (tabi_value[]){tabi_none(), tabi_bool(al), tabi_float_list(sf, 2)}, 3, rt_, 1e-5);
+      }
+    }
+    compare("aten::upsample_nearest2d.vec", TABI_DTYPE_UINT8, 1, 4, p4,
+            (tabi_value[]){tabi_int_list(os, 2), tabi_none()}, 2, 0, 0);
+    /* their argument errors are the reference's */
+    int64_t big[2] = {7, 0}, bad4[4] = {1, 1, 1, 1};
+    int64_t s2d[2] = {6, 7}, cbad[3] = {2, 18, 29};
+    same_error("aten::reflection_pad1d", 3, p3, (tabi_value[]){tabi_int_list(big, 2)}, 1);
+    same_error("aten::reflection_pad2d", 2, p4, (tabi_value[]){tabi_int_list(bad4, 3)}, 1);
+    same_error("aten::replication_pad3d", 3, p3, (tabi_value[]){tabi_int_list(rp3, 6)}, 1);
+    same_error("aten::upsample_nearest2d.vec", 2, s2d, (tabi_value[]){tabi_int_list(os, 2), tabi_none()}, 2);
+    same_error("aten::upsample_bilinear2d.vec", 4, p4,
+               (tabi_value[]){tabi_int_list(os, 2), tabi_bool(0), tabi_float_list(sf, 2)}, 3);
+    same_error("aten::col2im", 3, cbad,
+               (tabi_value[]){tabi_int_list(cos_, 2), tabi_int_list(cks, 2), tabi_int_list(cdl, 2),
+                              tabi_int_list(cpd, 2), tabi_int_list(cst, 2)}, 5);
   }
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
