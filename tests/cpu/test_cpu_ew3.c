@@ -36,7 +36,7 @@ typedef struct targ {
   int64_t zero_at; /* >= 0: this element is 0 */
 } targ;
 
-static int64_t num[NV], den[NV], big[NV], bits[NV];
+static int64_t num[NV], den[NV], big[NV], bits[NV], cnd[NV];
 static double cv[NV], fv[NV];
 
 static void put(char *p, tabi_dtype dt, int64_t i, const targ *a) {
@@ -195,6 +195,7 @@ static void fill_inputs(void) {
     /* int64 past 2^52: the scalar division (blocks of either kind) */
     big[i] = (i % 3000 < 1500) ? (int64_t)(u * 9.0e18) : (int64_t)(u * 1.0e6);
     bits[i] = (int64_t)(rnd() * 1e9);
+    cnd[i] = rnd() > 0;
     cv[i] = (i % 5 == 2) ? spec[(i / 5) % 12] : u * 6.0;
     fv[i] = u * 100.0;
   }
@@ -308,7 +309,53 @@ static void int_cases(tabi_runtime *f, tabi_runtime *r) {
     }
 }
 
-static const harness_cases_fn cases[] = {int_cases, NULL};
+/* --- where with operands of other dtypes than the result ---------------------------- */
+
+static targ WT(tabi_dtype dt, int32_t nd, int64_t s0, int64_t s1, int tr) {
+  /* floats from fv (with cv's specials), integers from num */
+  return tabi_dtype_is_floating(dt) ? TD(dt, nd, s0, s1, (tr & 1) ? cv : fv, tr)
+                                    : TI(dt, nd, s0, s1, num, tr);
+}
+
+static void where_cases(tabi_runtime *f, tabi_runtime *r) {
+  const tabi_dtype pairs[][2] = {
+      {TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32},   {TABI_DTYPE_FLOAT16, TABI_DTYPE_INT64},
+      {TABI_DTYPE_UINT8, TABI_DTYPE_INT8},      {TABI_DTYPE_BOOL, TABI_DTYPE_INT32},
+      {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64}, {TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT16},
+      {TABI_DTYPE_INT16, TABI_DTYPE_INT64},     {TABI_DTYPE_INT64, TABI_DTYPE_BFLOAT16},
+      {TABI_DTYPE_BOOL, TABI_DTYPE_FLOAT16},    {TABI_DTYPE_INT8, TABI_DTYPE_FLOAT64},
+  };
+  for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+    for (int sw = 0; sw < 2; sw++) {
+      tabi_dtype x = pairs[p][sw], y = pairs[p][1 - sw];
+      char l[160];
+      for (int tr = 0; tr < 4; tr++) {
+        targ a[3] = {TI(TABI_DTYPE_BOOL, 2, R0, C0, cnd, tr == 3), WT(x, 2, R0, C0, tr & 1),
+                     WT(y, 2, R0, C0, tr >> 1)};
+        snprintf(l, sizeof l, "%s / %s tr %d", tabi_dtype_name(x), tabi_dtype_name(y), tr);
+        cmp(f, r, "aten::where.self", a, 3, l);
+      }
+      targ b[3] = {TI(TABI_DTYPE_BOOL, 2, R0, 1, cnd, 0), WT(x, 1, C0, 1, 0), WT(y, 2, R0, C0, 0)};
+      snprintf(l, sizeof l, "%s / %s broadcast", tabi_dtype_name(x), tabi_dtype_name(y));
+      cmp(f, r, "aten::where.self", b, 3, l);
+      targ c[3] = {TI(TABI_DTYPE_BOOL, 2, R0, C0, cnd, 0), WT(x, 0, 1, 1, 0), WT(y, 2, R0, C0, 1)};
+      snprintf(l, sizeof l, "%s 0-d / %s", tabi_dtype_name(x), tabi_dtype_name(y));
+      cmp(f, r, "aten::where.self", c, 3, l);
+    }
+  /* a uint8 condition (deprecated) and complex results stay with the reference */
+  targ u[3] = {TI(TABI_DTYPE_UINT8, 2, R0, C0, cnd, 0), WT(TABI_DTYPE_INT32, 2, R0, C0, 0),
+               WT(TABI_DTYPE_FLOAT32, 2, R0, C0, 0)};
+  cmp(f, r, "aten::where.self", u, 3, "uint8 condition");
+  targ cx[3] = {TI(TABI_DTYPE_BOOL, 2, R0, C0, cnd, 0), TD(TABI_DTYPE_COMPLEX64, 2, R0, C0, cv, 0),
+                WT(TABI_DTYPE_FLOAT32, 2, R0, C0, 0)};
+  cmp(f, r, "aten::where.self", cx, 3, "complex64 / float32");
+  /* prims do not promote: the reference's error */
+  targ pe[3] = {TI(TABI_DTYPE_BOOL, 2, R0, C0, cnd, 0), WT(TABI_DTYPE_INT32, 2, R0, C0, 0),
+                WT(TABI_DTYPE_FLOAT32, 2, R0, C0, 0)};
+  cmp(f, r, "prims::where", pe, 3, "int32 / float32");
+}
+
+static const harness_cases_fn cases[] = {int_cases, where_cases, NULL};
 
 int main(int argc, char **argv) {
   fill_inputs();
