@@ -7,13 +7,15 @@
  * with the reference's own helpers (so an out-of-range Scalar fails with the
  * reference's message), and a Scalar or 0-d operand is cast to the compute dtype
  * once, as a wrapped number. A dimensioned operand of another dtype than the
- * result (mixed-dtype tensors) and complex operands go to the reference kernel;
+ * result (mixed-dtype tensors) go to the reference kernel; complex operands to
+ * cpu_elementwise_cplx.c (add/sub/mul/div/eq/ne; the rest the reference) and
  * integer division / remainder to cpu_elementwise_int.c (iop).
  */
 #include <math.h>
 #include <string.h>
 
 #include "../../reference/ref_elementwise.h"
+#include "cpu_elementwise_cplx.h"
 #include "cpu_elementwise_int.h"
 #include "cpu_ew_engine.h"
 
@@ -125,7 +127,8 @@ static tabi_status ew_binary(const cpu_ctx *c, const tabi_call *call, tabi_value
     tabi_status st = cpu_ew_int_divmod(c, call, args, outs, d->iop - 1, d->prim);
     if (st != CPU_EW_DECLINE) return st;
   }
-  if (is_complex_operand(a) || is_complex_operand(b)) return CPU_EW_DECLINE;
+  if (is_complex_operand(a) || is_complex_operand(b))
+    return cpu_ew_cplx_binary(c, call, args, outs, d->fop, d->alpha, d->prim);
   if (d->prim) {
     if (a->tag != TABI_TAG_TENSOR || b->tag != TABI_TAG_TENSOR) return CPU_EW_DECLINE;
     common = tabi_tensor_dtype(a->u.t);

@@ -37,7 +37,7 @@ typedef struct targ {
 } targ;
 
 static int64_t num[NV], den[NV], big[NV], bits[NV], cnd[NV];
-static double cv[NV], fv[NV];
+static double cv[NV], fv[NV], cz[NV], cs[NV];
 
 static void put(char *p, tabi_dtype dt, int64_t i, const targ *a) {
   int64_t k = a->iv ? a->iv[i % NV] : 0;
@@ -198,6 +198,9 @@ static void fill_inputs(void) {
     cnd[i] = rnd() > 0;
     cv[i] = (i % 5 == 2) ? spec[(i / 5) % 12] : u * 6.0;
     fv[i] = u * 100.0;
+    /* every pair of specials as (re, im), against every other pair */
+    cs[i] = (i % 3 == 2) ? u : spec[((uint64_t)i * 2654435761u >> 7) % 12];
+    cz[i] = (i % 7 == 0) ? 0.0 : (i % 7 == 1) ? -0.0 : cv[i]; /* 0 + 0i, -0 + 0i ... */
   }
 }
 
@@ -355,7 +358,89 @@ static void where_cases(tabi_runtime *f, tabi_runtime *r) {
   cmp(f, r, "prims::where", pe, 3, "int32 / float32");
 }
 
-static const harness_cases_fn cases[] = {int_cases, where_cases, NULL};
+/* --- complex ------------------------------------------------------------------------- */
+
+static void cplx_bin(tabi_runtime *f, tabi_runtime *r, const char *op, targ a, targ b,
+                     int alpha, tabi_value al, const char *label) {
+  targ args[3] = {a, b, V(al)};
+  char l[200];
+  snprintf(l, sizeof l, "%s %s", tabi_dtype_name(a.is_t ? a.dt : b.dt), label);
+  cmp(f, r, op, args, alpha ? 3 : 2, l);
+}
+
+static void cplx_cases(tabi_runtime *f, tabi_runtime *r) {
+  const tabi_dtype cd[2] = {TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+  const char *tops[6] = {"aten::add.Tensor", "aten::sub.Tensor", "aten::mul.Tensor",
+                         "aten::div.Tensor", "aten::eq.Tensor", "aten::ne.Tensor"};
+  const char *sops[6] = {"aten::add.Scalar", "aten::sub.Scalar", "aten::mul.Scalar",
+                         "aten::div.Scalar", "aten::eq.Scalar", "aten::ne.Scalar"};
+  const char *pops[6] = {"prims::add", "prims::sub", "prims::mul", "prims::div", "prims::eq",
+                         "prims::ne"};
+  const tabi_value scal[5] = {tabi_float(2.5), tabi_int(-3), tabi_complex(0.5, -1e30),
+                              tabi_float(0.0), tabi_float(1e300)};
+  for (int d = 0; d < 2; d++) {
+    tabi_dtype dt = cd[d];
+    for (int o = 0; o < 6; o++) {
+      int al = o < 2;
+      tabi_value one = tabi_int(1);
+      /* specials against specials, against 0 + 0i divisors, tiny and huge */
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cv, 0), TD(dt, 2, R0, C0, cv + 3, 0), al, one,
+               "specials");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cv, 0), TD(dt, 2, R0, C0, cz, 0), al, one,
+               "zero divisors");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cs, 0), TD(dt, 2, R0, C0, cs + 1000, 0), al, one,
+               "special pairs");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cs + 17, 0), TD(dt, 2, R0, C0, cz, 0), al, one,
+               "special pairs by zeros");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cz, 0), TD(dt, 1, NV / 10, 1, fv, 0), al, one,
+               "broadcast (reference)");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cv, 1), TD(dt, 2, R0, C0, fv, 0), al, one,
+               "transposed (reference)");
+      cplx_bin(f, r, tops[o], TD(dt, 0, 1, 1, cv + 7, 0), TD(dt, 2, R0, C0, cz, 0), al, one,
+               "0-d self");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cv, 0), TD(dt, 0, 1, 1, cz, 0), al, one,
+               "0-d 0 + 0i other");
+      cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, fv, 0), TD(TABI_DTYPE_FLOAT32, 2, R0, C0, fv, 0),
+               al, one, "float32 other (reference)");
+      if (al) {
+        cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, cv, 0), TD(dt, 2, R0, C0, fv, 0), 1,
+                 tabi_float(-2.5), "alpha -2.5");
+        cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, fv, 0), TD(dt, 2, R0, C0, cv, 0), 1,
+                 tabi_complex(0.5, 2.0), "alpha 0.5+2j");
+        cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, fv, 0), TD(dt, 2, R0, C0, cv, 0), 1,
+                 tabi_bool(1), "alpha True (error)");
+        cplx_bin(f, r, tops[o], TD(dt, 2, R0, C0, fv, 0), TD(dt, 2, R0, C0, cv, 0), 1,
+                 tabi_float(1e300), "alpha 1e300");
+      }
+      for (int k = 0; k < 5; k++) {
+        char l[64];
+        snprintf(l, sizeof l, "Scalar %d", k);
+        cplx_bin(f, r, sops[o], TD(dt, 2, R0, C0, cv, 0), V(scal[k]), al, one, l);
+      }
+      /* a real tensor with a complex Scalar: complex64 result from float32 (reference) */
+      cplx_bin(f, r, sops[o], TD(TABI_DTYPE_FLOAT32, 2, R0, C0, fv, 0), V(tabi_complex(1, 2)), al,
+               one, "float32 by complex Scalar");
+      targ pa[2] = {TD(dt, 2, R0, C0, cv, 0), TD(dt, 2, R0, C0, cz, 0)};
+      cmp(f, r, pops[o], pa, 2, tabi_dtype_name(dt));
+    }
+    targ n1[1] = {TD(dt, 2, R0, C0, cv, 0)};
+    cmp(f, r, "aten::neg", n1, 1, "neg");
+    cmp(f, r, "prims::neg", n1, 1, "neg");
+    n1[0].tr = 1;
+    cmp(f, r, "aten::neg", n1, 1, "neg transposed (reference)");
+    /* div.Tensor_mode None is true division; trunc/floor refuse complex (reference) */
+    for (int m = 0; m < 2; m++) {
+      targ dm[3] = {TD(dt, 2, R0, C0, cv, 0), TD(dt, 2, R0, C0, cz, 0),
+                    V(m ? tabi_string("floor", 5) : tabi_none())};
+      cmp(f, r, "aten::div.Tensor_mode", dm, 3, m ? "complex floor" : "complex None");
+    }
+  }
+  /* the operations the plugin leaves to the reference (complex64 vs complex128 mixed) */
+  cplx_bin(f, r, "aten::mul.Tensor", TD(TABI_DTYPE_COMPLEX64, 2, R0, C0, cv, 0),
+           TD(TABI_DTYPE_COMPLEX128, 2, R0, C0, cz, 0), 0, tabi_none(), "by complex128");
+}
+
+static const harness_cases_fn cases[] = {int_cases, where_cases, cplx_cases, NULL};
 
 int main(int argc, char **argv) {
   fill_inputs();
