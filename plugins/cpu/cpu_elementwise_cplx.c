@@ -75,9 +75,23 @@ CLONES static void cx_mul_naive(double *restrict orr, double *restrict oi, const
   }
 }
 
+/* 1 when some element has both parts NaN / is 0 + 0i (vectorized scans, so the
+ * one-by-one fix-ups below only run on blocks that need them) */
+CLONES static int cx_any_nan2(const double *re, const double *im, int64_t n) {
+  int z = 0;
+  for (int64_t i = 0; i < n; i++) z |= isnan(re[i]) & isnan(im[i]);
+  return z;
+}
+CLONES static int cx_any_zero(const double *re, const double *im, int64_t n) {
+  int z = 0;
+  for (int64_t i = 0; i < n; i++) z |= (re[i] == 0) & (im[i] == 0);
+  return z;
+}
+
 /* Both parts NaN: C's multiply (the __muldc3 recovery) for that element. */
 static void cx_mul_fix(double *orr, double *oi, const double *xr, const double *xi,
                        const double *yr, const double *yi, int64_t n) {
+  if (!cx_any_nan2(orr, oi, n)) return;
   for (int64_t i = 0; i < n; i++)
     if (isnan(orr[i]) && isnan(oi[i])) {
       double _Complex z = CMPLX(xr[i], xi[i]) * CMPLX(yr[i], yi[i]);
@@ -121,6 +135,7 @@ CLONES static void cx_div(double *restrict orr, double *restrict oi, const doubl
 
 static void cx_div_fix(double *orr, double *oi, const double *ar, const double *ai,
                        const double *br, const double *bi, int64_t n) {
+  if (!cx_any_zero(br, bi, n)) return;
   for (int64_t i = 0; i < n; i++)
     if (br[i] == 0 && bi[i] == 0) {
       ref_cplx z = ref_c10_div(CMPLX(ar[i], ai[i]), CMPLX(br[i], bi[i]));

@@ -74,6 +74,13 @@ NARROW_LOOPS(int16_t, float, i16, truncf, floorf, NO_GUARD)
 NARROW_LOOPS(int8_t, float, i8, truncf, floorf, NO_GUARD)
 NARROW_LOOPS(uint8_t, float, u8, truncf, floorf, NO_GUARD)
 
+/* floor(q) as trunc(q) - (trunc(q) > q): gcc folds (int64_t)floor(q) into an
+ * lfloor call that has no vector form */
+static inline double floor_v(double q) {
+  double t = trunc(q);
+  return t - (double)(t > q);
+}
+
 /* int64 through double: only for blocks within +-2^52 (i64_small) */
 #define I64_DBL(name, expr)                                                                   \
   CLONES static void name(int64_t *o, const int64_t *a, const int64_t *b, int64_t n) {        \
@@ -83,7 +90,7 @@ NARROW_LOOPS(uint8_t, float, u8, truncf, floorf, NO_GUARD)
     }                                                                                         \
   }
 I64_DBL(i64d_trunc, x / y)
-I64_DBL(i64d_floor, floor(x / y))
+I64_DBL(i64d_floor, floor_v(x / y))
 I64_DBL(i64d_fmod, x - trunc(x / y) * y)
 I64_DBL(i64d_rem, x - floor(x / y) * y)
 

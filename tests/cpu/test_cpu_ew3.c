@@ -13,9 +13,14 @@
  * divisor far into the tensor (the second thread's part); complex inf / NaN /
  * -0.0, huge (1e300, 3e38) and tiny (1e-300, 1e-40) parts.
  *
+ * TABI_TEST_TIMINGS=1 also prints the time of the ops on 1e7 elements, fast
+ * kernel (2 threads) vs reference kernel (best of 5 / 1 calls, wall clock).
+ *
  * usage: test_cpu_ew3 CPU_PLUGIN REFERENCE_PLUGIN
  */
 #define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
 #include "cpu_harness.h"
 
 #define NV 77100 /* 300 x 257 */
@@ -36,7 +41,7 @@ typedef struct targ {
   int64_t zero_at; /* >= 0: this element is 0 */
 } targ;
 
-static int64_t num[NV], den[NV], big[NV], bits[NV], cnd[NV];
+static int64_t num[NV], den[NV], big[NV], bits[NV], cnd[NV], tnum[NV], tden[NV];
 static double cv[NV], fv[NV], cz[NV], cs[NV];
 
 static void put(char *p, tabi_dtype dt, int64_t i, const targ *a) {
@@ -196,6 +201,9 @@ static void fill_inputs(void) {
     big[i] = (i % 3000 < 1500) ? (int64_t)(u * 9.0e18) : (int64_t)(u * 1.0e6);
     bits[i] = (int64_t)(rnd() * 1e9);
     cnd[i] = rnd() > 0;
+    tnum[i] = (int64_t)(u * 1e6); /* timings: typical values */
+    tden[i] = (int64_t)(rnd() * 1000.0);
+    if (tden[i] == 0) tden[i] = 1;
     cv[i] = (i % 5 == 2) ? spec[(i / 5) % 12] : u * 6.0;
     fv[i] = u * 100.0;
     /* every pair of specials as (re, im), against every other pair */
@@ -440,7 +448,72 @@ static void cplx_cases(tabi_runtime *f, tabi_runtime *r) {
            TD(TABI_DTYPE_COMPLEX128, 2, R0, C0, cz, 0), 0, tabi_none(), "by complex128");
 }
 
-static const harness_cases_fn cases[] = {int_cases, where_cases, cplx_cases, NULL};
+/* --- timings (TABI_TEST_TIMINGS=1) ----------------------------------------------------- */
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* best of `reps` calls with the inputs made once */
+static double time_op(tabi_runtime *rt, const char *opn, const targ *a, int32_t nargs, int reps) {
+  tabi_value args[4], out;
+  tabi_tensor *own[4] = {0};
+  for (int32_t i = 0; i < nargs; i++) {
+    if (a[i].is_t) {
+      own[i] = mkt(rt, &a[i]);
+      args[i] = tabi_tensor_value(own[i]);
+    } else {
+      args[i] = a[i].v;
+    }
+  }
+  tabi_op op;
+  double best = 1e30;
+  if (tabi_op_find(rt, opn, &op) == TABI_OK)
+    for (int k = 0; k < reps; k++) {
+      double t0 = now_ms();
+      tabi_status st = tabi_call(rt, op, args, nargs, &out, 1);
+      double t = now_ms() - t0;
+      if (st != TABI_OK) { best = NAN; break; }
+      if (t < best) best = t;
+      tabi_value_release(&out);
+    }
+  for (int32_t i = 0; i < nargs; i++)
+    if (own[i]) tabi_tensor_release(own[i]);
+  return best;
+}
+
+static void timings(tabi_runtime *f, tabi_runtime *r) {
+  const char *tm = getenv("TABI_TEST_TIMINGS");
+  if (!tm || tm[0] != '1') return;
+  enum { N = 10000000 };
+  const tabi_dtype I64 = TABI_DTYPE_INT64, I32 = TABI_DTYPE_INT32, C64 = TABI_DTYPE_COMPLEX64;
+  tabi_value tr = tabi_string("trunc", 5), fl = tabi_string("floor", 5);
+  struct { const char *op, *what; targ a[3]; int32_t nargs; } tc[] = {
+      {"aten::div.Tensor_mode", "int64 floor", {TI(I64, 1, N, 1, tnum, 0), TI(I64, 1, N, 1, tden, 0), V(fl)}, 3},
+      {"aten::div.Tensor_mode", "int64 trunc", {TI(I64, 1, N, 1, tnum, 0), TI(I64, 1, N, 1, tden, 0), V(tr)}, 3},
+      {"aten::fmod.Tensor", "int64", {TI(I64, 1, N, 1, tnum, 0), TI(I64, 1, N, 1, tden, 0)}, 2},
+      {"aten::remainder.Tensor", "int64", {TI(I64, 1, N, 1, tnum, 0), TI(I64, 1, N, 1, tden, 0)}, 2},
+      {"aten::remainder.Tensor", "int64 past 2^52 (scalar)", {TI(I64, 1, N, 1, big, 0), TI(I64, 1, N, 1, tden, 0)}, 2},
+      {"aten::remainder.Scalar", "int64 % 7", {TI(I64, 1, N, 1, tnum, 0), V(tabi_int(7))}, 2},
+      {"aten::div.Tensor_mode", "int32 floor", {TI(I32, 1, N, 1, tnum, 0), TI(I32, 1, N, 1, tden, 0), V(fl)}, 3},
+      {"aten::remainder.Tensor", "int32", {TI(I32, 1, N, 1, tnum, 0), TI(I32, 1, N, 1, tden, 0)}, 2},
+      {"aten::mul.Tensor", "complex64", {TD(C64, 1, N, 1, fv, 0), TD(C64, 1, N, 1, cv, 0)}, 2},
+      {"aten::div.Tensor", "complex64", {TD(C64, 1, N, 1, fv, 0), TD(C64, 1, N, 1, cv, 0)}, 2},
+      {"aten::add.Tensor", "complex64", {TD(C64, 1, N, 1, fv, 0), TD(C64, 1, N, 1, cv, 0), V(tabi_int(1))}, 3},
+      {"aten::where.self", "int32 / float32 -> float32", {TI(TABI_DTYPE_BOOL, 1, N, 1, cnd, 0), TI(I32, 1, N, 1, tnum, 0), TD(TABI_DTYPE_FLOAT32, 1, N, 1, fv, 0)}, 3},
+  };
+  printf("%-24s %-28s %10s %12s %8s\n", "op (1e7 elements)", "case", "fast ms", "reference ms", "ratio");
+  for (size_t k = 0; k < sizeof tc / sizeof *tc; k++) {
+    double tf = time_op(f, tc[k].op, tc[k].a, tc[k].nargs, 5);
+    double tq = time_op(r, tc[k].op, tc[k].a, tc[k].nargs, 1);
+    printf("%-24s %-28s %10.2f %12.1f %7.1fx\n", tc[k].op, tc[k].what, tf, tq, tq / tf);
+    fflush(stdout);
+  }
+}
+
+static const harness_cases_fn cases[] = {int_cases, where_cases, cplx_cases, timings, NULL};
 
 int main(int argc, char **argv) {
   fill_inputs();
