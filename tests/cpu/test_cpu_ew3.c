@@ -41,8 +41,11 @@ typedef struct targ {
   int64_t zero_at; /* >= 0: this element is 0 */
 } targ;
 
-static int64_t num[NV], den[NV], big[NV], bits[NV], cnd[NV], tnum[NV], tden[NV];
-static double cv[NV], fv[NV], cz[NV], cs[NV];
+/* NV values and a tail (PAD) so that `cv + 1000` is an array of NV values too */
+#define PAD 2048
+static int64_t num[NV + PAD], den[NV + PAD], big[NV + PAD], bits[NV + PAD], cnd[NV + PAD],
+    tnum[NV + PAD], tden[NV + PAD];
+static double cv[NV + PAD], fv[NV + PAD], cz[NV + PAD], cs[NV + PAD];
 
 static void put(char *p, tabi_dtype dt, int64_t i, const targ *a) {
   int64_t k = a->iv ? a->iv[i % NV] : 0;
@@ -190,7 +193,7 @@ static void fill_inputs(void) {
   static const double spec[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e300, -1e-300, 3e38,
                                 -1e-40, 1.5, -2.25, 1e-310};
   rng_state = 4242;
-  for (int64_t i = 0; i < NV; i++) {
+  for (int64_t i = 0; i < NV + PAD; i++) {
     double u = rnd();
     num[i] = (i % 4 == 0) ? ext[(i / 4) % 16] : (int64_t)(u * 20000.0);
     /* divisors: -1 on every even element, else nonzero in every width (low byte) */
