@@ -13,9 +13,14 @@
  * 0 + 0i. add/sub multiply the other operand by alpha (1 by default) first, as
  * the reference does (so 1 * (x + inf i) has a NaN real part there and here).
  *
- * Taken: operands of the result dtype, contiguous with one shape, or a Scalar /
- * 0-d tensor on either side (cast to the result dtype as the reference casts
- * it). Broadcast, strided and promoted operands run the reference.
+ * Taken: dimensioned operands of any strides and broadcasting, of the result
+ * dtype or one that widens into it exactly (complex64 or float32/float64 into
+ * complex128, float32 into complex64); Scalars and 0-d tensors on either side,
+ * cast to the result dtype as the reference casts them. Integer and half
+ * operands promoted to complex, and 0-d results, run the reference.
+ * Iteration as the elementwise engine's: a contiguous result, operands with an
+ * element stride per dim (0 where they broadcast), dims merged where linear,
+ * rows in blocks of CBLK.
  */
 #include "cpu_elementwise_cplx.h"
 
@@ -162,12 +167,17 @@ CLONES static void cx_negate(double *orr, double *oi, const double *ar, const do
 
 /* --- the job --------------------------------------------------------------------------- */
 
+/* Operand k (0: a, 1: b) of the broadcast iteration: its data (NULL: the
+ * repeated value), its storage dtype and its element strides per result dim. */
 typedef struct cx_job {
-  int32_t op, c64;
-  int64_t es;              /* bytes of one complex element */
-  const char *a, *b;       /* NULL: the repeated value below */
-  char *o;                 /* complex, or bool for eq/ne */
-  double av[2], bv[2], al[2];
+  int32_t op, c64, nd;
+  int64_t es;                  /* bytes of one result element (complex; eq/ne: bool) */
+  int64_t shape[REF_MAX_DIMS]; /* coalesced */
+  int64_t str[2][REF_MAX_DIMS];
+  const char *p[2];
+  tabi_dtype dt[2];
+  char *o;
+  double rep[2][2], al[2];
 } cx_job;
 
 static void fill(double *re, double *im, const double *v, int64_t n) {
@@ -177,17 +187,63 @@ static void fill(double *re, double *im, const double *v, int64_t n) {
   }
 }
 
-static void cx_range(void *arg, int64_t begin, int64_t end) {
-  const cx_job *j = arg;
+/* m elements of dtype dt (complex or real: widened exactly) at element stride s */
+static void cx_load_any(double *re, double *im, const char *p, int64_t s, tabi_dtype dt,
+                        int64_t m) {
+  int c64 = dt == TABI_DTYPE_COMPLEX64;
+  if (s == 1 && (c64 || dt == TABI_DTYPE_COMPLEX128)) {
+    cx_load(re, im, p, c64, m);
+    return;
+  }
+  switch (dt) {
+    case TABI_DTYPE_COMPLEX64:
+      for (int64_t i = 0; i < m; i++) {
+        re[i] = ((const float *)p)[2 * i * s];
+        im[i] = ((const float *)p)[2 * i * s + 1];
+      }
+      break;
+    case TABI_DTYPE_COMPLEX128:
+      for (int64_t i = 0; i < m; i++) {
+        re[i] = ((const double *)p)[2 * i * s];
+        im[i] = ((const double *)p)[2 * i * s + 1];
+      }
+      break;
+    case TABI_DTYPE_FLOAT32:
+      for (int64_t i = 0; i < m; i++) {
+        re[i] = ((const float *)p)[i * s];
+        im[i] = 0.0;
+      }
+      break;
+    default: /* float64 */
+      for (int64_t i = 0; i < m; i++) {
+        re[i] = ((const double *)p)[i * s];
+        im[i] = 0.0;
+      }
+      break;
+  }
+}
+
+/* One row piece of len elements: operand k at p[k] with inner stride s[k]. */
+static void cx_row(const cx_job *j, char *o, const char *const *p, const int64_t *s,
+                   int64_t len) {
   _Alignas(64) double ar[CBLK], ai[CBLK], br[CBLK], bi[CBLK], tr[CBLK], ti[CBLK], lr[CBLK],
       li[CBLK];
-  if (!j->a) fill(ar, ai, j->av, CBLK);
-  if (!j->b) fill(br, bi, j->bv, CBLK);
-  if (j->op == CX_ADD || j->op == CX_SUB) fill(lr, li, j->al, CBLK);
-  for (int64_t off = begin; off < end; off += CBLK) {
-    int64_t m = end - off < CBLK ? end - off : CBLK;
-    if (j->a) cx_load(ar, ai, j->a + off * j->es, j->c64, m);
-    if (j->b && j->op != CX_NEG) cx_load(br, bi, j->b + off * j->es, j->c64, m);
+  double *re[2] = {ar, br}, *im[2] = {ai, bi};
+  int32_t nin = j->op == CX_NEG ? 1 : 2;
+  for (int32_t k = 0; k < nin; k++)
+    if (!p[k] || s[k] == 0) {
+      double v[2];
+      if (p[k]) cx_load_any(v, v + 1, p[k], 1, j->dt[k], 1);
+      else memcpy(v, j->rep[k], sizeof v);
+      fill(re[k], im[k], v, len < CBLK ? len : CBLK);
+    }
+  if (j->op == CX_ADD || j->op == CX_SUB) fill(lr, li, j->al, len < CBLK ? len : CBLK);
+  for (int64_t off = 0; off < len; off += CBLK) {
+    int64_t m = len - off < CBLK ? len - off : CBLK;
+    for (int32_t k = 0; k < nin; k++)
+      if (p[k] && s[k] != 0)
+        cx_load_any(re[k], im[k], p[k] + off * s[k] * (int64_t)tabi_dtype_size(j->dt[k]), s[k],
+                    j->dt[k], m);
     switch (j->op) {
       case CX_ADD:
       case CX_SUB:
@@ -205,14 +261,44 @@ static void cx_range(void *arg, int64_t begin, int64_t end) {
         break;
       case CX_NEG: cx_negate(tr, ti, ar, ai, m); break;
       default:
-        cx_cmp((uint8_t *)j->o + off, ar, ai, br, bi, j->op == CX_NE, m);
+        cx_cmp((uint8_t *)o + off, ar, ai, br, bi, j->op == CX_NE, m);
         continue;
     }
-    cx_store(j->o + off * j->es, tr, ti, j->c64, m);
+    cx_store(o + off * j->es, tr, ti, j->c64, m);
   }
 }
 
-/* --- entry ------------------------------------------------------------------------------ */
+/* [begin, end) of the flat result, row by row of the innermost dim */
+static void cx_range(void *arg, int64_t begin, int64_t end) {
+  const cx_job *j = arg;
+  const int32_t nd = j->nd;
+  int64_t idx[REF_MAX_DIMS], rem = begin;
+  for (int32_t d = nd - 1; d >= 0; d--) {
+    idx[d] = rem % j->shape[d];
+    rem /= j->shape[d];
+  }
+  for (int64_t pos = begin; pos < end;) {
+    const char *p[2];
+    int64_t s[2];
+    for (int32_t k = 0; k < 2; k++) {
+      int64_t off = 0;
+      for (int32_t d = 0; d < nd; d++) off += idx[d] * j->str[k][d];
+      p[k] = j->p[k] ? j->p[k] + off * (int64_t)tabi_dtype_size(j->dt[k]) : NULL;
+      s[k] = j->str[k][nd - 1];
+    }
+    int64_t len = j->shape[nd - 1] - idx[nd - 1];
+    if (len > end - pos) len = end - pos;
+    cx_row(j, j->o + pos * j->es, p, s, len);
+    pos += len;
+    idx[nd - 1] += len;
+    for (int32_t d = nd - 1; d > 0 && idx[d] >= j->shape[d]; d--) {
+      idx[d] = 0;
+      idx[d - 1]++;
+    }
+  }
+}
+
+/* --- setup ------------------------------------------------------------------------------- */
 
 static void put_c(double *v, double _Complex z) {
   v[0] = creal(z);
@@ -235,16 +321,99 @@ static int rep_value(const tabi_value *v, tabi_dtype dt, double *out) {
   return 1;
 }
 
-static int dimensioned(const tabi_value *v) {
-  return v->tag == TABI_TAG_TENSOR && v->u.t->dl.ndim > 0;
+/* A dimensioned operand's dtype the loads widen exactly into result dtype dt:
+ * dt itself, complex64 into complex128, float32 into either, float64 into
+ * complex128 (promotion never narrows a dimensioned operand). */
+static int loadable(tabi_dtype src, tabi_dtype dt) {
+  if (src == dt || src == TABI_DTYPE_FLOAT32) return 1;
+  return dt == TABI_DTYPE_COMPLEX128 &&
+         (src == TABI_DTYPE_COMPLEX64 || src == TABI_DTYPE_FLOAT64);
+}
+
+/* Broadcasts the operands in vs[0..nin) (NULL or not dimensioned: repeated
+ * values already in j->rep), fills the job's strides and the result shape
+ * (oshape, ond), coalesces; 0 when it cannot (the reference reports). */
+static int cx_setup(cx_job *j, const tabi_value *const *vs, int32_t nin, tabi_dtype dt,
+                    int64_t *oshape, int32_t *ond) {
+  int32_t nd = 0;
+  for (int32_t k = 0; k < nin; k++) {
+    const tabi_value *v = vs[k];
+    if (v->tag != TABI_TAG_TENSOR || v->u.t->dl.ndim == 0) continue;
+    const tabi_tensor *t = v->u.t;
+    if (t->dl.ndim > REF_MAX_DIMS || !loadable(tabi_tensor_dtype(t), dt)) return 0;
+    if (t->dl.ndim > nd) nd = t->dl.ndim;
+  }
+  for (int32_t d = 0; d < nd; d++) oshape[d] = 1;
+  for (int32_t k = 0; k < nin; k++) {
+    const tabi_value *v = vs[k];
+    if (v->tag != TABI_TAG_TENSOR || v->u.t->dl.ndim == 0) continue;
+    const tabi_tensor *t = v->u.t;
+    for (int32_t td = 0; td < t->dl.ndim; td++) {
+      int32_t d = td + nd - t->dl.ndim;
+      int64_t sz = t->dl.shape[td];
+      if (sz == 1) continue;
+      if (oshape[d] != 1 && oshape[d] != sz) return 0;
+      oshape[d] = sz;
+    }
+  }
+  *ond = nd;
+  int64_t numel = 1;
+  for (int32_t d = 0; d < nd; d++) numel *= oshape[d];
+  if (numel == 0) return 0;
+  /* strides: result contiguous; operands 0 where they broadcast */
+  int64_t ostr[REF_MAX_DIMS], acc = 1;
+  for (int32_t d = nd - 1; d >= 0; d--) {
+    ostr[d] = acc;
+    acc *= oshape[d];
+  }
+  for (int32_t k = 0; k < 2; k++) {
+    for (int32_t d = 0; d < nd; d++) j->str[k][d] = 0;
+    if (k >= nin) continue;
+    const tabi_value *v = vs[k];
+    if (v->tag != TABI_TAG_TENSOR || v->u.t->dl.ndim == 0) continue;
+    const tabi_tensor *t = v->u.t;
+    j->p[k] = tabi_tensor_data(t);
+    j->dt[k] = tabi_tensor_dtype(t);
+    for (int32_t td = 0; td < t->dl.ndim; td++) {
+      int32_t d = td + nd - t->dl.ndim;
+      j->str[k][d] = t->dl.shape[td] == 1 ? 0 : t->dl.strides[td];
+    }
+  }
+  /* drop size-1 dims, merge neighbours linear for the result and both operands */
+  int32_t cd = 0;
+  for (int32_t d = 0; d < nd; d++) {
+    if (oshape[d] == 1) continue;
+    if (cd > 0) {
+      int ok = ostr[cd - 1] == ostr[d] * oshape[d];
+      for (int32_t k = 0; k < 2 && ok; k++) ok = j->str[k][cd - 1] == j->str[k][d] * oshape[d];
+      if (ok) {
+        j->shape[cd - 1] *= oshape[d];
+        ostr[cd - 1] = ostr[d];
+        for (int32_t k = 0; k < 2; k++) j->str[k][cd - 1] = j->str[k][d];
+        continue;
+      }
+    }
+    j->shape[cd] = oshape[d];
+    ostr[cd] = ostr[d];
+    for (int32_t k = 0; k < 2; k++) j->str[k][cd] = j->str[k][d];
+    cd++;
+  }
+  if (cd == 0) {
+    cd = 1;
+    j->shape[0] = 1;
+    j->str[0][0] = j->str[1][0] = 0;
+  }
+  j->nd = cd;
+  return 1;
 }
 
 static tabi_status cx_run(const cpu_ctx *c, cx_job *j, const tabi_tensor *like, tabi_dtype od,
-                          tabi_value *outs) {
+                          int32_t ond, const int64_t *oshape, tabi_value *outs) {
   tabi_tensor *out = NULL;
-  tabi_status st = cpu_empty(c, like, od, like->dl.ndim, like->dl.shape, &out);
+  tabi_status st = cpu_empty(c, like, od, ond, oshape, &out);
   if (st != TABI_OK) return st;
   j->o = tabi_tensor_data(out);
+  j->es = (int64_t)tabi_dtype_size(od);
   int64_t grain = j->op == CX_DIV ? 4096 : 16384;
   cpu_parallel_for(c->pool, tabi_tensor_numel(out), grain, cx_range, j);
   outs[0] = tabi_tensor_value(out);
@@ -268,23 +437,21 @@ tabi_status cpu_ew_cplx_binary(const cpu_ctx *c, const tabi_call *call, tabi_val
     dt = ref_ew_result_type(a, b, NULL);
   }
   if (!tabi_dtype_is_complex(dt)) return CPU_EW_DECLINE;
-  int da = dimensioned(a), db = dimensioned(b);
-  if (!da && !db) return CPU_EW_DECLINE;
-  const tabi_tensor *like = da ? a->u.t : b->u.t;
-  if (tabi_tensor_numel(like) == 0) return CPU_EW_DECLINE;
-  if ((da && (tabi_tensor_dtype(a->u.t) != dt || !cpu_contig(a->u.t))) ||
-      (db && (tabi_tensor_dtype(b->u.t) != dt || !cpu_contig(b->u.t))) ||
-      (da && db && !cpu_same_shape(a->u.t, b->u.t)))
-    return CPU_EW_DECLINE;
+  const tabi_value *vs[2] = {a, b};
+  if (!(a->tag == TABI_TAG_TENSOR && a->u.t->dl.ndim > 0) &&
+      !(b->tag == TABI_TAG_TENSOR && b->u.t->dl.ndim > 0))
+    return CPU_EW_DECLINE; /* one element: the reference */
   cx_job j;
   memset(&j, 0, sizeof j);
   j.op = op;
   j.c64 = dt == TABI_DTYPE_COMPLEX64;
-  j.es = (int64_t)tabi_dtype_size(dt);
-  if (!da && !rep_value(a, dt, j.av)) return CPU_EW_DECLINE;
-  if (!db && !rep_value(b, dt, j.bv)) return CPU_EW_DECLINE;
-  j.a = da ? tabi_tensor_data(a->u.t) : NULL;
-  j.b = db ? tabi_tensor_data(b->u.t) : NULL;
+  for (int32_t k = 0; k < 2; k++)
+    if (!(vs[k]->tag == TABI_TAG_TENSOR && vs[k]->u.t->dl.ndim > 0) &&
+        !rep_value(vs[k], dt, j.rep[k]))
+      return CPU_EW_DECLINE;
+  int64_t oshape[REF_MAX_DIMS];
+  int32_t ond = 0;
+  if (!cx_setup(&j, vs, 2, dt, oshape, &ond)) return CPU_EW_DECLINE;
   j.al[0] = 1.0;
   if (alpha && (op == CX_ADD || op == CX_SUB)) {
     /* the reference's alpha checks: a bool alpha is its error (by declining) */
@@ -296,21 +463,22 @@ tabi_status cpu_ew_cplx_binary(const cpu_ctx *c, const tabi_call *call, tabi_val
     if (st != TABI_OK) return st;
     put_c(j.al, v.c);
   }
-  return cx_run(c, &j, like, op == CX_EQ || op == CX_NE ? TABI_DTYPE_BOOL : dt, outs);
+  const tabi_tensor *like = a->tag == TABI_TAG_TENSOR && a->u.t->dl.ndim > 0 ? a->u.t : b->u.t;
+  return cx_run(c, &j, like, op == CX_EQ || op == CX_NE ? TABI_DTYPE_BOOL : dt, ond, oshape, outs);
 }
 
 tabi_status cpu_ew_cplx_neg(const cpu_ctx *c, tabi_value *args, tabi_value *outs) {
   if (args[0].tag != TABI_TAG_TENSOR) return CPU_EW_DECLINE;
   const tabi_tensor *t = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(t);
-  if (!tabi_dtype_is_complex(dt) || t->dl.ndim == 0 || tabi_tensor_numel(t) == 0 ||
-      !cpu_contig(t))
-    return CPU_EW_DECLINE;
+  if (!tabi_dtype_is_complex(dt) || t->dl.ndim == 0) return CPU_EW_DECLINE;
   cx_job j;
   memset(&j, 0, sizeof j);
   j.op = CX_NEG;
   j.c64 = dt == TABI_DTYPE_COMPLEX64;
-  j.es = (int64_t)tabi_dtype_size(dt);
-  j.a = tabi_tensor_data(t);
-  return cx_run(c, &j, t, dt, outs);
+  const tabi_value *vs[1] = {&args[0]};
+  int64_t oshape[REF_MAX_DIMS];
+  int32_t ond = 0;
+  if (!cx_setup(&j, vs, 1, dt, oshape, &ond)) return CPU_EW_DECLINE;
+  return cx_run(c, &j, t, dt, ond, oshape, outs);
 }
