@@ -18,7 +18,8 @@
  *
  * Contiguous operands of the result dtype (or a Scalar / 0-d tensor on either
  * side) take the typed loops below; broadcast, strided or promoted operands go
- * through the elementwise engine's int64 loop (cpu_ew_engine.h).
+ * through the elementwise engine's int64 blocks (cpu_ew_engine.h), divided by
+ * the int64 loops (every dtype's values fit the double path there).
  */
 #include "cpu_elementwise_int.h"
 
@@ -215,17 +216,17 @@ typedef struct idiv_ecall {
   int *zero;
 } idiv_ecall;
 
+/* A block of at most CPU_EW_BLOCK int64 values (narrower dtypes widened: the
+ * engine's store wraps them back, as the reference's int64 results are). */
 static void idiv_ifn(int64_t *x, const int64_t *y, int64_t n, const cpu_ew_call *e) {
   const idiv_ecall *w = (const idiv_ecall *)(const void *)e;
-  int32_t op = (int32_t)e->pi[0];
-  for (int64_t i = 0; i < n; i++) {
-    if (y[i] == 0) {
-      __atomic_store_n(w->zero, 1, __ATOMIC_RELAXED);
-      x[i] = 0;
-      continue;
-    }
-    x[i] = idiv_one(op, x[i], y[i]);
+  if (i64_has_zero(y, n)) { /* the reference redoes the call and raises */
+    __atomic_store_n(w->zero, 1, __ATOMIC_RELAXED);
+    return;
   }
+  _Alignas(64) int64_t t[CPU_EW_BLOCK];
+  run_i64((int32_t)e->pi[0], t, x, y, n);
+  memcpy(x, t, (size_t)n * sizeof *t);
 }
 
 /* --- entry ------------------------------------------------------------------------------ */
