@@ -165,6 +165,92 @@ CLONES static void cx_negate(double *orr, double *oi, const double *ar, const do
   }
 }
 
+/* --- fused loops: interleaved storage in and out (contiguous operands) ------------------ */
+
+/* The ops straight from and to the interleaved elements of T (float:
+ * complex64, double: complex128); mul/add/sub/div return 1 when an element may
+ * need the one-by-one path (cx_fix_*). The real and imaginary parts of a
+ * product are two loops: in one loop gcc 12 matches the complex product and
+ * emits vfmaddsub despite -ffp-contract=off (other bits than the reference).
+ * Both parts NaN in the result is a superset of both parts NaN in the product
+ * (x + NaN is NaN; float keeps NaN), so the flag is taken from the stores. */
+#define CX_FUSED(T, S)                                                                        \
+  CLONES static int cx_nan2_##S(const T *o, int64_t n) {                                      \
+    int bad = 0;                                                                              \
+    for (int64_t i = 0; i < n; i++) bad |= isnan(o[2 * i]) & isnan(o[2 * i + 1]);            \
+    return bad;                                                                               \
+  }                                                                                           \
+  CLONES static int cx_fmul_##S(T *restrict o, const T *x, const T *y, int64_t n) {           \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double a = x[2 * i], b = x[2 * i + 1], c = y[2 * i], d = y[2 * i + 1];                  \
+      o[2 * i] = (T)(a * c - b * d);                                                          \
+    }                                                                                         \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double a = x[2 * i], b = x[2 * i + 1], c = y[2 * i], d = y[2 * i + 1];                  \
+      o[2 * i + 1] = (T)(a * d + b * c);                                                      \
+    }                                                                                         \
+    return cx_nan2_##S(o, n);                                                                 \
+  }                                                                                           \
+  /* x + l*y, or x + (-(l*y)) = x - l*y (IEEE subtraction adds the negation) */               \
+  CLONES static int cx_faddsub_##S(T *restrict o, const T *x, const T *y, double lr,          \
+                                   double li, double sg, int64_t n) {                         \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double c = y[2 * i], d = y[2 * i + 1];                                                  \
+      o[2 * i] = (T)(x[2 * i] + sg * (lr * c - li * d));                                      \
+    }                                                                                         \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double c = y[2 * i], d = y[2 * i + 1];                                                  \
+      o[2 * i + 1] = (T)(x[2 * i + 1] + sg * (lr * d + li * c));                              \
+    }                                                                                         \
+    return cx_nan2_##S(o, n);                                                                 \
+  }                                                                                           \
+  CLONES static int cx_fdiv_##S(T *restrict o, const T *x, const T *y, int64_t n) {           \
+    int bad = 0;                                                                              \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double a = x[2 * i], b = x[2 * i + 1], c = y[2 * i], d = y[2 * i + 1];                  \
+      int ge = fabs(c) >= fabs(d);                                                            \
+      double p = ge ? c : d, q = ge ? d : c;                                                  \
+      double rat = q / p, scl = 1.0 / (p + q * rat);                                          \
+      double u = ge ? a : b, v = ge ? b : a, i1 = b - a * rat, i2 = b * rat - a;              \
+      bad |= (c == 0) & (d == 0);                                                             \
+      o[2 * i] = (T)((u + v * rat) * scl);                                                    \
+      o[2 * i + 1] = (T)((ge ? i1 : i2) * scl);                                               \
+    }                                                                                         \
+    return bad;                                                                               \
+  }                                                                                           \
+  CLONES static void cx_fcmp_##S(uint8_t *restrict o, const T *x, const T *y, int32_t ne,     \
+                                 int64_t n) {                                                 \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      int eq = (x[2 * i] == y[2 * i]) & (x[2 * i + 1] == y[2 * i + 1]);                       \
+      o[i] = (uint8_t)(ne ? !eq : eq);                                                        \
+    }                                                                                         \
+  }                                                                                           \
+  CLONES static void cx_fneg_##S(T *restrict o, const T *x, int64_t n) {                      \
+    for (int64_t i = 0; i < 2 * n; i++) o[i] = -x[i];                                         \
+  }                                                                                           \
+  /* the elements the loops above flagged, as the reference computes them */                 \
+  static void cx_fix_##S(int32_t op, T *o, const T *x, const T *y, const double *l,           \
+                         int64_t n) {                                                         \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      double _Complex a = CMPLX(x[2 * i], x[2 * i + 1]), b = CMPLX(y[2 * i], y[2 * i + 1]), z; \
+      if (op == CX_DIV) {                                                                     \
+        if (!(creal(b) == 0 && cimag(b) == 0)) continue;                                      \
+        z = ref_c10_div(a, b);                                                                \
+      } else {                                                                                \
+        if (!(isnan(o[2 * i]) && isnan(o[2 * i + 1]))) continue; /* cheap filter first */     \
+        double _Complex m = op == CX_MUL ? a : CMPLX(l[0], l[1]);                             \
+        double re = creal(m) * creal(b) - cimag(m) * cimag(b);                                \
+        double im = creal(m) * cimag(b) + cimag(m) * creal(b);                                \
+        if (!(isnan(re) && isnan(im))) continue;                                              \
+        z = op == CX_MUL ? m * b : op == CX_ADD ? a + m * b : a - m * b;                      \
+      }                                                                                       \
+      o[2 * i] = (T)creal(z);                                                                 \
+      o[2 * i + 1] = (T)cimag(z);                                                             \
+    }                                                                                         \
+  }
+CX_FUSED(float, c64)
+CX_FUSED(double, c128)
+
 /* --- the job --------------------------------------------------------------------------- */
 
 /* Operand k (0: a, 1: b) of the broadcast iteration: its data (NULL: the
@@ -223,6 +309,60 @@ static void cx_load_any(double *re, double *im, const char *p, int64_t s, tabi_d
   }
 }
 
+/* A row piece through the fused loops when every operand is contiguous in the
+ * result dtype or one repeated element (copied into a block of CBLK); 0 when not. */
+static int cx_row_fused(const cx_job *j, char *o, const char *const *p, const int64_t *s,
+                        int64_t len) {
+  const tabi_dtype rdt = j->c64 ? TABI_DTYPE_COMPLEX64 : TABI_DTYPE_COMPLEX128;
+  const int64_t ces = (int64_t)tabi_dtype_size(rdt);
+  const int32_t nin = j->op == CX_NEG ? 1 : 2;
+  for (int32_t k = 0; k < nin; k++)
+    if (p[k] && s[k] != 0 && !(s[k] == 1 && j->dt[k] == rdt)) return 0;
+  _Alignas(64) unsigned char rb[2][CBLK * 16];
+  int rep[2] = {0, 0};
+  for (int32_t k = 0; k < nin; k++) {
+    rep[k] = !p[k] || s[k] == 0;
+    if (!rep[k]) continue;
+    double v[2];
+    if (p[k]) cx_load_any(v, v + 1, p[k], 1, j->dt[k], 1);
+    else memcpy(v, j->rep[k], sizeof v);
+    int64_t m = len < CBLK ? len : CBLK;
+    for (int64_t i = 0; i < m; i++) {
+      if (j->c64) {
+        ((float *)(void *)rb[k])[2 * i] = (float)v[0];
+        ((float *)(void *)rb[k])[2 * i + 1] = (float)v[1];
+      } else {
+        ((double *)(void *)rb[k])[2 * i] = v[0];
+        ((double *)(void *)rb[k])[2 * i + 1] = v[1];
+      }
+    }
+  }
+  for (int64_t off = 0; off < len; off += CBLK) {
+    int64_t m = len - off < CBLK ? len - off : CBLK;
+    const void *x = rep[0] ? (const void *)rb[0] : (const void *)(p[0] + off * ces);
+    const void *y = nin < 2 ? NULL : rep[1] ? (const void *)rb[1] : (const void *)(p[1] + off * ces);
+    void *out = o + off * j->es;
+    int bad = 0;
+#define CX_CALL(S, T)                                                                         \
+  switch (j->op) {                                                                            \
+    case CX_ADD: bad = cx_faddsub_##S(out, x, y, j->al[0], j->al[1], 1.0, m); break;         \
+    case CX_SUB: bad = cx_faddsub_##S(out, x, y, j->al[0], j->al[1], -1.0, m); break;        \
+    case CX_MUL: bad = cx_fmul_##S(out, x, y, m); break;                                      \
+    case CX_DIV: bad = cx_fdiv_##S(out, x, y, m); break;                                      \
+    case CX_NEG: cx_fneg_##S(out, x, m); break;                                               \
+    default: cx_fcmp_##S(out, x, y, j->op == CX_NE, m); break;                                \
+  }                                                                                           \
+  if (bad) cx_fix_##S(j->op, out, x, y, j->al, m);
+    if (j->c64) {
+      CX_CALL(c64, float)
+    } else {
+      CX_CALL(c128, double)
+    }
+#undef CX_CALL
+  }
+  return 1;
+}
+
 /* One row piece of len elements: operand k at p[k] with inner stride s[k]. */
 static void cx_row(const cx_job *j, char *o, const char *const *p, const int64_t *s,
                    int64_t len) {
@@ -230,6 +370,7 @@ static void cx_row(const cx_job *j, char *o, const char *const *p, const int64_t
       li[CBLK];
   double *re[2] = {ar, br}, *im[2] = {ai, bi};
   int32_t nin = j->op == CX_NEG ? 1 : 2;
+  if (cx_row_fused(j, o, p, s, len)) return;
   for (int32_t k = 0; k < nin; k++)
     if (!p[k] || s[k] == 0) {
       double v[2];
