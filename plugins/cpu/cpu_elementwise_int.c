@@ -107,27 +107,36 @@ CLONES static int i64_has_zero(const int64_t *b, int64_t n) {
   return z;
 }
 
-/* The reference's int64 element functions (b != 0). */
-static inline int64_t idiv_one(int32_t op, int64_t a, int64_t b) {
-  int64_t q, r;
-  if (b == -1) { /* INT64_MIN / -1 wraps; the remainders are 0 */
-    q = (int64_t)(0 - (uint64_t)a);
-    r = 0;
-  } else {
-    q = a / b;
-    r = a % b;
+/* The scalar division as the reference's int64 element functions (b != 0; INT64_MIN
+ * / -1 wraps), one loop per op (/ and % share one idiv). */
+#define I64_SCALAR(name, expr)                                                                \
+  static void name(int64_t *o, const int64_t *a, const int64_t *b, int64_t n) {               \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      int64_t x = a[i], y = b[i], q, r;                                                       \
+      if (y == -1) {                                                                          \
+        q = (int64_t)(0 - (uint64_t)x);                                                       \
+        r = 0;                                                                                \
+      } else {                                                                                \
+        q = x / y;                                                                            \
+        r = x % y;                                                                            \
+      }                                                                                       \
+      (void)q;                                                                                \
+      (void)r;                                                                                \
+      o[i] = (expr);                                                                          \
+    }                                                                                         \
   }
-  int fix = r != 0 && ((r < 0) != (b < 0));
-  switch (op) {
-    case CPU_IDIV_TRUNC: return q;
-    case CPU_IDIV_FLOOR: return fix ? q - 1 : q;
-    case CPU_IDIV_FMOD: return r;
-    default: return fix ? r + b : r;
-  }
-}
+I64_SCALAR(i64s_trunc, q)
+I64_SCALAR(i64s_floor, r != 0 && ((r < 0) != (y < 0)) ? q - 1 : q)
+I64_SCALAR(i64s_fmod, r)
+I64_SCALAR(i64s_rem, r != 0 && ((r < 0) != (y < 0)) ? r + y : r)
 
 static void i64_scalar(int32_t op, int64_t *o, const int64_t *a, const int64_t *b, int64_t n) {
-  for (int64_t i = 0; i < n; i++) o[i] = idiv_one(op, a[i], b[i]);
+  switch (op) {
+    case CPU_IDIV_TRUNC: i64s_trunc(o, a, b, n); break;
+    case CPU_IDIV_FLOOR: i64s_floor(o, a, b, n); break;
+    case CPU_IDIV_FMOD: i64s_fmod(o, a, b, n); break;
+    default: i64s_rem(o, a, b, n); break;
+  }
 }
 
 /* --- the contiguous job -------------------------------------------------------------- */
