@@ -14,6 +14,7 @@
 
 #include "../../reference/ref_elementwise.h"
 #include "../../reference/ref_elementwise_special.h"
+#include "cpu_elementwise_cplx.h"
 #include "cpu_ew_engine.h"
 
 #define ALL (REF_DTS_BOOL | REF_DTS_INT | REF_DTS_FLOAT)
@@ -78,6 +79,7 @@ typedef struct ew_un {
 static tabi_status ew_unary(const cpu_ctx *c, tabi_value *args, tabi_value *outs, const ew_un *d) {
   if (args[0].tag != TABI_TAG_TENSOR) return CPU_EW_DECLINE;
   tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
+  if (d->fop == CPU_EWU_NEG && tabi_dtype_is_complex(dt)) return cpu_ew_cplx_neg(c, args, outs);
   if (!(d->dts & REF_DT(dt))) return CPU_EW_DECLINE;
   cpu_ew_call e = {0};
   e.kind = CPU_EWK_UNARY;

@@ -7,13 +7,16 @@
  * with the reference's own helpers (so an out-of-range Scalar fails with the
  * reference's message), and a Scalar or 0-d operand is cast to the compute dtype
  * once, as a wrapped number. A dimensioned operand of another dtype than the
- * result (mixed-dtype tensors), complex operands and integer division /
- * remainder (division by zero is an error there) go to the reference kernel.
+ * result (mixed-dtype tensors) go to the reference kernel; complex operands to
+ * cpu_elementwise_cplx.c (add/sub/mul/div/eq/ne; the rest the reference) and
+ * integer division / remainder to cpu_elementwise_int.c (iop).
  */
 #include <math.h>
 #include <string.h>
 
 #include "../../reference/ref_elementwise.h"
+#include "cpu_elementwise_cplx.h"
+#include "cpu_elementwise_int.h"
 #include "cpu_ew_engine.h"
 
 #define ALL (REF_DTS_BOOL | REF_DTS_INT | REF_DTS_FLOAT)
@@ -104,6 +107,7 @@ typedef struct ew_bin {
   int32_t alpha;  /* args[2] is alpha (aten add/sub) */
   int32_t prim;   /* no promotion, no broadcasting */
   int32_t heavy;
+  int32_t iop;    /* 1 + CPU_IDIV_*: integer results go to cpu_ew_int_divmod first */
 } ew_bin;
 
 static int is_complex_operand(const tabi_value *v) {
@@ -119,7 +123,12 @@ static tabi_status ew_binary(const cpu_ctx *c, const tabi_call *call, tabi_value
                              tabi_value *outs, const ew_bin *d) {
   const tabi_value *a = &args[0], *b = &args[1];
   tabi_dtype common;
-  if (is_complex_operand(a) || is_complex_operand(b)) return CPU_EW_DECLINE;
+  if (d->iop) {
+    tabi_status st = cpu_ew_int_divmod(c, call, args, outs, d->iop - 1, d->prim);
+    if (st != CPU_EW_DECLINE) return st;
+  }
+  if (is_complex_operand(a) || is_complex_operand(b))
+    return cpu_ew_cplx_binary(c, call, args, outs, d->fop, d->alpha, d->prim);
   if (d->prim) {
     if (a->tag != TABI_TAG_TENSOR || b->tag != TABI_TAG_TENSOR) return CPU_EW_DECLINE;
     common = tabi_tensor_dtype(a->u.t);
@@ -162,14 +171,17 @@ static tabi_status ew_binary(const cpu_ctx *c, const tabi_call *call, tabi_value
   return cpu_ew_run(c, &e, outs);
 }
 
-#define BIN(kname, id, fop, dfn, ifn, dts, rule, alpha, prim, heavy)                      \
+#define BINX(kname, id, fop, dfn, ifn, dts, rule, alpha, prim, heavy, iop)                \
   tabi_status kname(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) { \
-    static const ew_bin d = {fop, dfn, ifn, dts, rule, alpha, prim, heavy};               \
+    static const ew_bin d = {fop, dfn, ifn, dts, rule, alpha, prim, heavy, iop};          \
     const cpu_ctx *c = ctx;                                                               \
     tabi_status st = ew_binary(c, call, args, outs, &d);                                  \
     return st != CPU_EW_DECLINE ? st : CPU_FALLBACK(c, id);                               \
   }
+#define BIN(kname, id, fop, dfn, ifn, dts, rule, alpha, prim, heavy) \
+  BINX(kname, id, fop, dfn, ifn, dts, rule, alpha, prim, heavy, 0)
 #define N NULL
+#define IQ(x) (1 + CPU_IDIV_##x)
 #define B(x) CPU_EWB_##x
 
 BIN(cpu_k_add_tensor, ADD_TENSOR, B(ADD), d_add, i_add, ALL, R_SAME, 1, 0, 0)
@@ -202,16 +214,16 @@ BIN(cpu_k_or_scalar, OR_SCALAR, -1, N, i_or, BI, R_SAME, 0, 0, 0)
 BIN(cpu_k_xor_tensor, XOR_TENSOR, -1, N, i_xor, BI, R_SAME, 0, 0, 0)
 BIN(cpu_k_xor_scalar, XOR_SCALAR, -1, N, i_xor, BI, R_SAME, 0, 0, 0)
 BIN(cpu_k_atan2, ATAN2, B(ATAN2), d_atan2, N, BI | F, R_FLOAT, 0, 0, 1)
-BIN(cpu_k_fmod_tensor, FMOD_TENSOR, -1, d_fmod, N, F, R_SAME, 0, 0, 2)
-BIN(cpu_k_fmod_scalar, FMOD_SCALAR, -1, d_fmod, N, F, R_SAME, 0, 0, 2)
+BINX(cpu_k_fmod_tensor, FMOD_TENSOR, -1, d_fmod, N, F, R_SAME, 0, 0, 2, IQ(FMOD))
+BINX(cpu_k_fmod_scalar, FMOD_SCALAR, -1, d_fmod, N, F, R_SAME, 0, 0, 2, IQ(FMOD))
 BIN(cpu_k_pow_tt, POW_TT, -1, d_pow, N, F, R_SAME, 0, 0, 2)
-BIN(cpu_k_remainder_tensor, REMAINDER_TENSOR, -1, d_remainder, N, F, R_SAME, 0, 0, 2)
-BIN(cpu_k_remainder_scalar, REMAINDER_SCALAR, -1, d_remainder, N, F, R_SAME, 0, 0, 2)
+BINX(cpu_k_remainder_tensor, REMAINDER_TENSOR, -1, d_remainder, N, F, R_SAME, 0, 0, 2, IQ(REM))
+BINX(cpu_k_remainder_scalar, REMAINDER_SCALAR, -1, d_remainder, N, F, R_SAME, 0, 0, 2, IQ(REM))
 
 BIN(cpu_k_p_add, P_ADD, B(ADD), d_add, i_add, ALL, R_SAME, 0, 1, 0)
 BIN(cpu_k_p_sub, P_SUB, B(SUB), d_sub, i_sub, INT | F, R_SAME, 0, 1, 0)
 BIN(cpu_k_p_mul, P_MUL, B(MUL), d_mul, i_mul, ALL, R_SAME, 0, 1, 0)
-BIN(cpu_k_p_div, P_DIV, B(DIV), d_div, N, F, R_SAME, 0, 1, 0)
+BINX(cpu_k_p_div, P_DIV, B(DIV), d_div, N, F, R_SAME, 0, 1, 0, IQ(TRUNC))
 BIN(cpu_k_p_eq, P_EQ, B(EQ), d_eq, i_eq, ALL, R_BOOL, 0, 1, 0)
 BIN(cpu_k_p_ne, P_NE, B(NE), d_ne, i_ne, ALL, R_BOOL, 0, 1, 0)
 BIN(cpu_k_p_lt, P_LT, B(LT), d_lt, i_lt, BI | F, R_BOOL, 0, 1, 0)
@@ -227,13 +239,13 @@ BIN(cpu_k_p_or, P_OR, -1, N, i_or, BI, R_SAME, 0, 1, 0)
 BIN(cpu_k_p_xor, P_XOR, -1, N, i_xor, BI, R_SAME, 0, 1, 0)
 BIN(cpu_k_p_atan2, P_ATAN2, B(ATAN2), d_atan2, N, F, R_SAME, 0, 1, 1)
 BIN(cpu_k_p_hypot, P_HYPOT, -1, d_hypot, N, F, R_SAME, 0, 1, 2)
-BIN(cpu_k_p_fmod, P_FMOD, -1, d_fmod, N, F, R_SAME, 0, 1, 2)
+BINX(cpu_k_p_fmod, P_FMOD, -1, d_fmod, N, F, R_SAME, 0, 1, 2, IQ(FMOD))
 BIN(cpu_k_p_pow, P_POW, -1, d_pow, N, F, R_SAME, 0, 1, 2)
-BIN(cpu_k_p_remainder, P_REMAINDER, -1, d_remainder, N, F, R_SAME, 0, 1, 2)
+BINX(cpu_k_p_remainder, P_REMAINDER, -1, d_remainder, N, F, R_SAME, 0, 1, 2, IQ(REM))
 
 /* sub refuses bool operands (the reference words the error) */
 static tabi_status sub_k(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  static const ew_bin d = {B(SUB), d_sub, i_sub, ALL, R_SAME, 1, 0, 0};
+  static const ew_bin d = {B(SUB), d_sub, i_sub, ALL, R_SAME, 1, 0, 0, 0};
   if (is_bool_operand(&args[0]) || is_bool_operand(&args[1])) return CPU_EW_DECLINE;
   return ew_binary(ctx, call, args, outs, &d);
 }
@@ -246,13 +258,13 @@ tabi_status cpu_k_sub_scalar(void *ctx, const tabi_call *call, tabi_value *args,
   return st != CPU_EW_DECLINE ? st : CPU_FALLBACK((const cpu_ctx *)ctx, SUB_SCALAR);
 }
 
-/* div with rounding_mode: None is true division; "trunc" and "floor" floats (integers:
- * the reference, which checks division by zero) */
+/* div with rounding_mode: None is true division; "trunc" and "floor" floats and
+ * integers (cpu_elementwise_int.c) */
 static tabi_status div_mode_k(void *ctx, const tabi_call *call, tabi_value *args,
                               tabi_value *outs) {
-  static const ew_bin plain = {B(DIV), d_div, N, ALL, R_FLOAT, 0, 0, 0};
-  static const ew_bin trunc_mode = {-1, d_div_trunc, N, F, R_SAME, 0, 0, 0};
-  static const ew_bin floor_mode = {-1, d_div_floor, N, F, R_SAME, 0, 0, 2};
+  static const ew_bin plain = {B(DIV), d_div, N, ALL, R_FLOAT, 0, 0, 0, 0};
+  static const ew_bin trunc_mode = {-1, d_div_trunc, N, F, R_SAME, 0, 0, 0, IQ(TRUNC)};
+  static const ew_bin floor_mode = {-1, d_div_floor, N, F, R_SAME, 0, 0, 2, IQ(FLOOR)};
   if (args[2].tag == TABI_TAG_NONE) return ew_binary(ctx, call, args, outs, &plain);
   if (ref_ew_str_is(&args[2], "trunc")) return ew_binary(ctx, call, args, outs, &trunc_mode);
   if (ref_ew_str_is(&args[2], "floor")) return ew_binary(ctx, call, args, outs, &floor_mode);

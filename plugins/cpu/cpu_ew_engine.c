@@ -176,7 +176,7 @@ static void gather(unsigned char *dst, const char *p, int64_t s, int32_t esz, in
 /* One row piece: len elements from pointers p (inner strides j->str[k][nd-1]);
  * nt: the vector loops store non-temporally (p[0] is 64-byte aligned). */
 static void ew_row_part(const ew_job *j, char *const *p, int64_t len, int32_t nt) {
-  _Alignas(64) unsigned char g[3][CPU_EW_BLOCK * 8];
+  _Alignas(64) unsigned char g[4][CPU_EW_BLOCK * 8]; /* g[3]: a cast's widened block */
   cpu_ew_args args = j->args;
   args.nt = nt;
   const int32_t in = j->nd - 1;
@@ -213,10 +213,17 @@ static void ew_row_part(const ew_job *j, char *const *p, int64_t len, int32_t nt
       int64_t s = j->str[k + 1][in];
       const char *src = p[k + 1] + off * s * j->esz[k + 1];
       if (j->dt[k + 1] != j->want[k]) {
-        /* a promoted operand: cast a block into the compute dtype's storage */
-        double *t = (double *)(void *)g[2]; /* free: where (3 inputs) never converts */
-        ld_d(t, src, s, j->dt[k + 1], j->e->cd, m);
-        st_d((char *)g[k], j->e->cd, t, m);
+        /* a promoted operand: cast a block into the compute dtype's storage
+         * (integers only for where: the vector loops compute in floats) */
+        if (tabi_dtype_is_floating(j->e->cd)) {
+          double *t = (double *)(void *)g[3];
+          ld_d(t, src, s, j->dt[k + 1], j->e->cd, m);
+          st_d((char *)g[k], j->e->cd, t, m);
+        } else {
+          int64_t *t = (int64_t *)(void *)g[3];
+          ld_i(t, src, s, j->dt[k + 1], m);
+          st_i((char *)g[k], j->e->cd, t, m);
+        }
         q[k] = g[k];
       } else if (s == 1) {
         q[k] = src;
@@ -412,8 +419,9 @@ tabi_status cpu_ew_run(const cpu_ctx *c, const cpu_ew_call *e, tabi_value *outs)
       if (t->dl.ndim > REF_MAX_DIMS) return CPU_EW_DECLINE;
       if (t->dl.ndim > 0 && src != want) {
         /* promotion of a dimensioned operand: widening casts into a float or
-         * integer compute dtype; not for where's byte select, not from complex */
-        if (j.path == P_WHERE || tabi_dtype_is_complex(src)) return CPU_EW_DECLINE;
+         * integer compute dtype (where: of self and other, cast per block
+         * before the byte select); not from complex */
+        if ((j.path == P_WHERE && k == 0) || tabi_dtype_is_complex(src)) return CPU_EW_DECLINE;
         if (tabi_dtype_is_floating(src) && !tabi_dtype_is_floating(want)) return CPU_EW_DECLINE;
         if (tabi_dtype_size(src) > tabi_dtype_size(want) && tabi_dtype_is_floating(src))
           return CPU_EW_DECLINE;

@@ -15,7 +15,8 @@
  *    store, as the reference does: libm functions give the same bits);
  *  - bool/integers with `ifn`: blocks of int64 (two's complement wrap at the
  *    store, as the reference).
- * where: the select loop on the raw bytes of the result dtype.
+ * where: the select loop on the raw bytes of the result dtype (self / other of
+ * another dtype cast per block first).
  * cpu_ew_run returns CPU_EW_DECLINE (before any allocation) when it cannot take
  * the call; the kernel then calls the reference.
  */
