@@ -12,9 +12,10 @@
  * tolerance. Inputs may have any dense layout (channels-last,
  * transposed views): oneDNN reads them by their strides; results are
  * contiguous, as the reference's. Everything else (float64, integers, views
- * with gaps, empty tensors, output_padding larger than padding, which oneDNN's
- * deconvolution cannot express, and every argument error) runs the reference
- * kernel, so errors read the same.
+ * with gaps, output_padding larger than padding, which oneDNN's
+ * deconvolution cannot express, builds without oneDNN) goes to
+ * cpu_nn_conv64.c (im2col + GEMM in double or wrapping int64); empty tensors
+ * and every argument error run the reference kernel, so errors read the same.
  *
  * Deterministic mode: oneDNN is called with one thread, because its
  * reductions (the batch reduction of a weight gradient) are split by thread
@@ -25,6 +26,7 @@
 
 #include "cpu.h"
 #include "cpu_dnnl.h"
+#include "cpu_nn_conv64.h"
 
 /* One thread in deterministic mode and in a forked child (libgomp's team of
  * the parent does not exist there; a region of one thread never waits on it). */
@@ -197,13 +199,13 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
   cpu_conv_geom g;
   if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR || !c->dnnl ||
       !conv_geom(args[0].u.t, args[1].u.t, &args[3], &g))
-    return CPU_FALLBACK(c, CONV);
+    return cpu_conv64_fwd(c, call, args, outs);
   const tabi_tensor *x = args[0].u.t, *w = args[1].u.t, *b = NULL;
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (args[2].tag == TABI_TAG_TENSOR) {
     b = args[2].u.t;
     if (b->dl.ndim != 1 || b->dl.shape[0] != g.oc || tabi_tensor_dtype(b) != dt || !cpu_contig(b))
-      return CPU_FALLBACK(c, CONV);
+      return cpu_conv64_fwd(c, call, args, outs);
   }
   int64_t shape[5] = {g.n, g.oc};
   for (int32_t i = 0; i < g.ns; i++) shape[2 + i] = g.out[i];
@@ -228,7 +230,7 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
   release(c, tmp, 4);
   if (!ok) {
     c->host->tensor_release(c->host->ctx, o);
-    return CPU_FALLBACK(c, CONV);
+    return cpu_conv64_fwd(c, call, args, outs);
   }
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
@@ -300,13 +302,13 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
   if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR ||
       args[2].tag != TABI_TAG_TENSOR || !c->dnnl || args[10].tag != TABI_TAG_BOOL_LIST ||
       args[10].u.list.len != 3 || !conv_geom(args[1].u.t, args[2].u.t, &args[4], &g))
-    return CPU_FALLBACK(c, CONV_BWD);
+    return cpu_conv64_bwd(c, call, args, outs);
   const tabi_tensor *dy = args[0].u.t, *x = args[1].u.t, *w = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   int bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || !dense_strides(dy, g.ys) ||
             dy->dl.shape[0] != g.n || dy->dl.shape[1] != g.oc;
   for (int32_t i = 0; !bad && i < g.ns; i++) bad = dy->dl.shape[2 + i] != g.out[i];
-  if (bad) return CPU_FALLBACK(c, CONV_BWD);
+  if (bad) return cpu_conv64_bwd(c, call, args, outs);
   const int64_t *mask = tabi_value_ints(&args[10]);
   tabi_tensor *dx = NULL, *dw = NULL, *db = NULL, *tmp[5] = {0};
   tabi_status st = TABI_OK;
@@ -358,7 +360,7 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
   if (st != TABI_OK) {
     tabi_tensor *made[3] = {dx, dw, db};
     release(c, made, 3);
-    if (st == TABI_ERR_UNIMPLEMENTED) return CPU_FALLBACK(c, CONV_BWD);
+    if (st == TABI_ERR_UNIMPLEMENTED) return cpu_conv64_bwd(c, call, args, outs);
     return st;
   }
   outs[0] = tabi_tensor_value(dx);
