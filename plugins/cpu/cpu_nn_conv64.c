@@ -36,7 +36,9 @@
 
 #define LIM31 ((int64_t)1 << 31)
 /* elements of one im2col matrix before the batch is cut into chunks */
+#ifndef COL_BUDGET
 #define COL_BUDGET ((int64_t)1 << 22)
+#endif
 
 typedef struct c64_geom {
   int64_t n, cl, ch, groups, clg, chg; /* batch, L/H channels, groups, per group */
@@ -138,6 +140,43 @@ static int c64_setup(const tabi_tensor *x, const tabi_tensor *w, const tabi_valu
       (double)g->cl * (double)g->chg * (double)g->kk >= (double)lim)
     return 0;
   return 1;
+}
+
+/* Temporaries: 1-d tensors from the host's caching allocator (a fresh
+ * malloc of a large buffer is a fresh mmap, whose page faults cost as much as
+ * the im2col that fills it). Elements are 8 bytes (double or uint64_t). */
+#define C64_TMPS 8
+typedef struct c64_tmp {
+  const cpu_ctx *c;
+  tabi_tensor *t[C64_TMPS];
+} c64_tmp;
+
+static void *c64_get(c64_tmp *a, int64_t n) {
+  for (int i = 0; i < C64_TMPS; i++)
+    if (!a->t[i]) {
+      int64_t m = n > 0 ? n : 1;
+      if (cpu_empty(a->c, NULL, TABI_DTYPE_FLOAT64, 1, &m, &a->t[i]) != TABI_OK) {
+        a->t[i] = NULL;
+        return NULL;
+      }
+      return tabi_tensor_data(a->t[i]);
+    }
+  return NULL;
+}
+
+/* Releases the temporary at p (NULL: nothing). */
+static void c64_put(c64_tmp *a, const void *p) {
+  for (int i = 0; p && i < C64_TMPS; i++)
+    if (a->t[i] && tabi_tensor_data(a->t[i]) == p) {
+      a->c->host->tensor_release(a->c->host->ctx, a->t[i]);
+      a->t[i] = NULL;
+      return;
+    }
+}
+
+static void c64_free(c64_tmp *a) {
+  for (int i = 0; i < C64_TMPS; i++)
+    if (a->t[i]) c64_put(a, tabi_tensor_data(a->t[i]));
 }
 
 /* --- GEMMs: C [m x n] (row stride ldc) = (or += when acc) A @ B ------------------ */

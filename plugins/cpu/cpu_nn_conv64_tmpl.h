@@ -75,7 +75,7 @@ static void SFX(store_range)(void *arg, int64_t b, int64_t e) {
 
 /* The tensor t [d0, d1, spatial...] as a buffer (CN order when cn). NULL when
  * it cannot be allocated. */
-static T *SFX(load)(const cpu_ctx *c, const tabi_tensor *t, int32_t ns, int cn) {
+static T *SFX(load)(const cpu_ctx *c, c64_tmp *A, const tabi_tensor *t, int32_t ns, int cn) {
   SFX(io_job) j;
   memset(&j, 0, sizeof j);
   j.src = tabi_tensor_data(t);
@@ -91,7 +91,7 @@ static T *SFX(load)(const cpu_ctx *c, const tabi_tensor *t, int32_t ns, int cn) 
   }
   j.cn = cn;
   int64_t n = tabi_tensor_numel(t);
-  j.buf = malloc(sizeof(T) * (size_t)n);
+  j.buf = c64_get(A, n);
   if (!j.buf) return NULL;
   cpu_parallel_for(c->pool, j.d0 * j.d1, 1 + 8192 / (n / (j.d0 * j.d1) + 1), SFX(load_range), &j);
   return j.buf;
@@ -141,12 +141,14 @@ static void SFX(im2col_range)(void *arg, int64_t b, int64_t e) {
           for (int64_t t = 0; t < g->ls[2]; t++) dst[t] = 0;
           continue;
         }
-        const T *s = src + (h0 * g->hs[1] + h1) * g->hs[2];
+        /* row start + lo*s - off is h = lo*s - off >= 0: inside the row */
+        const T *restrict s = src + (h0 * g->hs[1] + h1) * g->hs[2] + (lo * g->s[2] - off);
+        T *restrict dd = dst + lo;
         for (int64_t t = 0; t < lo; t++) dst[t] = 0;
         if (g->s[2] == 1)
-          for (int64_t t = lo; t < hi; t++) dst[t] = s[t - off];
+          for (int64_t t = 0; t < hi - lo; t++) dd[t] = s[t];
         else
-          for (int64_t t = lo; t < hi; t++) dst[t] = s[t * g->s[2] - off];
+          for (int64_t t = 0; t < hi - lo; t++) dd[t] = s[t * g->s[2]];
         for (int64_t t = hi; t < g->ls[2]; t++) dst[t] = 0;
       }
     }
@@ -172,11 +174,12 @@ static void SFX(col2im_range)(void *arg, int64_t b, int64_t e) {
         for (int64_t l1 = 0; l1 < g->ls[1]; l1++, src += g->ls[2]) {
           int64_t h1 = l1 * g->s[1] - g->p[1] + k1 * g->d[1];
           if (h0 < 0 || h0 >= g->hs[0] || h1 < 0 || h1 >= g->hs[1]) continue;
-          T *d = dst + (h0 * g->hs[1] + h1) * g->hs[2];
+          T *restrict d = dst + (h0 * g->hs[1] + h1) * g->hs[2] + (lo * g->s[2] - off);
+          const T *restrict sr = src + lo;
           if (g->s[2] == 1)
-            for (int64_t t = lo; t < hi; t++) d[t - off] += src[t];
+            for (int64_t t = 0; t < hi - lo; t++) d[t] += sr[t];
           else
-            for (int64_t t = lo; t < hi; t++) d[t * g->s[2] - off] += src[t];
+            for (int64_t t = 0; t < hi - lo; t++) d[t * g->s[2]] += sr[t];
         }
       }
     }
@@ -192,9 +195,9 @@ static int64_t SFX(chunk)(const c64_geom *g) {
 }
 
 /* L (CN) = W (*) H: per batch chunk and group, W_g [clg x chg*K] @ im2col(H_g). */
-static int SFX(gather_l)(const cpu_ctx *c, const c64_geom *g, T *h, const T *w, T *l) {
+static int SFX(gather_l)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, T *h, const T *w, T *l) {
   int64_t nb = SFX(chunk)(g), ck = g->chg * g->kk;
-  T *col = malloc(sizeof(T) * (size_t)(ck * nb * g->lsp));
+  T *col = c64_get(A, ck * nb * g->lsp);
   if (!col) return 0;
   int ok = 1;
   for (int64_t n0 = 0; ok && n0 < g->n; n0 += nb) {
@@ -206,14 +209,14 @@ static int SFX(gather_l)(const cpu_ctx *c, const c64_geom *g, T *h, const T *w, 
                    l + (grp * g->clg * g->n + n0) * g->lsp, g->n * g->lsp, 0);
     }
   }
-  free(col);
+  c64_put(A, col);
   return ok;
 }
 
 /* H (CN) = W^T (*) L: per chunk and group, col2im(W_g^T @ L_g). */
-static int SFX(gather_h)(const cpu_ctx *c, const c64_geom *g, const T *l, const T *w, T *h) {
+static int SFX(gather_h)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *l, const T *w, T *h) {
   int64_t nb = SFX(chunk)(g), ck = g->chg * g->kk;
-  T *col = malloc(sizeof(T) * (size_t)(ck * nb * g->lsp));
+  T *col = c64_get(A, ck * nb * g->lsp);
   if (!col) return 0;
   int ok = 1;
   for (int64_t n0 = 0; ok && n0 < g->n; n0 += nb) {
@@ -225,14 +228,14 @@ static int SFX(gather_h)(const cpu_ctx *c, const c64_geom *g, const T *l, const 
       if (ok) cpu_parallel_for(c->pool, g->chg * m, 1 + 4096 / (g->hsp * g->kk + 1), SFX(col2im_range), &J);
     }
   }
-  free(col);
+  c64_put(A, col);
   return ok;
 }
 
 /* gW [cl][chg*K] = sum over chunks of L_g @ im2col(H_g)^T. */
-static int SFX(wgrad)(const cpu_ctx *c, const c64_geom *g, const T *l, T *h, T *gw) {
+static int SFX(wgrad)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *l, T *h, T *gw) {
   int64_t nb = SFX(chunk)(g), ck = g->chg * g->kk;
-  T *col = malloc(sizeof(T) * (size_t)(ck * nb * g->lsp));
+  T *col = c64_get(A, ck * nb * g->lsp);
   if (!col) return 0;
   int ok = 1;
   for (int64_t n0 = 0; ok && n0 < g->n; n0 += nb) {
@@ -244,7 +247,7 @@ static int SFX(wgrad)(const cpu_ctx *c, const c64_geom *g, const T *l, T *h, T *
                    col, 1, m * g->lsp, gw + grp * g->clg * ck, ck, n0 > 0);
     }
   }
-  free(col);
+  c64_put(A, col);
   return ok;
 }
 
@@ -270,57 +273,55 @@ static void SFX(bias_range)(void *arg, int64_t b, int64_t e) {
 /* Output (already allocated, contiguous) = x (*) w (+ bias). 0: out of memory. */
 static int SFX(fwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *x, const tabi_tensor *w,
                     const tabi_tensor *bias, tabi_tensor *out) {
-  T *xb = SFX(load)(c, x, g->ns, 1), *wb = SFX(load)(c, w, g->ns, 0), *bb = NULL, *ob = NULL;
+  c64_tmp A = {c, {0}};
+  T *xb = SFX(load)(c, &A, x, g->ns, 1), *wb = SFX(load)(c, &A, w, g->ns, 0), *bb = NULL, *ob = NULL;
   int ok = xb && wb;
   if (ok && bias) {
-    /* a [1, C] view of the 1-d bias: one row of C elements */
     int64_t C = bias->dl.shape[0];
-    bb = malloc(sizeof(T) * (size_t)C);
+    bb = c64_get(&A, C);
     ok = bb != NULL;
     for (int64_t i = 0; ok && i < C; i++)
       bb[i] = SFX(ld)((const char *)tabi_tensor_data(bias) + i * bias->dl.strides[0] * (bias->dl.dtype.bits / 8),
                       tabi_tensor_dtype(bias));
   }
   if (ok) {
-    ob = malloc(sizeof(T) * (size_t)tabi_tensor_numel(out));
+    ob = c64_get(&A, tabi_tensor_numel(out));
     ok = ob != NULL;
   }
-  if (ok) ok = g->transposed ? SFX(gather_h)(c, g, xb, wb, ob) : SFX(gather_l)(c, g, xb, wb, ob);
+  if (ok) ok = g->transposed ? SFX(gather_h)(c, &A, g, xb, wb, ob) : SFX(gather_l)(c, &A, g, xb, wb, ob);
   if (ok) SFX(store)(c, ob, bb, out, 1);
-  free(xb);
-  free(wb);
-  free(bb);
-  free(ob);
+  c64_free(&A);
   return ok;
 }
 
 /* The masked gradients into dx, dw, db (allocated, contiguous, NULL when off). */
 static int SFX(bwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *dy, const tabi_tensor *x,
                     const tabi_tensor *w, tabi_tensor *dx, tabi_tensor *dw, tabi_tensor *db) {
-  T *dyb = SFX(load)(c, dy, g->ns, 1), *xb = NULL, *wb = NULL, *r = NULL;
+  c64_tmp A = {c, {0}};
+  T *dyb = SFX(load)(c, &A, dy, g->ns, 1), *r = NULL;
   int ok = dyb != NULL;
   if (ok && dx) {
-    wb = SFX(load)(c, w, g->ns, 0);
-    r = malloc(sizeof(T) * (size_t)tabi_tensor_numel(dx));
+    T *wb = SFX(load)(c, &A, w, g->ns, 0);
+    r = c64_get(&A, tabi_tensor_numel(dx));
     ok = wb && r;
     /* the input is H of a convolution, L of a transposed one */
-    if (ok) ok = g->transposed ? SFX(gather_l)(c, g, dyb, wb, r) : SFX(gather_h)(c, g, dyb, wb, r);
+    if (ok) ok = g->transposed ? SFX(gather_l)(c, &A, g, dyb, wb, r) : SFX(gather_h)(c, &A, g, dyb, wb, r);
     if (ok) SFX(store)(c, r, NULL, dx, 1);
-    free(r);
-    r = NULL;
+    c64_put(&A, r);
+    c64_put(&A, wb);
   }
   if (ok && dw) {
-    xb = SFX(load)(c, x, g->ns, 1);
-    r = malloc(sizeof(T) * (size_t)tabi_tensor_numel(dw));
+    T *xb = SFX(load)(c, &A, x, g->ns, 1);
+    r = c64_get(&A, tabi_tensor_numel(dw));
     ok = xb && r;
-    if (ok) ok = g->transposed ? SFX(wgrad)(c, g, xb, dyb, r) : SFX(wgrad)(c, g, dyb, xb, r);
+    if (ok) ok = g->transposed ? SFX(wgrad)(c, &A, g, xb, dyb, r) : SFX(wgrad)(c, &A, g, dyb, xb, r);
     if (ok) SFX(store)(c, r, NULL, dw, 0);
-    free(r);
-    r = NULL;
+    c64_put(&A, r);
+    c64_put(&A, xb);
   }
   if (ok && db) {
     int64_t C = dy->dl.shape[1];
-    r = malloc(sizeof(T) * (size_t)C);
+    r = c64_get(&A, C);
     ok = r != NULL;
     if (ok) {
       SFX(bias_job) j = {dyb, r, g->n * (g->transposed ? g->hsp : g->lsp)};
@@ -329,10 +330,7 @@ static int SFX(bwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *dy, 
       int64_t es = db->dl.dtype.bits / 8;
       for (int64_t i = 0; i < C; i++) SFX(stv)(d + i * es, tabi_tensor_dtype(db), r[i]);
     }
-    free(r);
   }
-  free(dyb);
-  free(xb);
-  free(wb);
+  c64_free(&A);
   return ok;
 }
