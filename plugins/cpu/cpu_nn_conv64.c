@@ -46,7 +46,17 @@ typedef struct c64_geom {
   int64_t lsp, hsp, kk; /* products of ls, hs, k */
   int32_t ns;
   int transposed, isint;
+  /* buffer layout: nc = [N][C][S] (the tensors' own: contiguous ones are used
+   * in place, one GEMM per batch item), else [C][N][S] (a batch chunk is one
+   * matrix: small spatial sizes); element strides of a channel and a batch
+   * item in the L and H buffers */
+  int nc;
+  int64_t lcs, lns, hcs, hns;
 } c64_geom;
+
+/* Spatial positions from which one GEMM per batch item is as good as one per
+ * chunk (so the NC layout, with no copies of contiguous operands, is taken). */
+#define NC_MIN_POSITIONS 128
 
 /* For the innermost spatial dim and kernel index k: h = l*s - off; [lo, hi)
  * the l with h inside [0, hs). Returns off. */
@@ -139,6 +149,11 @@ static int c64_setup(const tabi_tensor *x, const tabi_tensor *w, const tabi_valu
       (double)g->chg * (double)g->kk * (double)g->lsp >= (double)lim ||
       (double)g->cl * (double)g->chg * (double)g->kk >= (double)lim)
     return 0;
+  g->nc = g->lsp >= NC_MIN_POSITIONS;
+  g->lcs = g->nc ? g->lsp : g->n * g->lsp;
+  g->lns = g->nc ? g->cl * g->lsp : g->lsp;
+  g->hcs = g->nc ? g->hsp : g->n * g->hsp;
+  g->hns = g->nc ? g->ch * g->hsp : g->hsp;
   return 1;
 }
 
@@ -280,6 +295,7 @@ static inline void stv_u64(char *p, tabi_dtype dt, uint64_t v) {
 #define T double
 #define SFX(name) name##_f64
 #define SFX_IS_F64 1
+#define direct_f64 TABI_DTYPE_FLOAT64 /* the dtype whose buffers are T */
 #include "cpu_nn_conv64_tmpl.h"
 #undef T
 #undef SFX
@@ -288,6 +304,7 @@ static inline void stv_u64(char *p, tabi_dtype dt, uint64_t v) {
 #define T uint64_t
 #define SFX(name) name##_u64
 #define SFX_IS_F64 0
+#define direct_u64 TABI_DTYPE_INT64
 #include "cpu_nn_conv64_tmpl.h"
 #undef T
 #undef SFX

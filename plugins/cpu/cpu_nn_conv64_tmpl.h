@@ -76,6 +76,8 @@ static void SFX(store_range)(void *arg, int64_t b, int64_t e) {
 /* The tensor t [d0, d1, spatial...] as a buffer (CN order when cn). NULL when
  * it cannot be allocated. */
 static T *SFX(load)(const cpu_ctx *c, c64_tmp *A, const tabi_tensor *t, int32_t ns, int cn) {
+  if (!cn && tabi_tensor_dtype(t) == SFX(direct) && cpu_contig(t))
+    return (T *)tabi_tensor_data(t); /* read only: used in place */
   SFX(io_job) j;
   memset(&j, 0, sizeof j);
   j.src = tabi_tensor_data(t);
@@ -99,6 +101,7 @@ static T *SFX(load)(const cpu_ctx *c, c64_tmp *A, const tabi_tensor *t, int32_t 
 
 /* buf (CN order when cn) into the contiguous tensor out [d0, d1, spatial...]. */
 static void SFX(store)(const cpu_ctx *c, const T *buf, const T *bias, tabi_tensor *out, int cn) {
+  if (buf == tabi_tensor_data(out) && !bias) return; /* computed in place */
   SFX(io_job) j;
   memset(&j, 0, sizeof j);
   j.dst = tabi_tensor_data(out);
@@ -118,7 +121,7 @@ static void SFX(store)(const cpu_ctx *c, const T *buf, const T *bias, tabi_tenso
 
 typedef struct SFX(col_job) {
   const c64_geom *g;
-  T *h;   /* H buffer (CN) */
+  T *h;   /* H buffer (g->hcs, g->hns) */
   T *col; /* [chg*K][nb*Lsp] */
   int64_t grp, n0, nb;
 } SFX(col_job);
@@ -130,7 +133,7 @@ static void SFX(im2col_range)(void *arg, int64_t b, int64_t e) {
   for (int64_t it = b; it < e; it++) {
     int64_t row = it / J->nb, jb = it % J->nb, ci = row / g->kk, kidx = row % g->kk;
     int64_t k2 = kidx % g->k[2], k1 = (kidx / g->k[2]) % g->k[1], k0 = kidx / (g->k[2] * g->k[1]);
-    const T *src = J->h + ((J->grp * g->chg + ci) * g->n + J->n0 + jb) * g->hsp;
+    const T *src = J->h + (J->grp * g->chg + ci) * g->hcs + (J->n0 + jb) * g->hns;
     T *dst = J->col + row * J->nb * g->lsp + jb * g->lsp;
     int64_t lo, hi, off = c64_range(g, 2, k2, &lo, &hi);
     for (int64_t l0 = 0; l0 < g->ls[0]; l0++) {
@@ -163,7 +166,7 @@ static void SFX(col2im_range)(void *arg, int64_t b, int64_t e) {
   const c64_geom *g = J->g;
   for (int64_t it = b; it < e; it++) {
     int64_t ci = it / J->nb, jb = it % J->nb;
-    T *dst = J->h + ((J->grp * g->chg + ci) * g->n + J->n0 + jb) * g->hsp;
+    T *dst = J->h + (J->grp * g->chg + ci) * g->hcs + (J->n0 + jb) * g->hns;
     for (int64_t t = 0; t < g->hsp; t++) dst[t] = 0;
     for (int64_t kidx = 0; kidx < g->kk; kidx++) {
       int64_t k2 = kidx % g->k[2], k1 = (kidx / g->k[2]) % g->k[1], k0 = kidx / (g->k[2] * g->k[1]);
@@ -188,13 +191,16 @@ static void SFX(col2im_range)(void *arg, int64_t b, int64_t e) {
 
 /* --- the three sums ------------------------------------------------------------ */
 
-/* Batch items per chunk: the column matrix stays near COL_BUDGET elements. */
+/* Batch items per chunk: the column matrix stays near COL_BUDGET elements
+ * (CN buffers; NC buffers take one item at a time, their batch is not a
+ * uniform column stride). */
 static int64_t SFX(chunk)(const c64_geom *g) {
+  if (g->nc) return 1;
   int64_t per = g->chg * g->kk * g->lsp, nb = COL_BUDGET / (per > 0 ? per : 1);
   return nb < 1 ? 1 : nb > g->n ? g->n : nb;
 }
 
-/* L (CN) = W (*) H: per batch chunk and group, W_g [clg x chg*K] @ im2col(H_g). */
+/* L = W (*) H: per batch chunk and group, W_g [clg x chg*K] @ im2col(H_g). */
 static int SFX(gather_l)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, T *h, const T *w, T *l) {
   int64_t nb = SFX(chunk)(g), ck = g->chg * g->kk;
   T *col = c64_get(A, ck * nb * g->lsp);
@@ -206,14 +212,14 @@ static int SFX(gather_l)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, T *h, 
       SFX(col_job) J = {g, h, col, grp, n0, m};
       cpu_parallel_for(c->pool, ck * m, 1 + 4096 / (g->lsp + 1), SFX(im2col_range), &J);
       ok = SFX(mm)(c, g->clg, m * g->lsp, ck, w + grp * g->clg * ck, ck, 1, col, m * g->lsp, 1,
-                   l + (grp * g->clg * g->n + n0) * g->lsp, g->n * g->lsp, 0);
+                   l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 0);
     }
   }
   c64_put(A, col);
   return ok;
 }
 
-/* H (CN) = W^T (*) L: per chunk and group, col2im(W_g^T @ L_g). */
+/* H = W^T (*) L: per chunk and group, col2im(W_g^T @ L_g). */
 static int SFX(gather_h)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *l, const T *w, T *h) {
   int64_t nb = SFX(chunk)(g), ck = g->chg * g->kk;
   T *col = c64_get(A, ck * nb * g->lsp);
@@ -223,7 +229,7 @@ static int SFX(gather_h)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const 
     int64_t m = g->n - n0 < nb ? g->n - n0 : nb;
     for (int64_t grp = 0; ok && grp < g->groups; grp++) {
       ok = SFX(mm)(c, ck, m * g->lsp, g->clg, w + grp * g->clg * ck, 1, ck,
-                   l + (grp * g->clg * g->n + n0) * g->lsp, g->n * g->lsp, 1, col, m * g->lsp, 0);
+                   l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 1, col, m * g->lsp, 0);
       SFX(col_job) J = {g, h, col, grp, n0, m};
       if (ok) cpu_parallel_for(c->pool, g->chg * m, 1 + 4096 / (g->hsp * g->kk + 1), SFX(col2im_range), &J);
     }
@@ -243,7 +249,7 @@ static int SFX(wgrad)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *
     for (int64_t grp = 0; ok && grp < g->groups; grp++) {
       SFX(col_job) J = {g, h, col, grp, n0, m};
       cpu_parallel_for(c->pool, ck * m, 1 + 4096 / (g->lsp + 1), SFX(im2col_range), &J);
-      ok = SFX(mm)(c, g->clg, ck, m * g->lsp, l + (grp * g->clg * g->n + n0) * g->lsp, g->n * g->lsp, 1,
+      ok = SFX(mm)(c, g->clg, ck, m * g->lsp, l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 1,
                    col, 1, m * g->lsp, gw + grp * g->clg * ck, ck, n0 > 0);
     }
   }
@@ -252,29 +258,39 @@ static int SFX(wgrad)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *
 }
 
 typedef struct SFX(bias_job) {
-  const T *dy; /* CN */
+  const T *dy;
   T *db;
-  int64_t len; /* N * S */
+  int64_t n, cs, ns, len; /* batch, channel and batch strides, positions */
 } SFX(bias_job);
 
 /* Per channel, over batch then positions: the reference's order. */
 static void SFX(bias_range)(void *arg, int64_t b, int64_t e) {
   const SFX(bias_job) *j = arg;
   for (int64_t ch = b; ch < e; ch++) {
-    const T *r = j->dy + ch * j->len;
     T acc = 0;
-    for (int64_t t = 0; t < j->len; t++) acc += r[t];
+    for (int64_t i = 0; i < j->n; i++) {
+      const T *r = j->dy + ch * j->cs + i * j->ns;
+      for (int64_t t = 0; t < j->len; t++) acc += r[t];
+    }
     j->db[ch] = acc;
   }
 }
 
 /* --- drivers ---------------------------------------------------------------------- */
 
+/* Where a result is computed: the (contiguous) result itself when its dtype is
+ * the compute type and its layout the buffers' (NC, or a weight gradient: g
+ * NULL), else a temporary that store() converts. */
+static T *SFX(out_buf)(c64_tmp *A, const c64_geom *g, tabi_tensor *out) {
+  if (tabi_tensor_dtype(out) == SFX(direct) && (!g || g->nc)) return tabi_tensor_data(out);
+  return c64_get(A, tabi_tensor_numel(out));
+}
+
 /* Output (already allocated, contiguous) = x (*) w (+ bias). 0: out of memory. */
 static int SFX(fwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *x, const tabi_tensor *w,
                     const tabi_tensor *bias, tabi_tensor *out) {
   c64_tmp A = {c, {0}};
-  T *xb = SFX(load)(c, &A, x, g->ns, 1), *wb = SFX(load)(c, &A, w, g->ns, 0), *bb = NULL, *ob = NULL;
+  T *xb = SFX(load)(c, &A, x, g->ns, !g->nc), *wb = SFX(load)(c, &A, w, g->ns, 0), *bb = NULL, *ob = NULL;
   int ok = xb && wb;
   if (ok && bias) {
     int64_t C = bias->dl.shape[0];
@@ -285,11 +301,11 @@ static int SFX(fwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *x, c
                       tabi_tensor_dtype(bias));
   }
   if (ok) {
-    ob = c64_get(&A, tabi_tensor_numel(out));
+    ob = SFX(out_buf)(&A, g, out);
     ok = ob != NULL;
   }
   if (ok) ok = g->transposed ? SFX(gather_h)(c, &A, g, xb, wb, ob) : SFX(gather_l)(c, &A, g, xb, wb, ob);
-  if (ok) SFX(store)(c, ob, bb, out, 1);
+  if (ok) SFX(store)(c, ob, bb, out, !g->nc);
   c64_free(&A);
   return ok;
 }
@@ -298,21 +314,21 @@ static int SFX(fwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *x, c
 static int SFX(bwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *dy, const tabi_tensor *x,
                     const tabi_tensor *w, tabi_tensor *dx, tabi_tensor *dw, tabi_tensor *db) {
   c64_tmp A = {c, {0}};
-  T *dyb = SFX(load)(c, &A, dy, g->ns, 1), *r = NULL;
+  T *dyb = SFX(load)(c, &A, dy, g->ns, !g->nc), *r = NULL;
   int ok = dyb != NULL;
   if (ok && dx) {
     T *wb = SFX(load)(c, &A, w, g->ns, 0);
-    r = c64_get(&A, tabi_tensor_numel(dx));
+    r = SFX(out_buf)(&A, g, dx);
     ok = wb && r;
     /* the input is H of a convolution, L of a transposed one */
     if (ok) ok = g->transposed ? SFX(gather_l)(c, &A, g, dyb, wb, r) : SFX(gather_h)(c, &A, g, dyb, wb, r);
-    if (ok) SFX(store)(c, r, NULL, dx, 1);
+    if (ok) SFX(store)(c, r, NULL, dx, !g->nc);
     c64_put(&A, r);
     c64_put(&A, wb);
   }
   if (ok && dw) {
-    T *xb = SFX(load)(c, &A, x, g->ns, 1);
-    r = c64_get(&A, tabi_tensor_numel(dw));
+    T *xb = SFX(load)(c, &A, x, g->ns, !g->nc);
+    r = SFX(out_buf)(&A, NULL, dw);
     ok = xb && r;
     if (ok) ok = g->transposed ? SFX(wgrad)(c, &A, g, xb, dyb, r) : SFX(wgrad)(c, &A, g, dyb, xb, r);
     if (ok) SFX(store)(c, r, NULL, dw, 0);
@@ -324,7 +340,8 @@ static int SFX(bwd)(const cpu_ctx *c, const c64_geom *g, const tabi_tensor *dy, 
     r = c64_get(&A, C);
     ok = r != NULL;
     if (ok) {
-      SFX(bias_job) j = {dyb, r, g->n * (g->transposed ? g->hsp : g->lsp)};
+      SFX(bias_job) j = {dyb, r, g->n, g->transposed ? g->hcs : g->lcs, g->transposed ? g->hns : g->lns,
+                         g->transposed ? g->hsp : g->lsp};
       cpu_parallel_for(c->pool, C, 1, SFX(bias_range), &j);
       char *d = tabi_tensor_data(db);
       int64_t es = db->dl.dtype.bits / 8;

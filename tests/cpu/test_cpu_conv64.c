@@ -29,12 +29,18 @@ static const cv cases[] = {
     {"2-d depthwise", 2, 2, 8, 8, 8, {13, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0}, 0, 0},
     {"1-d stride 3 padding 2 dilation 2", 1, 3, 5, 7, 1, {40}, {4}, {3}, {2}, {2}, {0}, 0, 1},
     {"3-d grouped strided", 3, 2, 6, 4, 2, {7, 6, 8}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1}, {1, 1, 1}, {0}, 0, 1},
-    /* one im2col matrix per 3 batch items (4.2M elements at most): two chunks */
-    {"2-d chunked", 2, 4, 32, 4, 1, {64, 64}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0}, 0, 1},
+    /* small planes are batched (CN buffers): 145 items per im2col matrix of
+     * at most 4.2M elements, so two chunks */
+    {"2-d chunked", 2, 150, 32, 4, 1, {10, 10}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0}, 0, 1},
     {"2-d transposed", 2, 2, 8, 6, 1, {7, 6}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}, 1, 1},
     {"2-d transposed output_padding > padding", 2, 2, 4, 6, 2, {5, 6}, {3, 2}, {2, 3}, {0, 1}, {1, 1}, {1, 2}, 1, 1},
     {"1-d transposed grouped dilated", 1, 3, 6, 9, 3, {11}, {3}, {2}, {1}, {2}, {1}, 1, 0},
     {"3-d transposed", 3, 1, 4, 6, 2, {4, 5, 3}, {3, 3, 2}, {2, 1, 2}, {1, 1, 0}, {1, 2, 1}, {1, 0, 1}, 1, 1},
+    /* planes of 128 positions or more: NC buffers, contiguous float64/int64
+     * operands and results used in place, one GEMM per batch item */
+    {"1-d long grouped", 1, 3, 6, 9, 3, {300}, {5}, {1}, {2}, {1}, {0}, 0, 1},
+    {"2-d transposed large grouped", 2, 2, 6, 4, 2, {12, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 0}, 1, 1},
+    {"3-d large strided", 3, 2, 4, 6, 1, {9, 10, 12}, {3, 3, 3}, {1, 1, 2}, {1, 1, 1}, {1, 2, 1}, {0}, 0, 0},
 };
 #define NCASES (sizeof cases / sizeof *cases)
 
@@ -188,7 +194,7 @@ static void f64_cases(tabi_runtime *f, tabi_runtime *r) {
  * convolutions with output_padding > padding (contiguous) */
 static void view_cases(tabi_runtime *f, tabi_runtime *r) {
   static const tabi_dtype dts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
-  static const int pick[] = {0, 1, 4, 6, 8};
+  static const int pick[] = {0, 1, 4, 6, 8, 11};
   for (int t = 0; t < 3; t++) {
     for (size_t i = 0; i < sizeof pick / sizeof *pick; i++)
       for (int lay = 1; lay <= 3; lay++) compare(f, r, &cases[pick[i]], dts[t], lay, lay % 3 + 1, (lay + 1) % 3 + 1);
@@ -201,7 +207,7 @@ static void view_cases(tabi_runtime *f, tabi_runtime *r) {
 static void int_cases(tabi_runtime *f, tabi_runtime *r) {
   static const tabi_dtype dts[5] = {TABI_DTYPE_INT64, TABI_DTYPE_INT32, TABI_DTYPE_INT16, TABI_DTYPE_INT8,
                                     TABI_DTYPE_UINT8};
-  static const int pick[] = {0, 1, 2, 3, 4, 7, 8, 9};
+  static const int pick[] = {0, 1, 2, 3, 4, 7, 8, 9, 10, 11};
   for (int t = 0; t < 5; t++)
     for (size_t i = 0; i < sizeof pick / sizeof *pick; i++) {
       compare(f, r, &cases[pick[i]], dts[t], 0, 0, 0);
