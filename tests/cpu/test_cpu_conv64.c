@@ -173,7 +173,10 @@ static void compare(tabi_runtime *f, tabi_runtime *r, const cv *c, tabi_dtype dt
       if (want && a[i].tag == TABI_TAG_TENSOR && b[i].tag == TABI_TAG_TENSOR) {
         char w2[240];
         snprintf(w2, sizeof w2, "%s out %d", what, i);
-        CHECK_MSG(same(w2, a[i].u.t, b[i].u.t, 1), "%s", w2);
+        /* oneDNN (float32/half, copied views) sums in float32: the scale
+         * test_cpu_conv gives it; the double and integer paths at scale 1 */
+        int f32sum = dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
+        CHECK_MSG(same(w2, a[i].u.t, b[i].u.t, f32sum ? 60 : 1), "%s", w2);
       }
     }
     for (int i = 0; i < 3; i++) {
