@@ -26,6 +26,7 @@
  * Declined (the reference runs, so errors read the same): every argument
  * error, empty tensors, bool/complex, sizes past 2^31, and a buffer that
  * cannot be allocated. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,46 @@ static int blas_op(int64_t r, int64_t q, int64_t rs, int64_t cs, int *trans, int
 }
 #endif
 
+/* Without BLAS: cpu_gemm.c's GEMM per tile of OWN_NT columns on the pool
+ * (it threads over 64-row blocks of C only, and a group's C has few rows);
+ * its own parallel-for runs inline inside ours. */
+#define OWN_NT 512
+typedef struct own_job {
+  const cpu_ctx *c;
+  int64_t m, n, k;
+  const double *a;
+  int64_t a_rs, a_cs;
+  const double *b;
+  int64_t b_rs, b_cs;
+  double *out;
+  int64_t ldc;
+  int acc;
+  atomic_int failed;
+} own_job;
+
+static void own_range(void *arg, int64_t lo, int64_t hi) {
+  own_job *j = arg;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t j0 = t * OWN_NT, nt = j->n - j0 < OWN_NT ? j->n - j0 : OWN_NT;
+    double *r = malloc(sizeof(double) * (size_t)(j->m * nt > 0 ? j->m * nt : 1));
+    if (!r || !cpu_gemm_f64(j->c, j->m, nt, j->k, j->a, j->a_rs, j->a_cs, j->b + j0 * j->b_cs, j->b_rs, j->b_cs,
+                            r)) {
+      atomic_store(&j->failed, 1);
+      free(r);
+      continue;
+    }
+    for (int64_t i = 0; i < j->m; i++) {
+      double *o = j->out + i * j->ldc + j0;
+      const double *q = r + i * nt;
+      if (j->acc)
+        for (int64_t x = 0; x < nt; x++) o[x] += q[x];
+      else
+        memcpy(o, q, sizeof(double) * (size_t)nt);
+    }
+    free(r);
+  }
+}
+
 static int mm_f64(const cpu_ctx *c, int64_t m, int64_t n, int64_t k, const double *a, int64_t a_rs,
                   int64_t a_cs, const double *b, int64_t b_rs, int64_t b_cs, double *out, int64_t ldc,
                   int acc) {
@@ -230,14 +271,9 @@ static int mm_f64(const cpu_ctx *c, int64_t m, int64_t n, int64_t k, const doubl
     return 1;
   }
 #endif
-  if (ldc == n && !acc) return cpu_gemm_f64(c, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, out);
-  double *t = malloc(sizeof(double) * (size_t)(m * n));
-  if (!t) return 0;
-  int ok = cpu_gemm_f64(c, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, t);
-  for (int64_t i = 0; ok && i < m; i++)
-    for (int64_t j = 0; j < n; j++) out[i * ldc + j] = (acc ? out[i * ldc + j] : 0.0) + t[i * n + j];
-  free(t);
-  return ok;
+  own_job j = {c, m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, out, ldc, acc, 0};
+  cpu_parallel_for(c->pool, (n + OWN_NT - 1) / OWN_NT, 1, own_range, &j);
+  return !atomic_load(&j.failed);
 }
 
 /* Integers: 64-bit products and sums modulo 2^64 (the reference's wrapping
