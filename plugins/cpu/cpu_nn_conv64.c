@@ -286,6 +286,22 @@ typedef struct u64_job {
   int acc;
 } u64_job;
 
+/* c[0..n) += a * b[0..n): AVX-512 has a 64-bit vector multiply (vpmullq),
+ * AVX2 does not; baseline elsewhere. */
+__attribute__((target_clones("arch=x86-64-v4", "default"))) static void u64_axpy(uint64_t *restrict c,
+                                                                                const uint64_t *restrict b,
+                                                                                uint64_t a, int64_t n) {
+  for (int64_t q = 0; q < n; q++) c[q] += a * b[q];
+}
+
+/* sum of a[t] * b[t] modulo 2^64 (any order: exact) */
+__attribute__((target_clones("arch=x86-64-v4", "default"))) static uint64_t u64_dot(const uint64_t *a,
+                                                                                   const uint64_t *b, int64_t n) {
+  uint64_t s = 0;
+  for (int64_t t = 0; t < n; t++) s += a[t] * b[t];
+  return s;
+}
+
 static void u64_range(void *arg, int64_t lo, int64_t hi) {
   const u64_job *j = arg;
   int64_t tiles = (j->n + NT - 1) / NT;
@@ -296,10 +312,10 @@ static void u64_range(void *arg, int64_t lo, int64_t hi) {
       for (int64_t q = j0; q < j1; q++) cr[q] = 0;
     if (j->b_cs == 1) {
       for (int64_t p = 0; p < j->k; p++) {
-        uint64_t av = j->a[i * j->a_rs + p * j->a_cs];
-        const uint64_t *br = j->b + p * j->b_rs;
-        for (int64_t q = j0; q < j1; q++) cr[q] += av * br[q];
+        u64_axpy(cr + j0, j->b + p * j->b_rs + j0, j->a[i * j->a_rs + p * j->a_cs], j1 - j0);
       }
+    } else if (j->a_cs == 1 && j->b_rs == 1) {
+      for (int64_t q = j0; q < j1; q++) cr[q] += u64_dot(j->a + i * j->a_rs, j->b + q * j->b_cs, j->k);
     } else {
       for (int64_t q = j0; q < j1; q++) {
         uint64_t s = 0;
