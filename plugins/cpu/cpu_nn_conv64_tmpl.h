@@ -191,11 +191,12 @@ static void SFX(col2im_range)(void *arg, int64_t b, int64_t e) {
 
 /* --- the three sums ------------------------------------------------------------ */
 
-/* Batch items per chunk: the column matrix stays near COL_BUDGET elements
- * (CN buffers; NC buffers take one item at a time, their batch is not a
- * uniform column stride). */
+/* Batch items per chunk: the column matrix stays near COL_BUDGET elements.
+ * One im2col/col2im (a pool region) per chunk and group; the GEMMs between
+ * them cover the chunk at once (CN buffers) or one item each (NC buffers,
+ * whose batch is not a uniform column stride), so the pool's threads and
+ * BLAS's hand over once per chunk, not per item. */
 static int64_t SFX(chunk)(const c64_geom *g) {
-  if (g->nc) return 1;
   int64_t per = g->chg * g->kk * g->lsp, nb = COL_BUDGET / (per > 0 ? per : 1);
   return nb < 1 ? 1 : nb > g->n ? g->n : nb;
 }
@@ -211,8 +212,10 @@ static int SFX(gather_l)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, T *h, 
     for (int64_t grp = 0; ok && grp < g->groups; grp++) {
       SFX(col_job) J = {g, h, col, grp, n0, m};
       cpu_parallel_for(c->pool, ck * m, 1 + 4096 / (g->lsp + 1), SFX(im2col_range), &J);
-      ok = SFX(mm)(c, g->clg, m * g->lsp, ck, w + grp * g->clg * ck, ck, 1, col, m * g->lsp, 1,
-                   l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 0);
+      int64_t per = g->nc ? 1 : m; /* items per GEMM */
+      for (int64_t j = 0; ok && j < m; j += per)
+        ok = SFX(mm)(c, g->clg, per * g->lsp, ck, w + grp * g->clg * ck, ck, 1, col + j * g->lsp, m * g->lsp, 1,
+                     l + grp * g->clg * g->lcs + (n0 + j) * g->lns, g->lcs, 0);
     }
   }
   c64_put(A, col);
@@ -228,8 +231,10 @@ static int SFX(gather_h)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const 
   for (int64_t n0 = 0; ok && n0 < g->n; n0 += nb) {
     int64_t m = g->n - n0 < nb ? g->n - n0 : nb;
     for (int64_t grp = 0; ok && grp < g->groups; grp++) {
-      ok = SFX(mm)(c, ck, m * g->lsp, g->clg, w + grp * g->clg * ck, 1, ck,
-                   l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 1, col, m * g->lsp, 0);
+      int64_t per = g->nc ? 1 : m;
+      for (int64_t j = 0; ok && j < m; j += per)
+        ok = SFX(mm)(c, ck, per * g->lsp, g->clg, w + grp * g->clg * ck, 1, ck,
+                     l + grp * g->clg * g->lcs + (n0 + j) * g->lns, g->lcs, 1, col + j * g->lsp, m * g->lsp, 0);
       SFX(col_job) J = {g, h, col, grp, n0, m};
       if (ok) cpu_parallel_for(c->pool, g->chg * m, 1 + 4096 / (g->hsp * g->kk + 1), SFX(col2im_range), &J);
     }
@@ -249,8 +254,10 @@ static int SFX(wgrad)(const cpu_ctx *c, c64_tmp *A, const c64_geom *g, const T *
     for (int64_t grp = 0; ok && grp < g->groups; grp++) {
       SFX(col_job) J = {g, h, col, grp, n0, m};
       cpu_parallel_for(c->pool, ck * m, 1 + 4096 / (g->lsp + 1), SFX(im2col_range), &J);
-      ok = SFX(mm)(c, g->clg, ck, m * g->lsp, l + grp * g->clg * g->lcs + n0 * g->lns, g->lcs, 1,
-                   col, 1, m * g->lsp, gw + grp * g->clg * ck, ck, n0 > 0);
+      int64_t per = g->nc ? 1 : m;
+      for (int64_t j = 0; ok && j < m; j += per)
+        ok = SFX(mm)(c, g->clg, ck, per * g->lsp, l + grp * g->clg * g->lcs + (n0 + j) * g->lns, g->lcs, 1,
+                     col + j * g->lsp, 1, m * g->lsp, gw + grp * g->clg * ck, ck, n0 + j > 0);
     }
   }
   c64_put(A, col);
