@@ -36,10 +36,12 @@
 #include "ref.h"
 
 #define LIM31 ((int64_t)1 << 31)
-/* elements of one im2col matrix before the batch is cut into chunks */
-#ifndef COL_BUDGET
+/* Elements of one im2col matrix before the batch is cut into chunks: CN
+ * buffers (small planes) batch items for wide GEMMs; NC buffers run one GEMM
+ * per item anyway, so their matrix stays small enough to be read back from
+ * cache (2^19: 8x64x28x28 3x3 float64 backward 38.5 -> 34 ms, 1 thread). */
 #define COL_BUDGET ((int64_t)1 << 22)
-#endif
+#define COL_BUDGET_NC ((int64_t)1 << 19)
 
 typedef struct c64_geom {
   int64_t n, cl, ch, groups, clg, chg; /* batch, L/H channels, groups, per group */
