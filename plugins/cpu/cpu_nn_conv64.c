@@ -37,9 +37,12 @@
 
 #define LIM31 ((int64_t)1 << 31)
 /* Elements of one im2col matrix before the batch is cut into chunks: CN
- * buffers (small planes) batch items for wide GEMMs; NC buffers run one GEMM
- * per item anyway, so their matrix stays small enough to be read back from
- * cache (2^19: 8x64x28x28 3x3 float64 backward 38.5 -> 34 ms, 1 thread). */
+ * buffers (small planes) batch items for wide GEMMs. NC buffers run one GEMM
+ * per item anyway: on one thread their matrix stays small enough to be read
+ * back from cache (2^19: 8x64x28x28 3x3 float64 backward 38.5 -> 34 ms); on
+ * more, each chunk is a pool region whose spinning threads (libgomp) hold the
+ * cores BLAS's threads then need, so fewer, larger chunks win (2 threads,
+ * same case: 61-70 / 100-119 ms fwd/bwd at 2^19, 32-40 / 54-68 at 2^22). */
 #define COL_BUDGET ((int64_t)1 << 22)
 #define COL_BUDGET_NC ((int64_t)1 << 19)
 
@@ -55,6 +58,7 @@ typedef struct c64_geom {
    * item in the L and H buffers */
   int nc;
   int64_t lcs, lns, hcs, hns;
+  int64_t budget; /* COL_BUDGET or COL_BUDGET_NC: set by the kernels */
 } c64_geom;
 
 /* Spatial positions from which one GEMM per batch item is as good as one per
@@ -379,6 +383,7 @@ tabi_status cpu_conv64_fwd(const cpu_ctx *c, const tabi_call *call, tabi_value *
   const tabi_tensor *x = args[0].u.t, *w = args[1].u.t, *b = NULL;
   tabi_dtype dt = tabi_tensor_dtype(x);
   int64_t oc = g.transposed ? g.ch : g.cl;
+  g.budget = g.nc && c->nthreads == 1 ? COL_BUDGET_NC : COL_BUDGET;
   if (args[2].tag == TABI_TAG_TENSOR) {
     b = args[2].u.t;
     if (b->dl.ndim != 1 || b->dl.shape[0] != oc || tabi_tensor_dtype(b) != dt) return CPU_FALLBACK(c, CONV);
@@ -410,6 +415,7 @@ tabi_status cpu_conv64_bwd(const cpu_ctx *c, const tabi_call *call, tabi_value *
   const tabi_tensor *dy = args[0].u.t, *x = args[1].u.t, *w = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   int64_t oc = g.transposed ? g.ch : g.cl;
+  g.budget = g.nc && c->nthreads == 1 ? COL_BUDGET_NC : COL_BUDGET;
   int bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || dy->dl.shape[0] != g.n ||
             dy->dl.shape[1] != oc;
   for (int32_t i = 0; !bad && i < g.ns; i++) bad = dy->dl.shape[2 + i] != (g.transposed ? g.hs[i] : g.ls[i]);

@@ -191,13 +191,13 @@ static void SFX(col2im_range)(void *arg, int64_t b, int64_t e) {
 
 /* --- the three sums ------------------------------------------------------------ */
 
-/* Batch items per chunk: the column matrix stays near COL_BUDGET(_NC) elements.
+/* Batch items per chunk: the column matrix stays near g->budget elements.
  * One im2col/col2im (a pool region) per chunk and group; the GEMMs between
  * them cover the chunk at once (CN buffers) or one item each (NC buffers,
  * whose batch is not a uniform column stride), so the pool's threads and
  * BLAS's hand over once per chunk, not per item. */
 static int64_t SFX(chunk)(const c64_geom *g) {
-  int64_t per = g->chg * g->kk * g->lsp, nb = (g->nc ? COL_BUDGET_NC : COL_BUDGET) / (per > 0 ? per : 1);
+  int64_t per = g->chg * g->kk * g->lsp, nb = g->budget / (per > 0 ? per : 1);
   return nb < 1 ? 1 : nb > g->n ? g->n : nb;
 }
 

@@ -42,7 +42,8 @@ static const cv cases[] = {
     {"1-d long grouped", 1, 3, 6, 9, 3, {300}, {5}, {1}, {2}, {1}, {0}, 0, 1},
     {"2-d transposed large grouped", 2, 2, 6, 4, 2, {12, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 0}, 1, 1},
     {"3-d large strided", 3, 2, 4, 6, 1, {9, 10, 12}, {3, 3, 3}, {1, 1, 2}, {1, 1, 1}, {1, 2, 1}, {0}, 0, 0},
-    /* NC buffers in two chunks (2 items of a 144 x 1600 im2col matrix, then 1) */
+    /* NC buffers: on one thread in two chunks (2 items of a 144 x 1600 im2col
+     * matrix, then 1), on more in one (determinism() compares the two) */
     {"2-d chunked NC", 2, 3, 16, 1, 1, {40, 40}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {0}, 0, 1},
 };
 #define NCASES (sizeof cases / sizeof *cases)
@@ -282,6 +283,8 @@ static void determinism(const char *plugin) {
     same_bytes(r1, r3, &cases[8], TABI_DTYPE_FLOAT64, 7, 0);
     same_bytes(r1, r3, &cases[1], TABI_DTYPE_FLOAT32, 7, 2);
     same_bytes(r1, r3, &cases[1], TABI_DTYPE_INT64, 7, 0);
+    same_bytes(r1, r3, &cases[13], TABI_DTYPE_FLOAT64, 0, 0);
+    same_bytes(r1, r3, &cases[13], TABI_DTYPE_FLOAT64, 7, 0);
   }
   if (r1) tabi_runtime_destroy(r1);
   if (r3) tabi_runtime_destroy(r3);
