@@ -11,10 +11,12 @@
  * difference is float32's rounding of the sums, far inside the half types'
  * tolerance. Inputs may have any dense layout (channels-last,
  * transposed views): oneDNN reads them by their strides; results are
- * contiguous, as the reference's. Everything else (float64, integers, views
- * with gaps, empty tensors, output_padding larger than padding, which oneDNN's
- * deconvolution cannot express, and every argument error) runs the reference
- * kernel, so errors read the same.
+ * contiguous, as the reference's. Views oneDNN cannot describe (gaps,
+ * overlaps) are copied to contiguous tensors by the plugin's clone first.
+ * Everything else (float64, integers, output_padding larger than padding,
+ * which oneDNN's deconvolution cannot express, builds without oneDNN) goes to
+ * cpu_nn_conv64.c (im2col + GEMM in double or wrapping int64); empty tensors
+ * and every argument error run the reference kernel, so errors read the same.
  *
  * Deterministic mode: oneDNN is called with one thread, because its
  * reductions (the batch reduction of a weight gradient) are split by thread
@@ -25,6 +27,8 @@
 
 #include "cpu.h"
 #include "cpu_dnnl.h"
+#include "cpu_nn_conv64.h"
+#include "ref_shape_util.h"
 
 /* One thread in deterministic mode and in a forked child (libgomp's team of
  * the parent does not exist there; a region of one thread never waits on it). */
@@ -131,6 +135,42 @@ static int conv_geom(const tabi_tensor *x, const tabi_tensor *w, const tabi_valu
   return 1;
 }
 
+static void release(const cpu_ctx *c, tabi_tensor **t, int32_t n) {
+  for (int32_t i = 0; i < n; i++)
+    if (t[i]) c->host->tensor_release(c->host->ctx, t[i]);
+}
+
+/* float32/float16/bfloat16 operands oneDNN cannot read (views with gaps or
+ * overlaps) copied to contiguous ones by the plugin's clone kernel: a2 is args
+ * with the first `nt` tensors replaced where needed, made[] the copies (to
+ * release). 0 when nothing needed a copy or a copy failed (nothing held). */
+static int densify(const cpu_ctx *c, const tabi_call *call, const tabi_value *args, int32_t nargs, int32_t nt,
+                   tabi_value *a2, tabi_tensor **made) {
+  int any = 0;
+  memcpy(a2, args, sizeof *a2 * (size_t)nargs);
+  for (int32_t i = 0; i < nt; i++) made[i] = NULL;
+  for (int32_t i = 0; i < nt; i++) {
+    if (args[i].tag != TABI_TAG_TENSOR) break;
+    const tabi_tensor *t = args[i].u.t;
+    int64_t st[5];
+    if (!conv_dtype(tabi_tensor_dtype(t)) || t->dl.ndim < 3 || t->dl.ndim > 5 || tabi_tensor_numel(t) < 1 ||
+        dense_strides(t, st))
+      continue;
+    tabi_value ca[2] = {args[i], tabi_int(RS_MF_CONTIGUOUS)}, co[1] = {tabi_none()};
+    if (cpu_k_clone((void *)c, call, ca, co) != TABI_OK || co[0].tag != TABI_TAG_TENSOR) {
+      any = 0;
+      break;
+    }
+    made[i] = co[0].u.t;
+    a2[i] = co[0];
+    any = 1;
+  }
+  if (!any)
+    for (int32_t i = 0; i < nt; i++)
+      if (made[i]) c->host->tensor_release(c->host->ctx, made[i]);
+  return any;
+}
+
 /* --- float16/bfloat16 through float32 ------------------------------------------ */
 
 #define CVT_CHUNK 16384
@@ -186,9 +226,6 @@ static void finish(const cpu_ctx *c, tabi_tensor *out, tabi_tensor *tmp) {
           tabi_tensor_numel(out), 0);
 }
 
-static void release(const cpu_ctx *c, tabi_tensor **t, int32_t n) {
-  for (int32_t i = 0; i < n; i++) c->host->tensor_release(c->host->ctx, t[i]);
-}
 
 /* --- forward ----------------------------------------------------------------------- */
 
@@ -196,14 +233,20 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
   const cpu_ctx *c = ctx;
   cpu_conv_geom g;
   if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR || !c->dnnl ||
-      !conv_geom(args[0].u.t, args[1].u.t, &args[3], &g))
-    return CPU_FALLBACK(c, CONV);
+      !conv_geom(args[0].u.t, args[1].u.t, &args[3], &g)) {
+    tabi_value a2[9];
+    tabi_tensor *made[2];
+    if (!c->dnnl || !densify(c, call, args, 9, 2, a2, made)) return cpu_conv64_fwd(c, call, args, outs);
+    tabi_status st = cpu_k_conv(ctx, call, a2, outs); /* on dense copies */
+    release(c, made, 2);
+    return st;
+  }
   const tabi_tensor *x = args[0].u.t, *w = args[1].u.t, *b = NULL;
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (args[2].tag == TABI_TAG_TENSOR) {
     b = args[2].u.t;
     if (b->dl.ndim != 1 || b->dl.shape[0] != g.oc || tabi_tensor_dtype(b) != dt || !cpu_contig(b))
-      return CPU_FALLBACK(c, CONV);
+      return cpu_conv64_fwd(c, call, args, outs);
   }
   int64_t shape[5] = {g.n, g.oc};
   for (int32_t i = 0; i < g.ns; i++) shape[2 + i] = g.out[i];
@@ -228,7 +271,7 @@ tabi_status cpu_k_conv(void *ctx, const tabi_call *call, tabi_value *args, tabi_
   release(c, tmp, 4);
   if (!ok) {
     c->host->tensor_release(c->host->ctx, o);
-    return CPU_FALLBACK(c, CONV);
+    return cpu_conv64_fwd(c, call, args, outs);
   }
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
@@ -297,16 +340,24 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
   cpu_conv_geom g;
   /* grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
    * output_padding, groups, output_mask */
-  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR ||
-      args[2].tag != TABI_TAG_TENSOR || !c->dnnl || args[10].tag != TABI_TAG_BOOL_LIST ||
-      args[10].u.list.len != 3 || !conv_geom(args[1].u.t, args[2].u.t, &args[4], &g))
-    return CPU_FALLBACK(c, CONV_BWD);
+  int bad = args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR ||
+            args[2].tag != TABI_TAG_TENSOR || !c->dnnl || args[10].tag != TABI_TAG_BOOL_LIST ||
+            args[10].u.list.len != 3 || !conv_geom(args[1].u.t, args[2].u.t, &args[4], &g);
   const tabi_tensor *dy = args[0].u.t, *x = args[1].u.t, *w = args[2].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(x);
-  int bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || !dense_strides(dy, g.ys) ||
-            dy->dl.shape[0] != g.n || dy->dl.shape[1] != g.oc;
-  for (int32_t i = 0; !bad && i < g.ns; i++) bad = dy->dl.shape[2 + i] != g.out[i];
-  if (bad) return CPU_FALLBACK(c, CONV_BWD);
+  tabi_dtype dt = bad ? TABI_DTYPE_FLOAT32 : tabi_tensor_dtype(x);
+  if (!bad) {
+    bad = dy->dl.ndim != g.ns + 2 || tabi_tensor_dtype(dy) != dt || !dense_strides(dy, g.ys) ||
+          dy->dl.shape[0] != g.n || dy->dl.shape[1] != g.oc;
+    for (int32_t i = 0; !bad && i < g.ns; i++) bad = dy->dl.shape[2 + i] != g.out[i];
+  }
+  if (bad) {
+    tabi_value a2[11];
+    tabi_tensor *made[3];
+    if (!c->dnnl || !densify(c, call, args, 11, 3, a2, made)) return cpu_conv64_bwd(c, call, args, outs);
+    tabi_status st = cpu_k_conv_bwd(ctx, call, a2, outs); /* on dense copies */
+    release(c, made, 3);
+    return st;
+  }
   const int64_t *mask = tabi_value_ints(&args[10]);
   tabi_tensor *dx = NULL, *dw = NULL, *db = NULL, *tmp[5] = {0};
   tabi_status st = TABI_OK;
@@ -358,7 +409,7 @@ tabi_status cpu_k_conv_bwd(void *ctx, const tabi_call *call, tabi_value *args, t
   if (st != TABI_OK) {
     tabi_tensor *made[3] = {dx, dw, db};
     release(c, made, 3);
-    if (st == TABI_ERR_UNIMPLEMENTED) return CPU_FALLBACK(c, CONV_BWD);
+    if (st == TABI_ERR_UNIMPLEMENTED) return cpu_conv64_bwd(c, call, args, outs);
     return st;
   }
   outs[0] = tabi_tensor_value(dx);
