@@ -42,8 +42,8 @@ static double urand() {
   return (double)(rng >> 11) / 9007199254740992.0;
 }
 static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
-static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths;
-static int64_t big = 1; /* size multiplier: 1, then 3 for a round of larger cases */
+static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths, empty_cases;
+static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
@@ -162,6 +162,7 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
   }
   checked_elems += n;
   checked_cases++;
+  empty_cases += n == 0;
   double fa = 0, fb = 0;
   if (first >= 0) {
     if (dt == TABI_DTYPE_INT64) {
@@ -262,6 +263,7 @@ static void random_case(pcase *c, int32_t ns, int dilation) {
   c->ns = ns;
   c->nd = ns + (int32_t)irand(1, 2);
   for (int32_t i = 0; i < c->nd - ns; i++) c->shape[i] = irand(1, 3);
+  if (c->nd == ns + 2 && urand() < 0.06) c->shape[0] = 0; /* a batch of 0: empty outputs */
   for (int32_t i = 0; i < ns; i++) {
     int64_t in = irand(1, (ns == 3 ? 5 : 9) * big);
     c->shape[c->nd - ns + i] = in;
@@ -487,6 +489,7 @@ static void adapt_case(int32_t ns, tabi_dtype dt, int mode) {
   int64_t shape[5], osz[3], n = 1;
   for (int32_t i = 0; i < nd; i++) {
     shape[i] = i < nd - ns ? irand(1, 3) : irand(1, (ns == 3 ? 6 : 11) * big);
+    if (i == 0 && nd == ns + 2 && urand() < 0.06) shape[0] = 0;
     n *= shape[i];
   }
   for (int32_t i = 0; i < ns; i++) {
@@ -605,8 +608,8 @@ int main(int argc, char **argv) {
   CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
   if (check_failed_) return check_report();
   for (int round = 0; round < 2; round++) {
-    big = round ? 3 : 1;
-    int reps = round ? 2 : 8;
+    big = round ? 4 : 1;
+    int reps = round ? 3 : 8;
     for (int mode = 0; mode < 3; mode++)
       for (int d = 0; d < 5; d++) {
         tabi_dtype dt = d < 4 ? FLOATS[d] : TABI_DTYPE_INT64;
@@ -620,9 +623,9 @@ int main(int argc, char **argv) {
       }
   }
   error_cases();
-  printf("%lld cases, %lld output elements compared (max backward: %lld window, %lld whole-plane gathers); "
-         "%lld bad-argument cases\n",
-         checked_cases, checked_elems, window_paths, full_paths, checked_errors);
+  printf("%lld cases (%lld empty), %lld output elements compared (max backward: %lld window, %lld whole-plane "
+         "gathers); %lld bad-argument cases\n",
+         checked_cases, empty_cases, checked_elems, window_paths, full_paths, checked_errors);
   tabi_runtime_destroy(ref);
   return check_report();
 }
