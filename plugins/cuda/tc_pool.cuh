@@ -287,13 +287,21 @@ TCQ_HD void tcq_adapt_elem(const tcq_geom *g, const char *x, char *out, int64_t 
   tcp_st(out + lin * g->esz, g->dt, s / (double)cnt);
 }
 
-/* The first output position along dim i whose adaptive window can hold ip:
- * end(op) > ip exactly when op >= floor(ip*out/in); windows start in
- * increasing order, so the caller walks on while start(op) <= ip. */
-TCQ_HD int64_t tcq_ad_first(const tcq_geom *g, int i, int64_t ip) { return (ip * g->out[i]) / g->in[i]; }
+/* The output positions [*lo, *hi] along dim i whose adaptive window holds
+ * input position ip: end(op) > ip exactly from op = floor(ip*out/in) on
+ * (ends do not decrease), and starts do not decrease, so the range ends at
+ * the last op with start(op) <= ip. Empty (*hi < *lo) when out is 0. */
+TCQ_HD void tcq_ad_range(const tcq_geom *g, int i, int64_t ip, int64_t *lo, int64_t *hi) {
+  int64_t out = g->out[i], in = g->in[i], a = (ip * out) / in, b;
+  while (a < out && tcq_ad_end(a, out, in) <= ip) a++; /* (never taken: the bound is exact) */
+  for (b = a; b + 1 < out && tcq_ad_start(b + 1, out, in) <= ip; b++) {
+  }
+  *lo = a;
+  *hi = a < out ? b : a - 1;
+}
 
 TCQ_HD void tcq_adaptb_elem(const tcq_geom *g, const char *go, char *gi, int64_t lin) {
-  int64_t ip[3], o[3];
+  int64_t ip[3], o[3], lo[3], hi[3];
   int64_t r = lin;
   for (int i = 2; i >= 0; i--) {
     ip[i] = r % g->in[i];
@@ -301,20 +309,16 @@ TCQ_HD void tcq_adaptb_elem(const tcq_geom *g, const char *go, char *gi, int64_t
   }
   int64_t l1 = r % g->lead[1], l0 = r / g->lead[1];
   int64_t gb = l0 * g->gs[0] + l1 * g->gs[1];
+  for (int i = 0; i < 3; i++) tcq_ad_range(g, i, ip[i], &lo[i], &hi[i]);
   double acc = 0;
-  for (o[0] = tcq_ad_first(g, 0, ip[0]); o[0] < g->out[0] && tcq_ad_start(o[0], g->out[0], g->in[0]) <= ip[0]; o[0]++) {
-    int64_t n0 = tcq_ad_end(o[0], g->out[0], g->in[0]) - tcq_ad_start(o[0], g->out[0], g->in[0]);
-    if (tcq_ad_end(o[0], g->out[0], g->in[0]) <= ip[0]) continue;
-    for (o[1] = tcq_ad_first(g, 1, ip[1]); o[1] < g->out[1] && tcq_ad_start(o[1], g->out[1], g->in[1]) <= ip[1]; o[1]++) {
-      int64_t n1 = tcq_ad_end(o[1], g->out[1], g->in[1]) - tcq_ad_start(o[1], g->out[1], g->in[1]);
-      if (tcq_ad_end(o[1], g->out[1], g->in[1]) <= ip[1]) continue;
-      for (o[2] = tcq_ad_first(g, 2, ip[2]); o[2] < g->out[2] && tcq_ad_start(o[2], g->out[2], g->in[2]) <= ip[2]; o[2]++) {
-        int64_t n2 = tcq_ad_end(o[2], g->out[2], g->in[2]) - tcq_ad_start(o[2], g->out[2], g->in[2]);
-        if (tcq_ad_end(o[2], g->out[2], g->in[2]) <= ip[2]) continue;
-        acc += tcp_ld(go + (gb + tcq_sp(g->gs, o)) * g->esz, g->dt) / (double)(n0 * n1 * n2);
+  for (o[0] = lo[0]; o[0] <= hi[0]; o[0]++)
+    for (o[1] = lo[1]; o[1] <= hi[1]; o[1]++)
+      for (o[2] = lo[2]; o[2] <= hi[2]; o[2]++) {
+        int64_t cnt = 1; /* the window's size, as the reference's (y1-y0)*(x1-x0) */
+        for (int i = 0; i < 3; i++)
+          cnt *= tcq_ad_end(o[i], g->out[i], g->in[i]) - tcq_ad_start(o[i], g->out[i], g->in[i]);
+        acc += tcp_ld(go + (gb + tcq_sp(g->gs, o)) * g->esz, g->dt) / (double)cnt;
       }
-    }
-  }
   tcp_st(gi + lin * g->esz, g->dt, acc);
 }
 
