@@ -53,7 +53,9 @@ int main(int argc, char **argv) {
                                      "aten::index_select", "aten::max.dim", "aten::sort",
                                      "aten::topk", "aten::slice_scatter", "aten::select_scatter",
                                      "aten::scatter.src", "aten::scatter.value",
-                                     "aten::scatter_add", NULL};
+                                     "aten::scatter_add",
+                                     "aten::max_pool2d_with_indices", "aten::avg_pool3d",
+                                     "aten::_adaptive_avg_pool2d_backward", NULL};
   for (int i = 0; aten[i]; i++) {
     tabi_op op;
     CHECK_OK(tabi_op_find(rt, aten[i], &op));

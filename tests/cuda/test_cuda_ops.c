@@ -15,6 +15,7 @@
 #include "check.h"
 
 static tabi_runtime *gpu, *ref;
+static int cmp_out; /* the output compare() checks (max pooling's indices: 1) */
 static DLDevice CUDA0 = {kDLCUDA, 0}; /* the device under test (CUDA or ROCm) */
 static const DLDevice CPU = {kDLCPU, 0};
 
@@ -69,8 +70,8 @@ static void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const i
     tabi_op cg, cr;
     tabi_op_find(gpu, "prims::convert_element_type", &cg);
     tabi_op_find(ref, "prims::convert_element_type", &cr);
-    tabi_value a1[2] = {go[0], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
-    tabi_value a2[2] = {ro[0], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+    tabi_value a1[2] = {go[cmp_out], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+    tabi_value a2[2] = {ro[cmp_out], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
     CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
     CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
     int64_t m = o2.u.t ? 1 : 0;
@@ -130,6 +131,102 @@ static void same_error(const char *name, int32_t nd, const int64_t *shape, const
   tabi_value_release(&ro);
   tabi_tensor_release(gt);
   tabi_tensor_release(rt);
+}
+
+/* A tensor of dt on (rt, dev) from float64 host values. */
+static tabi_tensor *upload(tabi_runtime *rt, DLDevice dev, tabi_dtype dt, int32_t nd, const int64_t *shape,
+                           const double *h) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  tabi_tensor *t = NULL;
+  tabi_op cv;
+  CHECK_OK(tabi_tensor_from_host(rt, dev, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &t));
+  tabi_op_find(rt, "prims::convert_element_type", &cv);
+  tabi_value a[2] = {tabi_tensor_value(t), tabi_dtype_value(dt)}, o = tabi_none();
+  CHECK_OK(tabi_call(rt, cv, a, 2, &o, 1));
+  tabi_tensor_release(t);
+  return o.u.t;
+}
+
+/* Pooling backward on both runtimes: self random, grad_output random of the
+ * forward's output shape, then bwd(grad_output, self, params[0..nbp), [indices]):
+ * max (with_idx) takes the forward's indices, or (random_idx) the same random
+ * in-plane indices on both. grad_input must match the reference exactly (the
+ * kernels sum in the reference's order, in double). */
+static void pool_backward(const char *fwd, const char *bwd, tabi_dtype dt, int32_t nd, const int64_t *shape,
+                          const tabi_value *params, int np, int nbp, int with_idx, int random_idx) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *hx = malloc(sizeof(double) * (size_t)n), *hg = NULL, *res[2] = {NULL, NULL};
+  int64_t *hi = NULL, m = 0, no = 0;
+  for (int64_t i = 0; i < n; i++) hx[i] = urand() * 4 - 2;
+  for (int k = 0; k < 2; k++) {
+    tabi_runtime *rt = k ? ref : gpu;
+    DLDevice dev = k ? CPU : CUDA0;
+    tabi_tensor *x = upload(rt, dev, dt, nd, shape, hx);
+    tabi_value fa[8] = {tabi_tensor_value(x)}, fo[2] = {tabi_none(), tabi_none()}, go_ = tabi_none();
+    for (int i = 0; i < np; i++) fa[1 + i] = params[i];
+    tabi_op op;
+    CHECK_OK(tabi_op_find(rt, fwd, &op));
+    CHECK_OK(tabi_call(rt, op, fa, 1 + np, fo, with_idx ? 2 : 1));
+    if (!fo[0].u.t) {
+      tabi_tensor_release(x);
+      break;
+    }
+    const tabi_tensor *ot = fo[0].u.t;
+    if (!hg) { /* the same gradient and random indices on both */
+      no = 1;
+      for (int32_t i = 0; i < ot->dl.ndim; i++) no *= ot->dl.shape[i];
+      hg = malloc(sizeof(double) * (size_t)no + 8);
+      hi = malloc(sizeof(int64_t) * (size_t)no + 8);
+      int64_t plane = shape[nd - 1] * shape[nd - 2];
+      for (int64_t i = 0; i < no; i++) {
+        hg[i] = urand() * 4 - 2;
+        hi[i] = (int64_t)(urand() * (double)plane);
+      }
+    }
+    tabi_tensor *g = upload(rt, dev, dt, ot->dl.ndim, ot->dl.shape, hg), *ri = NULL;
+    if (random_idx)
+      CHECK_OK(tabi_tensor_from_host(rt, dev, TABI_DTYPE_INT64, ot->dl.ndim, ot->dl.shape, hi, (uint64_t)no * 8, &ri));
+    tabi_value ba[10] = {tabi_tensor_value(g), tabi_tensor_value(x)};
+    for (int i = 0; i < nbp; i++) ba[2 + i] = params[i];
+    if (with_idx) ba[2 + nbp] = random_idx ? tabi_tensor_value(ri) : fo[1];
+    CHECK_OK(tabi_op_find(rt, bwd, &op));
+    tabi_status st = tabi_call(rt, op, ba, 2 + nbp + (with_idx ? 1 : 0), &go_, 1);
+    CHECK_MSG(st == TABI_OK, "%s%s: %s", bwd, k ? " (reference)" : "", tabi_last_error());
+    if (st == TABI_OK) {
+      tabi_op cv;
+      tabi_op_find(rt, "prims::convert_element_type", &cv);
+      tabi_value a[2] = {go_, tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o = tabi_none();
+      CHECK_OK(tabi_call(rt, cv, a, 2, &o, 1));
+      m = n;
+      res[k] = calloc((size_t)n + 1, 8);
+      if (o.u.t) CHECK_OK(tabi_tensor_to_host(rt, o.u.t, res[k], (uint64_t)n * 8));
+      tabi_value_release(&o);
+    }
+    tabi_value_release(&go_);
+    tabi_value_release(&fo[0]);
+    tabi_value_release(&fo[1]);
+    tabi_tensor_release(g);
+    if (ri) tabi_tensor_release(ri);
+    tabi_tensor_release(x);
+  }
+  if (res[0] && res[1]) {
+    int64_t bad = 0, first = -1;
+    for (int64_t i = 0; i < m; i++) {
+      int ok = res[0][i] == res[1][i] || (isnan(res[0][i]) && isnan(res[1][i]));
+      if (!ok && first < 0) first = i;
+      bad += !ok;
+    }
+    CHECK_MSG(bad == 0, "%s %s%s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", bwd,
+              tabi_dtype_name(dt), random_idx ? " (random indices)" : "", (long long)bad, (long long)m,
+              (long long)first, first >= 0 ? res[0][first] : 0.0, first >= 0 ? res[1][first] : 0.0);
+  }
+  free(hx);
+  free(hg);
+  free(hi);
+  free(res[0]);
+  free(res[1]);
 }
 
 int main(int argc, char **argv) {
@@ -290,6 +387,103 @@ int main(int argc, char **argv) {
     same_error("aten::col2im", 3, cbad,
                (tabi_value[]){tabi_int_list(cos_, 2), tabi_int_list(cks, 2), tabi_int_list(cdl, 2),
                               tabi_int_list(cpd, 2), tabi_int_list(cst, 2)}, 5);
+  }
+  /* pooling (tc_pool.cu): exact, as the reference (sums in double in its order) */
+  {
+    int64_t x4[4] = {2, 3, 17, 23}, x3[3] = {3, 11, 13}, x5[5] = {2, 2, 7, 9, 8}, xl[4] = {4, 16, 56, 56};
+    int64_t k2[2] = {3, 2}, s2_[2] = {2, 1}, p2[2] = {1, 1}, d2[2] = {1, 2}, k3[3] = {3, 2, 3}, s3_[3] = {2, 2, 1},
+            p3[3] = {1, 0, 1}, d3[3] = {2, 1, 1}, k1[1] = {4}, s1[1] = {3}, p1[1] = {2}, o1[1] = {5},
+            o2[2] = {5, 7}, o3[3] = {3, 4, 5}, kl[2] = {3, 3}, sl[2] = {2, 2}, pl[2] = {1, 1}, dl[2] = {1, 1};
+    for (int d = 0; d < 4; d++) {
+      for (int ceil = 0; ceil < 2; ceil++) {
+        tabi_value mp2[5] = {tabi_int_list(k2, 2), tabi_int_list(s2_, 2), tabi_int_list(p2, 2),
+                             tabi_int_list(d2, 2), tabi_bool(ceil)};
+        tabi_value mp3[5] = {tabi_int_list(k3, 3), tabi_int_list(s3_, 3), tabi_int_list(p3, 3),
+                             tabi_int_list(d3, 3), tabi_bool(ceil)};
+        for (cmp_out = 0; cmp_out < 2; cmp_out++) {
+          compare("aten::max_pool2d_with_indices", fdt[d], 1, 4, x4, mp2, 5, 0, 0);
+          compare("aten::max_pool2d_with_indices", fdt[d], 1, 3, x3, mp2, 5, 0, 0);
+          compare("aten::max_pool3d_with_indices", fdt[d], 1, 5, x5, mp3, 5, 0, 0);
+        }
+        cmp_out = 0;
+        for (int cip = 0; cip < 2; cip++)
+          for (int dv = 0; dv < 2; dv++) {
+            tabi_value ap2[6] = {tabi_int_list(k2, 2), tabi_int_list(s2_, 2), tabi_int_list(p2, 2),
+                                 tabi_bool(ceil), tabi_bool(cip), dv ? tabi_int(-3) : tabi_none()};
+            tabi_value ap3[6] = {tabi_int_list(k3, 3), tabi_int_list(s3_, 3), tabi_int_list(p3, 3),
+                                 tabi_bool(ceil), tabi_bool(cip), dv ? tabi_int(5) : tabi_none()};
+            tabi_value ap1[5] = {tabi_int_list(k1, 1), tabi_int_list(s1, 1), tabi_int_list(p1, 1),
+                                 tabi_bool(ceil), tabi_bool(cip)};
+            compare("aten::avg_pool2d", fdt[d], 1, 4, x4, ap2, 6, 0, 0);
+            compare("aten::avg_pool3d", fdt[d], 1, 5, x5, ap3, 6, 0, 0);
+            compare("aten::avg_pool1d", fdt[d], 1, 3, x3, ap1, 5, 0, 0);
+            pool_backward("aten::avg_pool2d", "aten::avg_pool2d_backward", fdt[d], 4, x4, ap2, 6, 6, 0, 0);
+          }
+        pool_backward("aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices_backward", fdt[d], 4, x4,
+                      mp2, 5, 5, 1, 0);
+        pool_backward("aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices_backward", fdt[d], 3, x3,
+                      mp2, 5, 5, 1, 1);
+      }
+      tabi_value a1[1] = {tabi_int_list(o1, 1)}, a2[1] = {tabi_int_list(o2, 2)}, a3[1] = {tabi_int_list(o3, 3)};
+      compare("aten::adaptive_avg_pool1d", fdt[d], 1, 3, x3, a1, 1, 0, 0);
+      compare("aten::_adaptive_avg_pool2d", fdt[d], 1, 4, x4, a2, 1, 0, 0);
+      compare("aten::_adaptive_avg_pool3d", fdt[d], 1, 5, x5, a3, 1, 0, 0);
+      pool_backward("aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d_backward", fdt[d], 4, x4, a2, 1, 0, 0, 0);
+    }
+    /* int64 average pooling; a ResNet-sized max pool and its backward (past one grid of blocks) */
+    tabi_value ap2[6] = {tabi_int_list(k2, 2), tabi_int_list(s2_, 2), tabi_int_list(p2, 2), tabi_bool(1),
+                         tabi_bool(0), tabi_none()};
+    compare("aten::avg_pool2d", TABI_DTYPE_INT64, 1, 4, x4, ap2, 6, 0, 0);
+    pool_backward("aten::avg_pool2d", "aten::avg_pool2d_backward", TABI_DTYPE_INT64, 4, x4, ap2, 6, 6, 0, 0);
+    tabi_value mpl[5] = {tabi_int_list(kl, 2), tabi_int_list(sl, 2), tabi_int_list(pl, 2), tabi_int_list(dl, 2),
+                         tabi_bool(0)};
+    cmp_out = 1;
+    compare("aten::max_pool2d_with_indices", TABI_DTYPE_FLOAT32, 1, 4, xl, mpl, 5, 0, 0);
+    cmp_out = 0;
+    pool_backward("aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices_backward", TABI_DTYPE_FLOAT32, 4,
+                  xl, mpl, 5, 5, 1, 0);
+    /* their argument errors are the reference's */
+    int64_t kbig[2] = {9, 9}, pbad[2] = {2, 2}, oneg[2] = {-1, 2};
+    same_error("aten::max_pool2d_with_indices", 4, x4,
+               (tabi_value[]){tabi_int_list(k2, 2), tabi_int_list(s2_, 2), tabi_int_list(pbad, 2),
+                              tabi_int_list(d2, 2), tabi_bool(0)}, 5);
+    same_error("aten::avg_pool2d", 2, o2,
+               (tabi_value[]){tabi_int_list(k2, 2), tabi_int_list(s2_, 2), tabi_int_list(p2, 2), tabi_bool(0),
+                              tabi_bool(1), tabi_none()}, 6);
+    same_error("aten::avg_pool3d", 5, x5,
+               (tabi_value[]){tabi_int_list(kbig, 2), tabi_int_list(s2_, 2), tabi_int_list(p2, 2), tabi_bool(0),
+                              tabi_bool(1), tabi_int(0)}, 6);
+    same_error("aten::_adaptive_avg_pool2d", 4, x4, (tabi_value[]){tabi_int_list(oneg, 2)}, 1);
+    /* an index outside the plane: the reference's error */
+    {
+      int64_t gs[4] = {1, 1, 2, 2}, xs[4] = {1, 1, 3, 3}, iv[4] = {0, 4, 9, -1};
+      double gv[4] = {1, 2, 3, 4}, xv[9] = {0};
+      int64_t k22[2] = {2, 2}, s11[2] = {1, 1}, p00[2] = {0, 0};
+      char msg[2][512];
+      tabi_status stt[2];
+      for (int k = 0; k < 2; k++) {
+        tabi_runtime *rt = k ? ref : gpu;
+        DLDevice dev = k ? CPU : CUDA0;
+        tabi_tensor *g = NULL, *x = NULL, *ind = NULL;
+        CHECK_OK(tabi_tensor_from_host(rt, dev, TABI_DTYPE_FLOAT64, 4, gs, gv, sizeof gv, &g));
+        CHECK_OK(tabi_tensor_from_host(rt, dev, TABI_DTYPE_FLOAT64, 4, xs, xv, sizeof xv, &x));
+        CHECK_OK(tabi_tensor_from_host(rt, dev, TABI_DTYPE_INT64, 4, gs, iv, sizeof iv, &ind));
+        tabi_value a[8] = {tabi_tensor_value(g), tabi_tensor_value(x), tabi_int_list(k22, 2), tabi_int_list(s11, 2),
+                           tabi_int_list(p00, 2), tabi_int_list(s11, 2), tabi_bool(0), tabi_tensor_value(ind)};
+        tabi_value o = tabi_none();
+        tabi_op op;
+        tabi_op_find(rt, "aten::max_pool2d_with_indices_backward", &op);
+        stt[k] = tabi_call(rt, op, a, 8, &o, 1);
+        snprintf(msg[k], sizeof msg[k], "%s", tabi_last_error());
+        tabi_value_release(&o);
+        tabi_tensor_release(g);
+        tabi_tensor_release(x);
+        tabi_tensor_release(ind);
+      }
+      CHECK_MSG(stt[1] == TABI_ERR_INDEX && stt[0] == stt[1] && strcmp(msg[0], msg[1]) == 0,
+                "max_pool2d backward bad index: %d \"%s\" vs reference %d \"%s\"", (int)stt[0], msg[0],
+                (int)stt[1], msg[1]);
+    }
   }
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);

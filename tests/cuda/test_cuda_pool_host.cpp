@@ -1,0 +1,631 @@
+/* tests/cuda/test_cuda_pool_host.cpp: the CUDA/ROCm pooling kernels
+ * (plugins/cuda/tc_pool.cu) emulated on the host, without a GPU, against the
+ * reference plugin; the pattern of test_cuda_padup_host.cpp.
+ *
+ * The kernels are grid-stride loops, one thread per element, calling the
+ * element functions of plugins/cuda/tc_pool.cuh on the geometry of its
+ * tcq_init; this test compiles the header as plain C++ and runs the same
+ * functions over every index, on the same input bytes the reference gets
+ * (random values with NaN, +-inf, -0.0, and coarse values for ties; int64 with
+ * its extremes for the wrapping sums; contiguous, transposed and step-2
+ * sliced inputs, gradients and indices; every dtype the reference takes), and
+ * asks for the reference's bits (NaN where it has NaN) and indices exactly.
+ * Max pooling's backward runs as the kernel does: the index check over every
+ * grad_output element (its window-or-whole-plane choice and its first bad
+ * index), then the gather; it is fed indices from the reference's forward (the
+ * window path, asserted taken), random indices in the plane (the whole-plane
+ * path) and out-of-plane ones (the reference's error). The argument checks
+ * (tc_pool_check.c, under a stand-in host table) must give the reference's
+ * output shapes, and its status and message for bad arguments.
+ * argv[1]: libtabi_reference.so. */
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+#include "tc_pool.cuh"
+#include "tc_pool_check.h"
+
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths, empty_cases;
+static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
+
+static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
+                                     TABI_DTYPE_FLOAT64};
+static int esz_of(tabi_dtype dt) { return dt == TABI_DTYPE_INT64 ? 8 : tcp_esz(dt); }
+
+/* n logical values: floats (specials mixed in; coarse: small integers, many
+ * ties) or int64 (extremes mixed in). */
+static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int coarse) {
+  int esz = esz_of(dt);
+  std::vector<char> b((size_t)(n * esz) + 1);
+  for (int64_t i = 0; i < n; i++) {
+    char *p = b.data() + i * esz;
+    if (dt == TABI_DTYPE_INT64) {
+      int64_t v = irand(-1000, 1000);
+      int r = (int)irand(0, 19);
+      if (r == 0) v = INT64_MAX - irand(0, 3);
+      if (r == 1) v = INT64_MIN + irand(0, 3);
+      memcpy(p, &v, 8);
+      continue;
+    }
+    double v = coarse ? (double)irand(-2, 2) : urand() * 4 - 2;
+    switch (irand(0, 40)) {
+      case 0: v = NAN; break;
+      case 1: v = INFINITY; break;
+      case 2: v = -INFINITY; break;
+      case 3: v = -0.0; break;
+      default: break;
+    }
+    tcp_st(p, dt, v);
+  }
+  return b;
+}
+
+static tabi_value call_ref(const char *name, tabi_value *args, int nargs, int nouts, tabi_status *st) {
+  tabi_op op;
+  tabi_value out[2] = {tabi_none(), tabi_none()};
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  *st = tabi_call(ref, op, args, nargs, out, nouts);
+  tabi_value_release(&out[1]); /* max pooling's indices: not needed by the callers */
+  return out[0];
+}
+
+/* A tensor of `shape` on the CPU holding the row-major logical bytes `v`:
+ * mode 0 contiguous, 1 a view with the last two dims transposed, 2 a view of
+ * every other element of the last dim. *base: what to release besides it. */
+static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
+                                int mode, tabi_tensor **base) {
+  int esz = esz_of(dt);
+  if (mode == 1 && nd < 2) mode = 0;
+  int64_t bshape[8], n = 1, bn = 1;
+  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
+  if (mode == 1) {
+    bshape[nd - 1] = shape[nd - 2];
+    bshape[nd - 2] = shape[nd - 1];
+  } else if (mode == 2) {
+    bshape[nd - 1] = 2 * shape[nd - 1];
+  }
+  for (int32_t i = 0; i < nd; i++) {
+    n *= shape[i];
+    bn *= bshape[i];
+  }
+  std::vector<char> bb((size_t)(bn * esz) + 1, 0);
+  int64_t last = nd ? shape[nd - 1] : 1, prev = nd >= 2 ? shape[nd - 2] : 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = i;
+    if (mode == 1) { /* logical [.., a, b] at base [.., b, a] */
+      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
+      j = (outer * last + b) * prev + a;
+    } else if (mode == 2) {
+      j = (i / last) * (2 * last) + 2 * (i % last);
+    }
+    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
+  }
+  *base = NULL;
+  tabi_tensor *t = NULL;
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
+  if (!t || mode == 0) return t;
+  *base = t;
+  tabi_value r;
+  tabi_status st;
+  if (mode == 1) {
+    int64_t perm[8];
+    for (int32_t i = 0; i < nd; i++) perm[i] = i;
+    perm[nd - 1] = nd - 2;
+    perm[nd - 2] = nd - 1;
+    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
+    r = call_ref("aten::permute", a, 2, 1, &st);
+  } else {
+    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
+    r = call_ref("aten::slice.Tensor", a, 5, 1, &st);
+  }
+  CHECK_OK(st);
+  return r.u.t;
+}
+
+static int64_t numel_of(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+
+static int is_nan_elem(const char *p, tabi_dtype dt) { return dt != TABI_DTYPE_INT64 && std::isnan(tcp_ld(p, dt)); }
+
+/* ours (n elements of dt) against the reference's output tensor. */
+static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, tabi_tensor *refout) {
+  int esz = esz_of(dt);
+  int64_t n = numel_of(refout);
+  std::vector<char> theirs((size_t)(n * esz) + 1);
+  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < n; i++) {
+    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
+    int ok = memcmp(a, b, (size_t)esz) == 0 || (is_nan_elem(a, dt) && is_nan_elem(b, dt));
+    if (!ok && first < 0) first = i;
+    bad += !ok;
+  }
+  checked_elems += n;
+  checked_cases++;
+  empty_cases += n == 0;
+  double fa = 0, fb = 0;
+  if (first >= 0) {
+    if (dt == TABI_DTYPE_INT64) {
+      fa = (double)tcq_ldi(ours.data() + first * 8);
+      fb = (double)tcq_ldi(theirs.data() + first * 8);
+    } else {
+      fa = tcp_ld(ours.data() + first * esz, dt);
+      fb = tcp_ld(theirs.data() + first * esz, dt);
+    }
+  }
+  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
+            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+}
+
+/* --- the checks of tc_pool_check.c under a stand-in host table ---------------- */
+static char fake_msg[1024];
+static tabi_op_info fake_info;
+static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
+static tabi_host_api fake_host() {
+  tabi_host_api h;
+  memset(&h, 0, sizeof h);
+  h.struct_size = sizeof h;
+  h.set_error = fake_set_error;
+  h.op_info = fake_op_info;
+  return h;
+}
+static const tabi_host_api FAKE = fake_host();
+static tabi_call fake_call(const char *name) {
+  fake_info.name = name;
+  fake_msg[0] = 0;
+  tabi_call c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  return c;
+}
+
+/* The check the device kernel of `name` runs on args. */
+static tabi_status run_check(const char *name, const tabi_value *a, tc_pool_dims *m) {
+  tabi_call call = fake_call(name);
+  int32_t ns = strstr(name, "1d") ? 1 : strstr(name, "3d") ? 3 : 2;
+  if (strstr(name, "backward")) {
+    if (strstr(name, "max_pool")) return tc_max_pool_bwd_check(&FAKE, &call, a, m);
+    if (strstr(name, "adaptive")) return tc_adaptive_bwd_check(&FAKE, &call, a, m);
+    return tc_avg_pool_bwd_check(&FAKE, &call, a, m);
+  }
+  if (strstr(name, "max_pool")) return tc_max_pool_check(&FAKE, &call, a, ns, m);
+  if (strstr(name, "adaptive")) return tc_adaptive_check(&FAKE, &call, a, ns, m);
+  return tc_avg_pool_check(&FAKE, &call, a, ns, m);
+}
+
+/* Valid arguments: the check passes and gives the reference's output shape
+ * (`x` the tensor whose leading dims the output keeps). */
+static int check_dims(const char *name, const tabi_value *a, const tabi_tensor *x, const tabi_tensor *refout,
+                      tc_pool_dims *m) {
+  tabi_status st = run_check(name, a, m);
+  int same = st == TABI_OK && refout->dl.ndim == m->nlead + m->ns;
+  for (int32_t d = 0; same && d < refout->dl.ndim; d++)
+    same = refout->dl.shape[d] == (d < m->nlead ? x->dl.shape[d] : m->out[d - m->nlead]);
+  CHECK_MSG(same, "%s: check status %d (%s), or output shape differs from the reference's", name, (int)st,
+            fake_msg);
+  return same;
+}
+
+/* Bad arguments: the reference's status and message. */
+static void check_error(const char *name, tabi_value *a, int na, int nouts) {
+  tabi_status sr;
+  tabi_value out = call_ref(name, a, na, nouts, &sr);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  if (sr == TABI_OK) {
+    tabi_value_release(&out);
+    return; /* valid after all: the value cases cover those */
+  }
+  tc_pool_dims m;
+  tabi_status sc = run_check(name, a, &m);
+  checked_errors++;
+  CHECK_MSG(sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"", name,
+            (int)sc, fake_msg, (int)sr, rmsg);
+}
+
+/* --- random geometry ------------------------------------------------------------ */
+typedef struct pcase {
+  int32_t ns, nd;
+  int64_t shape[5], k[3], s[3], p[3], d[3];
+  int ceil, cip;
+  int64_t dov; /* 0: None */
+} pcase;
+
+static void random_case(pcase *c, int32_t ns, int dilation) {
+  memset(c, 0, sizeof *c);
+  c->ns = ns;
+  c->nd = ns + (int32_t)irand(1, 2);
+  for (int32_t i = 0; i < c->nd - ns; i++) c->shape[i] = irand(1, 3);
+  if (c->nd == ns + 2 && urand() < 0.06) c->shape[0] = 0; /* a batch of 0: empty outputs */
+  for (int32_t i = 0; i < ns; i++) {
+    int64_t in = irand(1, (ns == 3 ? 5 : 9) * big);
+    c->shape[c->nd - ns + i] = in;
+    c->k[i] = irand(1, in + 2 < 4 ? in + 2 : 4);
+    c->s[i] = irand(1, 3);
+    c->p[i] = irand(0, c->k[i] / 2);
+    c->d[i] = dilation ? irand(1, 3) : 1;
+  }
+  c->ceil = urand() < 0.5;
+  c->cip = urand() < 0.5;
+  double u = urand();
+  c->dov = u < 0.6 ? 0 : u < 0.8 ? irand(1, 7) : -irand(1, 3);
+}
+
+/* The windowed ops' argument list: self, k, s, p, [d,] ceil, [cip, [dov]]. */
+static int window_args(const pcase *c, tabi_value *a, int max, int backward) {
+  int n = 0;
+  int64_t ns = c->ns;
+  a[n++] = tabi_int_list(c->k, ns);
+  a[n++] = urand() < 0.15 && !backward ? tabi_int_list(c->s, 0) : tabi_int_list(c->s, ns);
+  a[n++] = tabi_int_list(c->p, ns);
+  if (max) a[n++] = tabi_int_list(c->d, ns);
+  a[n++] = tabi_bool(c->ceil);
+  if (!max) {
+    a[n++] = tabi_bool(c->cip);
+    if (ns != 1) a[n++] = c->dov ? tabi_int(c->dov) : tabi_none();
+  }
+  return n;
+}
+
+static const char *max_name(int32_t ns) {
+  return ns == 2 ? "aten::max_pool2d_with_indices" : "aten::max_pool3d_with_indices";
+}
+static const char *avg_name(int32_t ns) {
+  return ns == 1 ? "aten::avg_pool1d" : ns == 2 ? "aten::avg_pool2d" : "aten::avg_pool3d";
+}
+static const char *adapt_name(int32_t ns) {
+  return ns == 1 ? "aten::adaptive_avg_pool1d" : ns == 2 ? "aten::_adaptive_avg_pool2d" : "aten::_adaptive_avg_pool3d";
+}
+
+/* --- forward: max, avg, adaptive -------------------------------------------------- */
+
+/* One forward case; with_bwd: also the 2-d backward on a gradient of the
+ * output's shape (max: with the forward's indices, then random ones). */
+static void max_case(int32_t ns, tabi_dtype dt, int mode) {
+  pcase c;
+  random_case(&c, ns, 1);
+  int64_t n = 1;
+  for (int32_t i = 0; i < c.nd; i++) n *= c.shape[i];
+  tabi_tensor *base = NULL, *x = make_tensor(dt, c.nd, c.shape, random_bytes(dt, n, urand() < 0.5), mode, &base);
+  if (!x) return;
+  tabi_value a[8];
+  a[0] = tabi_tensor_value(x);
+  int na = 1 + window_args(&c, a + 1, 1, 0);
+  tabi_op op;
+  tabi_value out[2] = {tabi_none(), tabi_none()};
+  CHECK_OK(tabi_op_find(ref, max_name(ns), &op));
+  tabi_status st = tabi_call(ref, op, a, na, out, 2);
+  tc_pool_dims m;
+  if (st == TABI_OK && check_dims(max_name(ns), a, x, out[0].u.t, &m)) {
+    tcq_geom g;
+    memset(&g, 0, sizeof g);
+    tcq_init(&g, &m, x->dl.shape, x->dl.strides, NULL, NULL, dt);
+    int64_t no = numel_of(out[0].u.t);
+    std::vector<char> ov((size_t)(no * g.esz) + 1), iv((size_t)(no * 8) + 8);
+    for (int64_t i = 0; i < no; i++)
+      tcq_max_elem(&g, (const char *)tabi_tensor_data(x), ov.data(), (int64_t *)(void *)iv.data(), i);
+    compare(max_name(ns), dt, ov, out[0].u.t);
+    compare("max_pool indices", TABI_DTYPE_INT64, iv, out[1].u.t);
+    if (ns == 2) {
+      /* backward: the forward's indices (mode 0: as returned; else laid out
+       * strided), then random in-plane ones, then one out of the plane */
+      const tabi_tensor *ot = out[0].u.t;
+      int64_t plane = m.in[0] * m.in[1];
+      std::vector<char> idx(iv);
+      for (int kind = 0; kind < 3; kind++) {
+        if (kind == 1)
+          for (int64_t i = 0; i < no; i++) {
+            int64_t v = irand(0, plane - 1);
+            memcpy(idx.data() + i * 8, &v, 8);
+          }
+        if (kind == 2) {
+          int64_t v = urand() < 0.5 ? -irand(1, 3) : plane + irand(0, 3), at = irand(0, no - 1);
+          memcpy(idx.data() + at * 8, &v, 8);
+          if (urand() < 0.5 && at + 1 < no) {
+            int64_t w = -7;
+            memcpy(idx.data() + (at + 1) * 8, &w, 8); /* a later bad one: the first is reported */
+          }
+        }
+        tabi_tensor *gb = NULL, *ib = NULL;
+        tabi_tensor *go = make_tensor(dt, ot->dl.ndim, ot->dl.shape, random_bytes(dt, no, 0), (int)irand(0, 2), &gb);
+        tabi_tensor *it = make_tensor(TABI_DTYPE_INT64, ot->dl.ndim, ot->dl.shape, idx, (int)irand(0, 2), &ib);
+        tabi_value b[8] = {tabi_tensor_value(go), tabi_tensor_value(x), a[1], a[2], a[3], a[4], a[5],
+                           tabi_tensor_value(it)};
+        const char *bn = "aten::max_pool2d_with_indices_backward";
+        tabi_status sb;
+        tabi_value r = call_ref(bn, b, 8, 1, &sb);
+        tc_pool_dims mb;
+        tabi_call call = fake_call(bn);
+        tabi_status sc = tc_max_pool_bwd_check(&FAKE, &call, b, &mb);
+        CHECK_MSG(sc == TABI_OK, "%s: %s", bn, fake_msg);
+        if (sc == TABI_OK) {
+          tcq_geom gg;
+          memset(&gg, 0, sizeof gg);
+          tcq_init(&gg, &mb, x->dl.shape, x->dl.strides, go->dl.strides, it->dl.strides, dt);
+          /* the check kernel: first out-of-plane index, any outside its window */
+          int full = 0;
+          int64_t badval = 0, badpos = -1;
+          for (int64_t i = 0; i < no; i++) {
+            int64_t v;
+            int s = tcq_mpb_status(&gg, (const char *)tabi_tensor_data(it), i, &v);
+            if (s == 2 && badpos < 0) {
+              badpos = i;
+              badval = v;
+            }
+            full |= s != 0;
+          }
+          /* forward indices lie in their windows (the window path), unless a
+           * window has no tap inside the input along some dim (dilation and
+           * padding): its index is the first tap's, outside the plane's grid */
+          int empty = 0;
+          for (int i = 0; i < 2; i++)
+            for (int64_t o = 0; o < mb.out[i]; o++) {
+              int any = 0;
+              for (int64_t t = 0; t < mb.k[i]; t++) {
+                int64_t ip = o * mb.s[i] - mb.p[i] + t * mb.d[i];
+                any |= ip >= 0 && ip < mb.in[i];
+              }
+              empty |= !any;
+            }
+          if (kind == 0) CHECK_MSG(full == empty, "forward indices: window path %d, empty windows %d", !full, empty);
+          if (badpos >= 0) {
+            tabi_call ec = fake_call(bn);
+            tabi_status se = tc_max_pool_bwd_index_error(&FAKE, &ec, badval, plane);
+            checked_errors++;
+            CHECK_MSG(sb == se && strcmp(fake_msg, tabi_last_error()) == 0, "%s: \"%s\" vs reference \"%s\"",
+                      bn, fake_msg, tabi_last_error());
+          } else {
+            CHECK_MSG(sb == TABI_OK, "%s: %s", bn, tabi_last_error());
+            if (full) full_paths++;
+            else window_paths++;
+            int64_t ni = numel_of(x);
+            std::vector<char> gv((size_t)(ni * g.esz) + 1);
+            for (int64_t i = 0; i < ni; i++)
+              tcq_mpb_elem(&gg, (const char *)tabi_tensor_data(go), (const char *)tabi_tensor_data(it), gv.data(), i,
+                           full);
+            if (sb == TABI_OK) compare(full ? "max backward (whole plane)" : "max backward (windows)", dt, gv, r.u.t);
+          }
+        }
+        tabi_value_release(&r);
+        tabi_tensor_release(go);
+        tabi_tensor_release(it);
+        if (gb) tabi_tensor_release(gb);
+        if (ib) tabi_tensor_release(ib);
+      }
+    }
+  }
+  tabi_value_release(&out[0]);
+  tabi_value_release(&out[1]);
+  tabi_tensor_release(x);
+  if (base) tabi_tensor_release(base);
+}
+
+static void avg_case(int32_t ns, tabi_dtype dt, int mode) {
+  pcase c;
+  random_case(&c, ns, 0);
+  int64_t n = 1;
+  for (int32_t i = 0; i < c.nd; i++) n *= c.shape[i];
+  tabi_tensor *base = NULL, *x = make_tensor(dt, c.nd, c.shape, random_bytes(dt, n, 0), mode, &base);
+  if (!x) return;
+  tabi_value a[8];
+  a[0] = tabi_tensor_value(x);
+  int na = 1 + window_args(&c, a + 1, 0, ns == 2 && urand() < 0.5);
+  tabi_status st;
+  tabi_value r = call_ref(avg_name(ns), a, na, 1, &st);
+  tc_pool_dims m;
+  if (st == TABI_OK && check_dims(avg_name(ns), a, x, r.u.t, &m)) {
+    tcq_geom g;
+    memset(&g, 0, sizeof g);
+    tcq_init(&g, &m, x->dl.shape, x->dl.strides, NULL, NULL, dt);
+    int64_t no = numel_of(r.u.t);
+    std::vector<char> ov((size_t)(no * g.esz) + 1);
+    for (int64_t i = 0; i < no; i++) tcq_avg_elem(&g, (const char *)tabi_tensor_data(x), ov.data(), i);
+    char what[200];
+    snprintf(what, sizeof what, "%s k %lld s %lld p %lld ceil %d cip %d dov %lld mode %d", avg_name(ns),
+             (long long)c.k[0], (long long)c.s[0], (long long)c.p[0], c.ceil, c.cip, (long long)c.dov, mode);
+    compare(what, dt, ov, r.u.t);
+    if (ns == 2 && a[2].u.list.len == 2) {
+      const tabi_tensor *ot = r.u.t;
+      tabi_tensor *gb = NULL;
+      tabi_tensor *go = make_tensor(dt, ot->dl.ndim, ot->dl.shape, random_bytes(dt, no, 0), (int)irand(0, 2), &gb);
+      tabi_value b[8] = {tabi_tensor_value(go), tabi_tensor_value(x), a[1], a[2], a[3], a[4], a[5],
+                         c.dov ? tabi_int(c.dov) : tabi_none()};
+      const char *bn = "aten::avg_pool2d_backward";
+      tabi_status sb;
+      tabi_value rb = call_ref(bn, b, 8, 1, &sb);
+      CHECK_MSG(sb == TABI_OK, "%s: %s", bn, tabi_last_error());
+      tc_pool_dims mb;
+      if (sb == TABI_OK && check_dims(bn, b, x, ot, &mb)) {
+        tcq_geom gg;
+        memset(&gg, 0, sizeof gg);
+        tcq_init(&gg, &mb, x->dl.shape, x->dl.strides, go->dl.strides, NULL, dt);
+        int64_t ni = numel_of(x);
+        std::vector<char> gv((size_t)(ni * g.esz) + 1);
+        for (int64_t i = 0; i < ni; i++) tcq_avgb_elem(&gg, (const char *)tabi_tensor_data(go), gv.data(), i);
+        snprintf(what, sizeof what, "%s k %lldx%lld s %lldx%lld p %lldx%lld ceil %d cip %d dov %lld", bn,
+                 (long long)c.k[0], (long long)c.k[1], (long long)c.s[0], (long long)c.s[1], (long long)c.p[0],
+                 (long long)c.p[1], c.ceil, c.cip, (long long)c.dov);
+        compare(what, dt, gv, rb.u.t);
+      }
+      tabi_value_release(&rb);
+      tabi_tensor_release(go);
+      if (gb) tabi_tensor_release(gb);
+    }
+  }
+  tabi_value_release(&r);
+  tabi_tensor_release(x);
+  if (base) tabi_tensor_release(base);
+}
+
+static void adapt_case(int32_t ns, tabi_dtype dt, int mode) {
+  int32_t nd = ns + (int32_t)irand(1, 2);
+  int64_t shape[5], osz[3], n = 1;
+  for (int32_t i = 0; i < nd; i++) {
+    shape[i] = i < nd - ns ? irand(1, 3) : irand(1, (ns == 3 ? 6 : 11) * big);
+    if (i == 0 && nd == ns + 2 && urand() < 0.06) shape[0] = 0;
+    n *= shape[i];
+  }
+  for (int32_t i = 0; i < ns; i++) {
+    int64_t in = shape[nd - ns + i];
+    osz[i] = urand() < 0.05 ? 0 : urand() < 0.5 ? irand(1, in) : irand(1, 2 * in + 1);
+  }
+  tabi_tensor *base = NULL, *x = make_tensor(dt, nd, shape, random_bytes(dt, n, 0), mode, &base);
+  if (!x) return;
+  tabi_value a[2] = {tabi_tensor_value(x), tabi_int_list(osz, ns)};
+  tabi_status st;
+  tabi_value r = call_ref(adapt_name(ns), a, 2, 1, &st);
+  CHECK_MSG(st == TABI_OK, "%s: %s", adapt_name(ns), tabi_last_error());
+  tc_pool_dims m;
+  if (st == TABI_OK && check_dims(adapt_name(ns), a, x, r.u.t, &m)) {
+    tcq_geom g;
+    memset(&g, 0, sizeof g);
+    tcq_init(&g, &m, x->dl.shape, x->dl.strides, NULL, NULL, dt);
+    int64_t no = numel_of(r.u.t);
+    std::vector<char> ov((size_t)(no * g.esz) + 1);
+    for (int64_t i = 0; i < no; i++) tcq_adapt_elem(&g, (const char *)tabi_tensor_data(x), ov.data(), i);
+    compare(adapt_name(ns), dt, ov, r.u.t);
+    if (ns == 2) {
+      const tabi_tensor *ot = r.u.t;
+      tabi_tensor *gb = NULL;
+      tabi_tensor *go = make_tensor(dt, ot->dl.ndim, ot->dl.shape, random_bytes(dt, no, 0), (int)irand(0, 2), &gb);
+      tabi_value b[2] = {tabi_tensor_value(go), tabi_tensor_value(x)};
+      const char *bn = "aten::_adaptive_avg_pool2d_backward";
+      tabi_status sb;
+      tabi_value rb = call_ref(bn, b, 2, 1, &sb);
+      CHECK_MSG(sb == TABI_OK, "%s: %s", bn, tabi_last_error());
+      tc_pool_dims mb;
+      if (sb == TABI_OK && check_dims(bn, b, x, ot, &mb)) {
+        tcq_geom gg;
+        memset(&gg, 0, sizeof gg);
+        tcq_init(&gg, &mb, x->dl.shape, x->dl.strides, go->dl.strides, NULL, dt);
+        int64_t ni = numel_of(x);
+        std::vector<char> gv((size_t)(ni * g.esz) + 1);
+        for (int64_t i = 0; i < ni; i++) tcq_adaptb_elem(&gg, (const char *)tabi_tensor_data(go), gv.data(), i);
+        char what[160];
+        snprintf(what, sizeof what, "%s in %lldx%lld out %lldx%lld", bn, (long long)m.in[0], (long long)m.in[1],
+                 (long long)m.out[0], (long long)m.out[1]);
+        compare(what, dt, gv, rb.u.t);
+      }
+      tabi_value_release(&rb);
+      tabi_tensor_release(go);
+      if (gb) tabi_tensor_release(gb);
+    }
+  }
+  tabi_value_release(&r);
+  tabi_tensor_release(x);
+  if (base) tabi_tensor_release(base);
+}
+
+/* --- argument errors ---------------------------------------------------------------- */
+static void error_cases() {
+  /* tensors: dims 1-5 with non-zero sizes, a zero non-batch size, a zero
+   * batch; float32, int64, int32 */
+  const int64_t s2[2] = {3, 5}, s3[3] = {2, 5, 6}, s4[4] = {2, 3, 5, 6}, s5[5] = {1, 2, 4, 5, 6},
+                s1[1] = {4}, s3z[3] = {2, 0, 6}, s4b[4] = {0, 3, 5, 6};
+  const int64_t *shapes[7] = {s1, s2, s3, s4, s5, s3z, s4b};
+  const int32_t nds[7] = {1, 2, 3, 4, 5, 3, 4};
+  const tabi_dtype dts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_INT64, TABI_DTYPE_INT32};
+  tabi_tensor *t[21] = {0};
+  for (int i = 0; i < 7; i++)
+    for (int d = 0; d < 3; d++) {
+      int64_t n = 1;
+      for (int32_t j = 0; j < nds[i]; j++) n *= shapes[i][j];
+      std::vector<char> z((size_t)(n * 8) + 8);
+      CHECK_OK(tabi_tensor_from_host(ref, CPU, dts[d], nds[i], shapes[i], z.data(),
+                                     (uint64_t)(n * (d == 1 ? 8 : 4)), &t[i * 3 + d]));
+    }
+  /* parameter lists: lengths 0-4, zero and negative values, pad > k/2, huge kernels */
+  const int64_t v0[1] = {0}, v1[1] = {2}, v2[2] = {2, 3}, v3[3] = {2, 2, 2}, vneg[2] = {1, -1},
+                vbig[2] = {9, 9}, v4[4] = {1, 1, 1, 1}, vone[3] = {1, 1, 1};
+  struct { const int64_t *v; int64_t n; } L[9] = {{v1, 0}, {v0, 1}, {v1, 1}, {v2, 2}, {v3, 3},
+                                                  {vneg, 2}, {vbig, 2}, {v4, 4}, {vone, 3}};
+  for (int i = 0; i < 7; i++)
+    for (int d = 0; d < 3; d++)
+      for (int q = 0; q < 30; q++) {
+        int ki = (int)irand(1, 8), si = (int)irand(0, 8), pi = (int)irand(0, 8), di = (int)irand(0, 8);
+        tabi_value x = tabi_tensor_value(t[i * 3 + d]);
+        tabi_value kv = tabi_int_list(L[ki].v, L[ki].n), sv = tabi_int_list(L[si].v, L[si].n);
+        tabi_value pv = tabi_int_list(q % 3 == 0 ? L[pi].v : v0, q % 3 == 0 ? L[pi].n : 1);
+        tabi_value dv = tabi_int_list(L[di].v, L[di].n);
+        tabi_value dov = q % 5 == 0 ? tabi_int(0) : q % 5 == 1 ? tabi_int(-2) : tabi_none();
+        for (int32_t ns = 2; ns <= 3; ns++) {
+          tabi_value a[6] = {x, kv, sv, pv, dv, tabi_bool(q & 1)};
+          check_error(max_name(ns), a, 6, 2);
+        }
+        for (int32_t ns = 1; ns <= 3; ns++) {
+          tabi_value a[7] = {x, kv, sv, pv, tabi_bool(q & 1), tabi_bool(q & 2), dov};
+          check_error(avg_name(ns), a, ns == 1 ? 6 : 7, 1);
+          const int64_t osz[3] = {q % 4 == 0 ? -1 : 2, 3, 1};
+          tabi_value b[2] = {x, tabi_int_list(osz, q % 7 == 0 ? 2 : ns)};
+          check_error(adapt_name(ns), b, 2, 1);
+        }
+        /* backwards: grad_output / indices of a wrong dtype or shape */
+        tabi_tensor *other = t[(int)irand(0, 20)];
+        tabi_value mb[8] = {tabi_tensor_value(q % 4 == 0 ? t[i * 3 + d] : other), x, kv, sv, pv, dv,
+                            tabi_bool(q & 1), tabi_tensor_value(q % 3 ? other : t[i * 3 + 1])};
+        check_error("aten::max_pool2d_with_indices_backward", mb, 8, 1);
+        tabi_value ab[8] = {tabi_tensor_value(other), x, kv, sv, pv, tabi_bool(q & 1), tabi_bool(q & 2), dov};
+        check_error("aten::avg_pool2d_backward", ab, 8, 1);
+        tabi_value db[2] = {tabi_tensor_value(other), x};
+        check_error("aten::_adaptive_avg_pool2d_backward", db, 2, 1);
+      }
+  for (int i = 0; i < 21; i++) tabi_tensor_release(t[i]);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
+    return 2;
+  }
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
+  if (check_failed_) return check_report();
+  for (int round = 0; round < 2; round++) {
+    big = round ? 4 : 1;
+    int reps = round ? 3 : 8;
+    for (int mode = 0; mode < 3; mode++)
+      for (int d = 0; d < 5; d++) {
+        tabi_dtype dt = d < 4 ? FLOATS[d] : TABI_DTYPE_INT64;
+        for (int rep = 0; rep < reps; rep++) {
+          for (int32_t ns = 1; ns <= 3; ns++) avg_case(ns, dt, mode);
+          if (d == 4) continue;
+          max_case(2, dt, mode);
+          max_case(3, dt, mode);
+          for (int32_t ns = 1; ns <= 3; ns++) adapt_case(ns, dt, mode);
+        }
+      }
+  }
+  error_cases();
+  printf("%lld cases (%lld empty), %lld output elements compared (max backward: %lld window, %lld whole-plane "
+         "gathers); %lld bad-argument cases\n",
+         checked_cases, empty_cases, checked_elems, window_paths, full_paths, checked_errors);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
