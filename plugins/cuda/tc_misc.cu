@@ -1,5 +1,5 @@
-/* plugins/cuda/tc_misc.cu: grid_sampler_2d, _cdist_forward, _pdist_forward and
- * embedding_dense_backward.
+/* plugins/cuda/tc_misc.cu: grid_sampler_2d, _cdist_forward, _pdist_forward,
+ * embedding_dense_backward and _embedding_bag.
  *
  * The argument checks are the reference's (tc_misc_check.c); the kernels are
  * grid-stride loops with one thread per output element calling the element
@@ -38,6 +38,13 @@ __global__ void __launch_bounds__(NT) embbw_kernel(tcm_embbw_geom g, const char 
                                                    const int64_t *pos, char *out, int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)NT + threadIdx.x; i < n; i += (int64_t)gridDim.x * NT)
     tcm_embbw_elem(&g, go, starts, pos, out, i);
+}
+
+__global__ void __launch_bounds__(NT) ebag_kernel(tcm_ebag_geom g, const char *w, const int64_t *iv,
+                                                  const char *psw, const int64_t *starts, char *out, char *mxi,
+                                                  int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)NT + threadIdx.x; i < n; i += (int64_t)gridDim.x * NT)
+    tcm_ebag_elem(&g, w, iv, psw, starts, out, mxi, i);
 }
 
 static unsigned blocks_for(int64_t n) {
@@ -131,15 +138,17 @@ static tabi_status host_ints(tc_ctx *c, const char *op, tabi_tensor *idx, int64_
   return st;
 }
 
-/* A device int64 vector holding host values v[0..n). */
-static tabi_status upload(tc_ctx *c, const char *op, DLDevice dev, const int64_t *v, int64_t n, tabi_tensor **out) {
+/* A device vector of integer dtype dt (int64 unless given) holding the host
+ * values v[0..n) (stores wrap, as the reference's). */
+static tabi_status upload(tc_ctx *c, const char *op, DLDevice dev, const int64_t *v, int64_t n, tabi_tensor **out,
+                          tabi_dtype dt = TABI_DTYPE_INT64) {
   tabi_tensor *h = NULL;
   DLDevice cpu = {kDLCPU, 0};
   *out = NULL;
-  tabi_status st = tc_empty(c, cpu, TABI_DTYPE_INT64, 1, &n, &h);
+  tabi_status st = tc_empty(c, cpu, dt, 1, &n, &h);
   if (st == TABI_OK) {
-    if (n > 0) memcpy(tabi_tensor_data(h), v, sizeof(int64_t) * (size_t)n);
-    st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n, out);
+    for (int64_t i = 0; i < n; i++) tcm_st_i((char *)tabi_tensor_data(h) + i * tcm_esz(dt), dt, v[i]);
+    st = tc_empty(c, dev, dt, 1, &n, out);
   }
   if (st == TABI_OK && n > 0) st = c->h->tensor_copy(c->h->ctx, *out, h);
   if (h) c->h->tensor_release(c->h->ctx, h);
@@ -198,10 +207,80 @@ static tabi_status k_embedding_dense_backward(TC_ARGS) {
   return st;
 }
 
+/* _embedding_bag: the offsets and indices come to the host (checked there in
+ * the reference's order), which lays out the bags (contiguous position
+ * ranges), offset2bag, the counts, bag_size and (sum/mean) max_indices; the
+ * kernel computes output and (max) max_indices, one thread per (bag, column). */
+static tabi_status k_embedding_bag(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *w = args[0].u.t, *ind = args[1].u.t, *off = args[2].u.t;
+  tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
+  int64_t B, mode = args[4].u.i, pad = args[8].u.i;
+  int o2b_empty;
+  tabi_status st = tc_ebag_check(c->h, call, args, &B, &o2b_empty);
+  if (st != TABI_OK) return st;
+  if ((st = tc_check_cuda(c, w, OPN, "weight")) || (st = tc_check_cuda(c, ind, OPN, "indices")) ||
+      (st = tc_check_cuda(c, off, OPN, "offsets")) ||
+      (psw && (st = tc_check_cuda(c, psw, OPN, "per_sample_weights"))) || (st = tc_use_device(c, w, OPN)))
+    return st;
+  tabi_dtype dt = tabi_tensor_dtype(w), it = tabi_tensor_dtype(ind);
+  int64_t n = ind->dl.shape[0], noff = off->dl.shape[0], V = w->dl.shape[0], D = w->dl.shape[1];
+  size_t nb = (size_t)(n > 0 ? n : 1), bb = (size_t)(B > 0 ? B : 1);
+  int64_t *iv = (int64_t *)malloc(sizeof(int64_t) * nb), *o2b = (int64_t *)malloc(sizeof(int64_t) * nb);
+  int64_t *offv = (int64_t *)malloc(sizeof(int64_t) * (size_t)(noff > 0 ? noff : 1));
+  int64_t *starts = (int64_t *)malloc(sizeof(int64_t) * (bb + 1)), *cnt = (int64_t *)malloc(sizeof(int64_t) * bb);
+  int64_t *zero = (int64_t *)calloc(bb, sizeof(int64_t));
+  tabi_tensor *o[4] = {NULL, NULL, NULL, NULL}, *div = NULL, *dstarts = NULL;
+  if (!iv || !o2b || !offv || !starts || !cnt || !zero) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
+  if (st == TABI_OK) st = host_ints(c, OPN, off, offv, noff);
+  if (st == TABI_OK) st = host_ints(c, OPN, ind, iv, n);
+  if (st == TABI_OK) st = tc_ebag_check_values(c->h, call, offv, noff, iv, n, V);
+  if (st == TABI_OK) {
+    tc_ebag_layout(offv, B, iv, n, pad, starts, o2b, cnt);
+    int64_t oshape[2] = {B, D};
+    DLDevice dev = w->dl.device;
+    st = tc_empty(c, dev, dt, 2, oshape, &o[0]);
+    if (st == TABI_OK) st = upload(c, OPN, dev, o2b, o2b_empty ? 0 : n, &o[1], it);
+    if (st == TABI_OK) st = upload(c, OPN, dev, mode == 0 ? zero : cnt, B, &o[2], it);
+    if (st == TABI_OK) {
+      if (mode == 2) st = tc_empty(c, dev, it, 2, oshape, &o[3]);
+      else st = upload(c, OPN, dev, mode == 1 ? cnt : zero, B, &o[3], it);
+    }
+    if (st == TABI_OK) st = upload(c, OPN, dev, iv, n, &div);
+    if (st == TABI_OK) st = upload(c, OPN, dev, starts, B + 1, &dstarts);
+  }
+  int64_t total = B * D;
+  if (st == TABI_OK && total > 0) {
+    tcm_ebag_geom g;
+    memset(&g, 0, sizeof g);
+    tcm_ebag_init(&g, w->dl.shape, w->dl.strides, dt, it, (int)mode, psw != NULL, psw ? psw->dl.strides[0] : 0, pad);
+    ebag_kernel<<<blocks_for(total), NT>>>(g, (const char *)tabi_tensor_data(w),
+                                           n > 0 ? (const int64_t *)tabi_tensor_data(div) : NULL,
+                                           psw ? (const char *)tabi_tensor_data(psw) : NULL,
+                                           (const int64_t *)tabi_tensor_data(dstarts), (char *)tabi_tensor_data(o[0]),
+                                           (char *)tabi_tensor_data(o[3]), total);
+    st = tc_launch_status(c, OPN);
+  }
+  free(iv);
+  free(o2b);
+  free(offv);
+  free(starts);
+  free(cnt);
+  free(zero);
+  if (div) c->h->tensor_release(c->h->ctx, div);
+  if (dstarts) c->h->tensor_release(c->h->ctx, dstarts);
+  for (int k = 0; k < 4; k++) {
+    if (st == TABI_OK) outs[k] = tabi_tensor_value(o[k]);
+    else if (o[k]) c->h->tensor_release(c->h->ctx, o[k]);
+  }
+  return st;
+}
+
 TC_KTABLE tc_kernel tc_misc_kernels[] = {
     {"aten::grid_sampler_2d", k_grid_sampler_2d},
     {"aten::_cdist_forward", k_cdist},
     {"aten::_pdist_forward", k_pdist},
     {"aten::embedding_dense_backward", k_embedding_dense_backward},
+    {"aten::_embedding_bag", k_embedding_bag},
     {NULL, NULL},
 };

@@ -362,4 +362,56 @@ TCP_HD void tcm_embbw_elem(const tcm_embbw_geom *g, const char *go, const int64_
   }
 }
 
+/* --- _embedding_bag ------------------------------------------------------------------
+ * output [B, D] contiguous; bag b holds the indices at positions
+ * starts[b] .. starts[b + 1) (tc_ebag_layout). One thread per (bag, column)
+ * walks its bag in order as the reference does: positions holding padding_idx
+ * are skipped and not counted; sum/mean add weight * per_sample_weight in
+ * double, mean divides by the count (0 for an empty bag), max keeps the first
+ * maximum and its row (max_indices [B, D], the indices' dtype). */
+typedef struct tcm_ebag_geom {
+  int32_t dt, it, mode, has_psw;
+  int64_t d, pad;
+  int64_t wst[2], pst; /* weight and per_sample_weights strides, elements */
+} tcm_ebag_geom;
+
+TCP_HD void tcm_ebag_init(tcm_ebag_geom *g, const int64_t *wshape, const int64_t *wst, int dt, int it, int mode,
+                          int has_psw, int64_t pst, int64_t pad) {
+  g->dt = dt;
+  g->it = it;
+  g->mode = mode;
+  g->has_psw = has_psw;
+  g->d = wshape[1];
+  g->pad = pad;
+  g->wst[0] = wst[0];
+  g->wst[1] = wst[1];
+  g->pst = has_psw ? pst : 0;
+}
+
+TCP_HD void tcm_ebag_elem(const tcm_ebag_geom *g, const char *w, const int64_t *iv, const char *psw,
+                          const int64_t *starts, char *out, char *mxi, int64_t lin) {
+  TCP_NOCONTRACT
+  int64_t b = lin / g->d, col = lin % g->d, cnt = 0, arg = 0;
+  int esz = tcm_esz(g->dt);
+  double acc = 0;
+  for (int64_t i = starts[b]; i < starts[b + 1]; i++) {
+    int64_t v = iv[i];
+    if (v == g->pad) continue;
+    double x = tcp_ld(w + (v * g->wst[0] + col * g->wst[1]) * esz, g->dt);
+    if (g->mode == 2) {
+      if (cnt == 0 || x > acc) {
+        acc = x;
+        arg = v;
+      }
+    } else {
+      double sc = g->has_psw ? tcp_ld(psw + i * g->pst * esz, g->dt) : 1;
+      acc = TCP_ADD(acc, TCP_MUL(x, sc));
+    }
+    cnt++;
+  }
+  if (g->mode == 1) acc = cnt ? acc / (double)cnt : 0;
+  tcp_st(out + lin * esz, g->dt, acc);
+  if (g->mode == 2) tcm_st_i(mxi + lin * tcm_esz(g->it), g->it, arg);
+}
+
 #endif /* TABI_TC_MISC_CUH */

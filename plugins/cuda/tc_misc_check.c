@@ -129,3 +129,75 @@ void tc_embbw_buckets(const int64_t *iv, int64_t ni, int64_t V, int64_t *starts,
   for (int64_t r = V; r > 0; r--) starts[r] = starts[r - 1];
   starts[0] = 0;
 }
+
+tabi_status tc_ebag_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *Bout,
+                          int *o2b_empty) {
+  const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t, *off = args[2].u.t;
+  int64_t mode = args[4].u.i, pad = args[8].u.i;
+  const tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
+  int ilo = args[7].u.i != 0;
+  tabi_dtype dt = tabi_tensor_dtype(w), it = tabi_tensor_dtype(ind);
+  tabi_status st;
+  if ((st = ref_check_dtype(h, call, "weight", dt, REF_DTS_FLOAT)) ||
+      (st = ref_check_dtype(h, call, "indices", it, IDX_DTS)) ||
+      (st = ref_check_dtype(h, call, "offsets", tabi_tensor_dtype(off), IDX_DTS)))
+    return st;
+  if (mode < 0 || mode > 2)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'mode' is %lld; expected 0 (sum), 1 (mean) "
+                   "or 2 (max)", OPN, (long long)mode);
+  if (w->dl.ndim != 2 || ind->dl.ndim != 1 || off->dl.ndim != 1)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: expected weight 2-D, indices 1-D and offsets 1-D; got %dD, %dD, %dD",
+                   OPN, (int)w->dl.ndim, (int)ind->dl.ndim, (int)off->dl.ndim);
+  if (psw) {
+    if (mode != 0)
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: per_sample_weights is only supported with mode sum (0)",
+                     OPN);
+    if (tabi_tensor_dtype(psw) != dt)
+      return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'per_sample_weights' has dtype %s; expected %s (weight's)",
+                     OPN, tabi_dtype_name(tabi_tensor_dtype(psw)), tabi_dtype_name(dt));
+    if (psw->dl.ndim != 1 || psw->dl.shape[0] != ind->dl.shape[0])
+      return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'per_sample_weights' must have the shape of indices", OPN);
+  }
+  int64_t B = off->dl.shape[0] - (ilo ? 1 : 0);
+  if (B < 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: include_last_offset needs at least one offset", OPN);
+  *Bout = B;
+  /* ATen's sum-mode fast path does not build offset2bag (see ref_nn6.c) */
+  *o2b_empty = mode == 0 && pad < 0 &&
+               (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16) &&
+               w->dl.strides[1] == 1 && (!psw || psw->dl.strides[0] == 1);
+  return TABI_OK;
+}
+
+tabi_status tc_ebag_check_values(const tabi_host_api *h, const tabi_call *call, const int64_t *offv,
+                                 int64_t noff, const int64_t *iv, int64_t n, int64_t V) {
+  int64_t prev = 0;
+  for (int64_t b = 0; b < noff; b++) {
+    int64_t o = offv[b];
+    if ((b == 0 && o != 0) || o < prev || o > n)
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'offsets' must start at 0 and be "
+                     "non-decreasing and <= %lld (the number of indices); offsets[%lld] is %lld",
+                     OPN, (long long)n, (long long)b, (long long)o);
+    prev = o;
+  }
+  for (int64_t i = 0; i < n; i++)
+    if (iv[i] < 0 || iv[i] >= V)
+      return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for %lld rows", OPN,
+                     (long long)iv[i], (long long)V);
+  return TABI_OK;
+}
+
+void tc_ebag_layout(const int64_t *offv, int64_t B, const int64_t *iv, int64_t n, int64_t pad, int64_t *starts,
+                    int64_t *o2b, int64_t *cnt) {
+  /* the reference's walk: position i is in the last bag b < B with offsets[b] <= i */
+  int64_t bag = 0;
+  for (int64_t b = 0; b < B; b++) cnt[b] = 0;
+  for (int64_t b = 0; b <= B; b++) starts[b] = n;
+  if (B > 0) starts[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    while (bag + 1 < B && offv[bag + 1] <= i) starts[++bag] = i;
+    o2b[i] = bag;
+    if (B > 0 && iv[i] != pad) cnt[bag]++;
+  }
+  /* bags after the last position (offsets equal to n) start at n */
+}

@@ -40,6 +40,24 @@ tabi_status tc_embbw_check_indices(const tabi_host_api *h, const tabi_call *call
  * stable counting sort). */
 void tc_embbw_buckets(const int64_t *iv, int64_t ni, int64_t V, int64_t *starts, int64_t *pos);
 
+/* _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
+ * per_sample_weights, include_last_offset, padding_idx): dtypes, mode, dims,
+ * per_sample_weights, offset count; on success the number of bags B and
+ * whether offset2bag is returned empty (ATen's sum-mode fast path). */
+tabi_status tc_ebag_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *B,
+                          int *o2b_empty);
+
+/* The offsets' values offv[0..noff) and the indices' iv[0..n) against V rows:
+ * the reference's message for the first bad offset, then the first bad index. */
+tabi_status tc_ebag_check_values(const tabi_host_api *h, const tabi_call *call, const int64_t *offv,
+                                 int64_t noff, const int64_t *iv, int64_t n, int64_t V);
+
+/* Bag layout from valid offsets: starts[B + 1] (bag b's positions are
+ * starts[b] .. starts[b + 1)), o2b[n] (the bag of each position, 0 when B is
+ * 0) and cnt[B] (positions counted per bag: those not holding pad). */
+void tc_ebag_layout(const int64_t *offv, int64_t B, const int64_t *iv, int64_t n, int64_t pad, int64_t *starts,
+                    int64_t *o2b, int64_t *cnt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
  * helpers under a stand-in host table) must give the reference's output
  * shapes for every case above, and its status and message for bad
  * arguments. argv[1]: libtabi_reference.so. */
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -542,6 +543,146 @@ static void bucket_cases() {
   }
 }
 
+/* --- _embedding_bag ------------------------------------------------------------------ */
+/* An int64 host vector as bytes of integer dtype it. */
+static std::vector<char> int_bytes(const int64_t *v, int64_t n, tabi_dtype it) {
+  std::vector<char> b((size_t)(n * tcm_esz(it)) + 8);
+  for (int64_t i = 0; i < n; i++) tcm_st_i(b.data() + i * tcm_esz(it), it, v[i]);
+  return b;
+}
+
+static void ebag_case(tabi_dtype dt, tabi_dtype it, int mode, int layout) {
+  const char *name = "aten::_embedding_bag";
+  int64_t V = irand(1, 8 * big), D = irand(1, 5 * big), n = irand(urand() < 0.1 ? 0 : 1, 12 * big);
+  int ilo = urand() < 0.4;
+  int64_t B = irand(ilo ? 0 : 0, 5 * big), noff = B + ilo;
+  if (!ilo && urand() < 0.05) B = noff = 0;
+  std::vector<int64_t> iv((size_t)n + 1), offv((size_t)noff + 1);
+  for (int64_t i = 0; i < n; i++) iv[(size_t)i] = irand(0, V - 1);
+  for (int64_t b = 0; b < noff; b++) offv[(size_t)b] = b == 0 ? 0 : irand(0, n);
+  std::sort(offv.begin() + (noff > 0 ? 1 : 0), offv.begin() + noff);
+  double u = urand();
+  int64_t pad = u < 0.4 ? -1 : u < 0.9 ? irand(0, V - 1) : V + 2;
+  int use_psw = mode == 0 && urand() < 0.5;
+  int64_t wshape[2] = {V, D};
+  std::vector<char> wb = random_bytes(dt, V * D, urand() < 0.3), pb = random_bytes(dt, n, 0);
+  std::vector<char> ib = int_bytes(iv.data(), n, it), ob = int_bytes(offv.data(), noff, it);
+  tabi_tensor *wbase = NULL, *ibase = NULL, *obase = NULL, *pbase = NULL;
+  tabi_tensor *w = make_tensor(dt, 2, wshape, layout, wb, &wbase);
+  tabi_tensor *ind = make_tensor(it, 1, &n, layout == 2 ? 2 : 0, ib, &ibase);
+  tabi_tensor *off = make_tensor(it, 1, &noff, 0, ob, &obase);
+  tabi_tensor *psw = use_psw ? make_tensor(dt, 1, &n, urand() < 0.5 ? 2 : 0, pb, &pbase) : NULL;
+  if (!w || !ind || !off || (use_psw && !psw)) return;
+  tabi_value a[9] = {tabi_tensor_value(w),   tabi_tensor_value(ind), tabi_tensor_value(off),
+                     tabi_bool(0),           tabi_int(mode),         tabi_bool(0),
+                     psw ? tabi_tensor_value(psw) : tabi_none(), tabi_bool(ilo), tabi_int(pad)};
+  tabi_op op;
+  tabi_value r[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status st = tabi_call(ref, op, a, 9, r, 4);
+  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
+  if (st == TABI_OK) {
+    /* the kernel's host side */
+    tabi_call call = fake_call(name);
+    int64_t gB = -1;
+    int o2b_empty = 0;
+    CHECK_OK(tc_ebag_check(&FAKE, &call, a, &gB, &o2b_empty));
+    std::vector<int64_t> hiv = host_ints(ind), hoff = host_ints(off);
+    CHECK_OK(tc_ebag_check_values(&FAKE, &call, hoff.data(), noff, hiv.data(), n, V));
+    std::vector<int64_t> starts((size_t)B + 2), o2b((size_t)n + 1), cnt((size_t)B + 1), zero((size_t)B + 1, 0);
+    tc_ebag_layout(hoff.data(), gB, hiv.data(), n, pad, starts.data(), o2b.data(), cnt.data());
+    CHECK(gB == B && r[0].u.t->dl.shape[0] == B && numel_of(r[1].u.t) == (o2b_empty ? 0 : n) &&
+          numel_of(r[2].u.t) == B && numel_of(r[3].u.t) == (mode == 2 ? B * D : B));
+    tcm_ebag_geom g;
+    tcm_ebag_init(&g, w->dl.shape, w->dl.strides, dt, it, mode, psw != NULL, psw ? psw->dl.strides[0] : 0, pad);
+    std::vector<char> out((size_t)(B * D * tcm_esz(dt)) + 8), mxi((size_t)(B * D * 8) + 8);
+    for (int64_t i = 0; i < B * D; i++)
+      tcm_ebag_elem(&g, (const char *)tabi_tensor_data(w), hiv.data(), psw ? (const char *)tabi_tensor_data(psw) : NULL,
+                    starts.data(), out.data(), mxi.data(), i);
+    char what[200];
+    snprintf(what, sizeof what, "%s V %lld D %lld n %lld B %lld ilo %d mode %d psw %d pad %lld layout %d", name,
+             (long long)V, (long long)D, (long long)n, (long long)B, ilo, mode, use_psw, (long long)pad, layout);
+    compare(what, dt, out, B * D, r[0].u.t);
+    if (!o2b_empty) compare(what, it, int_bytes(o2b.data(), n, it), n, r[1].u.t);
+    compare(what, it, int_bytes(mode == 0 ? zero.data() : cnt.data(), B, it), B, r[2].u.t);
+    if (mode == 2) compare(what, it, mxi, B * D, r[3].u.t);
+    else compare(what, it, int_bytes(mode == 1 ? cnt.data() : zero.data(), B, it), B, r[3].u.t);
+  }
+  for (int k = 0; k < 4; k++) tabi_value_release(&r[k]);
+  tabi_tensor_release(w);
+  tabi_tensor_release(ind);
+  tabi_tensor_release(off);
+  if (psw) tabi_tensor_release(psw);
+  for (tabi_tensor *t : {wbase, ibase, obase, pbase})
+    if (t) tabi_tensor_release(t);
+}
+
+/* Bad arguments of _embedding_bag: the reference's status and message from
+ * tc_ebag_check, then tc_ebag_check_values on the host copies. */
+static void ebag_error(tabi_value *a) {
+  const char *name = "aten::_embedding_bag";
+  tabi_op op;
+  tabi_value r[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status sr = tabi_call(ref, op, a, 9, r, 4);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  for (int k = 0; k < 4; k++) tabi_value_release(&r[k]);
+  tabi_call call = fake_call(name);
+  int64_t B;
+  int e;
+  tabi_status sc = tc_ebag_check(&FAKE, &call, a, &B, &e);
+  if (sc == TABI_OK) {
+    std::vector<int64_t> iv = host_ints(a[1].u.t), ov = host_ints(a[2].u.t);
+    sc = tc_ebag_check_values(&FAKE, &call, ov.data(), numel_of(a[2].u.t), iv.data(), numel_of(a[1].u.t),
+                              a[0].u.t->dl.shape[0]);
+  }
+  checked_errors++;
+  CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"",
+            name, (int)sc, fake_msg, (int)sr, rmsg);
+}
+
+static void ebag_errors() {
+  std::vector<tabi_tensor *> keep;
+  auto T = [&](tabi_dtype dt, std::vector<int64_t> shape, std::vector<int64_t> vals) {
+    int64_t n = prod((int32_t)shape.size(), shape.data());
+    std::vector<char> b((size_t)(n * 8) + 8, 0);
+    for (int64_t i = 0; i < n && i < (int64_t)vals.size(); i++) {
+      if (tcm_is_int(dt)) tcm_st_i(b.data() + i * tcm_esz(dt), dt, vals[(size_t)i]);
+      else tcp_st(b.data() + i * tcm_esz(dt), dt, (double)vals[(size_t)i]);
+    }
+    tabi_tensor *t = NULL;
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, (int32_t)shape.size(), shape.data(), b.data(),
+                                   (uint64_t)(n * tcm_esz(dt)), &t));
+    keep.push_back(t);
+    return t;
+  };
+  const tabi_dtype F32 = TABI_DTYPE_FLOAT32, I64 = TABI_DTYPE_INT64;
+  tabi_tensor *ws[3] = {T(F32, {5, 3}, {}), T(TABI_DTYPE_INT32, {5, 3}, {}), T(F32, {15}, {})};
+  tabi_tensor *is[4] = {T(I64, {4}, {0, 1, 4, 2}), T(F32, {4}, {}), T(I64, {4}, {0, 5, 1, 1}), T(I64, {2, 2}, {})};
+  tabi_tensor *os[5] = {T(I64, {2}, {0, 2}), T(I64, {2}, {1, 2}), T(I64, {3}, {0, 3, 2}), T(I64, {2}, {0, 5}),
+                        T(I64, {0}, {})};
+  tabi_tensor *ps[3] = {T(F32, {4}, {}), T(TABI_DTYPE_FLOAT64, {4}, {}), T(F32, {3}, {})};
+  for (int wi = 0; wi < 3; wi++)
+    for (int ii = 0; ii < 4; ii++)
+      for (int oi = 0; oi < 5; oi++)
+        for (int mode = -1; mode < 3; mode++)
+          for (int pi = -1; pi < 3; pi++)
+            for (int ilo = 0; ilo < 2; ilo++) {
+              tabi_value a[9] = {tabi_tensor_value(ws[wi]), tabi_tensor_value(is[ii]), tabi_tensor_value(os[oi]),
+                                 tabi_bool(0), tabi_int(mode == -1 ? 3 : mode), tabi_bool(0),
+                                 pi < 0 ? tabi_none() : tabi_tensor_value(ps[pi]), tabi_bool(ilo), tabi_int(-1)};
+              tabi_op op;
+              tabi_value r[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+              tabi_op_find(ref, "aten::_embedding_bag", &op);
+              tabi_status st = tabi_call(ref, op, a, 9, r, 4);
+              for (int k = 0; k < 4; k++) tabi_value_release(&r[k]);
+              if (st == TABI_OK) continue; /* valid: covered by the value cases */
+              ebag_error(a);
+            }
+  for (tabi_tensor *t : keep) tabi_tensor_release(t);
+}
+
 /* --- argument errors ------------------------------------------------------------ */
 static tabi_tensor *zeros(tabi_dtype dt, int32_t nd, const int64_t *shape) {
   int64_t n = prod(nd, shape);
@@ -669,11 +810,18 @@ int main(int argc, char **argv) {
           embbw_case(emb_dts[d], TABI_DTYPE_INT64, mode);
           embbw_case(emb_dts[d], TABI_DTYPE_INT32, mode);
         }
+      for (int d = 0; d < 4; d++)
+        for (int em = 0; em < 3; em++)
+          for (int rep = 0; rep < 2 * reps; rep++) {
+            ebag_case(emb_dts[d], TABI_DTYPE_INT64, em, mode);
+            ebag_case(emb_dts[d], TABI_DTYPE_INT32, em, mode);
+          }
     }
   }
   pdist_pairs();
   bucket_cases();
   error_cases();
+  ebag_errors();
   printf("%lld cases, %lld output elements compared; %lld bad-argument cases\n", checked_cases, checked_elems,
          checked_errors);
   tabi_runtime_destroy(ref);
