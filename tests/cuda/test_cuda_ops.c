@@ -200,7 +200,7 @@ static void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int 
   tabi_value_release(&ro);
 }
 
-/* grid_sampler_2d, cdist/pdist, embedding_dense_backward (tc_misc.cu). */
+/* grid_sampler_2d, cdist/pdist, embedding_dense_backward, _embedding_bag (tc_misc.cu). */
 static void misc_cases(void) {
   const tabi_dtype fdt[2] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64};
   const double frt[2] = {1.3e-6, 1e-7};
@@ -289,6 +289,70 @@ static void misc_cases(void) {
   }
   tabi_tensor_release(ig);
   tabi_tensor_release(ir);
+  /* _embedding_bag: sum (with and without per_sample_weights), mean, max;
+   * every output compared (the index outputs exactly) */
+  {
+    int64_t wsh[2] = {9, 6}, nsh[1] = {11}, osh[1] = {4};
+    double wv[54], idx[11], offs[4] = {0, 3, 3, 7}, pw[11];
+    for (int i = 0; i < 54; i++) wv[i] = urand() * 4 - 2;
+    for (int i = 0; i < 11; i++) idx[i] = (double)(int)(urand() * 9);
+    for (int i = 0; i < 11; i++) pw[i] = urand() * 2 - 1;
+    for (int d = 0; d < 2; d++) {
+      tabi_tensor *t[8];
+      both_tensor(d ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32, 2, wsh, wv, &t[0], &t[1]);
+      both_tensor(TABI_DTYPE_INT64, 1, nsh, idx, &t[2], &t[3]);
+      both_tensor(TABI_DTYPE_INT64, 1, osh, offs, &t[4], &t[5]);
+      both_tensor(d ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32, 1, nsh, pw, &t[6], &t[7]);
+      for (int k = 0; k < 5; k++) {
+        int mode = k < 2 ? 0 : k - 2, use_psw = k == 1, ilo = k == 4;
+        int64_t pad = k == 3 ? (int64_t)idx[0] : -1;
+        tabi_value a[2][9];
+        for (int r = 0; r < 2; r++) {
+          tabi_value v[9] = {tabi_tensor_value(t[r]), tabi_tensor_value(t[2 + r]), tabi_tensor_value(t[4 + r]),
+                             tabi_bool(0), tabi_int(mode), tabi_bool(0),
+                             use_psw ? tabi_tensor_value(t[6 + r]) : tabi_none(), tabi_bool(ilo), tabi_int(pad)};
+          memcpy(a[r], v, sizeof v);
+        }
+        tabi_op og, orf;
+        CHECK_OK(tabi_op_find(gpu, "aten::_embedding_bag", &og));
+        CHECK_OK(tabi_op_find(ref, "aten::_embedding_bag", &orf));
+        tabi_value go[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+        tabi_value ro[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+        tabi_status sg = tabi_call(gpu, og, a[0], 9, go, 4);
+        CHECK_MSG(sg == TABI_OK, "_embedding_bag: %s", tabi_last_error());
+        tabi_status sr = tabi_call(ref, orf, a[1], 9, ro, 4);
+        CHECK_MSG(sr == TABI_OK, "_embedding_bag (reference): %s", tabi_last_error());
+        for (int o = 0; sg == TABI_OK && sr == TABI_OK && o < 4; o++) {
+          int64_t m = 1;
+          for (int32_t i = 0; i < ro[o].u.t->dl.ndim; i++) m *= ro[o].u.t->dl.shape[i];
+          int64_t mg = 1;
+          for (int32_t i = 0; i < go[o].u.t->dl.ndim; i++) mg *= go[o].u.t->dl.shape[i];
+          CHECK_MSG(mg == m, "_embedding_bag mode %d: output %d has %lld elements, reference %lld", mode, o,
+                    (long long)mg, (long long)m);
+          if (mg != m || m == 0) continue;
+          int esz = o == 0 ? (d ? 8 : 4) : 8;
+          char *x = calloc((size_t)m + 1, (size_t)esz), *y = calloc((size_t)m + 1, (size_t)esz);
+          CHECK_OK(tabi_tensor_to_host(gpu, go[o].u.t, x, (uint64_t)(m * esz)));
+          CHECK_OK(tabi_tensor_to_host(ref, ro[o].u.t, y, (uint64_t)(m * esz)));
+          int64_t bad = 0;
+          for (int64_t i = 0; i < m; i++) {
+            if (o > 0) bad += ((int64_t *)x)[i] != ((int64_t *)y)[i];
+            else if (d) bad += fabs(((double *)x)[i] - ((double *)y)[i]) > 1e-7 + 1e-7 * fabs(((double *)y)[i]);
+            else bad += fabsf(((float *)x)[i] - ((float *)y)[i]) > 1e-5f + 1.3e-6f * fabsf(((float *)y)[i]);
+          }
+          CHECK_MSG(bad == 0, "_embedding_bag mode %d psw %d: output %d: %lld of %lld differ", mode, use_psw, o,
+                    (long long)bad, (long long)m);
+          free(x);
+          free(y);
+        }
+        for (int o = 0; o < 4; o++) {
+          tabi_value_release(&go[o]);
+          tabi_value_release(&ro[o]);
+        }
+      }
+      for (int i = 0; i < 8; i++) tabi_tensor_release(t[i]);
+    }
+  }
   /* argument errors are the reference's */
   int64_t s3[3] = {2, 3, 4};
   same_error("aten::_pdist_forward", 3, s3, (tabi_value[]){tabi_float(2.0)}, 1);
