@@ -11,7 +11,9 @@
  * ref_linalg.c): double arithmetic in the reference's order, rounded once at
  * the store; products that feed a sum are TCP_MUL (never fused into an FMA,
  * which would round differently and, for grid sampling, could move a floor()
- * to another tap). Distances keep the reference's per-pair accumulation order
+ * to another tap; every function with arithmetic also opens with
+ * TCP_NOCONTRACT, so clang's HIP IR carries no contract flag from here).
+ * Distances keep the reference's per-pair accumulation order
  * (columns in order); embedding_dense_backward gathers: one thread per
  * (weight row, column) walks the positions holding that row in increasing
  * order (a host-built bucket list), so the sum is the reference's, with no
@@ -71,8 +73,12 @@ TCP_HD double tcm_gs_unnormalize(double c, int64_t size, int align) {
   if (align) return TCP_MUL((c + 1) / 2, (double)(size - 1));
   return TCP_ADD(TCP_MUL(c + 1, (double)size), -1.0) / 2;
 }
-TCP_HD double tcm_gs_clip(double c, int64_t size) { return fmin((double)(size - 1), fmax(c, 0.0)); }
+TCP_HD double tcm_gs_clip(double c, int64_t size) {
+  TCP_NOCONTRACT
+  return fmin((double)(size - 1), fmax(c, 0.0));
+}
 TCP_HD double tcm_gs_reflect(double c, int64_t twice_low, int64_t twice_high) {
+  TCP_NOCONTRACT
   if (twice_low == twice_high) return 0;
   double mn = (double)twice_low / 2, span = (double)(twice_high - twice_low) / 2;
   c = fabs(c - mn);
@@ -81,6 +87,7 @@ TCP_HD double tcm_gs_reflect(double c, int64_t twice_low, int64_t twice_high) {
   return flips % 2 == 0 ? extra + mn : span - extra + mn;
 }
 TCP_HD double tcm_gs_pad(double c, int64_t size, int pad, int align) {
+  TCP_NOCONTRACT
   if (pad == 1) return tcm_gs_clip(c, size);
   if (pad == 2) {
     c = align ? tcm_gs_reflect(c, 0, 2 * (size - 1)) : tcm_gs_reflect(c, -1, 2 * size - 1);
@@ -89,6 +96,7 @@ TCP_HD double tcm_gs_pad(double c, int64_t size, int pad, int align) {
   return c;
 }
 TCP_HD double tcm_gs_safe(double c) {
+  TCP_NOCONTRACT
   return (!isfinite(c) || c > 2147483647.0 || c < -2147483648.0) ? -100.0 : c;
 }
 /* ((A + 2) * t - (A + 3)) * t * t + 1 */
@@ -125,6 +133,7 @@ TCP_HD void tcm_grid_init(tcm_grid_geom *g, const int64_t *ishape, const int64_t
 }
 
 TCP_HD double tcm_gs_get(const tcm_grid_geom *g, const char *in, int64_t base, int64_t yy, int64_t xx) {
+  TCP_NOCONTRACT
   if (yy < 0 || yy >= g->h || xx < 0 || xx >= g->w) return 0;
   return tcp_ld(in + (base + yy * g->ist[2] + xx * g->ist[3]) * tcm_esz(g->dt), g->dt);
 }
@@ -197,6 +206,7 @@ TCP_HD void tcm_dist_add(tcm_dist_acc *d, double diff) {
   else d->acc += pow(a, d->p);
 }
 TCP_HD double tcm_dist_end(const tcm_dist_acc *d) {
+  TCP_NOCONTRACT
   if (d->p == 0 || d->p == 1 || isinf(d->p)) return d->acc;
   if (d->p == 2) return sqrt(d->acc);
   return pow(d->acc, 1.0 / d->p);
@@ -239,6 +249,7 @@ TCP_HD void tcm_cdist_init(tcm_cdist_geom *g, int32_t n1, const int64_t *sh1, co
 
 TCP_HD void tcm_cdist_elem(const tcm_cdist_geom *g, const char *x1, const char *x2, char *out,
                            int64_t lin) {
+  TCP_NOCONTRACT
   int64_t j = lin % g->r2, r = lin / g->r2;
   int64_t i = r % g->r1;
   r /= g->r1;
@@ -292,6 +303,7 @@ TCP_HD void tcm_pdist_pair(int64_t n, int64_t k, int64_t *pi, int64_t *pj) {
 }
 
 TCP_HD void tcm_pdist_elem(const tcm_pdist_geom *g, const char *x, char *out, int64_t lin) {
+  TCP_NOCONTRACT
   int64_t i, j;
   tcm_pdist_pair(g->n, lin, &i, &j);
   int esz = tcm_esz(g->dt);
@@ -342,6 +354,7 @@ TCP_HD int64_t tcm_embbw_off(const tcm_embbw_geom *g, int64_t lin) {
 
 TCP_HD void tcm_embbw_elem(const tcm_embbw_geom *g, const char *go, const int64_t *starts,
                            const int64_t *pos, char *out, int64_t lin) {
+  TCP_NOCONTRACT
   int64_t r = lin / g->d, col = lin % g->d;
   int64_t b = starts[r], e = starts[r + 1], cnt = e - b;
   int esz = tcm_esz(g->dt);
