@@ -229,6 +229,233 @@ static void pool_backward(const char *fwd, const char *bwd, tabi_dtype dt, int32
   free(res[1]);
 }
 
+/* A tensor of dtype dt holding the float64 host values h (converted as
+ * convert_element_type does), in both runtimes: *g on the device, *r on the CPU. */
+static void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *h, tabi_tensor **g,
+                        tabi_tensor **r) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  tabi_tensor *tg = NULL, *tr = NULL;
+  *g = *r = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tg));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tr));
+  tabi_op cg, cr;
+  tabi_op_find(gpu, "prims::convert_element_type", &cg);
+  tabi_op_find(ref, "prims::convert_element_type", &cr);
+  tabi_value a1[2] = {tabi_tensor_value(tg), tabi_dtype_value(dt)}, o1 = tabi_none();
+  tabi_value a2[2] = {tabi_tensor_value(tr), tabi_dtype_value(dt)}, o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+  *g = o1.u.t;
+  *r = o2.u.t;
+  tabi_tensor_release(tg);
+  tabi_tensor_release(tr);
+}
+
+/* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 compared as
+ * float64 within rtol/atol. */
+static void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol) {
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value go = tabi_none(), ro = tabi_none();
+  tabi_status sg = tabi_call(gpu, og, ga, na, &go, 1);
+  CHECK_MSG(sg == TABI_OK, "%s: %s", name, tabi_last_error());
+  tabi_status sr = tabi_call(ref, orf, ra, na, &ro, 1);
+  CHECK_MSG(sr == TABI_OK, "%s (reference): %s", name, tabi_last_error());
+  if (sg == TABI_OK && sr == TABI_OK) {
+    tabi_tensor *xg = NULL, *xr = NULL;
+    int64_t m = 1;
+    for (int32_t i = 0; i < ro.u.t->dl.ndim; i++) m *= ro.u.t->dl.shape[i];
+    CHECK(go.u.t->dl.ndim == ro.u.t->dl.ndim);
+    tabi_op cg, cr;
+    tabi_op_find(gpu, "prims::convert_element_type", &cg);
+    tabi_op_find(ref, "prims::convert_element_type", &cr);
+    tabi_value a1[2] = {go, tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+    tabi_value a2[2] = {ro, tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+    xg = o1.u.t;
+    xr = o2.u.t;
+    double *x = calloc((size_t)m + 1, 8), *y = calloc((size_t)m + 1, 8);
+    CHECK_OK(tabi_tensor_to_host(gpu, xg, x, (uint64_t)m * 8));
+    CHECK_OK(tabi_tensor_to_host(ref, xr, y, (uint64_t)m * 8));
+    int64_t bad = 0, first = -1;
+    for (int64_t i = 0; i < m; i++) {
+      int ok = x[i] == y[i] || (isnan(x[i]) && isnan(y[i])) || fabs(x[i] - y[i]) <= atol + rtol * fabs(y[i]);
+      if (!ok && first < 0) first = i;
+      bad += !ok;
+    }
+    CHECK_MSG(bad == 0, "%s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", name, (long long)bad,
+              (long long)m, (long long)first, first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
+    free(x);
+    free(y);
+    tabi_tensor_release(xg);
+    tabi_tensor_release(xr);
+  }
+  tabi_value_release(&go);
+  tabi_value_release(&ro);
+}
+
+/* grid_sampler_2d, cdist/pdist, embedding_dense_backward, _embedding_bag (tc_misc.cu). */
+static void misc_cases(void) {
+  const tabi_dtype fdt[2] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64};
+  const double frt[2] = {1.3e-6, 1e-7};
+  for (int d = 0; d < 2; d++) {
+    /* grid_sampler_2d: every interpolation x padding x align_corners */
+    int64_t ish[4] = {2, 3, 7, 9}, gsh[4] = {2, 5, 6, 2};
+    double ih[2 * 3 * 7 * 9], gh[2 * 5 * 6 * 2];
+    for (size_t i = 0; i < sizeof ih / 8; i++) ih[i] = urand() * 4 - 2;
+    for (size_t i = 0; i < sizeof gh / 8; i++) gh[i] = i % 7 == 3 ? (double)((int)(urand() * 21) - 10) / 8 : urand() * 2.6 - 1.3;
+    tabi_tensor *xg, *xr, *gg, *gr;
+    both_tensor(fdt[d], 4, ish, ih, &xg, &xr);
+    both_tensor(fdt[d], 4, gsh, gh, &gg, &gr);
+    for (int interp = 0; interp < 3; interp++)
+      for (int pad = 0; pad < 3; pad++)
+        for (int al = 0; al < 2; al++) {
+          tabi_value ga[5] = {tabi_tensor_value(xg), tabi_tensor_value(gg), tabi_int(interp), tabi_int(pad), tabi_bool(al)};
+          tabi_value ra[5] = {tabi_tensor_value(xr), tabi_tensor_value(gr), tabi_int(interp), tabi_int(pad), tabi_bool(al)};
+          compare_built("aten::grid_sampler_2d", ga, ra, 5, frt[d], 1e-5);
+        }
+    tabi_tensor_release(xg);
+    tabi_tensor_release(xr);
+    tabi_tensor_release(gg);
+    tabi_tensor_release(gr);
+    /* cdist (batch broadcast) and pdist, every kind of p */
+    int64_t s1[3] = {2, 5, 4}, s2[3] = {1, 6, 4}, sp[2] = {9, 5};
+    double h1[40], h2[24], hp[45];
+    for (int i = 0; i < 40; i++) h1[i] = urand() * 4 - 2;
+    for (int i = 0; i < 24; i++) h2[i] = i < 4 ? h1[i] : urand() * 4 - 2; /* one equal row pair */
+    for (int i = 0; i < 45; i++) hp[i] = urand() * 4 - 2;
+    tabi_tensor *ag, *ar, *bg, *br, *pg, *pr;
+    both_tensor(fdt[d], 3, s1, h1, &ag, &ar);
+    both_tensor(fdt[d], 3, s2, h2, &bg, &br);
+    both_tensor(fdt[d], 2, sp, hp, &pg, &pr);
+    const double ps[6] = {0.0, 1.0, 2.0, INFINITY, 0.5, 3.0};
+    for (int p = 0; p < 6; p++) {
+      tabi_value ga[4] = {tabi_tensor_value(ag), tabi_tensor_value(bg), tabi_float(ps[p]), tabi_none()};
+      tabi_value ra[4] = {tabi_tensor_value(ar), tabi_tensor_value(br), tabi_float(ps[p]), tabi_none()};
+      compare_built("aten::_cdist_forward", ga, ra, 4, frt[d], 1e-5);
+      tabi_value pa[2] = {tabi_tensor_value(pg), tabi_float(ps[p])};
+      tabi_value qa[2] = {tabi_tensor_value(pr), tabi_float(ps[p])};
+      compare_built("aten::_pdist_forward", pa, qa, 2, frt[d], 1e-5);
+    }
+    tabi_tensor_release(ag);
+    tabi_tensor_release(ar);
+    tabi_tensor_release(bg);
+    tabi_tensor_release(br);
+    tabi_tensor_release(pg);
+    tabi_tensor_release(pr);
+  }
+  /* embedding_dense_backward: float and integer grads, padding_idx, scale */
+  const tabi_dtype edt[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT32};
+  const double ert[4] = {1.3e-6, 1e-7, 1e-3, 0};
+  int64_t ishape[2] = {6, 7}, gshape[3] = {6, 7, 5};
+  double iv[42], gv[210];
+  for (int i = 0; i < 42; i++) iv[i] = (double)(int)(urand() * 10);
+  for (int i = 0; i < 210; i++) gv[i] = (double)(int)(urand() * 9) - 4 + 0.25 * (i % 4);
+  tabi_tensor *ig, *ir;
+  both_tensor(TABI_DTYPE_INT64, 2, ishape, iv, &ig, &ir);
+  for (int d = 0; d < 4; d++) {
+    tabi_tensor *gg, *gr;
+    both_tensor(edt[d], 3, gshape, gv, &gg, &gr);
+    for (int k = 0; k < 4; k++) {
+      int64_t pad = k < 2 ? -1 : 3;
+      int scale = k & 1;
+      tabi_value ga[5] = {tabi_tensor_value(gg), tabi_tensor_value(ig), tabi_int(10), tabi_int(pad), tabi_bool(scale)};
+      tabi_value ra[5] = {tabi_tensor_value(gr), tabi_tensor_value(ir), tabi_int(10), tabi_int(pad), tabi_bool(scale)};
+      compare_built("aten::embedding_dense_backward", ga, ra, 5, ert[d], edt[d] == TABI_DTYPE_INT32 ? 0 : 1e-5);
+    }
+    /* an index out of range: the reference's status and message */
+    tabi_value ga[5] = {tabi_tensor_value(gg), tabi_tensor_value(ig), tabi_int(8), tabi_int(-1), tabi_bool(0)};
+    tabi_value ra[5] = {tabi_tensor_value(gr), tabi_tensor_value(ir), tabi_int(8), tabi_int(-1), tabi_bool(0)};
+    tabi_op og, orf;
+    tabi_value go = tabi_none(), ro = tabi_none();
+    CHECK_OK(tabi_op_find(gpu, "aten::embedding_dense_backward", &og));
+    CHECK_OK(tabi_op_find(ref, "aten::embedding_dense_backward", &orf));
+    tabi_status sr = tabi_call(ref, orf, ra, 5, &ro, 1);
+    char rmsg[512];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_status sg = tabi_call(gpu, og, ga, 5, &go, 1);
+    CHECK_MSG(sr != TABI_OK && sg == sr && strcmp(tabi_last_error(), rmsg) == 0, "embedding_dense_backward: "
+              "status %d \"%s\", reference %d \"%s\"", (int)sg, tabi_last_error(), (int)sr, rmsg);
+    tabi_value_release(&go);
+    tabi_value_release(&ro);
+    tabi_tensor_release(gg);
+    tabi_tensor_release(gr);
+  }
+  tabi_tensor_release(ig);
+  tabi_tensor_release(ir);
+  /* _embedding_bag: sum (with and without per_sample_weights), mean, max;
+   * every output compared (the index outputs exactly) */
+  {
+    int64_t wsh[2] = {9, 6}, nsh[1] = {11}, osh[1] = {4};
+    double wv[54], idx[11], offs[4] = {0, 3, 3, 7}, pw[11];
+    for (int i = 0; i < 54; i++) wv[i] = urand() * 4 - 2;
+    for (int i = 0; i < 11; i++) idx[i] = (double)(int)(urand() * 9);
+    for (int i = 0; i < 11; i++) pw[i] = urand() * 2 - 1;
+    for (int d = 0; d < 2; d++) {
+      tabi_tensor *t[8];
+      both_tensor(d ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32, 2, wsh, wv, &t[0], &t[1]);
+      both_tensor(TABI_DTYPE_INT64, 1, nsh, idx, &t[2], &t[3]);
+      both_tensor(TABI_DTYPE_INT64, 1, osh, offs, &t[4], &t[5]);
+      both_tensor(d ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32, 1, nsh, pw, &t[6], &t[7]);
+      for (int k = 0; k < 5; k++) {
+        int mode = k < 2 ? 0 : k - 2, use_psw = k == 1, ilo = k == 4;
+        int64_t pad = k == 3 ? (int64_t)idx[0] : -1;
+        tabi_value a[2][9];
+        for (int r = 0; r < 2; r++) {
+          tabi_value v[9] = {tabi_tensor_value(t[r]), tabi_tensor_value(t[2 + r]), tabi_tensor_value(t[4 + r]),
+                             tabi_bool(0), tabi_int(mode), tabi_bool(0),
+                             use_psw ? tabi_tensor_value(t[6 + r]) : tabi_none(), tabi_bool(ilo), tabi_int(pad)};
+          memcpy(a[r], v, sizeof v);
+        }
+        tabi_op og, orf;
+        CHECK_OK(tabi_op_find(gpu, "aten::_embedding_bag", &og));
+        CHECK_OK(tabi_op_find(ref, "aten::_embedding_bag", &orf));
+        tabi_value go[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+        tabi_value ro[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
+        tabi_status sg = tabi_call(gpu, og, a[0], 9, go, 4);
+        CHECK_MSG(sg == TABI_OK, "_embedding_bag: %s", tabi_last_error());
+        tabi_status sr = tabi_call(ref, orf, a[1], 9, ro, 4);
+        CHECK_MSG(sr == TABI_OK, "_embedding_bag (reference): %s", tabi_last_error());
+        for (int o = 0; sg == TABI_OK && sr == TABI_OK && o < 4; o++) {
+          int64_t m = 1;
+          for (int32_t i = 0; i < ro[o].u.t->dl.ndim; i++) m *= ro[o].u.t->dl.shape[i];
+          int64_t mg = 1;
+          for (int32_t i = 0; i < go[o].u.t->dl.ndim; i++) mg *= go[o].u.t->dl.shape[i];
+          CHECK_MSG(mg == m, "_embedding_bag mode %d: output %d has %lld elements, reference %lld", mode, o,
+                    (long long)mg, (long long)m);
+          if (mg != m || m == 0) continue;
+          int esz = o == 0 ? (d ? 8 : 4) : 8;
+          char *x = calloc((size_t)m + 1, (size_t)esz), *y = calloc((size_t)m + 1, (size_t)esz);
+          CHECK_OK(tabi_tensor_to_host(gpu, go[o].u.t, x, (uint64_t)(m * esz)));
+          CHECK_OK(tabi_tensor_to_host(ref, ro[o].u.t, y, (uint64_t)(m * esz)));
+          int64_t bad = 0;
+          for (int64_t i = 0; i < m; i++) {
+            if (o > 0) bad += ((int64_t *)x)[i] != ((int64_t *)y)[i];
+            else if (d) bad += fabs(((double *)x)[i] - ((double *)y)[i]) > 1e-7 + 1e-7 * fabs(((double *)y)[i]);
+            else bad += fabsf(((float *)x)[i] - ((float *)y)[i]) > 1e-5f + 1.3e-6f * fabsf(((float *)y)[i]);
+          }
+          CHECK_MSG(bad == 0, "_embedding_bag mode %d psw %d: output %d: %lld of %lld differ", mode, use_psw, o,
+                    (long long)bad, (long long)m);
+          free(x);
+          free(y);
+        }
+        for (int o = 0; o < 4; o++) {
+          tabi_value_release(&go[o]);
+          tabi_value_release(&ro[o]);
+        }
+      }
+      for (int i = 0; i < 8; i++) tabi_tensor_release(t[i]);
+    }
+  }
+  /* argument errors are the reference's */
+  int64_t s3[3] = {2, 3, 4};
+  same_error("aten::_pdist_forward", 3, s3, (tabi_value[]){tabi_float(2.0)}, 1);
+  same_error("aten::_pdist_forward", 2, s3, (tabi_value[]){tabi_float(-1.0)}, 1);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -485,6 +712,7 @@ int main(int argc, char **argv) {
                 (int)stt[1], msg[1]);
     }
   }
+  misc_cases();
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
