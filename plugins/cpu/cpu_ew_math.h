@@ -21,7 +21,7 @@
  *    absolute error <= 1.7e-7 |x|; a third of the work of the above. On AVX-512
  *    (CPU_SIMD_HAS_TAB32) a piecewise polynomial from two-register table
  *    lookups instead (ew_gelu_tab): no division, absolute error <= 1.7e-8.
- *  - exp for float16/bfloat16 results: 2^(x log2 e) by a degree 5/4 polynomial
+ *  - exp for float16/bfloat16 results: 2^(x log2 e) by a degree 4 polynomial
  *    (ew_exp_half), within 1 ulp of the correctly rounded half result.
  * Signed zeros are kept where the reference keeps them (sin, tan, tanh, expm1,
  * erf of -0.0 are -0.0).
@@ -284,41 +284,34 @@ SI VF ew_gelu_tab(VF x, int half) {
 }
 #endif
 
-/* 2^f for f in [0, 1): minimax polynomials (relative error 9e-8 for degree 5,
- * 2.6e-6 for degree 4), fitted for results that are rounded to float16/bfloat16 */
-SI VF ew_exp2_frac(VF f, int deg) {
-  VF p;
-  if (deg >= 5) {
-    p = vf_set(1.8775766948e-3f);
-    p = vf_fma(p, f, vf_set(8.9893406257e-3f));
-    p = vf_fma(p, f, vf_set(5.5826317519e-2f));
-    p = vf_fma(p, f, vf_set(2.4015361071e-1f));
-    p = vf_fma(p, f, vf_set(6.9315308332e-1f));
-    return vf_fma(p, f, vf_set(9.9999994040e-1f));
-  }
-  p = vf_set(1.3534167782e-2f);
+/* 2^f for f in [0, 1): a degree 4 minimax polynomial (relative error 2.6e-6),
+ * fitted for results that are rounded to float16/bfloat16 */
+SI VF ew_exp2_frac(VF f) {
+  VF p = vf_set(1.3534167782e-2f);
   p = vf_fma(p, f, vf_set(5.2011463791e-2f));
   p = vf_fma(p, f, vf_set(2.4144275486e-1f));
   p = vf_fma(p, f, vf_set(6.9300383329e-1f));
   return vf_fma(p, f, vf_set(1.0000026226e+0f));
 }
 
-/* exp for results rounded to float16 (deg 5) or bfloat16 (deg 4): 2^t with
- * t = x log2(e) rounded once (relative error <= |t| 2^-24, 1.5e-6 over float16's
- * range, 8e-6 over bfloat16's), split t = floor(t) + f. Over all 65536 inputs of
- * each type the rounded result is within 1 ulp of the correctly rounded one and
- * equal to it for all but 3 (float16) and 4 (bfloat16) inputs. AVX-512: vreduceps
- * gives f and vscalefps applies floor(t) (inf, 0, subnormals and NaN included):
- * 9 vector ops against ew_exp's 17. */
-SI VF ew_exp_half(VF x, int deg) {
+/* exp for results rounded to float16 or bfloat16: 2^t with t = x log2(e)
+ * rounded once (relative error <= |t| 2^-24, 1.5e-6 over float16's range, 8e-6
+ * over bfloat16's), split t = floor(t) + f. Over all 65536 inputs of each type
+ * the rounded result is within 1 ulp of the correctly rounded one and equal to
+ * it for all but 91 (float16) and 4 (bfloat16) inputs (a degree 5 polynomial,
+ * one FMA more, had 5 for float16: the FMA pipes bound this loop, and the 10%
+ * it costs kept float16 exp below the copy-bandwidth target). AVX-512:
+ * vreduceps gives f and vscalefps applies floor(t) (inf, 0, subnormals and NaN
+ * included): 8 vector ops against ew_exp's 17. */
+SI VF ew_exp_half(VF x) {
 #ifdef CPU_SIMD_HAS_SCALEF
   VF t = vf_mul(x, vf_set(1.44269504088896341f));
-  return vf_scalef(ew_exp2_frac(vf_frac_floor(t), deg), t);
+  return vf_scalef(ew_exp2_frac(vf_frac_floor(t)), t);
 #else
   VF xc = vf_max(vf_set(-104.0f), vf_min(vf_set(88.8f), x));
   VF t = vf_mul(xc, vf_set(1.44269504088896341f));
   VF k = vf_floor(t);
-  return ew_scale(ew_exp2_frac(vf_sub(t, k), deg), k);
+  return ew_scale(ew_exp2_frac(vf_sub(t, k)), k);
 #endif
 }
 
