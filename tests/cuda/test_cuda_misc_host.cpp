@@ -32,6 +32,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "host_stub.h"
 #include "tc_misc.cuh"
 #include "tc_misc_check.h"
 
@@ -186,40 +187,9 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
             tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, ov, tv);
 }
 
-static int64_t numel_of(const tabi_tensor *t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
-  return n;
-}
 
 /* --- the checks of tc_misc_check.c under a stand-in host table --------------- */
-static char fake_msg[1024];
-static tabi_op_info fake_info;
-static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
-  va_end(ap);
-  return st;
-}
-static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
-static tabi_host_api fake_host() {
-  tabi_host_api h;
-  memset(&h, 0, sizeof h);
-  h.struct_size = sizeof h;
-  h.set_error = fake_set_error;
-  h.op_info = fake_op_info;
-  return h;
-}
-static const tabi_host_api FAKE = fake_host();
-static tabi_call fake_call(const char *name) {
-  fake_info.name = name;
-  fake_msg[0] = 0;
-  tabi_call c;
-  memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  return c;
-}
+/* the stand-in host table: host_stub.h */
 
 /* The index values of a (CPU) integer tensor in element order: what the
  * kernel's host copy of indices holds. */

@@ -29,6 +29,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "host_stub.h"
 #include "tc_pool.cuh"
 #include "tc_pool_check.h"
 
@@ -139,11 +140,6 @@ static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape,
   return r.u.t;
 }
 
-static int64_t numel_of(const tabi_tensor *t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
-  return n;
-}
 
 static int is_nan_elem(const char *p, tabi_dtype dt) { return dt != TABI_DTYPE_INT64 && std::isnan(tcp_ld(p, dt)); }
 
@@ -178,33 +174,7 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
 }
 
 /* --- the checks of tc_pool_check.c under a stand-in host table ---------------- */
-static char fake_msg[1024];
-static tabi_op_info fake_info;
-static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
-  va_end(ap);
-  return st;
-}
-static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
-static tabi_host_api fake_host() {
-  tabi_host_api h;
-  memset(&h, 0, sizeof h);
-  h.struct_size = sizeof h;
-  h.set_error = fake_set_error;
-  h.op_info = fake_op_info;
-  return h;
-}
-static const tabi_host_api FAKE = fake_host();
-static tabi_call fake_call(const char *name) {
-  fake_info.name = name;
-  fake_msg[0] = 0;
-  tabi_call c;
-  memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  return c;
-}
+/* the stand-in host table: host_stub.h */
 
 /* The check the device kernel of `name` runs on args. */
 static tabi_status run_check(const char *name, const tabi_value *a, tc_pool_dims *m) {
