@@ -7,12 +7,38 @@
 #ifndef TABI_TESTS_CUDA_HOST_STUB_H
 #define TABI_TESTS_CUDA_HOST_STUB_H
 
+#include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
 #include <tabi/host.h>
 #include <tabi/runtime.h>
+
+/* The reference runtime the tests compare with, and a xorshift stream of
+ * inputs (each test seeds it in main, so its cases are its own). */
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+
+/* Every 23rd-ish element a special (NaN, +-inf, -0.0), else uniform in [-2, 2). */
+static inline double special_or_random(int i) {
+  switch (i % 23) {
+    case 3: return NAN;
+    case 7: return INFINITY;
+    case 11: return -INFINITY;
+    case 17: return -0.0;
+    default: return urand() * 4 - 2;
+  }
+}
 
 static char fake_msg[1024];
 static tabi_op_info fake_info;

@@ -33,16 +33,6 @@
 #include "tc_pool.cuh"
 #include "tc_pool_check.h"
 
-static tabi_runtime *ref;
-static const DLDevice CPU = {kDLCPU, 0};
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static double urand() {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
-static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
 static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths, empty_cases;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
@@ -574,6 +564,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
     return 2;
   }
+  rng = 0x2545f4914f6cdd1dull;
   CHECK_OK(tabi_runtime_create(NULL, &ref));
   CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
   if (check_failed_) return check_report();
