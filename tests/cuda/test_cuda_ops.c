@@ -713,6 +713,128 @@ int main(int argc, char **argv) {
     }
   }
   misc_cases();
+  /* native_group_norm, native_layer_norm_backward, native_group_norm_backward
+   * (tc_norm.cu): the same inputs in both runtimes (mean/rstd given, not
+   * recomputed), every output and output_mask against the reference; small
+   * cases and ones past a grid of blocks. The kernels sum in the reference's
+   * order in double: expected to be bit-exact, checked within tolerance. */
+  {
+    const tabi_dtype ndt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16};
+    const double nrt[3] = {1.3e-6, 1e-7, 1e-3};
+    for (int d = 0; d < 3; d++)
+      for (int big = 0; big < 2; big++) {
+        /* layer norm [M, 4, K] over [4, K]; group norm [Nb, C, H, W] */
+        int64_t xs[4] = {big ? 3000 : 5, 4, big ? 16 : 33, 1}, ps[2] = {4, xs[2]}, ms[3] = {xs[0], 1, 1};
+        int64_t gxs[4] = {big ? 64 : 3, 6, big ? 10 : 5, big ? 10 : 7}, cs[1] = {6}, gms[2] = {gxs[0], 3};
+        int64_t nx = xs[0] * 4 * xs[2], ngx = gxs[0] * 6 * gxs[2] * gxs[3], np = 4 * xs[2];
+        double *hx = malloc((size_t)(nx > ngx ? nx : ngx) * 8), *hg = malloc((size_t)(nx > ngx ? nx : ngx) * 8);
+        double *hm = malloc((size_t)xs[0] * 8 + 8 * 256), *hr = malloc((size_t)xs[0] * 8 + 8 * 256);
+        double hw[4 * 33], hb[4 * 33];
+        for (int64_t i = 0; i < (nx > ngx ? nx : ngx); i++) {
+          hx[i] = urand() * 4 - 2;
+          hg[i] = urand() * 2 - 1;
+        }
+        for (int64_t i = 0; i < xs[0] + 256; i++) {
+          hm[i] = urand() - 0.5;
+          hr[i] = 0.5 + urand() * 2;
+        }
+        for (int64_t i = 0; i < np; i++) {
+          hw[i] = urand() * 2 - 1;
+          hb[i] = urand() * 2 - 1;
+        }
+        for (int op = 0; op < 3; op++) {
+          const char *name = op == 0 ? "aten::native_layer_norm_backward"
+                             : op == 1 ? "aten::native_group_norm" : "aten::native_group_norm_backward";
+          tabi_tensor *t[2][6]; /* [gpu, ref][x, go, mean, rstd, w, b] */
+          both_tensor(ndt[d], op ? 4 : 3, op ? gxs : xs, hx, &t[0][0], &t[1][0]);
+          both_tensor(ndt[d], op ? 4 : 3, op ? gxs : xs, hg, &t[0][1], &t[1][1]);
+          both_tensor(ndt[d], op ? 2 : 3, op ? gms : ms, hm, &t[0][2], &t[1][2]);
+          both_tensor(ndt[d], op ? 2 : 3, op ? gms : ms, hr, &t[0][3], &t[1][3]);
+          both_tensor(ndt[d], op ? 1 : 2, op ? cs : ps, hw, &t[0][4], &t[1][4]);
+          both_tensor(ndt[d], op ? 1 : 2, op ? cs : ps, hb, &t[0][5], &t[1][5]);
+          for (int m = op == 1 ? 7 : 0; m < 8; m++) {
+            int64_t mask[3] = {m & 1, (m >> 1) & 1, (m >> 2) & 1};
+            tabi_value o[2][3];
+            tabi_status st[2];
+            for (int k = 0; k < 2; k++) {
+              tabi_runtime *rt = k ? ref : gpu;
+              tabi_value a[10];
+              int na;
+              if (op == 0) {
+                tabi_value la[8] = {tabi_tensor_value(t[k][1]), tabi_tensor_value(t[k][0]), tabi_int_list(ps, 2),
+                                    tabi_tensor_value(t[k][2]), tabi_tensor_value(t[k][3]),
+                                    m == 5 ? tabi_none() : tabi_tensor_value(t[k][4]), tabi_tensor_value(t[k][5]),
+                                    tabi_bool_list(mask, 3)};
+                memcpy(a, la, sizeof la);
+                na = 8;
+              } else if (op == 1) {
+                tabi_value ga[8] = {tabi_tensor_value(t[k][0]), tabi_tensor_value(t[k][4]), tabi_tensor_value(t[k][5]),
+                                    tabi_int(gxs[0]), tabi_int(6), tabi_int(gxs[2] * gxs[3]), tabi_int(3),
+                                    tabi_float(1e-5)};
+                memcpy(a, ga, sizeof ga);
+                na = 8;
+              } else {
+                tabi_value gb[10] = {tabi_tensor_value(t[k][1]), tabi_tensor_value(t[k][0]), tabi_tensor_value(t[k][2]),
+                                     tabi_tensor_value(t[k][3]), m == 5 ? tabi_none() : tabi_tensor_value(t[k][4]),
+                                     tabi_int(gxs[0]), tabi_int(6), tabi_int(gxs[2] * gxs[3]), tabi_int(3),
+                                     tabi_bool_list(mask, 3)};
+                memcpy(a, gb, sizeof gb);
+                na = 10;
+              }
+              tabi_op opr;
+              CHECK_OK(tabi_op_find(rt, name, &opr));
+              for (int i = 0; i < 3; i++) o[k][i] = tabi_none();
+              st[k] = tabi_call(rt, opr, a, na, o[k], 3);
+              CHECK_MSG(st[k] == TABI_OK, "%s (%s): %s", name, k ? "reference" : "gpu", tabi_last_error());
+            }
+            for (int i = 0; i < 3 && st[0] == TABI_OK && st[1] == TABI_OK; i++) {
+              CHECK_MSG((o[0][i].tag == TABI_TAG_TENSOR) == (o[1][i].tag == TABI_TAG_TENSOR), "%s out %d present", name, i);
+              if (o[0][i].tag != TABI_TAG_TENSOR || o[1][i].tag != TABI_TAG_TENSOR) continue;
+              tabi_tensor *og = o[0][i].u.t, *orf = o[1][i].u.t;
+              int64_t n = 1;
+              int same = og->dl.ndim == orf->dl.ndim && tabi_tensor_dtype(og) == tabi_tensor_dtype(orf);
+              for (int32_t j = 0; same && j < orf->dl.ndim; j++) same = og->dl.shape[j] == orf->dl.shape[j];
+              for (int32_t j = 0; j < orf->dl.ndim; j++) n *= orf->dl.shape[j];
+              CHECK_MSG(same, "%s out %d: dtype or shape differs from the reference's", name, i);
+              if (!same) continue;
+              tabi_op cg, cr;
+              tabi_op_find(gpu, "prims::convert_element_type", &cg);
+              tabi_op_find(ref, "prims::convert_element_type", &cr);
+              tabi_value a1[2] = {o[0][i], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+              tabi_value a2[2] = {o[1][i], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+              CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+              CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+              double *x = calloc((size_t)n + 1, 8), *y = calloc((size_t)n + 1, 8);
+              if (o1.tag == TABI_TAG_TENSOR && o2.tag == TABI_TAG_TENSOR && n > 0) {
+                CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)n * 8));
+                CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)n * 8));
+              }
+              int64_t bad = 0, first = -1;
+              for (int64_t j = 0; j < n; j++) {
+                int ok = x[j] == y[j] || (isnan(x[j]) && isnan(y[j])) || fabs(x[j] - y[j]) <= 1e-5 + nrt[d] * fabs(y[j]);
+                if (!ok && first < 0) first = j;
+                bad += !ok;
+              }
+              CHECK_MSG(bad == 0, "%s %s out %d mask %d: %lld of %lld differ; first at %lld: %.17g vs %.17g", name,
+                        tabi_dtype_name(ndt[d]), i, m, (long long)bad, (long long)n, (long long)first,
+                        first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
+              free(x);
+              free(y);
+              tabi_value_release(&o1);
+              tabi_value_release(&o2);
+            }
+            for (int k = 0; k < 2; k++)
+              for (int i = 0; i < 3; i++) tabi_value_release(&o[k][i]);
+          }
+          for (int k = 0; k < 2; k++)
+            for (int i = 0; i < 6; i++) tabi_tensor_release(t[k][i]);
+        }
+        free(hx);
+        free(hg);
+        free(hm);
+        free(hr);
+      }
+  }
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -1,0 +1,437 @@
+/* tests/cuda/test_cuda_norm_host.cpp: the CUDA/ROCm native_group_norm,
+ * native_layer_norm_backward and native_group_norm_backward kernels
+ * (plugins/cuda/tc_norm.cu) emulated on the host, without a GPU, against the
+ * reference plugin; the pattern of test_cuda_pool_host.cpp.
+ *
+ * tc_norm.cu makes its inputs contiguous, then runs grid-stride loops calling
+ * the functions of plugins/cuda/tc_norm.cuh: per set (statistics / backward
+ * sums into a double scratch), per element, per parameter. This test compiles
+ * the header as plain C++ and runs the same functions, in that order, over
+ * every set, element and parameter, on the logical bytes of the inputs the
+ * reference gets (random values with NaN, +-inf, -0.0 mixed in; contiguous,
+ * transposed and step-2 sliced views to the reference; every float dtype, the
+ * float32-parameter "mixed" case of the half types, with and without weight
+ * and bias, all 8 output masks, empty and zero-size dims), with the geometry
+ * and output dtypes/shapes of tc_norm_check.c's checks (run under a stand-in
+ * host table), and asks for the reference's bits (NaN where it has NaN). Bad
+ * arguments must give the reference's status and message.
+ * argv[1]: libtabi_reference.so. */
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+#include "tc_norm.cuh"
+#include "tc_norm_check.h"
+
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+static long long checked_elems, checked_cases, checked_errors, empty_cases;
+
+static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
+                                     TABI_DTYPE_FLOAT64};
+static int esz_of(tabi_dtype dt) { return dt == TABI_DTYPE_INT64 ? 8 : dt == TABI_DTYPE_INT32 ? 4 : tcp_esz(dt); }
+
+/* n random values (specials mixed in when `specials`). */
+static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
+  int esz = esz_of(dt);
+  std::vector<char> b((size_t)(n * esz) + 8, 0);
+  for (int64_t i = 0; i < n; i++) {
+    double v = urand() * 4 - 2;
+    if (specials) switch (irand(0, 60)) {
+        case 0: v = NAN; break;
+        case 1: v = INFINITY; break;
+        case 2: v = -INFINITY; break;
+        case 3: v = -0.0; break;
+        default: break;
+      }
+    tcp_st(b.data() + i * esz, dt, v);
+  }
+  return b;
+}
+
+static tabi_status call_ref(const char *name, tabi_value *args, int nargs, tabi_value *out, int nouts) {
+  tabi_op op;
+  for (int i = 0; i < nouts; i++) out[i] = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  return tabi_call(ref, op, args, nargs, out, nouts);
+}
+
+/* A tensor of `shape` on the CPU holding the row-major logical bytes `v`:
+ * mode 0 contiguous, 1 a view with the last two dims transposed, 2 a view of
+ * every other element of the last dim. *base: what to release besides it. */
+static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
+                                int mode, tabi_tensor **base) {
+  int esz = esz_of(dt);
+  if ((mode == 1 && nd < 2) || (mode == 2 && nd < 1)) mode = 0;
+  int64_t bshape[8], n = 1, bn = 1;
+  if (nd) memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
+  if (mode == 1) {
+    bshape[nd - 1] = shape[nd - 2];
+    bshape[nd - 2] = shape[nd - 1];
+  } else if (mode == 2) {
+    bshape[nd - 1] = 2 * shape[nd - 1];
+  }
+  for (int32_t i = 0; i < nd; i++) {
+    n *= shape[i];
+    bn *= bshape[i];
+  }
+  std::vector<char> bb((size_t)(bn * esz) + 1, 0);
+  int64_t last = nd ? shape[nd - 1] : 1, prev = nd >= 2 ? shape[nd - 2] : 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = i;
+    if (mode == 1) {
+      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
+      j = (outer * last + b) * prev + a;
+    } else if (mode == 2) {
+      j = (i / last) * (2 * last) + 2 * (i % last);
+    }
+    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
+  }
+  *base = NULL;
+  tabi_tensor *t = NULL;
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
+  if (!t || mode == 0) return t;
+  *base = t;
+  tabi_value r[1];
+  tabi_status st;
+  if (mode == 1) {
+    int64_t perm[8];
+    for (int32_t i = 0; i < nd; i++) perm[i] = i;
+    perm[nd - 1] = nd - 2;
+    perm[nd - 2] = nd - 1;
+    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
+    st = call_ref("aten::permute", a, 2, r, 1);
+  } else {
+    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
+    st = call_ref("aten::slice.Tensor", a, 5, r, 1);
+  }
+  CHECK_OK(st);
+  return r[0].u.t;
+}
+
+static int64_t numel_of(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+
+/* The logical row-major bytes of a (reference output) tensor. */
+static std::vector<char> bytes_of(tabi_tensor *t) {
+  int64_t n = numel_of(t), esz = esz_of(tabi_tensor_dtype(t));
+  std::vector<char> b((size_t)(n * esz) + 8, 0);
+  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, t, b.data(), (uint64_t)(n * esz)));
+  return b;
+}
+
+/* ours (dtype dt, shape nd/shape) against the reference's output tensor. */
+static void compare(const char *what, tabi_dtype dt, int32_t nd, const int64_t *shape,
+                    const std::vector<char> &ours, tabi_tensor *refout) {
+  int same = refout && tabi_tensor_dtype(refout) == dt && refout->dl.ndim == nd;
+  for (int32_t i = 0; same && i < nd; i++) same = refout->dl.shape[i] == shape[i];
+  CHECK_MSG(same, "%s: the reference's output has another dtype or shape (or is missing)", what);
+  if (!same) return;
+  int esz = esz_of(dt);
+  int64_t n = numel_of(refout), bad = 0, first = -1;
+  std::vector<char> theirs = bytes_of(refout);
+  for (int64_t i = 0; i < n; i++) {
+    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
+    int ok = memcmp(a, b, (size_t)esz) == 0 || (std::isnan(tcp_ld(a, dt)) && std::isnan(tcp_ld(b, dt)));
+    if (!ok && first < 0) first = i;
+    bad += !ok;
+  }
+  checked_elems += n;
+  checked_cases++;
+  empty_cases += n == 0;
+  double fa = first >= 0 ? tcp_ld(ours.data() + first * esz, dt) : 0;
+  double fb = first >= 0 ? tcp_ld(theirs.data() + first * esz, dt) : 0;
+  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
+            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+}
+
+/* --- the checks of tc_norm_check.c under a stand-in host table ---------------- */
+static char fake_msg[1024];
+static tabi_op_info fake_info;
+static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
+static tabi_host_api fake_host() {
+  tabi_host_api h;
+  memset(&h, 0, sizeof h);
+  h.struct_size = sizeof h;
+  h.set_error = fake_set_error;
+  h.op_info = fake_op_info;
+  return h;
+}
+static const tabi_host_api FAKE = fake_host();
+
+static tabi_status run_check(const char *name, const tabi_value *a, tc_norm_dims *d) {
+  fake_info.name = name;
+  fake_msg[0] = 0;
+  tabi_call call;
+  memset(&call, 0, sizeof call);
+  call.struct_size = sizeof call;
+  if (strstr(name, "layer_norm")) return tc_ln_bwd_check(&FAKE, &call, a, d);
+  if (strstr(name, "backward")) return tc_gn_bwd_check(&FAKE, &call, a, d);
+  return tc_gn_check(&FAKE, &call, a, d);
+}
+
+/* Bad arguments: the reference's status and message (valid ones are skipped). */
+static void check_error(const char *name, tabi_value *a, int na) {
+  tabi_value out[3];
+  tabi_status sr = call_ref(name, a, na, out, 3);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  for (int i = 0; i < 3; i++) tabi_value_release(&out[i]);
+  if (sr == TABI_OK) return;
+  tc_norm_dims d;
+  tabi_status sc = run_check(name, a, &d);
+  checked_errors++;
+  CHECK_MSG(sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"", name, (int)sc,
+            fake_msg, (int)sr, rmsg);
+}
+
+/* --- the emulated kernels ------------------------------------------------------------ */
+
+/* tc_norm.cu's backward: dx (mask[0]), then grad_weight/grad_bias. */
+static void emulate_backward(const tcn_geom *g, const tc_norm_dims *d, const char *go, const char *x,
+                             const char *mean, const char *rstd, const char *w, const int64_t *mask,
+                             std::vector<char> *gi, std::vector<char> *dg, int dgdt, std::vector<char> *db,
+                             int dbdt) {
+  int64_t n = d->rows * d->cnt;
+  gi->assign((size_t)(n * g->xsz) + 8, 0);
+  dg->assign((size_t)(d->pn * tcp_esz(dgdt)) + 8, 0);
+  db->assign((size_t)(d->pn * tcp_esz(dbdt)) + 8, 0);
+  if (mask[0] && n > 0) {
+    std::vector<double> s((size_t)(2 * d->rows));
+    for (int64_t r = 0; r < d->rows; r++) tcn_bw_set(g, go, x, mean, rstd, w, s.data(), r);
+    for (int64_t i = 0; i < n; i++) tcn_dx_elem(g, go, x, mean, rstd, w, s.data(), gi->data(), i);
+  }
+  if (mask[1] || mask[2])
+    for (int64_t p = 0; p < d->pn; p++)
+      tcn_param_elem(g, go, x, mean, rstd, mask[1] ? dg->data() : NULL, dgdt, mask[2] ? db->data() : NULL, dbdt,
+                     p);
+}
+
+/* One backward case: the reference's outputs against the emulation's. */
+static void backward_compare(const char *name, tabi_value *a, int na, const int64_t *mask, tabi_tensor *x,
+                             const std::vector<char> &xb, tabi_dtype godt, const std::vector<char> &gob,
+                             tabi_tensor *mean, tabi_tensor *rstd, tabi_tensor *w, const std::vector<char> &wb,
+                             tabi_tensor *b) {
+  tabi_value out[3];
+  tabi_status sr = call_ref(name, a, na, out, 3);
+  CHECK_OK(sr);
+  tc_norm_dims d;
+  tabi_status sc = run_check(name, a, &d);
+  CHECK_MSG(sc == TABI_OK, "%s: check %d (%s)", name, (int)sc, fake_msg);
+  if (sr == TABI_OK && sc == TABI_OK) {
+    tabi_dtype dt = tabi_tensor_dtype(x);
+    tcn_geom g;
+    memset(&g, 0, sizeof g);
+    tcn_init(&g, &d, dt, godt, tabi_tensor_dtype(mean), tabi_tensor_dtype(rstd), w ? (int)tabi_tensor_dtype(w) : -1,
+             -1, 0);
+    std::vector<char> mb = bytes_of(mean), rb = bytes_of(rstd), gi, dg, db;
+    int dgdt = w ? (int)tabi_tensor_dtype(w) : (int)dt, dbdt = b ? (int)tabi_tensor_dtype(b) : (int)dt;
+    emulate_backward(&g, &d, gob.data(), xb.data(), mb.data(), rb.data(), w ? wb.data() : NULL, mask, &gi, &dg,
+                     dgdt, &db, dbdt);
+    char what[128];
+    for (int i = 0; i < 3; i++) {
+      snprintf(what, sizeof what, "%s out %d (mask %d%d%d, %s weight)", name, i, (int)mask[0], (int)mask[1],
+               (int)mask[2], w ? "with" : "no");
+      if (!mask[i]) {
+        CHECK_MSG(out[i].tag == TABI_TAG_NONE, "%s: the reference returns an output the mask leaves out", what);
+        continue;
+      }
+      if (i == 0) compare(what, dt, x->dl.ndim, x->dl.shape, gi, out[0].u.t);
+      else compare(what, (tabi_dtype)(i == 1 ? dgdt : dbdt), d.pnd, d.pshape, i == 1 ? dg : db, out[i].u.t);
+    }
+  }
+  for (int i = 0; i < 3; i++) tabi_value_release(&out[i]);
+}
+
+/* --- layer norm backward ------------------------------------------------------------ */
+
+static void ln_case(tabi_dtype dt, int mixed, int mode, int64_t scale) {
+  int32_t nd = (int32_t)irand(1, 4), k = (int32_t)irand(1, nd);
+  int64_t shape[4], n = 1;
+  for (int32_t i = 0; i < nd; i++) {
+    shape[i] = irand(1, 5 * scale);
+    if (irand(0, 25) == 0) shape[i] = 0;
+    n *= shape[i];
+  }
+  tabi_dtype pdt = mixed ? TABI_DTYPE_FLOAT32 : dt;
+  int has_w = (int)irand(0, 3) != 0, has_b = (int)irand(0, 3) != 0;
+  int64_t pn = 1;
+  for (int32_t i = nd - k; i < nd; i++) pn *= shape[i];
+  std::vector<char> xb = random_bytes(dt, n, 1), wb = random_bytes(pdt, pn, 1), bb = random_bytes(pdt, pn, 1);
+  tabi_dtype godt = irand(0, 5) == 0 ? FLOATS[irand(0, 3)] : dt; /* the reference reads any grad_out dtype */
+  std::vector<char> gob = random_bytes(godt, n, 1);
+  tabi_tensor *xbase, *gbase, *wbase, *bbase;
+  tabi_tensor *x = make_tensor(dt, nd, shape, xb, mode, &xbase);
+  tabi_tensor *go = make_tensor(godt, nd, shape, gob, (mode + 1) % 3, &gbase);
+  tabi_tensor *w = has_w ? make_tensor(pdt, k, shape + nd - k, wb, mode, &wbase) : NULL;
+  tabi_tensor *b = has_b ? make_tensor(pdt, k, shape + nd - k, bb, 0, &bbase) : NULL;
+  if (!has_w) wbase = NULL;
+  if (!has_b) bbase = NULL;
+  /* mean/rstd from the reference's forward (its statistics' dtype) */
+  tabi_value fa[5] = {tabi_tensor_value(x), tabi_int_list(shape + nd - k, k), tabi_tensor_value(w),
+                      tabi_tensor_value(b), tabi_float(irand(0, 3) == 0 ? 0.0 : 1e-5)};
+  tabi_value fo[3];
+  CHECK_OK(call_ref("aten::native_layer_norm", fa, 5, fo, 3));
+  if (fo[1].tag == TABI_TAG_TENSOR && fo[2].tag == TABI_TAG_TENSOR)
+    for (int m = 0; m < 8; m++) {
+      int64_t mask[3] = {m & 1, (m >> 1) & 1, (m >> 2) & 1};
+      tabi_value a[8] = {tabi_tensor_value(go), tabi_tensor_value(x), tabi_int_list(shape + nd - k, k), fo[1],
+                         fo[2], tabi_tensor_value(w), tabi_tensor_value(b), tabi_bool_list(mask, 3)};
+      backward_compare("aten::native_layer_norm_backward", a, 8, mask, x, xb, godt, gob, fo[1].u.t, fo[2].u.t, w,
+                       wb, b);
+    }
+  for (int i = 0; i < 3; i++) tabi_value_release(&fo[i]);
+  tabi_tensor *rel[8] = {x, xbase, go, gbase, w, wbase, b, bbase};
+  for (int i = 0; i < 8; i++)
+    if (rel[i]) tabi_tensor_release(rel[i]);
+}
+
+/* --- group norm ---------------------------------------------------------------------- */
+
+static void gn_case(tabi_dtype dt, int mixed, int mode, int64_t scale) {
+  int64_t G = irand(1, 3), D = irand(1, 3), N = irand(1, 3 * scale), C = G * D;
+  int32_t ns = (int32_t)irand(0, 2), nd = 2 + ns;
+  int64_t shape[4] = {N, C, irand(1, 4 * scale), irand(1, 4)}, HxW = 1;
+  if (irand(0, 20) == 0) shape[0] = N = 0;
+  if (irand(0, 20) == 0 && ns) shape[2] = 0;
+  for (int32_t i = 2; i < nd; i++) HxW *= shape[i];
+  int64_t n = N * C * HxW;
+  tabi_dtype pdt = mixed ? TABI_DTYPE_FLOAT32 : dt;
+  int has_w = (int)irand(0, 3) != 0, has_b = (int)irand(0, 3) != 0;
+  std::vector<char> xb = random_bytes(dt, n, 1), wb = random_bytes(pdt, C, 1), bb = random_bytes(pdt, C, 1);
+  tabi_dtype godt = irand(0, 5) == 0 ? FLOATS[irand(0, 3)] : dt;
+  std::vector<char> gob = random_bytes(godt, n, 1);
+  tabi_tensor *xbase, *gbase, *wbase = NULL, *bbase = NULL;
+  tabi_tensor *x = make_tensor(dt, nd, shape, xb, mode, &xbase);
+  tabi_tensor *go = make_tensor(godt, nd, shape, gob, (mode + 2) % 3, &gbase);
+  tabi_tensor *w = has_w ? make_tensor(pdt, 1, &C, wb, mode ? 2 : 0, &wbase) : NULL;
+  tabi_tensor *b = has_b ? make_tensor(pdt, 1, &C, bb, 0, &bbase) : NULL;
+  double eps = irand(0, 3) == 0 ? 0.0 : 1e-5;
+  tabi_value fa[8] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_tensor_value(b), tabi_int(N),
+                      tabi_int(C), tabi_int(HxW), tabi_int(G), tabi_float(eps)};
+  tabi_value fo[3];
+  tabi_status sr = call_ref("aten::native_group_norm", fa, 8, fo, 3);
+  CHECK_OK(sr);
+  tc_norm_dims d;
+  tabi_status sc = run_check("aten::native_group_norm", fa, &d);
+  CHECK_MSG(sc == TABI_OK, "native_group_norm: check %d (%s)", (int)sc, fake_msg);
+  if (sr == TABI_OK && sc == TABI_OK) {
+    /* the forward, as tc_norm.cu runs it */
+    tcn_geom g;
+    memset(&g, 0, sizeof g);
+    tcn_init(&g, &d, dt, -1, d.sdt, d.sdt, has_w ? (int)pdt : -1, has_b ? (int)pdt : -1, eps);
+    int ssz = tcp_esz(d.sdt);
+    std::vector<char> out((size_t)(n * tcp_esz(dt)) + 8), mean((size_t)(d.rows * ssz) + 8),
+        rstd((size_t)(d.rows * ssz) + 8);
+    std::vector<double> ms((size_t)(2 * d.rows) + 2);
+    for (int64_t r = 0; r < d.rows; r++) tcn_fw_set(&g, xb.data(), mean.data(), rstd.data(), ms.data(), r);
+    for (int64_t i = 0; i < n; i++)
+      tcn_fw_elem(&g, xb.data(), has_w ? wb.data() : NULL, has_b ? bb.data() : NULL, ms.data(), out.data(), i);
+    int64_t sshape[2] = {N, G};
+    compare("native_group_norm out", dt, nd, shape, out, fo[0].u.t);
+    compare("native_group_norm mean", (tabi_dtype)d.sdt, 2, sshape, mean, fo[1].u.t);
+    compare("native_group_norm rstd", (tabi_dtype)d.sdt, 2, sshape, rstd, fo[2].u.t);
+    /* the backward on the forward's statistics */
+    for (int m = 0; m < 8; m++) {
+      int64_t mask[3] = {m & 1, (m >> 1) & 1, (m >> 2) & 1};
+      tabi_value a[10] = {tabi_tensor_value(go), tabi_tensor_value(x), fo[1], fo[2], tabi_tensor_value(w),
+                          tabi_int(N), tabi_int(C), tabi_int(HxW), tabi_int(G), tabi_bool_list(mask, 3)};
+      backward_compare("aten::native_group_norm_backward", a, 10, mask, x, xb, godt, gob, fo[1].u.t, fo[2].u.t, w,
+                       wb, NULL);
+    }
+  }
+  for (int i = 0; i < 3; i++) tabi_value_release(&fo[i]);
+  tabi_tensor *rel[8] = {x, xbase, go, gbase, w, wbase, b, bbase};
+  for (int i = 0; i < 8; i++)
+    if (rel[i]) tabi_tensor_release(rel[i]);
+}
+
+/* --- bad arguments -------------------------------------------------------------------- */
+
+static void error_cases() {
+  const int64_t s1[1] = {6}, s2[2] = {2, 6}, s3[3] = {2, 6, 3}, s3b[3] = {3, 4, 3}, s0[1] = {0};
+  const int64_t *shapes[5] = {s1, s2, s3, s3b, s0};
+  const int32_t nds[5] = {1, 2, 3, 3, 1};
+  const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_FLOAT64, TABI_DTYPE_INT32};
+  tabi_tensor *t[20] = {0};
+  for (int i = 0; i < 5; i++)
+    for (int dd = 0; dd < 4; dd++) {
+      int64_t n = 1;
+      for (int32_t j = 0; j < nds[i]; j++) n *= shapes[i][j];
+      std::vector<char> z((size_t)(n * 8) + 8, 0);
+      CHECK_OK(tabi_tensor_from_host(ref, CPU, dts[dd], nds[i], shapes[i], z.data(),
+                                     (uint64_t)(n * esz_of(dts[dd])), &t[i * 4 + dd]));
+    }
+  const int64_t ns0[1] = {3}, ns1[2] = {6, 3}, ns2[1] = {6}, ns3[3] = {2, 6, 3}, ns4[1] = {4};
+  struct { const int64_t *v; int64_t n; } NS[6] = {{ns0, 0}, {ns0, 1}, {ns1, 2}, {ns2, 1}, {ns3, 3}, {ns4, 1}};
+  for (int q = 0; q < 400; q++) {
+    auto any = [&]() { return t[irand(0, 19)]; };
+    tabi_tensor *x = any(), *go = irand(0, 2) ? x : any(), *m = any(), *r = irand(0, 1) ? m : any();
+    tabi_value w = irand(0, 2) ? tabi_tensor_value(any()) : tabi_none();
+    tabi_value b = irand(0, 2) ? tabi_tensor_value(any()) : tabi_none();
+    int64_t mask[3] = {irand(0, 1), irand(0, 1), irand(0, 1)};
+    int nsi = (int)irand(0, 5);
+    tabi_value la[8] = {tabi_tensor_value(go), tabi_tensor_value(x), tabi_int_list(NS[nsi].v, NS[nsi].n),
+                        tabi_tensor_value(m), tabi_tensor_value(r), w, b, tabi_bool_list(mask, 3)};
+    check_error("aten::native_layer_norm_backward", la, 8);
+    int64_t N = irand(-1, 3), C = irand(0, 7), HxW = irand(0, 4), G = irand(-1, 4);
+    tabi_value ga[8] = {tabi_tensor_value(x), w, b, tabi_int(N), tabi_int(C), tabi_int(HxW), tabi_int(G),
+                        tabi_float(1e-5)};
+    check_error("aten::native_group_norm", ga, 8);
+    tabi_value gb[10] = {tabi_tensor_value(go), tabi_tensor_value(x), tabi_tensor_value(m), tabi_tensor_value(r), w,
+                         tabi_int(N), tabi_int(C), tabi_int(HxW), tabi_int(G), tabi_bool_list(mask, 3)};
+    check_error("aten::native_group_norm_backward", gb, 10);
+  }
+  for (int i = 0; i < 20; i++) tabi_tensor_release(t[i]);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
+    return 2;
+  }
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
+  if (check_failed_) return check_report();
+  for (int round = 0; round < 2; round++) {
+    int64_t scale = round ? 6 : 1;
+    int reps = round ? 2 : 6;
+    for (int mode = 0; mode < 3; mode++)
+      for (int d = 0; d < 4; d++)
+        for (int mixed = 0; mixed < (d < 2 ? 2 : 1); mixed++)
+          for (int rep = 0; rep < reps; rep++) {
+            ln_case(FLOATS[d], mixed, mode, scale);
+            gn_case(FLOATS[d], mixed, mode, scale);
+          }
+  }
+  error_cases();
+  printf("%lld outputs (%lld empty), %lld elements compared; %lld bad-argument cases\n", checked_cases,
+         empty_cases, checked_elems, checked_errors);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
