@@ -27,19 +27,10 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "host_stub.h"
 #include "tc_norm.cuh"
 #include "tc_norm_check.h"
 
-static tabi_runtime *ref;
-static const DLDevice CPU = {kDLCPU, 0};
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double urand() {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
-static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
 static long long checked_elems, checked_cases, checked_errors, empty_cases;
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
@@ -124,11 +115,6 @@ static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape,
   return r[0].u.t;
 }
 
-static int64_t numel_of(const tabi_tensor *t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
-  return n;
-}
 
 /* The logical row-major bytes of a (reference output) tensor. */
 static std::vector<char> bytes_of(tabi_tensor *t) {
@@ -164,32 +150,10 @@ static void compare(const char *what, tabi_dtype dt, int32_t nd, const int64_t *
 }
 
 /* --- the checks of tc_norm_check.c under a stand-in host table ---------------- */
-static char fake_msg[1024];
-static tabi_op_info fake_info;
-static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
-  va_end(ap);
-  return st;
-}
-static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
-static tabi_host_api fake_host() {
-  tabi_host_api h;
-  memset(&h, 0, sizeof h);
-  h.struct_size = sizeof h;
-  h.set_error = fake_set_error;
-  h.op_info = fake_op_info;
-  return h;
-}
-static const tabi_host_api FAKE = fake_host();
+/* the stand-in host table: host_stub.h */
 
 static tabi_status run_check(const char *name, const tabi_value *a, tc_norm_dims *d) {
-  fake_info.name = name;
-  fake_msg[0] = 0;
-  tabi_call call;
-  memset(&call, 0, sizeof call);
-  call.struct_size = sizeof call;
+  tabi_call call = fake_call(name);
   if (strstr(name, "layer_norm")) return tc_ln_bwd_check(&FAKE, &call, a, d);
   if (strstr(name, "backward")) return tc_gn_bwd_check(&FAKE, &call, a, d);
   return tc_gn_check(&FAKE, &call, a, d);
