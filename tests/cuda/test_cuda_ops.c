@@ -456,6 +456,76 @@ static void misc_cases(void) {
   same_error("aten::_pdist_forward", 2, s3, (tabi_value[]){tabi_float(-1.0)}, 1);
 }
 
+/* scatter_reduce.two (tc_idx.cu): every reduction with and without
+ * include_self, heavy duplicates, a transposed src; exact (the kernel runs the
+ * reference's order); then a bad index: the reference's status and message. */
+static void idx_cases(void) {
+  const tabi_dtype dts[5] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT32,
+                             TABI_DTYPE_INT64};
+  static const char *red[5] = {"sum", "prod", "mean", "amax", "amin"};
+  int64_t ss[2] = {6, 40}, is[2] = {9, 40}, rs[2] = {40, 9}, iv[360], perm[2] = {1, 0};
+  double sv[240], rv[360];
+  for (int i = 0; i < 240; i++) sv[i] = i % 17 == 3 ? NAN : (double)(int)(urand() * 8 - 4) / 2;
+  for (int i = 0; i < 360; i++) {
+    rv[i] = i % 23 == 5 ? -INFINITY : (double)(int)(urand() * 8 - 4) / 2;
+    iv[i] = (int64_t)(urand() * 6) % 6;
+  }
+  tabi_tensor *ig = NULL, *ir = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT64, 2, is, iv, sizeof iv, &ig));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 2, is, iv, sizeof iv, &ir));
+  for (int d = 0; d < 5; d++) {
+    tabi_tensor *sg, *sr, *rg0, *rr0;
+    both_tensor(dts[d], 2, ss, sv, &sg, &sr);
+    both_tensor(dts[d], 2, rs, rv, &rg0, &rr0);
+    tabi_op pg, pr;
+    tabi_op_find(gpu, "aten::permute", &pg);
+    tabi_op_find(ref, "aten::permute", &pr);
+    tabi_value p1[2] = {tabi_tensor_value(rg0), tabi_int_list(perm, 2)}, q1 = tabi_none();
+    tabi_value p2[2] = {tabi_tensor_value(rr0), tabi_int_list(perm, 2)}, q2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, pg, p1, 2, &q1, 1));
+    CHECK_OK(tabi_call(ref, pr, p2, 2, &q2, 1));
+    for (int k = 0; k < 5; k++)
+      for (int inc = 0; inc < 2; inc++) {
+        tabi_value ga[6] = {tabi_tensor_value(sg), tabi_int(0), tabi_tensor_value(ig), q1,
+                            tabi_string(red[k], (int64_t)strlen(red[k])), tabi_bool(inc)};
+        tabi_value ra[6] = {tabi_tensor_value(sr), tabi_int(0), tabi_tensor_value(ir), q2,
+                            tabi_string(red[k], (int64_t)strlen(red[k])), tabi_bool(inc)};
+        compare_built("aten::scatter_reduce.two", ga, ra, 6, 0, 0);
+      }
+    /* index 6 out of range for a [3, 40] self: the reference's error */
+    int64_t s3[2] = {3, 40};
+    tabi_tensor *tg, *tr;
+    both_tensor(dts[d], 2, s3, sv, &tg, &tr);
+    tabi_value ga[6] = {tabi_tensor_value(tg), tabi_int(0), tabi_tensor_value(ig), q1, tabi_string("sum", 3),
+                        tabi_bool(1)};
+    tabi_value ra[6] = {tabi_tensor_value(tr), tabi_int(0), tabi_tensor_value(ir), q2, tabi_string("sum", 3),
+                        tabi_bool(1)};
+    tabi_op og, orf;
+    tabi_value go = tabi_none(), ro = tabi_none();
+    CHECK_OK(tabi_op_find(gpu, "aten::scatter_reduce.two", &og));
+    CHECK_OK(tabi_op_find(ref, "aten::scatter_reduce.two", &orf));
+    tabi_status str = tabi_call(ref, orf, ra, 6, &ro, 1);
+    char rmsg[512];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_status stg = tabi_call(gpu, og, ga, 6, &go, 1);
+    CHECK_MSG(str == TABI_ERR_INDEX && stg == str && strcmp(tabi_last_error(), rmsg) == 0,
+              "scatter_reduce.two: status %d \"%s\", reference %d \"%s\"", (int)stg, tabi_last_error(), (int)str,
+              rmsg);
+    tabi_value_release(&go);
+    tabi_value_release(&ro);
+    tabi_value_release(&q1);
+    tabi_value_release(&q2);
+    tabi_tensor_release(tg);
+    tabi_tensor_release(tr);
+    tabi_tensor_release(sg);
+    tabi_tensor_release(sr);
+    tabi_tensor_release(rg0);
+    tabi_tensor_release(rr0);
+  }
+  tabi_tensor_release(ig);
+  tabi_tensor_release(ir);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -713,6 +783,7 @@ int main(int argc, char **argv) {
     }
   }
   misc_cases();
+  idx_cases(); /* scatter_reduce.two (tc_idx.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -1,0 +1,29 @@
+/* plugins/cuda/tc_idx_check.h: the argument checks of the index ops of
+ * tc_idx.cu, with the reference's messages (reference/ref_index.c), host
+ * side, metadata and host index arrays only; C so it can use the reference's
+ * helpers, and so tests/cuda/test_cuda_idx_host.cpp can run them. */
+#ifndef TABI_TC_IDX_CHECK_H
+#define TABI_TC_IDX_CHECK_H
+
+#include <tabi/tabi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* scatter_reduce.two(self, dim, index, src, reduce, include_self): every check
+ * before the index values, in the reference's order; on success the wrapped
+ * dim and the reduction (TCI_SUM..TCI_AMIN of tc_idx.cuh). */
+tabi_status tc_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
+                        int *kind);
+
+/* The index values iv[0..n) (index's elements in row-major order) against
+ * 0..size-1: the reference's message for the first bad one. */
+tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
+                               int32_t dim, int64_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

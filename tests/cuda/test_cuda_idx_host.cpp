@@ -1,0 +1,423 @@
+/* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernel of
+ * scatter_reduce.two (plugins/cuda/tc_idx.cu) emulated on the host, without a
+ * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
+ *
+ * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
+ * contiguous copy of self, reading index and src through their strides. This
+ * test compiles the header as plain C++ and runs the same function on the
+ * same input bytes the reference plugin gets (every dtype; all five
+ * reductions with and without include_self; 1-D to 3-D, every dim; heavy
+ * duplicate targets; contiguous, transposed and step-2 sliced self, index and
+ * src; NaN/inf/-0.0 among the floats and complex values, integers over their
+ * whole range so sums and products wrap) and asks for the reference's bits
+ * exactly. The argument checks the kernel runs first (tc_idx_check.c, linked
+ * here with the reference's helpers under a stand-in host table) must pass
+ * for every such case, and give the reference's status and message for bad
+ * arguments. What this cannot show: the launch itself. argv[1]:
+ * libtabi_reference.so. */
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+#include "tc_idx.cuh"
+#include "tc_idx_check.h"
+
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+static long long checked_elems, checked_cases, checked_errors;
+
+static double special_or_random(int i) {
+  switch (i % 19) {
+    case 3: return NAN;
+    case 7: return INFINITY;
+    case 11: return -INFINITY;
+    case 17: return -0.0;
+    default: return urand() < 0.3 ? (double)irand(-3, 3) : urand() * 4 - 2;
+  }
+}
+
+static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
+  int esz = tci_esz(dt);
+  std::vector<char> b((size_t)(n * esz) + 16);
+  for (int64_t i = 0; i < n; i++) {
+    char *p = b.data() + i * esz;
+    double v = specials ? special_or_random((int)(i + irand(0, 18))) : urand() * 4 - 2;
+    switch (dt) {
+      case TABI_DTYPE_BOOL: p[0] = urand() < 0.5; break;
+      case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(p, &h, 2); break; }
+      case TABI_DTYPE_BFLOAT16: { uint16_t h = tabi_f32_to_bf16((float)v); memcpy(p, &h, 2); break; }
+      case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(p, &f, 4); break; }
+      case TABI_DTYPE_FLOAT64: memcpy(p, &v, 8); break;
+      case TABI_DTYPE_COMPLEX64: {
+        float f[2] = {(float)v, (float)(specials ? special_or_random((int)irand(0, 18)) : urand())};
+        memcpy(p, f, 8);
+        break;
+      }
+      case TABI_DTYPE_COMPLEX128: {
+        double f[2] = {v, specials ? special_or_random((int)irand(0, 18)) : urand()};
+        memcpy(p, f, 16);
+        break;
+      }
+      default: {
+        uint64_t r = rng ^ (uint64_t)i * 0x9e3779b97f4a7c15ull;
+        urand();
+        if (urand() < 0.5) r = (uint64_t)irand(-3, 3);
+        memcpy(p, &r, (size_t)esz);
+        break;
+      }
+    }
+  }
+  return b;
+}
+
+static tabi_value call_ref(const char *name, tabi_value *args, int nargs) {
+  tabi_op op;
+  tabi_value out = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status st = tabi_call(ref, op, args, nargs, &out, 1);
+  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
+  return out;
+}
+
+/* A tensor of `shape` holding `bytes` (logical row-major order) laid out per
+ * mode: 0 contiguous, 1 last two dims transposed, 2 step-2 slice of the last
+ * dim. *base: to release too. */
+static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, int mode,
+                                const std::vector<char> &bytes, tabi_tensor **base) {
+  int esz = tci_esz(dt);
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  if (mode == 1 && nd < 2) mode = 0;
+  if (mode == 2 && nd < 1) mode = 0;
+  int64_t bshape[TCI_MAX_DIMS];
+  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
+  if (mode == 1) {
+    bshape[nd - 1] = shape[nd - 2];
+    bshape[nd - 2] = shape[nd - 1];
+  } else if (mode == 2) {
+    bshape[nd - 1] = 2 * shape[nd - 1];
+  }
+  int64_t bn = 1;
+  for (int32_t i = 0; i < nd; i++) bn *= bshape[i];
+  std::vector<char> raw((size_t)(bn * esz) + 16, 0);
+  int64_t bst[TCI_MAX_DIMS], vst[TCI_MAX_DIMS];
+  for (int32_t i = nd - 1, s = 1; i >= 0; i--) {
+    bst[i] = s;
+    s = (int32_t)(s * bshape[i]);
+  }
+  for (int32_t i = 0; i < nd; i++) vst[i] = bst[i];
+  if (mode == 1) {
+    vst[nd - 1] = bst[nd - 2];
+    vst[nd - 2] = bst[nd - 1];
+  } else if (mode == 2) {
+    vst[nd - 1] = 2;
+  }
+  for (int64_t e = 0; e < n; e++) {
+    int64_t r = e, off = 0;
+    for (int32_t d = nd - 1; d >= 0; d--) {
+      off += (r % shape[d]) * vst[d];
+      r /= shape[d];
+    }
+    memcpy(raw.data() + off * esz, bytes.data() + e * esz, (size_t)esz);
+  }
+  *base = NULL;
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, raw.data(), (uint64_t)(bn * esz), base));
+  if (!*base) return NULL;
+  if (mode == 0) {
+    tabi_tensor *t = *base;
+    *base = NULL;
+    return t;
+  }
+  tabi_value r;
+  if (mode == 1) {
+    int64_t perm[TCI_MAX_DIMS];
+    for (int32_t i = 0; i < nd; i++) perm[i] = i;
+    perm[nd - 1] = nd - 2;
+    perm[nd - 2] = nd - 1;
+    tabi_value a[2] = {tabi_tensor_value(*base), tabi_int_list(perm, nd)};
+    r = call_ref("aten::permute", a, 2);
+  } else {
+    tabi_value a[5] = {tabi_tensor_value(*base), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
+    r = call_ref("aten::slice.Tensor", a, 5);
+  }
+  return r.u.t;
+}
+
+static int is_nan_elem(const char *p, tabi_dtype dt) {
+  int dom = tci_domain(dt);
+  if (dom == 0) return 0;
+  if (dom == 1) return std::isnan(tcp_ld(p, dt));
+  double re, im;
+  tci_ld_c(p, dt, &re, &im);
+  return std::isnan(re) || std::isnan(im);
+}
+
+static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
+                    tabi_tensor *refout) {
+  int esz = tci_esz(dt);
+  std::vector<char> theirs((size_t)(n * esz) + 16);
+  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < n; i++) {
+    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
+    int ok = memcmp(a, b, (size_t)esz) == 0;
+    if (!ok && tci_domain(dt) == 1) ok = is_nan_elem(a, dt) && is_nan_elem(b, dt);
+    if (!ok && tci_domain(dt) == 2) { /* NaN parts where the reference has them, other parts exact */
+      double ar, ai, br, bi;
+      tci_ld_c(a, dt, &ar, &ai);
+      tci_ld_c(b, dt, &br, &bi);
+      ok = (std::isnan(ar) ? std::isnan(br) : memcmp(&ar, &br, 8) == 0) &&
+           (std::isnan(ai) ? std::isnan(bi) : memcmp(&ai, &bi, 8) == 0);
+    }
+    if (!ok && first < 0) first = i;
+    bad += !ok;
+  }
+  checked_elems += n;
+  checked_cases++;
+  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld", what, tabi_dtype_name(dt),
+            (long long)bad, (long long)n, (long long)first);
+}
+
+/* --- the checks of tc_idx_check.c under a stand-in host table ----------------- */
+static char fake_msg[1024];
+static tabi_op_info fake_info;
+static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
+static tabi_host_api fake_host() {
+  tabi_host_api h;
+  memset(&h, 0, sizeof h);
+  h.struct_size = sizeof h;
+  h.set_error = fake_set_error;
+  h.op_info = fake_op_info;
+  return h;
+}
+static const tabi_host_api FAKE = fake_host();
+static tabi_call fake_call(const char *name) {
+  fake_info.name = name;
+  fake_msg[0] = 0;
+  tabi_call c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  return c;
+}
+
+static int64_t numel_of(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
+static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
+
+/* index's values in row-major element order (what the kernel's host copy holds). */
+static std::vector<int64_t> host_ints(const tabi_tensor *t) {
+  int64_t n = numel_of(t);
+  std::vector<int64_t> v((size_t)(n > 0 ? n : 1));
+  int dt = tabi_tensor_dtype(t), esz = tci_esz(dt);
+  for (int64_t e = 0; e < n; e++) {
+    int64_t r = e, off = 0;
+    for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
+      off += (r % t->dl.shape[d]) * t->dl.strides[d];
+      r /= t->dl.shape[d];
+    }
+    v[(size_t)e] = tci_ld_i((const char *)tabi_tensor_data(t) + off * esz, dt);
+  }
+  return v;
+}
+
+/* What tc_idx.cu's k_scatter_reduce checks on the host. */
+static tabi_status run_check(tabi_value *a, int32_t *dim, int *kind) {
+  tabi_call call = fake_call("aten::scatter_reduce.two");
+  tabi_status st = tc_sr_check(&FAKE, &call, a, dim, kind);
+  if (st != TABI_OK) return st;
+  const tabi_tensor *index = a[2].u.t;
+  int64_t n = numel_of(index);
+  if (n == 0) return TABI_OK;
+  std::vector<int64_t> iv = host_ints(index);
+  return tc_sr_check_bounds(&FAKE, &call, iv.data(), n, *dim, ne_size(a[0].u.t, *dim));
+}
+
+static void check_error(tabi_value *a, int na) {
+  const char *name = "aten::scatter_reduce.two";
+  tabi_op op;
+  tabi_value out = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status sr = tabi_call(ref, op, a, na, &out, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tabi_value_release(&out);
+  int32_t dim;
+  int kind;
+  tabi_status sc = run_check(a, &dim, &kind);
+  checked_errors++;
+  CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"",
+            name, (int)sc, fake_msg, (int)sr, rmsg);
+}
+
+static const char *RED[5] = {"sum", "prod", "mean", "amax", "amin"};
+
+static void release(tabi_tensor *t) {
+  if (t) tabi_tensor_release(t);
+}
+
+/* --- scatter_reduce.two ---------------------------------------------------------- */
+static void sr_case(tabi_dtype dt, int kind, int include_self, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 3);
+  int64_t sshape[4], ishape[4], rshape[4];
+  int32_t dim = nd ? (int32_t)irand(0, nd - 1) : 0;
+  for (int32_t d = 0; d < nd; d++) {
+    sshape[d] = irand(1, 5 * big);
+    ishape[d] = d == dim ? irand(0, 7 * big) : irand(0, sshape[d]);
+    if (urand() < 0.7 && ishape[d] == 0) ishape[d] = 1;
+    rshape[d] = ishape[d] + irand(0, 2);
+  }
+  int64_t ns = 1, ni = 1, nr = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    ns *= sshape[d];
+    ni *= ishape[d];
+    nr *= rshape[d];
+  }
+  int64_t size = nd ? sshape[dim] : 1;
+  std::vector<char> sb = random_bytes(dt, ns, 1), rb = random_bytes(dt, nr, 1);
+  std::vector<char> ib((size_t)(ni * 8) + 8);
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = irand(0, size - 1);
+    memcpy(ib.data() + i * 8, &v, 8);
+  }
+  tabi_tensor *sbase, *ibase, *rbase;
+  tabi_tensor *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
+  tabi_tensor *index = make_tensor(TABI_DTYPE_INT64, nd, ishape, (mode + 1) % 3, ib, &ibase);
+  tabi_tensor *src = make_tensor(dt, nd, rshape, (mode + 2) % 3, rb, &rbase);
+  if (!self || !index || !src) return;
+  tabi_value a[6] = {tabi_tensor_value(self), tabi_int(urand() < 0.3 ? dim - nd : dim),
+                     tabi_tensor_value(index), tabi_tensor_value(src),
+                     tabi_string(RED[kind], (int64_t)strlen(RED[kind])), tabi_bool(include_self)};
+  if (nd == 0) a[1] = tabi_int(urand() < 0.5 ? 0 : -1);
+  tabi_value r = call_ref("aten::scatter_reduce.two", a, 6);
+  int32_t wdim;
+  int k;
+  tabi_status st = run_check(a, &wdim, &k);
+  CHECK_MSG(st == TABI_OK && k == kind, "scatter_reduce check: %d %s", (int)st, fake_msg);
+  if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+    /* the kernel: out = contiguous copy of self, acc scratch, one serial run */
+    int esz = tci_esz(dt);
+    std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
+    std::vector<tci_acc> acc((size_t)(ns ? ns : 1));
+    tci_sr s;
+    memset(&s, 0, sizeof s);
+    s.idx = (const char *)tabi_tensor_data(index);
+    s.src = (const char *)tabi_tensor_data(src);
+    s.out = out.data();
+    s.acc = acc.data();
+    s.nd = nd ? nd : 1;
+    s.dim = wdim;
+    s.dt = dt;
+    s.kind = k;
+    s.include_self = include_self;
+    s.n_idx = numel_of(index);
+    s.n_out = ns;
+    for (int32_t d = 0; d < s.nd; d++) {
+      s.ishape[d] = ne_size(index, d);
+      s.ist[d] = ne_stride(index, d);
+      s.sst[d] = ne_stride(src, d);
+    }
+    for (int32_t d = s.nd - 1, o = 1; d >= 0; d--) {
+      s.ost[d] = o;
+      o *= (int32_t)(nd ? sshape[d] : 1);
+    }
+    if (s.n_idx > 0) tci_sr_run(&s);
+    char what[96];
+    snprintf(what, sizeof what, "scatter_reduce %s include_self=%d nd=%d mode=%d", RED[kind], include_self,
+             (int)nd, mode);
+    compare(what, dt, out, ns, r.u.t);
+  }
+  tabi_value_release(&r);
+  release(self), release(index), release(src), release(sbase), release(ibase), release(rbase);
+}
+
+static void sr_errors() {
+  int64_t s23[2] = {2, 3}, s3[1] = {3}, s22[2] = {2, 2}, s43[2] = {4, 3}, s24[2] = {2, 4};
+  std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT32, 16, 0), bb = random_bytes(TABI_DTYPE_BOOL, 16, 0);
+  std::vector<char> cb = random_bytes(TABI_DTYPE_COMPLEX64, 16, 0);
+  int64_t iv[16] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0};
+  std::vector<char> ib((const char *)iv, (const char *)iv + sizeof iv);
+  int64_t bad[16] = {0, 1, 5, 0, -1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<char> badb((const char *)bad, (const char *)bad + sizeof bad);
+  std::vector<char> i32b(64, 0);
+  tabi_tensor *b, *self = make_tensor(TABI_DTYPE_FLOAT32, 2, s23, 0, fb, &b);
+  tabi_tensor *bself = make_tensor(TABI_DTYPE_BOOL, 2, s23, 0, bb, &b);
+  tabi_tensor *cself = make_tensor(TABI_DTYPE_COMPLEX64, 2, s23, 0, cb, &b);
+  tabi_tensor *idx = make_tensor(TABI_DTYPE_INT64, 2, s22, 0, ib, &b);
+  tabi_tensor *idx1 = make_tensor(TABI_DTYPE_INT64, 1, s3, 0, ib, &b);
+  tabi_tensor *idxbig = make_tensor(TABI_DTYPE_INT64, 2, s43, 0, ib, &b);
+  tabi_tensor *idxwide = make_tensor(TABI_DTYPE_INT64, 2, s24, 0, ib, &b);
+  tabi_tensor *idxbad = make_tensor(TABI_DTYPE_INT64, 2, s23, 0, badb, &b);
+  tabi_tensor *idx32 = make_tensor(TABI_DTYPE_INT32, 2, s22, 0, i32b, &b);
+  tabi_tensor *src1 = make_tensor(TABI_DTYPE_FLOAT32, 1, s3, 0, fb, &b);
+  tabi_tensor *srcsmall = make_tensor(TABI_DTYPE_FLOAT32, 2, s22, 0, fb, &b);
+  tabi_tensor *src64 = make_tensor(TABI_DTYPE_FLOAT64, 2, s23, 0, fb, &b);
+  tabi_tensor *tensors[] = {self, bself, cself, idx, idx1, idxbig, idxwide, idxbad, idx32, src1, srcsmall, src64};
+  struct { tabi_tensor *s, *i, *r; int64_t dim; const char *red; } cs[] = {
+      {self, idx, self, 0, "max"},      {self, idx, self, 0, ""},        {bself, idx, bself, 1, "mean"},
+      {cself, idx, cself, 1, "amax"},   {cself, idx, cself, 0, "amin"},  {self, idx, self, 2, "sum"},
+      {self, idx, self, -3, "sum"},     {self, idx32, self, 0, "sum"},   {self, idx, src64, 0, "sum"},
+      {self, idx1, self, 0, "sum"},     {self, idx, src1, 0, "sum"},     {self, idxwide, self, 0, "sum"},
+      {self, idxbig, self, 0, "prod"},  {self, idxbig, self, 1, "prod"}, {self, idx, srcsmall, 0, "amax"},
+      {self, idxbad, self, 0, "sum"},   {self, idxbad, self, 1, "mean"}, {self, idxbad, self, -1, "amin"},
+      {bself, idx, src64, 0, "mean"},
+  };
+  for (auto &e : cs) {
+    tabi_value a[6] = {tabi_tensor_value(e.s), tabi_int(e.dim), tabi_tensor_value(e.i), tabi_tensor_value(e.r),
+                       tabi_string(e.red, (int64_t)strlen(e.red)), tabi_bool(1)};
+    check_error(a, 6);
+  }
+  for (tabi_tensor *t : tensors) release(t);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
+    return 2;
+  }
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
+  if (check_failed_) return check_report();
+  const tabi_dtype dts[12] = {TABI_DTYPE_BOOL,    TABI_DTYPE_UINT8,    TABI_DTYPE_INT8,      TABI_DTYPE_INT16,
+                              TABI_DTYPE_INT32,   TABI_DTYPE_INT64,    TABI_DTYPE_FLOAT16,   TABI_DTYPE_BFLOAT16,
+                              TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64,  TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+  for (int big = 1; big <= 4; big += 3)
+    for (int d = 0; d < 12; d++)
+      for (int kind = 0; kind < 5; kind++) {
+        if (dts[d] == TABI_DTYPE_BOOL && kind == TCI_MEAN) continue;
+        if (tci_domain(dts[d]) == 2 && (kind == TCI_AMAX || kind == TCI_AMIN)) continue;
+        for (int inc = 0; inc < 2; inc++)
+          for (int mode = 0; mode < 3; mode++)
+            for (int rep = 0; rep < (big == 1 ? 4 : 1); rep++) sr_case(dts[d], kind, inc, mode, big);
+      }
+  sr_errors();
+  printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld bad-argument cases\n", checked_cases,
+         checked_elems, checked_errors);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
