@@ -1,4 +1,4 @@
-/* plugins/cuda/tc_idx.cu: scatter_reduce.two.
+/* plugins/cuda/tc_idx.cu: scatter_reduce.two, nonzero, masked_scatter.
  *
  * The arguments are checked on the host with the reference's checks and
  * messages (tc_idx_check.c); the index values are copied to the host and
@@ -6,7 +6,13 @@
  * then one device thread runs tc_idx.cuh's tci_sr_run, the reference's
  * algorithm in its order: deterministic, no atomics, so deterministic mode
  * has nothing to refuse. Slow for big index tensors (one thread): a
- * sort-by-target parallel version is the fast path to add. */
+ * sort-by-target parallel version is the fast path to add.
+ * nonzero: one device thread counts (the count is read back to size the
+ * result), then one thread writes the coordinates in row-major order.
+ * masked_scatter: one device thread walks the broadcast shape in row-major
+ * order taking source's elements in turn, and reports (one read back) when
+ * source runs out: the reference's error. Serial, so slow for large inputs:
+ * a flag/scan/scatter parallel version is the fast path to add. */
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
@@ -14,6 +20,16 @@
 __global__ void tci_sr_kernel(const tci_sr a) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   tci_sr_run(&a);
+}
+
+__global__ void tci_nz_kernel(const tci_nz a, int64_t *count) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *count = tci_nz_run(&a);
+}
+
+__global__ void tci_ms_kernel(const tci_ms a, int64_t *flag) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *flag = tci_ms_run(&a);
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
@@ -96,4 +112,109 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
   return TABI_OK;
 }
 
-TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::scatter_reduce.two", k_scatter_reduce}, {NULL, NULL}};
+/* A device int64 scalar (scratch) and its read back. */
+static tabi_status read_i64(tc_ctx *c, const char *OPN, const tabi_tensor *t, int64_t *v) {
+  return tc_cuda_status(c, cudaMemcpy(v, tabi_tensor_data(t), 8, cudaMemcpyDeviceToHost), OPN, "cudaMemcpy");
+}
+
+static tabi_status k_nonzero(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_status st = tc_nz_check(c->h, call, args);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tci_nz a;
+  memset(&a, 0, sizeof a);
+  a.in = (const char *)tabi_tensor_data(self);
+  a.nd = self->dl.ndim;
+  a.dt = tabi_tensor_dtype(self);
+  a.n = tabi_tensor_numel(self);
+  for (int32_t d = 0; d < a.nd; d++) {
+    a.shape[d] = self->dl.shape[d];
+    a.st[d] = self->dl.strides[d];
+  }
+  int64_t count = 0, one = 1;
+  tabi_tensor *cnt = NULL, *out = NULL;
+  if (a.n > 0) {
+    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &cnt);
+    if (st == TABI_OK) {
+      tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+      st = tc_launch_status(c, OPN);
+    }
+    if (st == TABI_OK) st = read_i64(c, OPN, cnt, &count);
+  }
+  int64_t oshape[2] = {count, a.nd};
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 2, oshape, &out);
+  if (st == TABI_OK && count > 0 && a.nd > 0) {
+    a.out = (int64_t *)tabi_tensor_data(out);
+    tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, cnt);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* t's strides against the broadcast shape (nd dims): 0 on expanded dims. */
+static void bcast_strides(const tabi_tensor *t, int32_t nd, const int64_t *shape, int64_t *st) {
+  for (int32_t d = 0; d < nd; d++) {
+    int32_t td = d - (nd - t->dl.ndim);
+    st[d] = td < 0 || (t->dl.shape[td] == 1 && shape[d] != 1) ? 0 : t->dl.strides[td];
+  }
+}
+
+static tabi_status k_masked_scatter(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *src = args[2].u.t;
+  tci_ms a;
+  memset(&a, 0, sizeof a);
+  tabi_status st = tc_ms_check(c->h, call, args, &a.nd, a.shape);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, mask, OPN, "mask")) ||
+      (st = tc_check_cuda(c, src, OPN, "source")) || (st = tc_use_device(c, self, OPN)))
+    return st;
+  a.dt = tabi_tensor_dtype(self);
+  a.mdt = tabi_tensor_dtype(mask);
+  a.n = 1;
+  for (int32_t d = 0; d < a.nd; d++) a.n *= a.shape[d];
+  bcast_strides(self, a.nd, a.shape, a.sst);
+  bcast_strides(mask, a.nd, a.shape, a.mst);
+  a.snd = src->dl.ndim;
+  for (int32_t d = 0; d < a.snd; d++) {
+    a.srcshape[d] = src->dl.shape[d];
+    a.srcst[d] = src->dl.strides[d];
+  }
+  a.nsrc = tabi_tensor_numel(src);
+  a.self = (const char *)tabi_tensor_data(self);
+  a.mask = (const char *)tabi_tensor_data(mask);
+  a.src = (const char *)tabi_tensor_data(src);
+  tabi_tensor *out = NULL, *flag = NULL;
+  int64_t one = 1, short_ = 0;
+  if ((st = tc_empty(c, self->dl.device, a.dt, a.nd, a.shape, &out))) return st;
+  if (a.n > 0) {
+    a.out = (char *)tabi_tensor_data(out);
+    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &flag);
+    if (st == TABI_OK) {
+      tci_ms_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(flag));
+      st = tc_launch_status(c, OPN);
+    }
+    if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
+    if (st == TABI_OK && short_) st = tc_ms_short(c->h, call, a.nsrc);
+  }
+  c->h->tensor_release(c->h->ctx, flag);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::scatter_reduce.two", k_scatter_reduce},
+                                        {"aten::nonzero", k_nonzero},
+                                        {"aten::masked_scatter", k_masked_scatter},
+                                        {NULL, NULL}};

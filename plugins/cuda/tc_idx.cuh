@@ -1,5 +1,5 @@
 /* plugins/cuda/tc_idx.cuh: the serial bodies of the order-dependent index ops
- * (scatter_reduce.two so far), `__host__ __device__` so that tc_idx.cu's
+ * (scatter_reduce.two, nonzero, masked_scatter), `__host__ __device__` so that tc_idx.cu's
  * kernels (one device thread, as tc_scatter.cu) and
  * tests/cuda/test_cuda_idx_host.cpp (the same function on the host, against
  * the reference plugin) run the same code.
@@ -210,6 +210,82 @@ TCP_HD void tci_sr_run(const tci_sr *a) {
     else if (dom == 1) tcp_st(p, dt, mean ? t->re / (double)cnt : t->re);
     else tci_st_i(p, dt, mean ? tci_floor_div(t->i, cnt) : t->i);
   }
+}
+
+/* --- nonzero and masked_scatter: strided walks in row-major order ------------- */
+
+/* Element e (row-major over shape) of a tensor with the given strides:
+ * its element offset. */
+TCP_HD int64_t tci_offset(int64_t e, int32_t nd, const int64_t *shape, const int64_t *st) {
+  int64_t off = 0;
+  for (int d = nd - 1; d >= 0; d--) {
+    off += (e % shape[d]) * st[d];
+    e /= shape[d];
+  }
+  return off;
+}
+
+/* Nonzero as the reference's elem_nonzero: NaN is nonzero, complex either part. */
+TCP_HD int tci_nonzero(const char *p, int dt) {
+  int dom = tci_domain(dt);
+  if (dom == 0) return tci_ld_i(p, dt) != 0;
+  if (dom == 1) return tcp_ld(p, dt) != 0;
+  double re, im;
+  tci_ld_c(p, dt, &re, &im);
+  return re != 0 || im != 0;
+}
+
+typedef struct tci_nz {
+  const char *in;
+  int64_t *out; /* [count, nd] int64, or NULL to count only */
+  int32_t nd, dt;
+  int64_t shape[TCI_MAX_DIMS], st[TCI_MAX_DIMS];
+  int64_t n;
+} tci_nz;
+
+/* nonzero: the coordinates of the nonzero elements in row-major order (out
+ * may be NULL: count only). Returns the count. */
+TCP_HD int64_t tci_nz_run(const tci_nz *a) {
+  int esz = tci_esz(a->dt);
+  int64_t row = 0;
+  for (int64_t e = 0; e < a->n; e++) {
+    if (!tci_nonzero(a->in + tci_offset(e, a->nd, a->shape, a->st) * esz, a->dt)) continue;
+    int64_t rem = e;
+    for (int d = a->nd - 1; a->out && d >= 0; d--) {
+      a->out[row * a->nd + d] = rem % a->shape[d];
+      rem /= a->shape[d];
+    }
+    row++;
+  }
+  return row;
+}
+
+/* masked_scatter over the broadcast shape (nd dims, n elements; self's and
+ * mask's strides already broadcast: 0 on expanded dims): out (contiguous)
+ * = self, and where mask is set the next element of source (row-major over
+ * source's shape). Returns 0, or 1 when source runs out (nothing more is
+ * written: the caller reports the reference's error). */
+typedef struct tci_ms {
+  const char *self, *mask, *src;
+  char *out;
+  int32_t nd, snd, dt, mdt;
+  int64_t shape[TCI_MAX_DIMS], sst[TCI_MAX_DIMS], mst[TCI_MAX_DIMS];
+  int64_t srcshape[TCI_MAX_DIMS], srcst[TCI_MAX_DIMS];
+  int64_t n, nsrc;
+} tci_ms;
+
+TCP_HD int tci_ms_run(const tci_ms *a) {
+  int esz = tci_esz(a->dt);
+  int64_t k = 0;
+  for (int64_t e = 0; e < a->n; e++) {
+    const char *from = a->self + tci_offset(e, a->nd, a->shape, a->sst) * esz;
+    if (tci_ld_i(a->mask + tci_offset(e, a->nd, a->shape, a->mst), a->mdt)) {
+      if (k >= a->nsrc) return 1;
+      from = a->src + tci_offset(k++, a->snd, a->srcshape, a->srcst) * esz;
+    }
+    for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
+  }
+  return 0;
 }
 
 #endif

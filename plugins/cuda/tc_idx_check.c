@@ -89,3 +89,35 @@ tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, co
                      (long long)iv[i], (int)dim, (long long)size);
   return TABI_OK;
 }
+
+/* k_nonzero's checks (reference/ref_index2.c). */
+tabi_status tc_nz_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+  const tabi_tensor *self = args[0].u.t;
+  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  if (self->dl.ndim > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  return TABI_OK;
+}
+
+/* k_masked_scatter's checks before the walk (reference/ref_index2.c). */
+tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
+                        int64_t *shape) {
+  const tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *source = args[2].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  st = ref_check_dtype(h, call, "mask", tabi_tensor_dtype(mask), REF_DTS_BOOL | REF_DT(TABI_DTYPE_UINT8));
+  if (st != TABI_OK) return st;
+  if (tabi_tensor_dtype(source) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE,
+                   "%s: expected self and source to have same dtypes but got %s and %s (argument 'source')", OPN,
+                   tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(source)));
+  const tabi_tensor *both[2] = {self, mask};
+  return ref_broadcast_shape(h, call, 2, both, nd, shape);
+}
+
+tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail) {
+  return REF_ERR(h, TABI_ERR_SHAPE,
+                 "%s: Number of elements of source < number of ones in mask (argument 'source' has %lld elements)",
+                 OPN, (long long)avail);
+}

@@ -22,6 +22,17 @@ tabi_status tc_sr_check(const tabi_host_api *h, const tabi_call *call, const tab
 tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
                                int32_t dim, int64_t size);
 
+/* nonzero(self): dtype and dims. */
+tabi_status tc_nz_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
+
+/* masked_scatter(self, mask, source): dtypes, then the broadcast shape of
+ * self and mask (*nd dims in shape), the result's. */
+tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
+                        int64_t *shape);
+
+/* The reference's error when source has fewer elements (avail) than mask ones. */
+tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
-/* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernel of
- * scatter_reduce.two (plugins/cuda/tc_idx.cu) emulated on the host, without a
+/* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernels of
+ * scatter_reduce.two, nonzero and masked_scatter (plugins/cuda/tc_idx.cu) emulated on the host, without a
  * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
  *
  * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
@@ -395,6 +395,160 @@ static void sr_errors() {
   for (tabi_tensor *t : tensors) release(t);
 }
 
+/* --- nonzero ----------------------------------------------------------------------- */
+static void nz_case(tabi_dtype dt, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 4);
+  int64_t shape[4], n = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    shape[d] = urand() < 0.05 ? 0 : irand(1, 4 * big);
+    n *= shape[d];
+  }
+  std::vector<char> b = random_bytes(dt, n, 1);
+  double pz = urand(); /* zeros (and -0.0) at a random density */
+  int esz = tci_esz(dt);
+  for (int64_t i = 0; i < n; i++)
+    if (urand() < pz) {
+      memset(b.data() + i * esz, 0, (size_t)esz);
+      if (tci_domain(dt) == 1 && urand() < 0.3) tcp_st(b.data() + i * esz, dt, -0.0);
+    }
+  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  if (!t) return;
+  tabi_value a[1] = {tabi_tensor_value(t)};
+  tabi_value r = call_ref("aten::nonzero", a, 1);
+  tabi_call call = fake_call("aten::nonzero");
+  tabi_status st = tc_nz_check(&FAKE, &call, a);
+  CHECK_MSG(st == TABI_OK, "nonzero check: %s", fake_msg);
+  if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+    tci_nz z;
+    memset(&z, 0, sizeof z);
+    z.in = (const char *)tabi_tensor_data(t);
+    z.nd = nd;
+    z.dt = dt;
+    z.n = n;
+    for (int32_t d = 0; d < nd; d++) {
+      z.shape[d] = t->dl.shape[d];
+      z.st[d] = t->dl.strides[d];
+    }
+    int64_t count = n > 0 ? tci_nz_run(&z) : 0; /* the kernel's first pass */
+    CHECK_MSG(r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count && r.u.t->dl.shape[1] == nd,
+              "nonzero %s: count %lld", tabi_dtype_name(dt), (long long)count);
+    std::vector<char> out((size_t)(count * nd * 8) + 8);
+    z.out = (int64_t *)out.data();
+    if (count > 0 && nd > 0) CHECK(tci_nz_run(&z) == count);
+    if (r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count) compare("nonzero", TABI_DTYPE_INT64, out, count * nd, r.u.t);
+  }
+  tabi_value_release(&r);
+  release(t), release(base);
+}
+
+/* --- masked_scatter ---------------------------------------------------------------- */
+static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 3), snd = (int32_t)irand(0, nd), mnd = (int32_t)irand(0, nd);
+  if (urand() < 0.5) (urand() < 0.5 ? snd : mnd) = nd;
+  int64_t shape[3], sshape[3], mshape[3];
+  for (int32_t d = 0; d < nd; d++) shape[d] = urand() < 0.03 ? 0 : irand(1, 4 * big);
+  for (int32_t d = 0; d < snd; d++) sshape[d] = urand() < 0.3 ? 1 : shape[nd - snd + d];
+  for (int32_t d = 0; d < mnd; d++) mshape[d] = urand() < 0.3 ? 1 : shape[nd - mnd + d];
+  int64_t ns = 1, nm = 1, n = 1;
+  for (int32_t d = 0; d < snd; d++) ns *= sshape[d];
+  for (int32_t d = 0; d < mnd; d++) nm *= mshape[d];
+  for (int32_t d = 0; d < nd; d++) n *= shape[d];
+  /* source: about as many elements as the result, sometimes too few */
+  int64_t nsrc = urand() < 0.15 ? irand(0, n) : n + irand(0, 3);
+  int64_t srcshape[2] = {nsrc > 0 && urand() < 0.5 ? 2 : 1, 0};
+  srcshape[1] = (nsrc + srcshape[0] - 1) / srcshape[0];
+  std::vector<char> sb = random_bytes(dt, ns, 1), rb = random_bytes(dt, srcshape[0] * srcshape[1], 1);
+  std::vector<char> mb((size_t)nm + 8);
+  double p1 = urand();
+  for (int64_t i = 0; i < nm; i++) mb[(size_t)i] = (char)(urand() < p1 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 255) : 1) : 0);
+  tabi_tensor *b1, *b2, *b3;
+  tabi_tensor *self = make_tensor(dt, snd, sshape, mode, sb, &b1);
+  tabi_tensor *mask = make_tensor(mdt, mnd, mshape, (mode + 1) % 3, mb, &b2);
+  tabi_tensor *src = make_tensor(dt, 2, srcshape, (mode + 2) % 3, rb, &b3);
+  if (!self || !mask || !src) return;
+  tabi_value a[3] = {tabi_tensor_value(self), tabi_tensor_value(mask), tabi_tensor_value(src)};
+  tabi_op op;
+  tabi_value r = tabi_none();
+  CHECK_OK(tabi_op_find(ref, "aten::masked_scatter", &op));
+  tabi_status sr = tabi_call(ref, op, a, 3, &r, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tci_ms m;
+  memset(&m, 0, sizeof m);
+  tabi_call call = fake_call("aten::masked_scatter");
+  tabi_status st = tc_ms_check(&FAKE, &call, a, &m.nd, m.shape);
+  if (st == TABI_OK) { /* what k_masked_scatter sets up, then the kernel */
+    m.dt = dt;
+    m.mdt = mdt;
+    m.n = 1;
+    for (int32_t d = 0; d < m.nd; d++) m.n *= m.shape[d];
+    for (int k = 0; k < 2; k++) {
+      const tabi_tensor *t = k ? mask : self;
+      int64_t *stv = k ? m.mst : m.sst;
+      for (int32_t d = 0; d < m.nd; d++) {
+        int32_t td = d - (m.nd - t->dl.ndim);
+        stv[d] = td < 0 || (t->dl.shape[td] == 1 && m.shape[d] != 1) ? 0 : t->dl.strides[td];
+      }
+    }
+    m.snd = 2;
+    for (int32_t d = 0; d < 2; d++) {
+      m.srcshape[d] = src->dl.shape[d];
+      m.srcst[d] = src->dl.strides[d];
+    }
+    m.nsrc = numel_of(src);
+    m.self = (const char *)tabi_tensor_data(self);
+    m.mask = (const char *)tabi_tensor_data(mask);
+    m.src = (const char *)tabi_tensor_data(src);
+  }
+  std::vector<char> out((size_t)(m.n * tci_esz(dt)) + 16);
+  m.out = out.data();
+  if (st == TABI_OK && m.n > 0 && tci_ms_run(&m)) st = tc_ms_short(&FAKE, &call, m.nsrc);
+  if (sr == TABI_OK) {
+    CHECK_MSG(st == TABI_OK, "masked_scatter: ours %d \"%s\", reference OK", (int)st, fake_msg);
+    if (st == TABI_OK) compare("masked_scatter", dt, out, m.n, r.u.t);
+  } else {
+    checked_errors++;
+    CHECK_MSG(st == sr && strcmp(rmsg, fake_msg) == 0, "masked_scatter: ours %d \"%s\", reference %d \"%s\"",
+              (int)st, fake_msg, (int)sr, rmsg);
+  }
+  tabi_value_release(&r);
+  release(self), release(mask), release(src), release(b1), release(b2), release(b3);
+}
+
+/* Bad arguments of nonzero and masked_scatter: dtypes and broadcasting. */
+static void nz_ms_errors() {
+  int64_t s23[2] = {2, 3}, s4[1] = {4}, s6[1] = {6};
+  std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT64, 16, 0), ib = random_bytes(TABI_DTYPE_INT32, 16, 0);
+  std::vector<char> bb = random_bytes(TABI_DTYPE_BOOL, 16, 0);
+  tabi_tensor *b;
+  tabi_tensor *f = make_tensor(TABI_DTYPE_FLOAT64, 2, s23, 0, fb, &b);
+  tabi_tensor *f32 = make_tensor(TABI_DTYPE_FLOAT32, 1, s6, 0, fb, &b);
+  tabi_tensor *i32 = make_tensor(TABI_DTYPE_INT32, 2, s23, 0, ib, &b);
+  tabi_tensor *m4 = make_tensor(TABI_DTYPE_BOOL, 1, s4, 0, bb, &b);
+  tabi_tensor *m23 = make_tensor(TABI_DTYPE_BOOL, 2, s23, 0, bb, &b);
+  tabi_tensor *src = make_tensor(TABI_DTYPE_FLOAT64, 1, s6, 0, fb, &b);
+  struct { tabi_tensor *s, *m, *r; } cs[] = {{f, i32, src}, {f, f, src}, {f, m23, f32}, {f, m4, src}, {i32, m23, src}};
+  for (auto &e : cs) {
+    tabi_value a[3] = {tabi_tensor_value(e.s), tabi_tensor_value(e.m), tabi_tensor_value(e.r)};
+    tabi_op op;
+    tabi_value out = tabi_none();
+    CHECK_OK(tabi_op_find(ref, "aten::masked_scatter", &op));
+    tabi_status sr = tabi_call(ref, op, a, 3, &out, 1);
+    char rmsg[1024];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_value_release(&out);
+    int32_t nd;
+    int64_t shape[TCI_MAX_DIMS];
+    tabi_call call = fake_call("aten::masked_scatter");
+    tabi_status sc = tc_ms_check(&FAKE, &call, a, &nd, shape);
+    checked_errors++;
+    CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "masked_scatter: %d \"%s\", reference %d \"%s\"",
+              (int)sc, fake_msg, (int)sr, rmsg);
+  }
+  tabi_tensor *ts[] = {f, f32, i32, m4, m23, src};
+  for (tabi_tensor *t : ts) release(t);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
@@ -416,6 +570,14 @@ int main(int argc, char **argv) {
             for (int rep = 0; rep < (big == 1 ? 4 : 1); rep++) sr_case(dts[d], kind, inc, mode, big);
       }
   sr_errors();
+  for (int big = 1; big <= 4; big += 3)
+    for (int d = 0; d < 12; d++)
+      for (int mode = 0; mode < 3; mode++)
+        for (int rep = 0; rep < (big == 1 ? 6 : 2); rep++) {
+          nz_case(dts[d], mode, big);
+          ms_case(dts[d], rep & 1 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL, mode, big);
+        }
+  nz_ms_errors();
   printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld bad-argument cases\n", checked_cases,
          checked_elems, checked_errors);
   tabi_runtime_destroy(ref);
