@@ -1,4 +1,5 @@
-/* plugins/cuda/tc_idx.cu: scatter_reduce.two, nonzero, masked_scatter.
+/* plugins/cuda/tc_idx.cu: scatter_reduce.two, nonzero, masked_scatter,
+ * randperm.
  *
  * The arguments are checked on the host with the reference's checks and
  * messages (tc_idx_check.c); the index values are copied to the host and
@@ -12,7 +13,9 @@
  * masked_scatter: one device thread walks the broadcast shape in row-major
  * order taking source's elements in turn, and reports (one read back) when
  * source runs out: the reference's error. Serial, so slow for large inputs:
- * a flag/scan/scatter parallel version is the fast path to add. */
+ * a flag/scan/scatter parallel version is the fast path to add.
+ * randperm: the reference's Fisher-Yates (tci_rp_run) on one device thread
+ * with the output device's generator: the reference's numbers for a seed. */
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
@@ -30,6 +33,11 @@ __global__ void tci_nz_kernel(const tci_nz a, int64_t *count) {
 __global__ void tci_ms_kernel(const tci_ms a, int64_t *flag) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   *flag = tci_ms_run(&a);
+}
+
+__global__ void tci_rp_kernel(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  tci_rp_run(perm, n, seed, offset, out, dt);
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
@@ -214,7 +222,40 @@ static tabi_status k_masked_scatter(TC_ARGS) {
   return TABI_OK;
 }
 
+static tabi_status k_randperm(TC_ARGS) {
+  TC_CTX;
+  tabi_dtype dt;
+  tabi_status st = tc_rp_check(c->h, call, args, &dt);
+  if (st) return st;
+  DLDevice dev = {kDLCPU, 0};
+  if (args[3].tag == TABI_TAG_DEVICE) dev = args[3].u.device;
+  if (dev.device_type != TC_DL_DEVICE)
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a " TC_PLATFORM " device", OPN);
+  int64_t n = args[0].u.i;
+  tabi_tensor *out = NULL, *perm = NULL;
+  if ((st = tc_empty(c, dev, dt, 1, &n, &out))) return st;
+  if (n > 0) {
+    uint64_t seed = 0, offset = 0;
+    st = c->h->rng_reserve(c->h->ctx, dev, (uint64_t)n, &seed, &offset);
+    if (st == TABI_OK) st = tc_use_device(c, out, OPN);
+    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n, &perm);
+    if (st == TABI_OK) {
+      tci_rp_kernel<<<1, 1>>>((int64_t *)tabi_tensor_data(perm), n, seed, offset, (char *)tabi_tensor_data(out),
+                              dt);
+      st = tc_launch_status(c, OPN);
+    }
+  }
+  c->h->tensor_release(c->h->ctx, perm);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
 TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::scatter_reduce.two", k_scatter_reduce},
                                         {"aten::nonzero", k_nonzero},
                                         {"aten::masked_scatter", k_masked_scatter},
+                                        {"aten::randperm", k_randperm},
                                         {NULL, NULL}};

@@ -1,5 +1,5 @@
 /* plugins/cuda/tc_idx.cuh: the serial bodies of the order-dependent index ops
- * (scatter_reduce.two, nonzero, masked_scatter), `__host__ __device__` so that tc_idx.cu's
+ * (scatter_reduce.two, nonzero, masked_scatter, randperm), `__host__ __device__` so that tc_idx.cu's
  * kernels (one device thread, as tc_scatter.cu) and
  * tests/cuda/test_cuda_idx_host.cpp (the same function on the host, against
  * the reference plugin) run the same code.
@@ -15,6 +15,8 @@
  * slow for large index tensors. */
 #ifndef TABI_TC_IDX_CUH
 #define TABI_TC_IDX_CUH
+
+#include <tabi/philox.h>
 
 #include "tc_misc.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st, tcm_esz */
 
@@ -286,6 +288,28 @@ TCP_HD int tci_ms_run(const tci_ms *a) {
     for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
   }
   return 0;
+}
+
+/* --- randperm: reference/ref_create2.c's Fisher-Yates -------------------------- */
+/* perm[k] = k; for i = n-1 down to 1: u = uniform double of counter
+ * offset + i, j = floor(u * (i + 1)) clamped to i, swap perm[i], perm[j];
+ * then out[k] = perm[k] in dt (integers wrap as ref_store_i; floats are
+ * exact: the checks bound n). */
+TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
+  for (int64_t k = 0; k < n; k++) perm[k] = k;
+  for (int64_t i = n - 1; i >= 1; i--) {
+    double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
+    int64_t j = (int64_t)floor(u * (double)(i + 1));
+    if (j > i) j = i;
+    int64_t t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  int esz = tci_esz(dt), dom = tci_domain(dt);
+  for (int64_t k = 0; k < n; k++) {
+    if (dom == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
+    else tci_st_i(out + k * esz, dt, perm[k]);
+  }
 }
 
 #endif

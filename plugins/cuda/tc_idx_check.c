@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "ref_shape_util.h"
 #include "tc_idx_check.h"
 
 #define OPN ref_op_name(h, call)
@@ -120,4 +121,32 @@ tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t a
   return REF_ERR(h, TABI_ERR_SHAPE,
                  "%s: Number of elements of source < number of ones in mask (argument 'source' has %lld elements)",
                  OPN, (long long)avail);
+}
+
+/* k_randperm's checks (reference/ref_create2.c), in its order: layout, dtype,
+ * n, n - 1 representable, the precision limit. */
+tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt) {
+  int64_t n = args[0].u.i;
+  *dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
+  const tabi_value *layout = &args[2];
+  if (!(layout->tag == TABI_TAG_NONE || (layout->tag == TABI_TAG_INT && layout->u.i == 0)))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'layout': only the strided layout is supported, got %lld", OPN,
+                   (long long)layout->u.i);
+  tabi_status st = ref_check_dtype(h, call, "dtype", *dt, REF_DTS_INT | REF_DTS_FLOAT);
+  if (st != TABI_OK) return st;
+  if (n < 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n must be non-negative, got %lld", OPN,
+                   (long long)n);
+  tabi_value last = tabi_int(n > 0 ? n - 1 : 0);
+  st = rs_check_scalar(h, call, "n", &last, *dt);
+  if (st != TABI_OK) return st;
+  int64_t limit = *dt == TABI_DTYPE_FLOAT16   ? 2049
+                  : *dt == TABI_DTYPE_FLOAT32 ? (INT64_C(1) << 24) + 1
+                  : *dt == TABI_DTYPE_FLOAT64 ? (INT64_C(1) << 53) + 1
+                                              : INT64_MAX;
+  if (n > limit)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n cannot be greater than %lld for %s type",
+                   OPN, (long long)limit, tabi_dtype_name(*dt));
+  return TABI_OK;
 }

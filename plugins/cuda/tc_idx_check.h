@@ -33,6 +33,10 @@ tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tab
 /* The reference's error when source has fewer elements (avail) than mask ones. */
 tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail);
 
+/* randperm(n, dtype, layout, device, pin_memory): layout, dtype, n; on
+ * success the result's dtype. */
+tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernels of
- * scatter_reduce.two, nonzero and masked_scatter (plugins/cuda/tc_idx.cu) emulated on the host, without a
+ * scatter_reduce.two, nonzero, masked_scatter and randperm
+ * (plugins/cuda/tc_idx.cu) emulated on the host, without a
  * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
  *
  * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
@@ -549,6 +550,59 @@ static void nz_ms_errors() {
   for (tabi_tensor *t : ts) release(t);
 }
 
+/* --- randperm ---------------------------------------------------------------------- */
+static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
+  CHECK_OK(tabi_runtime_manual_seed(ref, CPU, seed));
+  for (int call_no = 0; call_no < 2; call_no++) { /* counters 0.., then n.. */
+    tabi_value a[5] = {tabi_int(n), tabi_dtype_value(dt), tabi_none(), tabi_device_value(CPU), tabi_none()};
+    tabi_value r = call_ref("aten::randperm", a, 5);
+    tabi_dtype rdt;
+    tabi_call call = fake_call("aten::randperm");
+    tabi_status st = tc_rp_check(&FAKE, &call, a, &rdt);
+    CHECK_MSG(st == TABI_OK && rdt == dt, "randperm check: %s", fake_msg);
+    if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+      std::vector<int64_t> perm((size_t)n + 1);
+      std::vector<char> out((size_t)(n * tci_esz(dt)) + 16);
+      tci_rp_run(perm.data(), n, seed, call_no ? (uint64_t)n : 0, out.data(), dt);
+      compare("randperm", dt, out, n, r.u.t);
+      /* and it is a permutation */
+      std::vector<char> seen((size_t)n + 1, 0);
+      int ok = 1;
+      for (int64_t k = 0; k < n; k++) {
+        if (perm[(size_t)k] < 0 || perm[(size_t)k] >= n || seen[(size_t)perm[(size_t)k]]) ok = 0;
+        else seen[(size_t)perm[(size_t)k]] = 1;
+      }
+      CHECK_MSG(ok, "randperm %lld: not a permutation", (long long)n);
+    }
+    tabi_value_release(&r);
+  }
+}
+
+static void rp_errors() {
+  struct { int64_t n; tabi_dtype dt; int64_t layout; } cs[] = {
+      {-1, TABI_DTYPE_INT64, 0},     {5, TABI_DTYPE_BOOL, 0},     {5, TABI_DTYPE_COMPLEX64, 0},
+      {5, TABI_DTYPE_INT64, 1},      {300, TABI_DTYPE_INT8, 0},   {258, TABI_DTYPE_UINT8, 0},
+      {2050, TABI_DTYPE_FLOAT16, 0}, {16777218, TABI_DTYPE_FLOAT32, 0}, {40000, TABI_DTYPE_INT16, 0},
+  };
+  for (auto &e : cs) {
+    tabi_value a[5] = {tabi_int(e.n), tabi_dtype_value(e.dt), e.layout ? tabi_int(e.layout) : tabi_none(),
+                       tabi_device_value(CPU), tabi_none()};
+    tabi_op op;
+    tabi_value out = tabi_none();
+    CHECK_OK(tabi_op_find(ref, "aten::randperm", &op));
+    tabi_status sr = tabi_call(ref, op, a, 5, &out, 1);
+    char rmsg[1024];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_value_release(&out);
+    tabi_dtype dt;
+    tabi_call call = fake_call("aten::randperm");
+    tabi_status sc = tc_rp_check(&FAKE, &call, a, &dt);
+    checked_errors++;
+    CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "randperm: %d \"%s\", reference %d \"%s\"",
+              (int)sc, fake_msg, (int)sr, rmsg);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
@@ -578,6 +632,16 @@ int main(int argc, char **argv) {
           ms_case(dts[d], rep & 1 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL, mode, big);
         }
   nz_ms_errors();
+  const tabi_dtype rdts[9] = {TABI_DTYPE_UINT8,   TABI_DTYPE_INT8,    TABI_DTYPE_INT16,   TABI_DTYPE_INT32, TABI_DTYPE_INT64,
+                              TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64};
+  const int64_t ns[8] = {0, 1, 2, 7, 100, 128, 2049, 20000};
+  for (int d = 0; d < 9; d++)
+    for (int k = 0; k < 8; k++) {
+      if ((rdts[d] == TABI_DTYPE_UINT8 || rdts[d] == TABI_DTYPE_INT8) && ns[k] > 128) continue;
+      if (rdts[d] == TABI_DTYPE_FLOAT16 && ns[k] > 2049) continue;
+      rp_case(rdts[d], ns[k], (uint64_t)(k * 7919 + d) * 0x9e3779b97f4a7c15ull);
+    }
+  rp_errors();
   printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld bad-argument cases\n", checked_cases,
          checked_elems, checked_errors);
   tabi_runtime_destroy(ref);
