@@ -458,7 +458,8 @@ static void misc_cases(void) {
 
 /* scatter_reduce.two (tc_idx.cu): every reduction with and without
  * include_self, heavy duplicates, a transposed src; exact (the kernel runs the
- * reference's order); then a bad index: the reference's status and message. */
+ * reference's order); then a bad index: the reference's status and message.
+ * Then masked_scatter, nonzero and randperm, exact. */
 static void idx_cases(void) {
   const tabi_dtype dts[5] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT32,
                              TABI_DTYPE_INT64};
@@ -524,6 +525,40 @@ static void idx_cases(void) {
   }
   tabi_tensor_release(ig);
   tabi_tensor_release(ir);
+  /* nonzero and masked_scatter (a broadcast [40] mask over [6, 40]), exact */
+  int64_t ms[1] = {40}, srcs[1] = {300};
+  double mv[40], srcv[300];
+  for (int i = 0; i < 40; i++) mv[i] = urand() < 0.4;
+  for (int i = 0; i < 300; i++) srcv[i] = i * 0.25 - 7;
+  for (int d = 0; d < 5; d++) {
+    tabi_tensor *sg, *sr, *mg, *mr, *rg, *rr;
+    both_tensor(dts[d], 2, ss, sv, &sg, &sr);
+    both_tensor(TABI_DTYPE_BOOL, 1, ms, mv, &mg, &mr);
+    both_tensor(dts[d], 1, srcs, srcv, &rg, &rr);
+    tabi_value ga[3] = {tabi_tensor_value(sg), tabi_tensor_value(mg), tabi_tensor_value(rg)};
+    tabi_value ra[3] = {tabi_tensor_value(sr), tabi_tensor_value(mr), tabi_tensor_value(rr)};
+    compare_built("aten::masked_scatter", ga, ra, 3, 0, 0);
+    compare_built("aten::nonzero", ga, ra, 1, 0, 0);
+    compare_built("aten::nonzero", &ga[1], &ra[1], 1, 0, 0);
+    tabi_tensor_release(sg);
+    tabi_tensor_release(sr);
+    tabi_tensor_release(mg);
+    tabi_tensor_release(mr);
+    tabi_tensor_release(rg);
+    tabi_tensor_release(rr);
+  }
+  /* randperm: the reference's numbers for the same seed (CPU generator
+   * seeded alike), twice in a row (counter offsets 0 and n) */
+  const tabi_dtype rdts[3] = {TABI_DTYPE_INT64, TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32};
+  for (int d = 0; d < 3; d++) {
+    CHECK_OK(tabi_runtime_manual_seed(gpu, CUDA0, 1234 + d));
+    CHECK_OK(tabi_runtime_manual_seed(ref, CPU, 1234 + d));
+    for (int rep = 0; rep < 2; rep++) {
+      tabi_value ga[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CUDA0), tabi_none()};
+      tabi_value ra[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CPU), tabi_none()};
+      compare_built("aten::randperm", ga, ra, 5, 0, 0);
+    }
+  }
 }
 
 int main(int argc, char **argv) {
@@ -783,7 +818,7 @@ int main(int argc, char **argv) {
     }
   }
   misc_cases();
-  idx_cases(); /* scatter_reduce.two (tc_idx.cu) */
+  idx_cases(); /* scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
