@@ -1,8 +1,15 @@
-/* plugins/cuda/tc_idx.cu: scatter_reduce.two, nonzero, masked_scatter,
- * randperm.
+/* plugins/cuda/tc_idx.cu: index.Tensor, index_put, scatter_reduce.two,
+ * nonzero, masked_scatter, randperm.
  *
- * The arguments are checked on the host with the reference's checks and
- * messages (tc_idx_check.c); the index values are copied to the host and
+ * index.Tensor/index_put: the index tensors are copied to the host, where
+ * the reference's plan (tc_idx_check.c: masks to coordinates, broadcasting,
+ * bounds, the result layout, its messages) is built and its broadcast
+ * indices packed and uploaded; index.Tensor is then a gather, one thread
+ * per result element; index_put one device thread in the reference's
+ * order (last write wins; accumulate adds in order: deterministic, no
+ * atomics, slow for large index sets).
+ * scatter_reduce.two: the arguments are checked on the host with the
+ * reference's checks and messages (tc_idx_check.c); the index values are copied to the host and
  * checked there in order (the reference's message for the first bad one);
  * then one device thread runs tc_idx.cuh's tci_sr_run, the reference's
  * algorithm in its order: deterministic, no atomics, so deterministic mode
@@ -19,6 +26,9 @@
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
+#include "ref.h"
+
+#include <stdlib.h>
 
 __global__ void tci_sr_kernel(const tci_sr a) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
@@ -38,6 +48,22 @@ __global__ void tci_ms_kernel(const tci_ms a, int64_t *flag) {
 __global__ void tci_rp_kernel(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   tci_rp_run(perm, n, seed, offset, out, dt);
+}
+
+typedef struct tci_strides {
+  int64_t s[TCI_MAX_DIMS];
+} tci_strides;
+
+__global__ void tci_index_kernel(const tci_adv p, const char *self, const tci_strides sst, char *out, int esz) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.n; e += stride)
+    tci_index_elem(&p, self, sst.s, out, esz, e);
+}
+
+__global__ void tci_iput_kernel(const tci_adv p, char *out, const tci_strides ost, const char *values,
+                                const tci_strides vst, int dt, int accumulate) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  tci_iput_run(&p, out, ost.s, values, vst.s, dt, accumulate);
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
@@ -254,7 +280,150 @@ static tabi_status k_randperm(TC_ARGS) {
   return TABI_OK;
 }
 
-TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::scatter_reduce.two", k_scatter_reduce},
+/* --- advanced indexing -------------------------------------------------------- */
+
+/* Host copies (CPU, contiguous, same dtype) of the non-None index tensors. */
+static tabi_status host_list(tc_ctx *c, const char *OPN, const tabi_value *v, int64_t *n, tabi_tensor **hl) {
+  *n = v->u.list.len;
+  tabi_tensor *const *list = *n ? tabi_value_tensors(v) : NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  tabi_status st = TABI_OK;
+  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1; k++) hl[k] = NULL;
+  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1 && st == TABI_OK; k++) {
+    const tabi_tensor *t = list[k];
+    if (!t) continue;
+    if ((st = tc_check_cuda(c, t, OPN, "indices"))) break;
+    tabi_tensor *tmp = NULL;
+    tabi_dtype dt = tabi_tensor_dtype(t);
+    st = tc_empty(c, t->dl.device, dt, t->dl.ndim, t->dl.shape, &tmp);
+    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = tc_copy_convert(c, OPN, tmp, t);
+    if (st == TABI_OK) st = tc_empty(c, cpu, dt, t->dl.ndim, t->dl.shape, &hl[k]);
+    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = c->h->tensor_copy(c->h->ctx, hl[k], tmp);
+    c->h->tensor_release(c->h->ctx, tmp);
+  }
+  return st;
+}
+
+/* The plan on the host (*p, released here but for its shapes), then its
+ * packed indices on the device (*ib) and the device plan *dp. */
+static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, const tabi_tensor *self,
+                            const tabi_value *indices, tc_adv *p, tci_adv *dp, tabi_tensor **ib) {
+  tabi_tensor *hl[TC_ADV_MAX + 1] = {NULL};
+  int64_t n;
+  *ib = NULL;
+  memset(p, 0, sizeof *p);
+  memset(dp, 0, sizeof *dp);
+  tabi_status st = host_list(c, OPN, indices, &n, hl);
+  if (st == TABI_OK) st = tc_adv_build(c->h, call, self, n, (const tabi_tensor *const *)hl, p);
+  for (int64_t k = 0; k < n && k < TC_ADV_MAX + 1; k++) c->h->tensor_release(c->h->ctx, hl[k]);
+  if (st != TABI_OK) return st;
+  int64_t ndef = 0;
+  dp->ndim = p->ndim;
+  dp->bnd = p->bnd;
+  dp->first = p->first;
+  dp->rnd = p->rnd;
+  dp->nb = p->nb;
+  dp->n = 1;
+  for (int32_t d = 0; d < p->rnd; d++) {
+    dp->rshape[d] = p->rshape[d];
+    dp->n *= p->rshape[d];
+  }
+  for (int32_t d = 0; d < p->ndim; d++) {
+    dp->idx[d] = p->has[d] ? ndef++ * p->nb : -1;
+    dp->rpos[d] = p->rpos[d];
+  }
+  int64_t total = ndef * p->nb;
+  if (total > 0) {
+    int64_t *buf = (int64_t *)malloc(sizeof(int64_t) * (size_t)total);
+    if (!buf) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
+    if (st == TABI_OK) {
+      tc_adv_pack(p, self->dl.shape, buf);
+      st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &total, ib);
+    }
+    if (st == TABI_OK)
+      st = tc_cuda_status(c, cudaMemcpy(tabi_tensor_data(*ib), buf, (size_t)total * 8, cudaMemcpyHostToDevice), OPN,
+                          "cudaMemcpy");
+    free(buf);
+    if (st == TABI_OK) dp->ib = (const int64_t *)tabi_tensor_data(*ib);
+  }
+  tc_adv_release(p);
+  return st;
+}
+
+static int grid_for(int64_t n) {
+  int64_t g = (n + 255) / 256;
+  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
+}
+
+static tabi_status k_index(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_status st = ref_check_dtype(c->h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tc_adv p;
+  tci_adv dp;
+  tabi_tensor *ib = NULL, *out = NULL;
+  st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), dp.rnd, dp.rshape, &out);
+  if (st == TABI_OK && dp.n > 0) {
+    tci_strides sst;
+    memset(&sst, 0, sizeof sst);
+    for (int32_t d = 0; d < self->dl.ndim; d++) sst.s[d] = self->dl.strides[d];
+    tci_index_kernel<<<grid_for(dp.n), 256>>>(dp, (const char *)tabi_tensor_data(self), sst,
+                                               (char *)tabi_tensor_data(out), tci_esz(tabi_tensor_dtype(self)));
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, ib);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_index_put(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
+  tabi_status st = tc_iput_check(c->h, call, args);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, values, OPN, "values")) ||
+      (st = tc_use_device(c, self, OPN)))
+    return st;
+  tc_adv p;
+  tci_adv dp;
+  tabi_tensor *ib = NULL, *out = NULL;
+  st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
+  if (st == TABI_OK) st = tc_iput_values(c->h, call, values, &p);
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out);
+  if (st == TABI_OK && tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);
+  if (st == TABI_OK && dp.n > 0) {
+    tci_strides ost, vst;
+    memset(&ost, 0, sizeof ost);
+    memset(&vst, 0, sizeof vst);
+    for (int32_t d = 0; d < out->dl.ndim; d++) ost.s[d] = out->dl.strides[d];
+    for (int32_t d = 0; d < dp.rnd; d++) {
+      int32_t vd = d - (dp.rnd - values->dl.ndim);
+      vst.s[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
+    }
+    tci_iput_kernel<<<1, 1>>>(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
+                              dt, args[3].u.i != 0);
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, ib);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::index.Tensor", k_index},
+                                        {"aten::index_put", k_index_put},
+                                        {"aten::scatter_reduce.two", k_scatter_reduce},
                                         {"aten::nonzero", k_nonzero},
                                         {"aten::masked_scatter", k_masked_scatter},
                                         {"aten::randperm", k_randperm},

@@ -1,5 +1,6 @@
 /* plugins/cuda/tc_idx.cuh: the serial bodies of the order-dependent index ops
- * (scatter_reduce.two, nonzero, masked_scatter, randperm), `__host__ __device__` so that tc_idx.cu's
+ * (scatter_reduce.two, nonzero, masked_scatter, randperm, index_put) and
+ * index.Tensor's gather, `__host__ __device__` so that tc_idx.cu's
  * kernels (one device thread, as tc_scatter.cu) and
  * tests/cuda/test_cuda_idx_host.cpp (the same function on the host, against
  * the reference plugin) run the same code.
@@ -309,6 +310,76 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
   for (int64_t k = 0; k < n; k++) {
     if (dom == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
     else tci_st_i(out + k * esz, dt, perm[k]);
+  }
+}
+
+/* --- advanced indexing: index.Tensor (gather) and index_put (serial) ---------- */
+/* The plan of tc_idx_check.h's tc_adv, packed for the device: per self dim d,
+ * idx[d] >= 0 is where its nb broadcast (wrapped) indices start in ib, -1 for
+ * a full slice (then rpos[d] is its result dim). The result has rnd dims
+ * (rshape), the broadcast dims at first .. first + bnd. */
+typedef struct tci_adv {
+  const int64_t *ib;
+  int32_t ndim, bnd, first, rnd;
+  int64_t idx[TCI_MAX_DIMS];
+  int32_t rpos[TCI_MAX_DIMS];
+  int64_t rshape[TCI_MAX_DIMS];
+  int64_t nb, n; /* broadcast elements, result elements */
+} tci_adv;
+
+/* The element offset (strides st) of the self element that result element e
+ * (row-major) reads or writes: ref_index2.c's adv_offset. */
+TCP_HD int64_t tci_adv_offset(const tci_adv *p, const int64_t *st, int64_t e) {
+  int64_t rc[TCI_MAX_DIMS], rem = e;
+  for (int d = p->rnd - 1; d >= 0; d--) {
+    rc[d] = rem % p->rshape[d];
+    rem /= p->rshape[d];
+  }
+  int64_t b = 0;
+  for (int j = 0; j < p->bnd; j++) b = b * p->rshape[p->first + j] + rc[p->first + j];
+  int64_t off = 0;
+  for (int d = 0; d < p->ndim; d++) {
+    int64_t c = p->idx[d] >= 0 ? p->ib[p->idx[d] + b] : rc[p->rpos[d]];
+    off += c * st[d];
+  }
+  return off;
+}
+
+/* index.Tensor, one result element: out[e] = self[offset(e)]. */
+TCP_HD void tci_index_elem(const tci_adv *p, const char *self, const int64_t *sst, char *out, int esz, int64_t e) {
+  const char *from = self + tci_adv_offset(p, sst, e) * esz;
+  for (int b = 0; b < esz; b++) out[e * esz + b] = from[b];
+}
+
+/* index_put over result elements in row-major order (the reference's):
+ * out (a contiguous copy of self, strides ost) takes values (read through
+ * vst, broadcast: 0 on expanded dims, vnd <= rnd dims aligned right); last
+ * write wins, or (accumulate) out = out + value rounded to the dtype at every
+ * step, integers wrapping, bool as logical or (ref_store_i of the sum). */
+TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
+                         int dt, int accumulate) {
+  TCP_NOCONTRACT
+  int esz = tci_esz(dt), dom = tci_domain(dt);
+  for (int64_t e = 0; e < p->n; e++) {
+    int64_t rem = e, voff = 0;
+    for (int d = p->rnd - 1; d >= 0; d--) {
+      voff += (rem % p->rshape[d]) * vst[d];
+      rem /= p->rshape[d];
+    }
+    char *t = out + tci_adv_offset(p, ost, e) * esz;
+    const char *v = values + voff * esz;
+    if (!accumulate) {
+      for (int b = 0; b < esz; b++) t[b] = v[b];
+    } else if (dom == 2) {
+      double ar, ai, br, bi;
+      tci_ld_c(t, dt, &ar, &ai);
+      tci_ld_c(v, dt, &br, &bi);
+      tci_st_c(t, dt, ar + br, ai + bi);
+    } else if (dom == 1) {
+      tcp_st(t, dt, tcp_ld(t, dt) + tcp_ld(v, dt));
+    } else {
+      tci_st_i(t, dt, (int64_t)((uint64_t)tci_ld_i(t, dt) + (uint64_t)tci_ld_i(v, dt)));
+    }
   }
 }
 

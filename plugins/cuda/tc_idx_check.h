@@ -37,6 +37,38 @@ tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t a
  * success the result's dtype. */
 tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt);
 
+/* Advanced indexing (index.Tensor, index_put): the reference's plan
+ * (reference/ref_index2.c adv_build) over host index tensors. Per self dim
+ * d with an index (has[d]): its values as int64 in row-major order (masks
+ * become their nonzero coordinates), its shape; the index tensors' broadcast
+ * shape (bnd dims, nb elements); where those dims sit in the result (first);
+ * the result dim of each other self dim (rpos); the result's shape. */
+#define TC_ADV_MAX 16
+typedef struct tc_adv {
+  int32_t ndim, bnd, first, rnd;
+  int32_t has[TC_ADV_MAX], ind[TC_ADV_MAX], rpos[TC_ADV_MAX];
+  int64_t *vals[TC_ADV_MAX];
+  int64_t ishape[TC_ADV_MAX][TC_ADV_MAX];
+  int64_t bshape[TC_ADV_MAX], rshape[TC_ADV_MAX];
+  int64_t nb;
+} tc_adv;
+
+/* indices (n entries, NULL for None; host tensors): the reference's checks and
+ * messages in its order; on success *p (release with tc_adv_release). */
+tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
+                         const tabi_tensor *const *list, tc_adv *p);
+void tc_adv_release(tc_adv *p);
+
+/* The broadcast indices, negatives wrapped: for each indexed dim in order, nb
+ * int64 values (element b of the broadcast shape), concatenated. */
+void tc_adv_pack(const tc_adv *p, const int64_t *self_shape, int64_t *buf);
+
+/* index_put(self, indices, values, accumulate): the dtype checks (before the
+ * plan), then values against the plan's result shape. */
+tabi_status tc_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
+tabi_status tc_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
+                           const tc_adv *p);
+
 #ifdef __cplusplus
 }
 #endif

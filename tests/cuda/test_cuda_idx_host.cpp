@@ -1,6 +1,6 @@
 /* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernels of
- * scatter_reduce.two, nonzero, masked_scatter and randperm
- * (plugins/cuda/tc_idx.cu) emulated on the host, without a
+ * index.Tensor, index_put, scatter_reduce.two, nonzero, masked_scatter and
+ * randperm (plugins/cuda/tc_idx.cu) emulated on the host, without a
  * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
  *
  * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
@@ -29,6 +29,9 @@
 #include "check.h"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
+extern "C" {
+#include "ref.h"
+}
 
 static tabi_runtime *ref;
 static const DLDevice CPU = {kDLCPU, 0};
@@ -603,6 +606,209 @@ static void rp_errors() {
   }
 }
 
+/* --- index.Tensor and index_put ---------------------------------------------------- */
+/* A random indices list for self (nd dims): int64/int32 tensors (negative
+ * values, broadcastable shapes), bool/uint8 masks over one or two dims, None
+ * entries before, between and after; sometimes a bad entry. */
+struct idx_list {
+  std::vector<tabi_tensor *> ts, owned;
+};
+
+static tabi_tensor *int_index(tabi_dtype dt, int32_t nd, const int64_t *shape, int64_t size, int mode, int bad) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < nd; d++) n *= shape[d];
+  std::vector<char> b((size_t)(n * 8) + 8);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = size > 0 ? irand(-size, size - 1) : 0;
+    if (bad && i == n - 1) v = urand() < 0.5 ? size : -size - 1;
+    if (dt == TABI_DTYPE_INT32) {
+      int32_t w = (int32_t)v;
+      memcpy(b.data() + i * 4, &w, 4);
+    } else {
+      memcpy(b.data() + i * 8, &v, 8);
+    }
+  }
+  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  if (base) tabi_tensor_release(base);
+  return t;
+}
+
+static void make_indices(const int64_t *sshape, int32_t nd, int big, idx_list *L, int bad) {
+  int32_t d = 0;
+  int64_t bsh[3] = {irand(1, 3 * big), irand(1, 3), irand(1, 2)};
+  int32_t bnd = (int32_t)irand(0, 2);
+  int any = 0;
+  while (d < nd) {
+    double u = urand();
+    if (u < 0.3 && (any || d < nd - 1)) { /* None */
+      L->ts.push_back(NULL);
+      d++;
+    } else if (u < 0.45) { /* mask over 1 or 2 dims */
+      int32_t mnd = d + 2 <= nd && urand() < 0.4 ? 2 : 1;
+      int64_t msh[2] = {sshape[d], mnd == 2 ? sshape[d + 1] : 1};
+      if (bad == 2) msh[0] += 1;
+      tabi_dtype mdt = urand() < 0.5 ? TABI_DTYPE_BOOL : TABI_DTYPE_UINT8;
+      int64_t n = msh[0] * (mnd == 2 ? msh[1] : 1);
+      std::vector<char> mb((size_t)n + 8);
+      for (int64_t i = 0; i < n; i++) mb[(size_t)i] = (char)(urand() < 0.5 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 9) : 1) : 0);
+      tabi_tensor *base, *t = make_tensor(mdt, mnd, msh, (int)irand(0, 2), mb, &base);
+      if (base) tabi_tensor_release(base);
+      L->ts.push_back(t);
+      L->owned.push_back(t);
+      d += mnd;
+      any = 1;
+      bad = bad == 2 ? 0 : bad;
+    } else { /* int index, shape a right-aligned sub-shape of bsh with ones */
+      int32_t ind = (int32_t)irand(0, bnd);
+      int64_t ish[3];
+      for (int32_t j = 0; j < ind; j++) ish[j] = urand() < 0.3 ? 1 : bsh[bnd - ind + j];
+      tabi_tensor *t = int_index(urand() < 0.5 ? TABI_DTYPE_INT64 : TABI_DTYPE_INT32, ind, ish, sshape[d],
+                                 (int)irand(0, 2), bad == 1);
+      bad = bad == 1 ? 0 : bad;
+      L->ts.push_back(t);
+      L->owned.push_back(t);
+      d++;
+      any = 1;
+    }
+    if (urand() < 0.25 && any) break; /* fewer entries than dims */
+  }
+}
+
+/* The device plan the kernels get (tc_idx.cu's adv_plan without the upload). */
+static void device_plan(const tc_adv *p, const tabi_tensor *self, std::vector<int64_t> &ib, tci_adv *dp) {
+  memset(dp, 0, sizeof *dp);
+  int64_t ndef = 0;
+  for (int32_t d = 0; d < p->ndim; d++) ndef += p->has[d];
+  ib.assign((size_t)(ndef * p->nb) + 1, 0);
+  tc_adv_pack(p, self->dl.shape, ib.data());
+  dp->ib = ib.data();
+  dp->ndim = p->ndim;
+  dp->bnd = p->bnd;
+  dp->first = p->first;
+  dp->rnd = p->rnd;
+  dp->nb = p->nb;
+  dp->n = 1;
+  for (int32_t d = 0; d < p->rnd; d++) {
+    dp->rshape[d] = p->rshape[d];
+    dp->n *= p->rshape[d];
+  }
+  for (int64_t d = 0, k = 0; d < p->ndim; d++) {
+    dp->idx[d] = p->has[d] ? k++ * p->nb : -1;
+    dp->rpos[d] = p->rpos[d];
+  }
+}
+
+static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big, int bad) {
+  int32_t nd = (int32_t)irand(1, 4);
+  int64_t sshape[4], ns = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    sshape[d] = urand() < 0.03 ? 0 : irand(1, 4 * big);
+    ns *= sshape[d];
+  }
+  std::vector<char> sb = random_bytes(dt, ns, 1);
+  tabi_tensor *sbase, *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
+  idx_list L;
+  make_indices(sshape, nd, big, &L, bad);
+  if (bad == 3) { /* a float index, or too many entries */
+    if (urand() < 0.5) {
+      int64_t one = 1;
+      std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT32, 1, 0);
+      tabi_tensor *base, *t = make_tensor(TABI_DTYPE_FLOAT32, 1, &one, 0, fb, &base);
+      L.ts.insert(L.ts.begin(), t);
+      L.owned.push_back(t);
+    } else {
+      while ((int32_t)L.ts.size() <= nd) L.ts.push_back(NULL);
+    }
+  }
+  if (bad == 4) L.ts.assign(L.ts.size(), NULL);
+  tabi_value a[4] = {tabi_tensor_value(self), tabi_tensor_list(L.ts.data(), (int64_t)L.ts.size()), tabi_none(),
+                     tabi_bool(accumulate)};
+  const char *name = put ? "aten::index_put" : "aten::index.Tensor";
+  /* our plan first (values' shape for index_put comes from it) */
+  tabi_call call = fake_call(name);
+  tc_adv p;
+  tabi_status st = TABI_OK;
+  if (!put) st = ref_check_dtype(&FAKE, &call, "self", dt, REF_DTS_ALL);
+  if (st == TABI_OK)
+    st = tc_adv_build(&FAKE, &call, self, (int64_t)L.ts.size(), (const tabi_tensor *const *)L.ts.data(), &p);
+  tabi_tensor *values = NULL, *vbase = NULL;
+  if (put) { /* values broadcast to the result: drop leading dims, some dims 1, or a bad shape */
+    int32_t vnd = 0;
+    int64_t vsh[TCI_MAX_DIMS];
+    if (st == TABI_OK) {
+      vnd = (int32_t)irand(0, p.rnd);
+      for (int32_t j = 0; j < vnd; j++) vsh[j] = urand() < 0.2 ? 1 : p.rshape[p.rnd - vnd + j];
+      if (bad == 5 && vnd > 0) vsh[0] += 1;
+    } else {
+      vnd = 1;
+      vsh[0] = 1;
+    }
+    int64_t nv = 1;
+    for (int32_t j = 0; j < vnd; j++) nv *= vsh[j];
+    std::vector<char> vb = random_bytes(dt, nv, 1);
+    values = make_tensor(dt, vnd, vsh, (mode + 1) % 3, vb, &vbase);
+    a[2] = tabi_tensor_value(values);
+    tabi_status s0 = tc_iput_check(&FAKE, &call, a);
+    if (s0 != TABI_OK) {
+      if (st == TABI_OK) tc_adv_release(&p);
+      st = s0;
+    } else if (st == TABI_OK) {
+      st = tc_iput_values(&FAKE, &call, values, &p);
+      if (st != TABI_OK) tc_adv_release(&p);
+    }
+  } else if (st == TABI_OK && bad == 5) {
+    bad = 0;
+  }
+  char ours_msg[1024];
+  snprintf(ours_msg, sizeof ours_msg, "%s", fake_msg);
+  tabi_op op;
+  tabi_value r = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status sr = tabi_call(ref, op, put ? a : a, put ? 4 : 2, &r, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  if (sr != TABI_OK || st != TABI_OK) {
+    checked_errors++;
+    CHECK_MSG(sr == st && strcmp(rmsg, ours_msg) == 0, "%s: ours %d \"%s\", reference %d \"%s\"", name, (int)st,
+              ours_msg, (int)sr, rmsg);
+    if (st == TABI_OK) tc_adv_release(&p);
+  } else {
+    tci_adv dp;
+    std::vector<int64_t> ib;
+    device_plan(&p, self, ib, &dp);
+    tc_adv_release(&p);
+    int esz = tci_esz(dt);
+    int same = r.u.t->dl.ndim == (put ? nd : dp.rnd);
+    for (int32_t d = 0; same && d < r.u.t->dl.ndim; d++) same = r.u.t->dl.shape[d] == (put ? sshape[d] : dp.rshape[d]);
+    CHECK_MSG(same, "%s: result shape differs", name);
+    if (!put && same) {
+      std::vector<char> out((size_t)(dp.n * esz) + 16);
+      int64_t sst[TCI_MAX_DIMS];
+      for (int32_t d = 0; d < nd; d++) sst[d] = self->dl.strides[d];
+      for (int64_t e = 0; e < dp.n; e++) tci_index_elem(&dp, (const char *)tabi_tensor_data(self), sst, out.data(), esz, e);
+      compare("index.Tensor", dt, out, dp.n, r.u.t);
+    } else if (put) {
+      std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
+      int64_t ost[TCI_MAX_DIMS], vst[TCI_MAX_DIMS];
+      for (int32_t d = nd - 1, s = 1; d >= 0; d--) {
+        ost[d] = s;
+        s *= (int32_t)sshape[d];
+      }
+      for (int32_t d = 0; d < dp.rnd; d++) {
+        int32_t vd = d - (dp.rnd - values->dl.ndim);
+        vst[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
+      }
+      if (dp.n > 0) tci_iput_run(&dp, out.data(), ost, (const char *)tabi_tensor_data(values), vst, dt, accumulate);
+      char what[64];
+      snprintf(what, sizeof what, "index_put accumulate=%d", accumulate);
+      compare(what, dt, out, ns, r.u.t);
+    }
+  }
+  tabi_value_release(&r);
+  release(self), release(sbase), release(values), release(vbase);
+  for (tabi_tensor *t : L.owned) release(t);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
@@ -642,6 +848,15 @@ int main(int argc, char **argv) {
       rp_case(rdts[d], ns[k], (uint64_t)(k * 7919 + d) * 0x9e3779b97f4a7c15ull);
     }
   rp_errors();
+  for (int big = 1; big <= 3; big += 2)
+    for (int d = 0; d < 12; d++)
+      for (int mode = 0; mode < 3; mode++)
+        for (int rep = 0; rep < (big == 1 ? 8 : 2); rep++) {
+          int bad = rep % 4 == 3 ? (int)irand(1, 5) : 0;
+          adv_case(dts[d], 0, 0, mode, big, bad);
+          adv_case(dts[d], 1, 0, mode, big, bad);
+          adv_case(dts[d], 1, 1, mode, big, bad);
+        }
   printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld bad-argument cases\n", checked_cases,
          checked_elems, checked_errors);
   tabi_runtime_destroy(ref);
