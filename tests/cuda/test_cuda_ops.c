@@ -459,7 +459,7 @@ static void misc_cases(void) {
 /* scatter_reduce.two (tc_idx.cu): every reduction with and without
  * include_self, heavy duplicates, a transposed src; exact (the kernel runs the
  * reference's order); then a bad index: the reference's status and message.
- * Then masked_scatter, nonzero and randperm, exact. */
+ * Then masked_scatter, nonzero, index.Tensor, index_put and randperm, exact. */
 static void idx_cases(void) {
   const tabi_dtype dts[5] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT32,
                              TABI_DTYPE_INT64};
@@ -546,6 +546,40 @@ static void idx_cases(void) {
     tabi_tensor_release(mr);
     tabi_tensor_release(rg);
     tabi_tensor_release(rr);
+  }
+  /* index.Tensor and index_put: [None, int64 [5, 1] with negatives, int32
+   * [7]] over [6, 40, 9] (broadcast [5, 7] after the sliced dim), and a bool
+   * mask over the first dim; index_put with duplicates, accumulate both ways */
+  {
+    int64_t xs[3] = {6, 40, 9}, i1s[2] = {5, 1}, i2s[1] = {7}, mks[1] = {6}, vs[1] = {7};
+    double xv[2160], mkv[6] = {1, 0, 1, 1, 0, 1}, vv[7] = {1.5, -2, 3, 0.25, -0.5, 8, 1};
+    for (int i = 0; i < 2160; i++) xv[i] = (double)(int)(urand() * 64 - 32) / 4;
+    int64_t i1[5] = {0, -1, 39, 5, 0};
+    int32_t i2[7] = {1, -9, 8, 0, 1, 1, -1};
+    tabi_tensor *xg, *xr, *mg, *mr, *vg, *vr, *a1g = NULL, *a1r = NULL, *a2g = NULL, *a2r = NULL;
+    both_tensor(TABI_DTYPE_FLOAT32, 3, xs, xv, &xg, &xr);
+    both_tensor(TABI_DTYPE_BOOL, 1, mks, mkv, &mg, &mr);
+    both_tensor(TABI_DTYPE_FLOAT32, 1, vs, vv, &vg, &vr);
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT64, 2, i1s, i1, sizeof i1, &a1g));
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 2, i1s, i1, sizeof i1, &a1r));
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT32, 1, i2s, i2, sizeof i2, &a2g));
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT32, 1, i2s, i2, sizeof i2, &a2r));
+    tabi_tensor *lg[3] = {NULL, a1g, a2g}, *lr[3] = {NULL, a1r, a2r};
+    tabi_tensor *mlg[1] = {mg}, *mlr[1] = {mr};
+    for (int k = 0; k < 2; k++) {
+      tabi_value ga[4] = {tabi_tensor_value(xg), k ? tabi_tensor_list(mlg, 1) : tabi_tensor_list(lg, 3),
+                          tabi_tensor_value(vg), tabi_bool(0)};
+      tabi_value ra[4] = {tabi_tensor_value(xr), k ? tabi_tensor_list(mlr, 1) : tabi_tensor_list(lr, 3),
+                          tabi_tensor_value(vr), tabi_bool(0)};
+      compare_built("aten::index.Tensor", ga, ra, 2, 0, 0);
+      if (k == 0) {
+        compare_built("aten::index_put", ga, ra, 4, 0, 0);
+        ga[3] = ra[3] = tabi_bool(1);
+        compare_built("aten::index_put", ga, ra, 4, 0, 0);
+      }
+    }
+    tabi_tensor *ts[10] = {xg, xr, mg, mr, vg, vr, a1g, a1r, a2g, a2r};
+    for (int k = 0; k < 10; k++) tabi_tensor_release(ts[k]);
   }
   /* randperm: the reference's numbers for the same seed (CPU generator
    * seeded alike), twice in a row (counter offsets 0 and n) */
@@ -818,7 +852,7 @@ int main(int argc, char **argv) {
     }
   }
   misc_cases();
-  idx_cases(); /* scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
+  idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
