@@ -26,7 +26,6 @@
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
-#include "ref.h"
 
 #include <stdlib.h>
 
@@ -358,7 +357,7 @@ static int grid_for(int64_t n) {
 static tabi_status k_index(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
-  tabi_status st = ref_check_dtype(c->h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  tabi_status st = tc_index_check(c->h, call, args);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
   tc_adv p;

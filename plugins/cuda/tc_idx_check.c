@@ -381,3 +381,7 @@ tabi_status tc_iput_values(const tabi_host_api *h, const tabi_call *call, const 
                  OPN, ref_shape_str(a, sizeof a, values->dl.ndim, values->dl.shape),
                  ref_shape_str(b, sizeof b, p->rnd, p->rshape));
 }
+
+tabi_status tc_index_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+  return ref_check_dtype(h, call, "self", tabi_tensor_dtype(args[0].u.t), REF_DTS_ALL);
+}

@@ -63,6 +63,9 @@ void tc_adv_release(tc_adv *p);
  * int64 values (element b of the broadcast shape), concatenated. */
 void tc_adv_pack(const tc_adv *p, const int64_t *self_shape, int64_t *buf);
 
+/* index.Tensor(self, indices): self's dtype (before the plan). */
+tabi_status tc_index_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
+
 /* index_put(self, indices, values, accumulate): the dtype checks (before the
  * plan), then values against the plan's result shape. */
 tabi_status tc_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);

@@ -29,9 +29,6 @@
 #include "check.h"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
-extern "C" {
-#include "ref.h"
-}
 
 static tabi_runtime *ref;
 static const DLDevice CPU = {kDLCPU, 0};
@@ -728,7 +725,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big, 
   tabi_call call = fake_call(name);
   tc_adv p;
   tabi_status st = TABI_OK;
-  if (!put) st = ref_check_dtype(&FAKE, &call, "self", dt, REF_DTS_ALL);
+  if (!put) st = tc_index_check(&FAKE, &call, a);
   if (st == TABI_OK)
     st = tc_adv_build(&FAKE, &call, self, (int64_t)L.ts.size(), (const tabi_tensor *const *)L.ts.data(), &p);
   tabi_tensor *values = NULL, *vbase = NULL;
