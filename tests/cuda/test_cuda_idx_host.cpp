@@ -780,13 +780,13 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big, 
     CHECK_MSG(same, "%s: result shape differs", name);
     if (!put && same) {
       std::vector<char> out((size_t)(dp.n * esz) + 16);
-      int64_t sst[TCI_MAX_DIMS];
+      int64_t sst[TCI_MAX_DIMS] = {0};
       for (int32_t d = 0; d < nd; d++) sst[d] = self->dl.strides[d];
       for (int64_t e = 0; e < dp.n; e++) tci_index_elem(&dp, (const char *)tabi_tensor_data(self), sst, out.data(), esz, e);
       compare("index.Tensor", dt, out, dp.n, r.u.t);
     } else if (put) {
       std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
-      int64_t ost[TCI_MAX_DIMS], vst[TCI_MAX_DIMS];
+      int64_t ost[TCI_MAX_DIMS] = {0}, vst[TCI_MAX_DIMS] = {0};
       for (int32_t d = nd - 1, s = 1; d >= 0; d--) {
         ost[d] = s;
         s *= (int32_t)sshape[d];
