@@ -456,6 +456,145 @@ static void misc_cases(void) {
   same_error("aten::_pdist_forward", 2, s3, (tabi_value[]){tabi_float(-1.0)}, 1);
 }
 
+/* scatter_reduce.two (tc_idx.cu): every reduction with and without
+ * include_self, heavy duplicates, a transposed src; exact (the kernel runs the
+ * reference's order); then a bad index: the reference's status and message.
+ * Then masked_scatter, nonzero, index.Tensor, index_put and randperm, exact. */
+static void idx_cases(void) {
+  const tabi_dtype dts[5] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT32,
+                             TABI_DTYPE_INT64};
+  static const char *red[5] = {"sum", "prod", "mean", "amax", "amin"};
+  int64_t ss[2] = {6, 40}, is[2] = {9, 40}, rs[2] = {40, 9}, iv[360], perm[2] = {1, 0};
+  double sv[240], rv[360];
+  for (int i = 0; i < 240; i++) sv[i] = i % 17 == 3 ? NAN : (double)(int)(urand() * 8 - 4) / 2;
+  for (int i = 0; i < 360; i++) {
+    rv[i] = i % 23 == 5 ? -INFINITY : (double)(int)(urand() * 8 - 4) / 2;
+    iv[i] = (int64_t)(urand() * 6) % 6;
+  }
+  tabi_tensor *ig = NULL, *ir = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT64, 2, is, iv, sizeof iv, &ig));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 2, is, iv, sizeof iv, &ir));
+  for (int d = 0; d < 5; d++) {
+    tabi_tensor *sg, *sr, *rg0, *rr0;
+    both_tensor(dts[d], 2, ss, sv, &sg, &sr);
+    both_tensor(dts[d], 2, rs, rv, &rg0, &rr0);
+    tabi_op pg, pr;
+    tabi_op_find(gpu, "aten::permute", &pg);
+    tabi_op_find(ref, "aten::permute", &pr);
+    tabi_value p1[2] = {tabi_tensor_value(rg0), tabi_int_list(perm, 2)}, q1 = tabi_none();
+    tabi_value p2[2] = {tabi_tensor_value(rr0), tabi_int_list(perm, 2)}, q2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, pg, p1, 2, &q1, 1));
+    CHECK_OK(tabi_call(ref, pr, p2, 2, &q2, 1));
+    for (int k = 0; k < 5; k++)
+      for (int inc = 0; inc < 2; inc++) {
+        tabi_value ga[6] = {tabi_tensor_value(sg), tabi_int(0), tabi_tensor_value(ig), q1,
+                            tabi_string(red[k], (int64_t)strlen(red[k])), tabi_bool(inc)};
+        tabi_value ra[6] = {tabi_tensor_value(sr), tabi_int(0), tabi_tensor_value(ir), q2,
+                            tabi_string(red[k], (int64_t)strlen(red[k])), tabi_bool(inc)};
+        compare_built("aten::scatter_reduce.two", ga, ra, 6, 0, 0);
+      }
+    /* index 6 out of range for a [3, 40] self: the reference's error */
+    int64_t s3[2] = {3, 40};
+    tabi_tensor *tg, *tr;
+    both_tensor(dts[d], 2, s3, sv, &tg, &tr);
+    tabi_value ga[6] = {tabi_tensor_value(tg), tabi_int(0), tabi_tensor_value(ig), q1, tabi_string("sum", 3),
+                        tabi_bool(1)};
+    tabi_value ra[6] = {tabi_tensor_value(tr), tabi_int(0), tabi_tensor_value(ir), q2, tabi_string("sum", 3),
+                        tabi_bool(1)};
+    tabi_op og, orf;
+    tabi_value go = tabi_none(), ro = tabi_none();
+    CHECK_OK(tabi_op_find(gpu, "aten::scatter_reduce.two", &og));
+    CHECK_OK(tabi_op_find(ref, "aten::scatter_reduce.two", &orf));
+    tabi_status str = tabi_call(ref, orf, ra, 6, &ro, 1);
+    char rmsg[512];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_status stg = tabi_call(gpu, og, ga, 6, &go, 1);
+    CHECK_MSG(str == TABI_ERR_INDEX && stg == str && strcmp(tabi_last_error(), rmsg) == 0,
+              "scatter_reduce.two: status %d \"%s\", reference %d \"%s\"", (int)stg, tabi_last_error(), (int)str,
+              rmsg);
+    tabi_value_release(&go);
+    tabi_value_release(&ro);
+    tabi_value_release(&q1);
+    tabi_value_release(&q2);
+    tabi_tensor_release(tg);
+    tabi_tensor_release(tr);
+    tabi_tensor_release(sg);
+    tabi_tensor_release(sr);
+    tabi_tensor_release(rg0);
+    tabi_tensor_release(rr0);
+  }
+  tabi_tensor_release(ig);
+  tabi_tensor_release(ir);
+  /* nonzero and masked_scatter (a broadcast [40] mask over [6, 40]), exact */
+  int64_t ms[1] = {40}, srcs[1] = {300};
+  double mv[40], srcv[300];
+  for (int i = 0; i < 40; i++) mv[i] = urand() < 0.4;
+  for (int i = 0; i < 300; i++) srcv[i] = i * 0.25 - 7;
+  for (int d = 0; d < 5; d++) {
+    tabi_tensor *sg, *sr, *mg, *mr, *rg, *rr;
+    both_tensor(dts[d], 2, ss, sv, &sg, &sr);
+    both_tensor(TABI_DTYPE_BOOL, 1, ms, mv, &mg, &mr);
+    both_tensor(dts[d], 1, srcs, srcv, &rg, &rr);
+    tabi_value ga[3] = {tabi_tensor_value(sg), tabi_tensor_value(mg), tabi_tensor_value(rg)};
+    tabi_value ra[3] = {tabi_tensor_value(sr), tabi_tensor_value(mr), tabi_tensor_value(rr)};
+    compare_built("aten::masked_scatter", ga, ra, 3, 0, 0);
+    compare_built("aten::nonzero", ga, ra, 1, 0, 0);
+    compare_built("aten::nonzero", &ga[1], &ra[1], 1, 0, 0);
+    tabi_tensor_release(sg);
+    tabi_tensor_release(sr);
+    tabi_tensor_release(mg);
+    tabi_tensor_release(mr);
+    tabi_tensor_release(rg);
+    tabi_tensor_release(rr);
+  }
+  /* index.Tensor and index_put: [None, int64 [5, 1] with negatives, int32
+   * [7]] over [6, 40, 9] (broadcast [5, 7] after the sliced dim), and a bool
+   * mask over the first dim; index_put with duplicates, accumulate both ways */
+  {
+    int64_t xs[3] = {6, 40, 9}, i1s[2] = {5, 1}, i2s[1] = {7}, mks[1] = {6}, vs[1] = {7};
+    double xv[2160], mkv[6] = {1, 0, 1, 1, 0, 1}, vv[7] = {1.5, -2, 3, 0.25, -0.5, 8, 1};
+    for (int i = 0; i < 2160; i++) xv[i] = (double)(int)(urand() * 64 - 32) / 4;
+    int64_t i1[5] = {0, -1, 39, 5, 0};
+    int32_t i2[7] = {1, -9, 8, 0, 1, 1, -1};
+    tabi_tensor *xg, *xr, *mg, *mr, *vg, *vr, *a1g = NULL, *a1r = NULL, *a2g = NULL, *a2r = NULL;
+    both_tensor(TABI_DTYPE_FLOAT32, 3, xs, xv, &xg, &xr);
+    both_tensor(TABI_DTYPE_BOOL, 1, mks, mkv, &mg, &mr);
+    both_tensor(TABI_DTYPE_FLOAT32, 1, vs, vv, &vg, &vr);
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT64, 2, i1s, i1, sizeof i1, &a1g));
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 2, i1s, i1, sizeof i1, &a1r));
+    CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_INT32, 1, i2s, i2, sizeof i2, &a2g));
+    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT32, 1, i2s, i2, sizeof i2, &a2r));
+    tabi_tensor *lg[3] = {NULL, a1g, a2g}, *lr[3] = {NULL, a1r, a2r};
+    tabi_tensor *mlg[1] = {mg}, *mlr[1] = {mr};
+    for (int k = 0; k < 2; k++) {
+      tabi_value ga[4] = {tabi_tensor_value(xg), k ? tabi_tensor_list(mlg, 1) : tabi_tensor_list(lg, 3),
+                          tabi_tensor_value(vg), tabi_bool(0)};
+      tabi_value ra[4] = {tabi_tensor_value(xr), k ? tabi_tensor_list(mlr, 1) : tabi_tensor_list(lr, 3),
+                          tabi_tensor_value(vr), tabi_bool(0)};
+      compare_built("aten::index.Tensor", ga, ra, 2, 0, 0);
+      if (k == 0) {
+        compare_built("aten::index_put", ga, ra, 4, 0, 0);
+        ga[3] = ra[3] = tabi_bool(1);
+        compare_built("aten::index_put", ga, ra, 4, 0, 0);
+      }
+    }
+    tabi_tensor *ts[10] = {xg, xr, mg, mr, vg, vr, a1g, a1r, a2g, a2r};
+    for (int k = 0; k < 10; k++) tabi_tensor_release(ts[k]);
+  }
+  /* randperm: the reference's numbers for the same seed (CPU generator
+   * seeded alike), twice in a row (counter offsets 0 and n) */
+  const tabi_dtype rdts[3] = {TABI_DTYPE_INT64, TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32};
+  for (int d = 0; d < 3; d++) {
+    CHECK_OK(tabi_runtime_manual_seed(gpu, CUDA0, 1234 + d));
+    CHECK_OK(tabi_runtime_manual_seed(ref, CPU, 1234 + d));
+    for (int rep = 0; rep < 2; rep++) {
+      tabi_value ga[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CUDA0), tabi_none()};
+      tabi_value ra[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CPU), tabi_none()};
+      compare_built("aten::randperm", ga, ra, 5, 0, 0);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -835,6 +974,7 @@ int main(int argc, char **argv) {
         free(hr);
       }
   }
+  idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -1,0 +1,429 @@
+/* plugins/cuda/tc_idx.cu: index.Tensor, index_put, scatter_reduce.two,
+ * nonzero, masked_scatter, randperm.
+ *
+ * index.Tensor/index_put: the index tensors are copied to the host, where
+ * the reference's plan (tc_idx_check.c: masks to coordinates, broadcasting,
+ * bounds, the result layout, its messages) is built and its broadcast
+ * indices packed and uploaded; index.Tensor is then a gather, one thread
+ * per result element; index_put one device thread in the reference's
+ * order (last write wins; accumulate adds in order: deterministic, no
+ * atomics, slow for large index sets).
+ * scatter_reduce.two: the arguments are checked on the host with the
+ * reference's checks and messages (tc_idx_check.c); the index values are copied to the host and
+ * checked there in order (the reference's message for the first bad one);
+ * then one device thread runs tc_idx.cuh's tci_sr_run, the reference's
+ * algorithm in its order: deterministic, no atomics, so deterministic mode
+ * has nothing to refuse. Slow for big index tensors (one thread): a
+ * sort-by-target parallel version is the fast path to add.
+ * nonzero: one device thread counts (the count is read back to size the
+ * result), then one thread writes the coordinates in row-major order.
+ * masked_scatter: one device thread walks the broadcast shape in row-major
+ * order taking source's elements in turn, and reports (one read back) when
+ * source runs out: the reference's error. Serial, so slow for large inputs:
+ * a flag/scan/scatter parallel version is the fast path to add.
+ * randperm: the reference's Fisher-Yates (tci_rp_run) on one device thread
+ * with the output device's generator: the reference's numbers for a seed. */
+#include "tc_ew_dev.cuh"
+#include "tc_idx.cuh"
+#include "tc_idx_check.h"
+
+#include <stdlib.h>
+
+__global__ void tci_sr_kernel(const tci_sr a) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  tci_sr_run(&a);
+}
+
+__global__ void tci_nz_kernel(const tci_nz a, int64_t *count) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *count = tci_nz_run(&a);
+}
+
+__global__ void tci_ms_kernel(const tci_ms a, int64_t *flag) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *flag = tci_ms_run(&a);
+}
+
+__global__ void tci_rp_kernel(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  tci_rp_run(perm, n, seed, offset, out, dt);
+}
+
+typedef struct tci_strides {
+  int64_t s[TCI_MAX_DIMS];
+} tci_strides;
+
+__global__ void tci_index_kernel(const tci_adv p, const char *self, const tci_strides sst, char *out, int esz) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.n; e += stride)
+    tci_index_elem(&p, self, sst.s, out, esz, e);
+}
+
+__global__ void tci_iput_kernel(const tci_adv p, char *out, const tci_strides ost, const char *values,
+                                const tci_strides vst, int dt, int accumulate) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  tci_iput_run(&p, out, ost.s, values, vst.s, dt, accumulate);
+}
+
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
+static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
+
+/* idx's values as int64 in row-major element order, on the host (*out, to
+ * release). */
+static tabi_status host_index(tc_ctx *c, const char *OPN, const tabi_tensor *index, tabi_tensor **out) {
+  tabi_tensor *tmp = NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  *out = NULL;
+  tabi_status st = tc_empty(c, index->dl.device, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &tmp);
+  if (st == TABI_OK) st = tc_copy_convert(c, OPN, tmp, index);
+  if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, out);
+  if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, *out, tmp);
+  c->h->tensor_release(c->h->ctx, tmp);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, *out);
+    *out = NULL;
+  }
+  return st;
+}
+
+static tabi_status k_scatter_reduce(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
+  int32_t dim;
+  int kind;
+  tabi_status st = tc_sr_check(c->h, call, args, &dim, &kind);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
+      (st = tc_check_cuda(c, src, OPN, "src")) || (st = tc_use_device(c, self, OPN)))
+    return st;
+  int64_t nidx = tabi_tensor_numel(index);
+  if (nidx != 0) {
+    tabi_tensor *h64 = NULL;
+    st = host_index(c, OPN, index, &h64);
+    if (st == TABI_OK)
+      st = tc_sr_check_bounds(c->h, call, (const int64_t *)tabi_tensor_data(h64), nidx, dim, ne_size(self, dim));
+    c->h->tensor_release(c->h->ctx, h64);
+    if (st != TABI_OK) return st;
+  }
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_tensor *out = NULL, *scr = NULL;
+  if ((st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out))) return st;
+  if (tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);
+  tci_sr a;
+  memset(&a, 0, sizeof a);
+  a.n_out = tabi_tensor_numel(out);
+  a.n_idx = nidx;
+  if (st == TABI_OK && nidx > 0) {
+    int64_t nb = a.n_out * (int64_t)sizeof(tci_acc);
+    st = tc_empty(c, self->dl.device, TABI_DTYPE_UINT8, 1, &nb, &scr);
+    if (st == TABI_OK) {
+      a.idx = (const char *)tabi_tensor_data(index);
+      a.src = (const char *)tabi_tensor_data(src);
+      a.out = (char *)tabi_tensor_data(out);
+      a.acc = (tci_acc *)tabi_tensor_data(scr);
+      a.nd = self->dl.ndim ? self->dl.ndim : 1;
+      a.dim = dim;
+      a.dt = dt;
+      a.kind = kind;
+      a.include_self = args[5].u.i != 0;
+      for (int32_t d = 0; d < a.nd; d++) {
+        a.ishape[d] = ne_size(index, d);
+        a.ist[d] = ne_stride(index, d);
+        a.sst[d] = ne_stride(src, d);
+        a.ost[d] = ne_stride(out, d);
+      }
+      tci_sr_kernel<<<1, 1>>>(a);
+      st = tc_launch_status(c, OPN);
+    }
+  }
+  c->h->tensor_release(c->h->ctx, scr);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* A device int64 scalar (scratch) and its read back. */
+static tabi_status read_i64(tc_ctx *c, const char *OPN, const tabi_tensor *t, int64_t *v) {
+  return tc_cuda_status(c, cudaMemcpy(v, tabi_tensor_data(t), 8, cudaMemcpyDeviceToHost), OPN, "cudaMemcpy");
+}
+
+static tabi_status k_nonzero(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_status st = tc_nz_check(c->h, call, args);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tci_nz a;
+  memset(&a, 0, sizeof a);
+  a.in = (const char *)tabi_tensor_data(self);
+  a.nd = self->dl.ndim;
+  a.dt = tabi_tensor_dtype(self);
+  a.n = tabi_tensor_numel(self);
+  for (int32_t d = 0; d < a.nd; d++) {
+    a.shape[d] = self->dl.shape[d];
+    a.st[d] = self->dl.strides[d];
+  }
+  int64_t count = 0, one = 1;
+  tabi_tensor *cnt = NULL, *out = NULL;
+  if (a.n > 0) {
+    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &cnt);
+    if (st == TABI_OK) {
+      tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+      st = tc_launch_status(c, OPN);
+    }
+    if (st == TABI_OK) st = read_i64(c, OPN, cnt, &count);
+  }
+  int64_t oshape[2] = {count, a.nd};
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 2, oshape, &out);
+  if (st == TABI_OK && count > 0 && a.nd > 0) {
+    a.out = (int64_t *)tabi_tensor_data(out);
+    tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, cnt);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* t's strides against the broadcast shape (nd dims): 0 on expanded dims. */
+static void bcast_strides(const tabi_tensor *t, int32_t nd, const int64_t *shape, int64_t *st) {
+  for (int32_t d = 0; d < nd; d++) {
+    int32_t td = d - (nd - t->dl.ndim);
+    st[d] = td < 0 || (t->dl.shape[td] == 1 && shape[d] != 1) ? 0 : t->dl.strides[td];
+  }
+}
+
+static tabi_status k_masked_scatter(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *src = args[2].u.t;
+  tci_ms a;
+  memset(&a, 0, sizeof a);
+  tabi_status st = tc_ms_check(c->h, call, args, &a.nd, a.shape);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, mask, OPN, "mask")) ||
+      (st = tc_check_cuda(c, src, OPN, "source")) || (st = tc_use_device(c, self, OPN)))
+    return st;
+  a.dt = tabi_tensor_dtype(self);
+  a.mdt = tabi_tensor_dtype(mask);
+  a.n = 1;
+  for (int32_t d = 0; d < a.nd; d++) a.n *= a.shape[d];
+  bcast_strides(self, a.nd, a.shape, a.sst);
+  bcast_strides(mask, a.nd, a.shape, a.mst);
+  a.snd = src->dl.ndim;
+  for (int32_t d = 0; d < a.snd; d++) {
+    a.srcshape[d] = src->dl.shape[d];
+    a.srcst[d] = src->dl.strides[d];
+  }
+  a.nsrc = tabi_tensor_numel(src);
+  a.self = (const char *)tabi_tensor_data(self);
+  a.mask = (const char *)tabi_tensor_data(mask);
+  a.src = (const char *)tabi_tensor_data(src);
+  tabi_tensor *out = NULL, *flag = NULL;
+  int64_t one = 1, short_ = 0;
+  if ((st = tc_empty(c, self->dl.device, a.dt, a.nd, a.shape, &out))) return st;
+  if (a.n > 0) {
+    a.out = (char *)tabi_tensor_data(out);
+    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &flag);
+    if (st == TABI_OK) {
+      tci_ms_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(flag));
+      st = tc_launch_status(c, OPN);
+    }
+    if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
+    if (st == TABI_OK && short_) st = tc_ms_short(c->h, call, a.nsrc);
+  }
+  c->h->tensor_release(c->h->ctx, flag);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_randperm(TC_ARGS) {
+  TC_CTX;
+  tabi_dtype dt;
+  tabi_status st = tc_rp_check(c->h, call, args, &dt);
+  if (st) return st;
+  DLDevice dev = {kDLCPU, 0};
+  if (args[3].tag == TABI_TAG_DEVICE) dev = args[3].u.device;
+  if (dev.device_type != TC_DL_DEVICE)
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a " TC_PLATFORM " device", OPN);
+  int64_t n = args[0].u.i;
+  tabi_tensor *out = NULL, *perm = NULL;
+  if ((st = tc_empty(c, dev, dt, 1, &n, &out))) return st;
+  if (n > 0) {
+    uint64_t seed = 0, offset = 0;
+    st = c->h->rng_reserve(c->h->ctx, dev, (uint64_t)n, &seed, &offset);
+    if (st == TABI_OK) st = tc_use_device(c, out, OPN);
+    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n, &perm);
+    if (st == TABI_OK) {
+      tci_rp_kernel<<<1, 1>>>((int64_t *)tabi_tensor_data(perm), n, seed, offset, (char *)tabi_tensor_data(out),
+                              dt);
+      st = tc_launch_status(c, OPN);
+    }
+  }
+  c->h->tensor_release(c->h->ctx, perm);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+/* --- advanced indexing -------------------------------------------------------- */
+
+/* Host copies (CPU, contiguous, same dtype) of the non-None index tensors. */
+static tabi_status host_list(tc_ctx *c, const char *OPN, const tabi_value *v, int64_t *n, tabi_tensor **hl) {
+  *n = v->u.list.len;
+  tabi_tensor *const *list = *n ? tabi_value_tensors(v) : NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  tabi_status st = TABI_OK;
+  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1; k++) hl[k] = NULL;
+  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1 && st == TABI_OK; k++) {
+    const tabi_tensor *t = list[k];
+    if (!t) continue;
+    if ((st = tc_check_cuda(c, t, OPN, "indices"))) break;
+    tabi_tensor *tmp = NULL;
+    tabi_dtype dt = tabi_tensor_dtype(t);
+    st = tc_empty(c, t->dl.device, dt, t->dl.ndim, t->dl.shape, &tmp);
+    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = tc_copy_convert(c, OPN, tmp, t);
+    if (st == TABI_OK) st = tc_empty(c, cpu, dt, t->dl.ndim, t->dl.shape, &hl[k]);
+    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = c->h->tensor_copy(c->h->ctx, hl[k], tmp);
+    c->h->tensor_release(c->h->ctx, tmp);
+  }
+  return st;
+}
+
+/* The plan on the host (*p, released here but for its shapes), then its
+ * packed indices on the device (*ib) and the device plan *dp. */
+static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, const tabi_tensor *self,
+                            const tabi_value *indices, tc_adv *p, tci_adv *dp, tabi_tensor **ib) {
+  tabi_tensor *hl[TC_ADV_MAX + 1] = {NULL};
+  int64_t n;
+  *ib = NULL;
+  memset(p, 0, sizeof *p);
+  memset(dp, 0, sizeof *dp);
+  tabi_status st = host_list(c, OPN, indices, &n, hl);
+  if (st == TABI_OK) st = tc_adv_build(c->h, call, self, n, (const tabi_tensor *const *)hl, p);
+  for (int64_t k = 0; k < n && k < TC_ADV_MAX + 1; k++) c->h->tensor_release(c->h->ctx, hl[k]);
+  if (st != TABI_OK) return st;
+  int64_t ndef = 0;
+  dp->ndim = p->ndim;
+  dp->bnd = p->bnd;
+  dp->first = p->first;
+  dp->rnd = p->rnd;
+  dp->nb = p->nb;
+  dp->n = 1;
+  for (int32_t d = 0; d < p->rnd; d++) {
+    dp->rshape[d] = p->rshape[d];
+    dp->n *= p->rshape[d];
+  }
+  for (int32_t d = 0; d < p->ndim; d++) {
+    dp->idx[d] = p->has[d] ? ndef++ * p->nb : -1;
+    dp->rpos[d] = p->rpos[d];
+  }
+  int64_t total = ndef * p->nb;
+  if (total > 0) {
+    int64_t *buf = (int64_t *)malloc(sizeof(int64_t) * (size_t)total);
+    if (!buf) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
+    if (st == TABI_OK) {
+      tc_adv_pack(p, self->dl.shape, buf);
+      st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &total, ib);
+    }
+    if (st == TABI_OK)
+      st = tc_cuda_status(c, cudaMemcpy(tabi_tensor_data(*ib), buf, (size_t)total * 8, cudaMemcpyHostToDevice), OPN,
+                          "cudaMemcpy");
+    free(buf);
+    if (st == TABI_OK) dp->ib = (const int64_t *)tabi_tensor_data(*ib);
+  }
+  tc_adv_release(p);
+  return st;
+}
+
+static int grid_for(int64_t n) {
+  int64_t g = (n + 255) / 256;
+  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
+}
+
+static tabi_status k_index(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t;
+  tabi_status st = tc_index_check(c->h, call, args);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  tc_adv p;
+  tci_adv dp;
+  tabi_tensor *ib = NULL, *out = NULL;
+  st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), dp.rnd, dp.rshape, &out);
+  if (st == TABI_OK && dp.n > 0) {
+    tci_strides sst;
+    memset(&sst, 0, sizeof sst);
+    for (int32_t d = 0; d < self->dl.ndim; d++) sst.s[d] = self->dl.strides[d];
+    tci_index_kernel<<<grid_for(dp.n), 256>>>(dp, (const char *)tabi_tensor_data(self), sst,
+                                               (char *)tabi_tensor_data(out), tci_esz(tabi_tensor_dtype(self)));
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, ib);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+static tabi_status k_index_put(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
+  tabi_status st = tc_iput_check(c->h, call, args);
+  if (st) return st;
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, values, OPN, "values")) ||
+      (st = tc_use_device(c, self, OPN)))
+    return st;
+  tc_adv p;
+  tci_adv dp;
+  tabi_tensor *ib = NULL, *out = NULL;
+  st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
+  if (st == TABI_OK) st = tc_iput_values(c->h, call, values, &p);
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  if (st == TABI_OK) st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out);
+  if (st == TABI_OK && tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);
+  if (st == TABI_OK && dp.n > 0) {
+    tci_strides ost, vst;
+    memset(&ost, 0, sizeof ost);
+    memset(&vst, 0, sizeof vst);
+    for (int32_t d = 0; d < out->dl.ndim; d++) ost.s[d] = out->dl.strides[d];
+    for (int32_t d = 0; d < dp.rnd; d++) {
+      int32_t vd = d - (dp.rnd - values->dl.ndim);
+      vst.s[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
+    }
+    tci_iput_kernel<<<1, 1>>>(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
+                              dt, args[3].u.i != 0);
+    st = tc_launch_status(c, OPN);
+  }
+  c->h->tensor_release(c->h->ctx, ib);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
+TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::index.Tensor", k_index},
+                                        {"aten::index_put", k_index_put},
+                                        {"aten::scatter_reduce.two", k_scatter_reduce},
+                                        {"aten::nonzero", k_nonzero},
+                                        {"aten::masked_scatter", k_masked_scatter},
+                                        {"aten::randperm", k_randperm},
+                                        {NULL, NULL}};

@@ -1,0 +1,386 @@
+/* plugins/cuda/tc_idx.cuh: the serial bodies of the order-dependent index ops
+ * (scatter_reduce.two, nonzero, masked_scatter, randperm, index_put) and
+ * index.Tensor's gather, `__host__ __device__` so that tc_idx.cu's
+ * kernels (one device thread, as tc_scatter.cu) and
+ * tests/cuda/test_cuda_idx_host.cpp (the same function on the host, against
+ * the reference plugin) run the same code.
+ *
+ * scatter_reduce.two is reference/ref_index.c's scatter_run for the five
+ * reductions: one accumulator per output element (double for the float
+ * dtypes, double pairs for complex, int64 wrapped to the dtype after every
+ * step for integers and bool), the index elements applied in row-major
+ * order, NaN winning in amax/amin, integer mean dividing with floor,
+ * include_self counting self as one element, and complex products with C99
+ * Annex G's recovery of infinities (the reference's `*` on double complex is
+ * libgcc's __muldc3). One thread: the same bits on every run, no atomics;
+ * slow for large index tensors. */
+#ifndef TABI_TC_IDX_CUH
+#define TABI_TC_IDX_CUH
+
+#include <tabi/philox.h>
+
+#include "tc_misc.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st, tcm_esz */
+
+#define TCI_MAX_DIMS 16
+
+enum { TCI_SUM, TCI_PROD, TCI_MEAN, TCI_AMAX, TCI_AMIN };
+
+/* Integer element access with bool (ref_load_i_ptr/ref_store_i_ptr). */
+TCP_HD int64_t tci_ld_i(const char *p, int dt) {
+  if (dt == TABI_DTYPE_BOOL) return *(const uint8_t *)p != 0;
+  return tcm_ld_i(p, dt);
+}
+TCP_HD void tci_st_i(char *p, int dt, int64_t v) {
+  if (dt == TABI_DTYPE_BOOL) *(uint8_t *)p = v != 0;
+  else tcm_st_i(p, dt, v);
+}
+TCP_HD int64_t tci_wrap_i(int64_t v, int dt) {
+  char b[8];
+  tci_st_i(b, dt, v);
+  return tci_ld_i(b, dt);
+}
+TCP_HD int tci_domain(int dt) {
+  if (dt == TABI_DTYPE_COMPLEX64 || dt == TABI_DTYPE_COMPLEX128) return 2;
+  if (dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 || dt == TABI_DTYPE_FLOAT32 ||
+      dt == TABI_DTYPE_FLOAT64)
+    return 1;
+  return 0;
+}
+TCP_HD int tci_esz(int dt) {
+  if (dt == TABI_DTYPE_COMPLEX128) return 16;
+  if (dt == TABI_DTYPE_COMPLEX64) return 8;
+  return tcm_esz(dt);
+}
+TCP_HD void tci_ld_c(const char *p, int dt, double *re, double *im) {
+  if (dt == TABI_DTYPE_COMPLEX64) {
+    *re = ((const float *)p)[0];
+    *im = ((const float *)p)[1];
+  } else {
+    *re = ((const double *)p)[0];
+    *im = ((const double *)p)[1];
+  }
+}
+TCP_HD void tci_st_c(char *p, int dt, double re, double im) {
+  if (dt == TABI_DTYPE_COMPLEX64) {
+    ((float *)p)[0] = (float)re;
+    ((float *)p)[1] = (float)im;
+  } else {
+    ((double *)p)[0] = re;
+    ((double *)p)[1] = im;
+  }
+}
+
+/* (a + bi)(c + di) as libgcc's __muldc3 (C99 Annex G.5.1). */
+TCP_HD void tci_cmul(double a, double b, double c, double d, double *re, double *im) {
+  TCP_NOCONTRACT
+  double ac = TCP_MUL(a, c), bd = TCP_MUL(b, d), ad = TCP_MUL(a, d), bc = TCP_MUL(b, c);
+  double x = ac - bd, y = ad + bc;
+  if (isnan(x) && isnan(y)) {
+    int recalc = 0;
+    if (isinf(a) || isinf(b)) {
+      a = copysign(isinf(a) ? 1.0 : 0.0, a);
+      b = copysign(isinf(b) ? 1.0 : 0.0, b);
+      if (isnan(c)) c = copysign(0.0, c);
+      if (isnan(d)) d = copysign(0.0, d);
+      recalc = 1;
+    }
+    if (isinf(c) || isinf(d)) {
+      c = copysign(isinf(c) ? 1.0 : 0.0, c);
+      d = copysign(isinf(d) ? 1.0 : 0.0, d);
+      if (isnan(a)) a = copysign(0.0, a);
+      if (isnan(b)) b = copysign(0.0, b);
+      recalc = 1;
+    }
+    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+      if (isnan(a)) a = copysign(0.0, a);
+      if (isnan(b)) b = copysign(0.0, b);
+      if (isnan(c)) c = copysign(0.0, c);
+      if (isnan(d)) d = copysign(0.0, d);
+      recalc = 1;
+    }
+    if (recalc) {
+      x = INFINITY * (TCP_MUL(a, c) - TCP_MUL(b, d));
+      y = INFINITY * (TCP_MUL(a, d) + TCP_MUL(b, c));
+    }
+  }
+  *re = x;
+  *im = y;
+}
+
+/* One accumulator per output element (out is contiguous: offset == element). */
+typedef struct tci_acc {
+  double re, im;
+  int64_t i, count;
+  int32_t touched, pad_;
+} tci_acc;
+
+/* scatter_reduce.two: out holds a contiguous copy of self (n_out elements);
+ * idx (int64) and src are read at index's coordinates through their strides
+ * (0-d tensors as [1], stride 0). acc: n_out accumulators of scratch. */
+typedef struct tci_sr {
+  const char *idx, *src;
+  char *out;
+  tci_acc *acc;
+  int32_t nd, dim, dt, kind, include_self;
+  int64_t ishape[TCI_MAX_DIMS], ist[TCI_MAX_DIMS], sst[TCI_MAX_DIMS], ost[TCI_MAX_DIMS];
+  int64_t n_idx, n_out;
+} tci_sr;
+
+TCP_HD int64_t tci_floor_div(int64_t a, int64_t b) {
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+TCP_HD void tci_sr_combine(const tci_sr *a, tci_acc *t, double vr, double vi_, int64_t vi) {
+  TCP_NOCONTRACT
+  int k = a->kind;
+  switch (tci_domain(a->dt)) {
+    case 2:
+      if (k == TCI_PROD) tci_cmul(t->re, t->im, vr, vi_, &t->re, &t->im);
+      else {
+        t->re += vr;
+        t->im += vi_;
+      }
+      break;
+    case 1:
+      if (k == TCI_PROD) t->re = TCP_MUL(t->re, vr);
+      else if (k == TCI_AMAX || k == TCI_AMIN) {
+        if (isnan(t->re)) break;
+        if (isnan(vr) || (k == TCI_AMAX ? vr > t->re : vr < t->re)) t->re = vr;
+      } else t->re += vr;
+      break;
+    default:
+      if (k == TCI_PROD) t->i = (int64_t)((uint64_t)t->i * (uint64_t)vi);
+      else if (k == TCI_AMAX) t->i = vi > t->i ? vi : t->i;
+      else if (k == TCI_AMIN) t->i = vi < t->i ? vi : t->i;
+      else t->i = (int64_t)((uint64_t)t->i + (uint64_t)vi);
+      t->i = tci_wrap_i(t->i, a->dt);
+      break;
+  }
+}
+
+TCP_HD void tci_sr_run(const tci_sr *a) {
+  TCP_NOCONTRACT
+  int dt = a->dt, esz = tci_esz(dt), dom = tci_domain(dt);
+  for (int64_t e = 0; e < a->n_out; e++) {
+    tci_acc *t = &a->acc[e];
+    const char *p = a->out + e * esz;
+    t->re = t->im = 0;
+    t->i = 0;
+    if (dom == 2) tci_ld_c(p, dt, &t->re, &t->im);
+    else if (dom == 1) t->re = tcp_ld(p, dt);
+    else t->i = tci_ld_i(p, dt);
+    t->count = a->include_self;
+    t->touched = a->include_self;
+  }
+  for (int64_t e = 0; e < a->n_idx; e++) {
+    int64_t rem = e, io = 0, so = 0, to = 0, pos[TCI_MAX_DIMS];
+    for (int d = a->nd - 1; d >= 0; d--) {
+      pos[d] = rem % a->ishape[d];
+      rem /= a->ishape[d];
+    }
+    for (int d = 0; d < a->nd; d++) {
+      io += pos[d] * a->ist[d];
+      so += pos[d] * a->sst[d];
+    }
+    int64_t v = ((const int64_t *)a->idx)[io];
+    for (int d = 0; d < a->nd; d++) to += (d == a->dim ? v : pos[d]) * a->ost[d];
+    const char *s = a->src + so * esz;
+    double vr = 0, vim = 0;
+    int64_t vi = 0;
+    if (dom == 2) tci_ld_c(s, dt, &vr, &vim);
+    else if (dom == 1) vr = tcp_ld(s, dt);
+    else vi = tci_ld_i(s, dt);
+    tci_acc *t = &a->acc[to];
+    if (!t->touched) { /* without self, the first value starts the reduction */
+      t->re = vr;
+      t->im = vim;
+      t->i = vi;
+      t->touched = 1;
+    } else {
+      tci_sr_combine(a, t, vr, vim, vi);
+    }
+    t->count++;
+  }
+  for (int64_t e = 0; e < a->n_out; e++) {
+    tci_acc *t = &a->acc[e];
+    char *p = a->out + e * esz;
+    int64_t cnt = t->count > 0 ? t->count : 1;
+    int mean = a->kind == TCI_MEAN;
+    if (dom == 2) tci_st_c(p, dt, mean ? t->re / (double)cnt : t->re, mean ? t->im / (double)cnt : t->im);
+    else if (dom == 1) tcp_st(p, dt, mean ? t->re / (double)cnt : t->re);
+    else tci_st_i(p, dt, mean ? tci_floor_div(t->i, cnt) : t->i);
+  }
+}
+
+/* --- nonzero and masked_scatter: strided walks in row-major order ------------- */
+
+/* Element e (row-major over shape) of a tensor with the given strides:
+ * its element offset. */
+TCP_HD int64_t tci_offset(int64_t e, int32_t nd, const int64_t *shape, const int64_t *st) {
+  int64_t off = 0;
+  for (int d = nd - 1; d >= 0; d--) {
+    off += (e % shape[d]) * st[d];
+    e /= shape[d];
+  }
+  return off;
+}
+
+/* Nonzero as the reference's elem_nonzero: NaN is nonzero, complex either part. */
+TCP_HD int tci_nonzero(const char *p, int dt) {
+  int dom = tci_domain(dt);
+  if (dom == 0) return tci_ld_i(p, dt) != 0;
+  if (dom == 1) return tcp_ld(p, dt) != 0;
+  double re, im;
+  tci_ld_c(p, dt, &re, &im);
+  return re != 0 || im != 0;
+}
+
+typedef struct tci_nz {
+  const char *in;
+  int64_t *out; /* [count, nd] int64, or NULL to count only */
+  int32_t nd, dt;
+  int64_t shape[TCI_MAX_DIMS], st[TCI_MAX_DIMS];
+  int64_t n;
+} tci_nz;
+
+/* nonzero: the coordinates of the nonzero elements in row-major order (out
+ * may be NULL: count only). Returns the count. */
+TCP_HD int64_t tci_nz_run(const tci_nz *a) {
+  int esz = tci_esz(a->dt);
+  int64_t row = 0;
+  for (int64_t e = 0; e < a->n; e++) {
+    if (!tci_nonzero(a->in + tci_offset(e, a->nd, a->shape, a->st) * esz, a->dt)) continue;
+    int64_t rem = e;
+    for (int d = a->nd - 1; a->out && d >= 0; d--) {
+      a->out[row * a->nd + d] = rem % a->shape[d];
+      rem /= a->shape[d];
+    }
+    row++;
+  }
+  return row;
+}
+
+/* masked_scatter over the broadcast shape (nd dims, n elements; self's and
+ * mask's strides already broadcast: 0 on expanded dims): out (contiguous)
+ * = self, and where mask is set the next element of source (row-major over
+ * source's shape). Returns 0, or 1 when source runs out (nothing more is
+ * written: the caller reports the reference's error). */
+typedef struct tci_ms {
+  const char *self, *mask, *src;
+  char *out;
+  int32_t nd, snd, dt, mdt;
+  int64_t shape[TCI_MAX_DIMS], sst[TCI_MAX_DIMS], mst[TCI_MAX_DIMS];
+  int64_t srcshape[TCI_MAX_DIMS], srcst[TCI_MAX_DIMS];
+  int64_t n, nsrc;
+} tci_ms;
+
+TCP_HD int tci_ms_run(const tci_ms *a) {
+  int esz = tci_esz(a->dt);
+  int64_t k = 0;
+  for (int64_t e = 0; e < a->n; e++) {
+    const char *from = a->self + tci_offset(e, a->nd, a->shape, a->sst) * esz;
+    if (tci_ld_i(a->mask + tci_offset(e, a->nd, a->shape, a->mst), a->mdt)) {
+      if (k >= a->nsrc) return 1;
+      from = a->src + tci_offset(k++, a->snd, a->srcshape, a->srcst) * esz;
+    }
+    for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
+  }
+  return 0;
+}
+
+/* --- randperm: reference/ref_create2.c's Fisher-Yates -------------------------- */
+/* perm[k] = k; for i = n-1 down to 1: u = uniform double of counter
+ * offset + i, j = floor(u * (i + 1)) clamped to i, swap perm[i], perm[j];
+ * then out[k] = perm[k] in dt (integers wrap as ref_store_i; floats are
+ * exact: the checks bound n). */
+TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
+  for (int64_t k = 0; k < n; k++) perm[k] = k;
+  for (int64_t i = n - 1; i >= 1; i--) {
+    double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
+    int64_t j = (int64_t)floor(u * (double)(i + 1));
+    if (j > i) j = i;
+    int64_t t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  int esz = tci_esz(dt), dom = tci_domain(dt);
+  for (int64_t k = 0; k < n; k++) {
+    if (dom == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
+    else tci_st_i(out + k * esz, dt, perm[k]);
+  }
+}
+
+/* --- advanced indexing: index.Tensor (gather) and index_put (serial) ---------- */
+/* The plan of tc_idx_check.h's tc_adv, packed for the device: per self dim d,
+ * idx[d] >= 0 is where its nb broadcast (wrapped) indices start in ib, -1 for
+ * a full slice (then rpos[d] is its result dim). The result has rnd dims
+ * (rshape), the broadcast dims at first .. first + bnd. */
+typedef struct tci_adv {
+  const int64_t *ib;
+  int32_t ndim, bnd, first, rnd;
+  int64_t idx[TCI_MAX_DIMS];
+  int32_t rpos[TCI_MAX_DIMS];
+  int64_t rshape[TCI_MAX_DIMS];
+  int64_t nb, n; /* broadcast elements, result elements */
+} tci_adv;
+
+/* The element offset (strides st) of the self element that result element e
+ * (row-major) reads or writes: ref_index2.c's adv_offset. */
+TCP_HD int64_t tci_adv_offset(const tci_adv *p, const int64_t *st, int64_t e) {
+  int64_t rc[TCI_MAX_DIMS], rem = e;
+  for (int d = p->rnd - 1; d >= 0; d--) {
+    rc[d] = rem % p->rshape[d];
+    rem /= p->rshape[d];
+  }
+  int64_t b = 0;
+  for (int j = 0; j < p->bnd; j++) b = b * p->rshape[p->first + j] + rc[p->first + j];
+  int64_t off = 0;
+  for (int d = 0; d < p->ndim; d++) {
+    int64_t c = p->idx[d] >= 0 ? p->ib[p->idx[d] + b] : rc[p->rpos[d]];
+    off += c * st[d];
+  }
+  return off;
+}
+
+/* index.Tensor, one result element: out[e] = self[offset(e)]. */
+TCP_HD void tci_index_elem(const tci_adv *p, const char *self, const int64_t *sst, char *out, int esz, int64_t e) {
+  const char *from = self + tci_adv_offset(p, sst, e) * esz;
+  for (int b = 0; b < esz; b++) out[e * esz + b] = from[b];
+}
+
+/* index_put over result elements in row-major order (the reference's):
+ * out (a contiguous copy of self, strides ost) takes values (read through
+ * vst, broadcast: 0 on expanded dims, vnd <= rnd dims aligned right); last
+ * write wins, or (accumulate) out = out + value rounded to the dtype at every
+ * step, integers wrapping, bool as logical or (ref_store_i of the sum). */
+TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
+                         int dt, int accumulate) {
+  TCP_NOCONTRACT
+  int esz = tci_esz(dt), dom = tci_domain(dt);
+  for (int64_t e = 0; e < p->n; e++) {
+    int64_t rem = e, voff = 0;
+    for (int d = p->rnd - 1; d >= 0; d--) {
+      voff += (rem % p->rshape[d]) * vst[d];
+      rem /= p->rshape[d];
+    }
+    char *t = out + tci_adv_offset(p, ost, e) * esz;
+    const char *v = values + voff * esz;
+    if (!accumulate) {
+      for (int b = 0; b < esz; b++) t[b] = v[b];
+    } else if (dom == 2) {
+      double ar, ai, br, bi;
+      tci_ld_c(t, dt, &ar, &ai);
+      tci_ld_c(v, dt, &br, &bi);
+      tci_st_c(t, dt, ar + br, ai + bi);
+    } else if (dom == 1) {
+      tcp_st(t, dt, tcp_ld(t, dt) + tcp_ld(v, dt));
+    } else {
+      tci_st_i(t, dt, (int64_t)((uint64_t)tci_ld_i(t, dt) + (uint64_t)tci_ld_i(v, dt)));
+    }
+  }
+}
+
+#endif

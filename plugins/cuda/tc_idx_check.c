@@ -1,0 +1,387 @@
+/* plugins/cuda/tc_idx_check.c: see tc_idx_check.h. The checks and messages
+ * are reference/ref_index.c's (k_scatter_reduce, scatter_run,
+ * sg_check_shapes, sg_check_bounds), in its order: keep them in step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref.h"
+#include "ref_shape_util.h"
+#include "tc_idx_check.h"
+
+#define OPN ref_op_name(h, call)
+
+enum { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN }; /* tc_idx.cuh's TCI_* */
+
+static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim > 0 ? t->dl.ndim : 1; }
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim > 0 ? t->dl.shape[d] : 1; }
+
+static tabi_status sr_shapes(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int32_t dim,
+                             const tabi_tensor *index, const tabi_tensor *src) {
+  char a[128], b[128], c[128];
+  int32_t nd = ne_dim(self);
+  if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  if (ne_dim(index) != nd)
+    return REF_ERR(h, TABI_ERR_SHAPE,
+                   "%s: Index tensor must have the same number of dimensions as %s tensor "
+                   "(index has %d, self has %d)",
+                   OPN, "self", (int)index->dl.ndim, (int)self->dl.ndim);
+  if (ne_dim(src) != nd)
+    return REF_ERR(h, TABI_ERR_SHAPE,
+                   "%s: Index tensor must have the same number of dimensions as src tensor "
+                   "(index has %d, src has %d)",
+                   OPN, (int)index->dl.ndim, (int)src->dl.ndim);
+  int32_t bad = -1;
+  for (int32_t d = 0; d < nd && bad < 0; d++) {
+    if (d != dim && ne_size(index, d) > ne_size(self, d)) bad = d;
+    if (ne_size(index, d) > ne_size(src, d)) bad = d;
+  }
+  if (bad < 0) return TABI_OK;
+  ref_shape_str(a, sizeof a, index->dl.ndim, index->dl.shape);
+  ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape);
+  return REF_ERR(h, TABI_ERR_SHAPE,
+                 "%s: Expected index %s to be smaller than self %s apart from dimension %d "
+                 "and to be smaller size than src %s",
+                 OPN, a, b, (int)dim, ref_shape_str(c, sizeof c, src->dl.ndim, src->dl.shape));
+}
+
+tabi_status tc_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
+                        int *kind) {
+  static const struct { const char *name; int kind; } reds[] = {
+      {"sum", SR_SUM}, {"prod", SR_PROD}, {"mean", SR_MEAN}, {"amax", SR_AMAX}, {"amin", SR_AMIN}};
+  const char *s = tabi_value_str(&args[4]);
+  int64_t len = args[4].u.list.len;
+  *kind = -1;
+  for (size_t k = 0; k < sizeof reds / sizeof reds[0]; k++)
+    if ((int64_t)strlen(reds[k].name) == len && memcmp(reds[k].name, s, (size_t)len) == 0) *kind = reds[k].kind;
+  if (*kind < 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'reduce' must be either sum, prod, mean, amax or amin (got '%.*s')", OPN,
+                   (int)(len > 64 ? 64 : len), s);
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  if (self->dl.ndim > REF_MAX_DIMS)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; the reference supports %d", OPN,
+                   (int)self->dl.ndim, REF_MAX_DIMS);
+  st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, dim);
+  if (st != TABI_OK) return st;
+  int64_t nidx = tabi_tensor_numel(index);
+  if (nidx != 0 && tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
+                   tabi_dtype_name(tabi_tensor_dtype(index)));
+  if (tabi_tensor_dtype(src) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is %s)",
+                   OPN, tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(src)));
+  if (*kind == SR_MEAN && dt == TABI_DTYPE_BOOL)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce 'mean' does not support dtype bool (argument 'self')", OPN);
+  if ((*kind == SR_AMAX || *kind == SR_AMIN) && tabi_dtype_is_complex(dt))
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce '%s' does not support complex dtype %s", OPN,
+                   *kind == SR_AMAX ? "amax" : "amin", tabi_dtype_name(dt));
+  if (nidx != 0) return sr_shapes(h, call, self, *dim, index, src);
+  return TABI_OK;
+}
+
+tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
+                               int32_t dim, int64_t size) {
+  for (int64_t i = 0; i < n; i++)
+    if (iv[i] < 0 || iv[i] >= size)
+      return REF_ERR(h, TABI_ERR_INDEX,
+                     "%s: argument 'index': index %lld is out of bounds for dimension %d with size %lld", OPN,
+                     (long long)iv[i], (int)dim, (long long)size);
+  return TABI_OK;
+}
+
+/* k_nonzero's checks (reference/ref_index2.c). */
+tabi_status tc_nz_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+  const tabi_tensor *self = args[0].u.t;
+  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  if (self->dl.ndim > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  return TABI_OK;
+}
+
+/* k_masked_scatter's checks before the walk (reference/ref_index2.c). */
+tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
+                        int64_t *shape) {
+  const tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *source = args[2].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  st = ref_check_dtype(h, call, "mask", tabi_tensor_dtype(mask), REF_DTS_BOOL | REF_DT(TABI_DTYPE_UINT8));
+  if (st != TABI_OK) return st;
+  if (tabi_tensor_dtype(source) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE,
+                   "%s: expected self and source to have same dtypes but got %s and %s (argument 'source')", OPN,
+                   tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(source)));
+  const tabi_tensor *both[2] = {self, mask};
+  return ref_broadcast_shape(h, call, 2, both, nd, shape);
+}
+
+tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail) {
+  return REF_ERR(h, TABI_ERR_SHAPE,
+                 "%s: Number of elements of source < number of ones in mask (argument 'source' has %lld elements)",
+                 OPN, (long long)avail);
+}
+
+/* k_randperm's checks (reference/ref_create2.c), in its order: layout, dtype,
+ * n, n - 1 representable, the precision limit. */
+tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt) {
+  int64_t n = args[0].u.i;
+  *dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
+  const tabi_value *layout = &args[2];
+  if (!(layout->tag == TABI_TAG_NONE || (layout->tag == TABI_TAG_INT && layout->u.i == 0)))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'layout': only the strided layout is supported, got %lld", OPN,
+                   (long long)layout->u.i);
+  tabi_status st = ref_check_dtype(h, call, "dtype", *dt, REF_DTS_INT | REF_DTS_FLOAT);
+  if (st != TABI_OK) return st;
+  if (n < 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n must be non-negative, got %lld", OPN,
+                   (long long)n);
+  tabi_value last = tabi_int(n > 0 ? n - 1 : 0);
+  st = rs_check_scalar(h, call, "n", &last, *dt);
+  if (st != TABI_OK) return st;
+  int64_t limit = *dt == TABI_DTYPE_FLOAT16   ? 2049
+                  : *dt == TABI_DTYPE_FLOAT32 ? (INT64_C(1) << 24) + 1
+                  : *dt == TABI_DTYPE_FLOAT64 ? (INT64_C(1) << 53) + 1
+                                              : INT64_MAX;
+  if (n > limit)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n cannot be greater than %lld for %s type",
+                   OPN, (long long)limit, tabi_dtype_name(*dt));
+  return TABI_OK;
+}
+
+/* --- advanced indexing (index.Tensor, index_put): reference/ref_index2.c's
+ * adv_build over host copies of the index tensors ---------------------------- */
+
+void tc_adv_release(tc_adv *p) {
+  for (int32_t d = 0; d < TC_ADV_MAX; d++) {
+    free(p->vals[d]);
+    p->vals[d] = NULL;
+  }
+}
+
+static int64_t elem_i(const tabi_tensor *t, int64_t e) { /* element e in row-major order */
+  int64_t off = 0;
+  for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
+    off += (e % t->dl.shape[d]) * t->dl.strides[d];
+    e /= t->dl.shape[d];
+  }
+  return ref_load_i(t, off);
+}
+
+static int elem_nz(const tabi_tensor *t, int64_t e) { return elem_i(t, e) != 0; } /* bool, uint8 */
+
+static tabi_status adv_alloc(const tabi_host_api *h, const tabi_call *call, int64_t n, int64_t **out) {
+  *out = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+  if (!*out) return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
+  return TABI_OK;
+}
+
+/* A mask covering self dims [cur, cur + mask.ndim): its nonzero coordinates,
+ * one 1-D index per dim (adv_mask). */
+static tabi_status adv_mask(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
+                            const tabi_tensor *mask, int64_t pos, int32_t cur, tc_adv *p) {
+  char a[128], b[128];
+  int32_t mnd = mask->dl.ndim;
+  if (cur + mnd > self->dl.ndim)
+    return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices': too many indices for tensor of "
+                   "dimension %d (a mask at position %lld covers %d more)",
+                   OPN, (int)self->dl.ndim, (long long)pos, (int)mnd);
+  for (int32_t j = 0; j < mnd; j++)
+    if (mask->dl.shape[j] != self->dl.shape[cur + j])
+      return REF_ERR(h, TABI_ERR_INDEX,
+                     "%s: argument 'indices': The shape of the mask %s at index %d does not match "
+                     "the shape of the indexed tensor %s at index %d",
+                     OPN, ref_shape_str(a, sizeof a, mnd, mask->dl.shape), (int)j,
+                     ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape), (int)(cur + j));
+  if (mnd == 0) return TABI_OK;
+  int64_t n = tabi_tensor_numel(mask), cnt = 0;
+  for (int64_t e = 0; e < n; e++) cnt += elem_nz(mask, e);
+  for (int32_t j = 0; j < mnd; j++) {
+    tabi_status st = adv_alloc(h, call, cnt, &p->vals[cur + j]);
+    if (st != TABI_OK) return st;
+    p->has[cur + j] = 1;
+    p->ind[cur + j] = 1;
+    p->ishape[cur + j][0] = cnt;
+  }
+  for (int64_t e = 0, r = 0; e < n; e++) {
+    if (!elem_nz(mask, e)) continue;
+    int64_t rem = e;
+    for (int32_t j = mnd - 1; j >= 0; j--) {
+      p->vals[cur + j][r] = rem % mask->dl.shape[j];
+      rem /= mask->dl.shape[j];
+    }
+    r++;
+  }
+  return TABI_OK;
+}
+
+tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
+                         const tabi_tensor *const *list, tc_adv *p) {
+  memset(p, 0, sizeof *p);
+  int32_t nd = self->dl.ndim;
+  if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  if (n > nd)
+    return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices': too many indices for tensor of dimension %d (got %lld)",
+                   OPN, (int)nd, (long long)n);
+  p->ndim = nd;
+  int32_t cur = 0;
+  tabi_status st = TABI_OK;
+  for (int64_t k = 0; k < n && st == TABI_OK; k++) {
+    const tabi_tensor *t = list[k];
+    if (!t) {
+      cur++;
+      continue;
+    }
+    tabi_dtype dt = tabi_tensor_dtype(t);
+    if (dt == TABI_DTYPE_BOOL || dt == TABI_DTYPE_UINT8) {
+      st = adv_mask(h, call, self, t, k, cur, p);
+      cur += t->dl.ndim;
+    } else if (dt == TABI_DTYPE_INT64 || dt == TABI_DTYPE_INT32) {
+      if (cur >= nd) {
+        st = REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices': too many indices for tensor of dimension %d", OPN,
+                     (int)nd);
+      } else {
+        int64_t m = tabi_tensor_numel(t);
+        st = adv_alloc(h, call, m, &p->vals[cur]);
+        if (st == TABI_OK) {
+          for (int64_t e = 0; e < m; e++) p->vals[cur][e] = elem_i(t, e);
+          p->has[cur] = 1;
+          p->ind[cur] = t->dl.ndim;
+          for (int32_t j = 0; j < t->dl.ndim; j++) p->ishape[cur][j] = t->dl.shape[j];
+        }
+        cur++;
+      }
+    } else {
+      st = REF_ERR(h, TABI_ERR_TYPE,
+                   "%s: argument 'indices': tensors used as indices must be long, int, byte or "
+                   "bool tensors (got %s at position %lld)",
+                   OPN, tabi_dtype_name(dt), (long long)k);
+    }
+  }
+  int32_t ndef = 0, lo = -1, hi = -1;
+  for (int32_t d = 0; d < nd && st == TABI_OK; d++)
+    if (p->has[d]) {
+      ndef++;
+      if (lo < 0) lo = d;
+      hi = d;
+    }
+  if (st == TABI_OK && ndef == 0)
+    st = REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                 "%s: argument 'indices': at least one index must be a tensor that indexes a dim "
+                 "(got none)", OPN);
+  if (st == TABI_OK) { /* broadcast the index shapes: shape-only stand-ins for ref_broadcast_shape */
+    tabi_tensor fakes[REF_MAX_DIMS];
+    const tabi_tensor *defined[REF_MAX_DIMS];
+    int32_t k = 0;
+    for (int32_t d = 0; d < nd; d++)
+      if (p->has[d]) {
+        memset(&fakes[k], 0, sizeof fakes[k]);
+        fakes[k].dl.ndim = p->ind[d];
+        fakes[k].dl.shape = p->ishape[d];
+        defined[k] = &fakes[k];
+        k++;
+      }
+    st = ref_broadcast_shape(h, call, ndef, defined, &p->bnd, p->bshape);
+  }
+  for (int32_t d = 0; d < nd && st == TABI_OK; d++) { /* bounds, each index's own elements in order */
+    if (!p->has[d]) continue;
+    int64_t size = self->dl.shape[d], m = 1;
+    for (int32_t j = 0; j < p->ind[d]; j++) m *= p->ishape[d][j];
+    for (int64_t e = 0; e < m; e++) {
+      int64_t v = p->vals[d][e];
+      if (v < -size || v >= size) {
+        st = REF_ERR(h, TABI_ERR_INDEX,
+                     "%s: argument 'indices': index %lld is out of bounds for dimension %d with "
+                     "size %lld",
+                     OPN, (long long)v, (int)d, (long long)size);
+        break;
+      }
+    }
+  }
+  if (st != TABI_OK) {
+    tc_adv_release(p);
+    return st;
+  }
+  int contiguous = 1;
+  for (int32_t d = lo; d <= hi; d++)
+    if (!p->has[d]) contiguous = 0;
+  p->first = contiguous ? lo : 0;
+  int32_t r = 0;
+  for (int32_t d = 0; d < p->first; d++) {
+    p->rpos[d] = r;
+    p->rshape[r++] = self->dl.shape[d];
+  }
+  for (int32_t j = 0; j < p->bnd; j++) p->rshape[r++] = p->bshape[j];
+  for (int32_t d = p->first; d < nd; d++) {
+    if (p->has[d]) continue;
+    p->rpos[d] = r;
+    p->rshape[r++] = self->dl.shape[d];
+  }
+  p->rnd = r;
+  if (r > REF_MAX_DIMS) {
+    tc_adv_release(p);
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: the result has too many dims", OPN);
+  }
+  p->nb = 1;
+  for (int32_t j = 0; j < p->bnd; j++) p->nb *= p->bshape[j];
+  return TABI_OK;
+}
+
+void tc_adv_pack(const tc_adv *p, const int64_t *self_shape, int64_t *buf) {
+  int64_t k = 0;
+  for (int32_t d = 0; d < p->ndim; d++) {
+    if (!p->has[d]) continue;
+    int64_t st[TC_ADV_MAX], s = 1;
+    for (int32_t j = p->ind[d] - 1; j >= 0; j--) {
+      st[j] = p->ishape[d][j] == 1 ? 0 : s;
+      s *= p->ishape[d][j];
+    }
+    for (int64_t b = 0; b < p->nb; b++, k++) {
+      int64_t rem = b, off = 0;
+      for (int32_t j = p->bnd - 1; j >= 0; j--) {
+        int64_t c = rem % p->bshape[j];
+        rem /= p->bshape[j];
+        int32_t tj = j - (p->bnd - p->ind[d]);
+        if (tj >= 0) off += c * st[tj];
+      }
+      int64_t v = p->vals[d][off];
+      buf[k] = v < 0 ? v + self_shape[d] : v;
+    }
+  }
+}
+
+tabi_status tc_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+  const tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  if (tabi_tensor_dtype(values) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE,
+                   "%s: Index put requires the source and destination dtypes match, got %s for "
+                   "the destination and %s for the source (argument 'values')",
+                   OPN, tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(values)));
+  return TABI_OK;
+}
+
+tabi_status tc_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
+                           const tc_adv *p) {
+  int fits = values->dl.ndim <= p->rnd;
+  for (int32_t j = 0; fits && j < values->dl.ndim; j++) {
+    int64_t vs = values->dl.shape[values->dl.ndim - 1 - j], rs = p->rshape[p->rnd - 1 - j];
+    if (vs != rs && vs != 1) fits = 0;
+  }
+  if (fits) return TABI_OK;
+  char a[128], b[128];
+  return REF_ERR(h, TABI_ERR_SHAPE,
+                 "%s: argument 'values': shape mismatch: value tensor of shape %s cannot be "
+                 "broadcast to indexing result of shape %s",
+                 OPN, ref_shape_str(a, sizeof a, values->dl.ndim, values->dl.shape),
+                 ref_shape_str(b, sizeof b, p->rnd, p->rshape));
+}
+
+tabi_status tc_index_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+  return ref_check_dtype(h, call, "self", tabi_tensor_dtype(args[0].u.t), REF_DTS_ALL);
+}

@@ -1,0 +1,861 @@
+/* tests/cuda/test_cuda_idx_host.cpp: the CUDA/ROCm kernels of
+ * index.Tensor, index_put, scatter_reduce.two, nonzero, masked_scatter and
+ * randperm (plugins/cuda/tc_idx.cu) emulated on the host, without a
+ * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
+ *
+ * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
+ * contiguous copy of self, reading index and src through their strides. This
+ * test compiles the header as plain C++ and runs the same function on the
+ * same input bytes the reference plugin gets (every dtype; all five
+ * reductions with and without include_self; 1-D to 3-D, every dim; heavy
+ * duplicate targets; contiguous, transposed and step-2 sliced self, index and
+ * src; NaN/inf/-0.0 among the floats and complex values, integers over their
+ * whole range so sums and products wrap) and asks for the reference's bits
+ * exactly. The argument checks the kernel runs first (tc_idx_check.c, linked
+ * here with the reference's helpers under a stand-in host table) must pass
+ * for every such case, and give the reference's status and message for bad
+ * arguments. What this cannot show: the launch itself. argv[1]:
+ * libtabi_reference.so. */
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+#include "tc_idx.cuh"
+#include "tc_idx_check.h"
+
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+static long long checked_elems, checked_cases, checked_errors;
+
+static double special_or_random(int i) {
+  switch (i % 19) {
+    case 3: return NAN;
+    case 7: return INFINITY;
+    case 11: return -INFINITY;
+    case 17: return -0.0;
+    default: return urand() < 0.3 ? (double)irand(-3, 3) : urand() * 4 - 2;
+  }
+}
+
+static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
+  int esz = tci_esz(dt);
+  std::vector<char> b((size_t)(n * esz) + 16);
+  for (int64_t i = 0; i < n; i++) {
+    char *p = b.data() + i * esz;
+    double v = specials ? special_or_random((int)(i + irand(0, 18))) : urand() * 4 - 2;
+    switch (dt) {
+      case TABI_DTYPE_BOOL: p[0] = urand() < 0.5; break;
+      case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(p, &h, 2); break; }
+      case TABI_DTYPE_BFLOAT16: { uint16_t h = tabi_f32_to_bf16((float)v); memcpy(p, &h, 2); break; }
+      case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(p, &f, 4); break; }
+      case TABI_DTYPE_FLOAT64: memcpy(p, &v, 8); break;
+      case TABI_DTYPE_COMPLEX64: {
+        float f[2] = {(float)v, (float)(specials ? special_or_random((int)irand(0, 18)) : urand())};
+        memcpy(p, f, 8);
+        break;
+      }
+      case TABI_DTYPE_COMPLEX128: {
+        double f[2] = {v, specials ? special_or_random((int)irand(0, 18)) : urand()};
+        memcpy(p, f, 16);
+        break;
+      }
+      default: {
+        uint64_t r = rng ^ (uint64_t)i * 0x9e3779b97f4a7c15ull;
+        urand();
+        if (urand() < 0.5) r = (uint64_t)irand(-3, 3);
+        memcpy(p, &r, (size_t)esz);
+        break;
+      }
+    }
+  }
+  return b;
+}
+
+static tabi_value call_ref(const char *name, tabi_value *args, int nargs) {
+  tabi_op op;
+  tabi_value out = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status st = tabi_call(ref, op, args, nargs, &out, 1);
+  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
+  return out;
+}
+
+/* A tensor of `shape` holding `bytes` (logical row-major order) laid out per
+ * mode: 0 contiguous, 1 last two dims transposed, 2 step-2 slice of the last
+ * dim. *base: to release too. */
+static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, int mode,
+                                const std::vector<char> &bytes, tabi_tensor **base) {
+  int esz = tci_esz(dt);
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  if (mode == 1 && nd < 2) mode = 0;
+  if (mode == 2 && nd < 1) mode = 0;
+  int64_t bshape[TCI_MAX_DIMS];
+  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
+  if (mode == 1) {
+    bshape[nd - 1] = shape[nd - 2];
+    bshape[nd - 2] = shape[nd - 1];
+  } else if (mode == 2) {
+    bshape[nd - 1] = 2 * shape[nd - 1];
+  }
+  int64_t bn = 1;
+  for (int32_t i = 0; i < nd; i++) bn *= bshape[i];
+  std::vector<char> raw((size_t)(bn * esz) + 16, 0);
+  int64_t bst[TCI_MAX_DIMS], vst[TCI_MAX_DIMS];
+  for (int32_t i = nd - 1, s = 1; i >= 0; i--) {
+    bst[i] = s;
+    s = (int32_t)(s * bshape[i]);
+  }
+  for (int32_t i = 0; i < nd; i++) vst[i] = bst[i];
+  if (mode == 1) {
+    vst[nd - 1] = bst[nd - 2];
+    vst[nd - 2] = bst[nd - 1];
+  } else if (mode == 2) {
+    vst[nd - 1] = 2;
+  }
+  for (int64_t e = 0; e < n; e++) {
+    int64_t r = e, off = 0;
+    for (int32_t d = nd - 1; d >= 0; d--) {
+      off += (r % shape[d]) * vst[d];
+      r /= shape[d];
+    }
+    memcpy(raw.data() + off * esz, bytes.data() + e * esz, (size_t)esz);
+  }
+  *base = NULL;
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, raw.data(), (uint64_t)(bn * esz), base));
+  if (!*base) return NULL;
+  if (mode == 0) {
+    tabi_tensor *t = *base;
+    *base = NULL;
+    return t;
+  }
+  tabi_value r;
+  if (mode == 1) {
+    int64_t perm[TCI_MAX_DIMS];
+    for (int32_t i = 0; i < nd; i++) perm[i] = i;
+    perm[nd - 1] = nd - 2;
+    perm[nd - 2] = nd - 1;
+    tabi_value a[2] = {tabi_tensor_value(*base), tabi_int_list(perm, nd)};
+    r = call_ref("aten::permute", a, 2);
+  } else {
+    tabi_value a[5] = {tabi_tensor_value(*base), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
+    r = call_ref("aten::slice.Tensor", a, 5);
+  }
+  return r.u.t;
+}
+
+static int is_nan_elem(const char *p, tabi_dtype dt) {
+  int dom = tci_domain(dt);
+  if (dom == 0) return 0;
+  if (dom == 1) return std::isnan(tcp_ld(p, dt));
+  double re, im;
+  tci_ld_c(p, dt, &re, &im);
+  return std::isnan(re) || std::isnan(im);
+}
+
+static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
+                    tabi_tensor *refout) {
+  int esz = tci_esz(dt);
+  std::vector<char> theirs((size_t)(n * esz) + 16);
+  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < n; i++) {
+    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
+    int ok = memcmp(a, b, (size_t)esz) == 0;
+    if (!ok && tci_domain(dt) == 1) ok = is_nan_elem(a, dt) && is_nan_elem(b, dt);
+    if (!ok && tci_domain(dt) == 2) { /* NaN parts where the reference has them, other parts exact */
+      double ar, ai, br, bi;
+      tci_ld_c(a, dt, &ar, &ai);
+      tci_ld_c(b, dt, &br, &bi);
+      ok = (std::isnan(ar) ? std::isnan(br) : memcmp(&ar, &br, 8) == 0) &&
+           (std::isnan(ai) ? std::isnan(bi) : memcmp(&ai, &bi, 8) == 0);
+    }
+    if (!ok && first < 0) first = i;
+    bad += !ok;
+  }
+  checked_elems += n;
+  checked_cases++;
+  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld", what, tabi_dtype_name(dt),
+            (long long)bad, (long long)n, (long long)first);
+}
+
+/* --- the checks of tc_idx_check.c under a stand-in host table ----------------- */
+static char fake_msg[1024];
+static tabi_op_info fake_info;
+static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
+static tabi_host_api fake_host() {
+  tabi_host_api h;
+  memset(&h, 0, sizeof h);
+  h.struct_size = sizeof h;
+  h.set_error = fake_set_error;
+  h.op_info = fake_op_info;
+  return h;
+}
+static const tabi_host_api FAKE = fake_host();
+static tabi_call fake_call(const char *name) {
+  fake_info.name = name;
+  fake_msg[0] = 0;
+  tabi_call c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  return c;
+}
+
+static int64_t numel_of(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
+static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
+
+/* index's values in row-major element order (what the kernel's host copy holds). */
+static std::vector<int64_t> host_ints(const tabi_tensor *t) {
+  int64_t n = numel_of(t);
+  std::vector<int64_t> v((size_t)(n > 0 ? n : 1));
+  int dt = tabi_tensor_dtype(t), esz = tci_esz(dt);
+  for (int64_t e = 0; e < n; e++) {
+    int64_t r = e, off = 0;
+    for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
+      off += (r % t->dl.shape[d]) * t->dl.strides[d];
+      r /= t->dl.shape[d];
+    }
+    v[(size_t)e] = tci_ld_i((const char *)tabi_tensor_data(t) + off * esz, dt);
+  }
+  return v;
+}
+
+/* What tc_idx.cu's k_scatter_reduce checks on the host. */
+static tabi_status run_check(tabi_value *a, int32_t *dim, int *kind) {
+  tabi_call call = fake_call("aten::scatter_reduce.two");
+  tabi_status st = tc_sr_check(&FAKE, &call, a, dim, kind);
+  if (st != TABI_OK) return st;
+  const tabi_tensor *index = a[2].u.t;
+  int64_t n = numel_of(index);
+  if (n == 0) return TABI_OK;
+  std::vector<int64_t> iv = host_ints(index);
+  return tc_sr_check_bounds(&FAKE, &call, iv.data(), n, *dim, ne_size(a[0].u.t, *dim));
+}
+
+static void check_error(tabi_value *a, int na) {
+  const char *name = "aten::scatter_reduce.two";
+  tabi_op op;
+  tabi_value out = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status sr = tabi_call(ref, op, a, na, &out, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tabi_value_release(&out);
+  int32_t dim;
+  int kind;
+  tabi_status sc = run_check(a, &dim, &kind);
+  checked_errors++;
+  CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"",
+            name, (int)sc, fake_msg, (int)sr, rmsg);
+}
+
+static const char *RED[5] = {"sum", "prod", "mean", "amax", "amin"};
+
+static void release(tabi_tensor *t) {
+  if (t) tabi_tensor_release(t);
+}
+
+/* --- scatter_reduce.two ---------------------------------------------------------- */
+static void sr_case(tabi_dtype dt, int kind, int include_self, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 3);
+  int64_t sshape[4], ishape[4], rshape[4];
+  int32_t dim = nd ? (int32_t)irand(0, nd - 1) : 0;
+  for (int32_t d = 0; d < nd; d++) {
+    sshape[d] = irand(1, 5 * big);
+    ishape[d] = d == dim ? irand(0, 7 * big) : irand(0, sshape[d]);
+    if (urand() < 0.7 && ishape[d] == 0) ishape[d] = 1;
+    rshape[d] = ishape[d] + irand(0, 2);
+  }
+  int64_t ns = 1, ni = 1, nr = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    ns *= sshape[d];
+    ni *= ishape[d];
+    nr *= rshape[d];
+  }
+  int64_t size = nd ? sshape[dim] : 1;
+  std::vector<char> sb = random_bytes(dt, ns, 1), rb = random_bytes(dt, nr, 1);
+  std::vector<char> ib((size_t)(ni * 8) + 8);
+  for (int64_t i = 0; i < ni; i++) {
+    int64_t v = irand(0, size - 1);
+    memcpy(ib.data() + i * 8, &v, 8);
+  }
+  tabi_tensor *sbase, *ibase, *rbase;
+  tabi_tensor *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
+  tabi_tensor *index = make_tensor(TABI_DTYPE_INT64, nd, ishape, (mode + 1) % 3, ib, &ibase);
+  tabi_tensor *src = make_tensor(dt, nd, rshape, (mode + 2) % 3, rb, &rbase);
+  if (!self || !index || !src) return;
+  tabi_value a[6] = {tabi_tensor_value(self), tabi_int(urand() < 0.3 ? dim - nd : dim),
+                     tabi_tensor_value(index), tabi_tensor_value(src),
+                     tabi_string(RED[kind], (int64_t)strlen(RED[kind])), tabi_bool(include_self)};
+  if (nd == 0) a[1] = tabi_int(urand() < 0.5 ? 0 : -1);
+  tabi_value r = call_ref("aten::scatter_reduce.two", a, 6);
+  int32_t wdim;
+  int k;
+  tabi_status st = run_check(a, &wdim, &k);
+  CHECK_MSG(st == TABI_OK && k == kind, "scatter_reduce check: %d %s", (int)st, fake_msg);
+  if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+    /* the kernel: out = contiguous copy of self, acc scratch, one serial run */
+    int esz = tci_esz(dt);
+    std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
+    std::vector<tci_acc> acc((size_t)(ns ? ns : 1));
+    tci_sr s;
+    memset(&s, 0, sizeof s);
+    s.idx = (const char *)tabi_tensor_data(index);
+    s.src = (const char *)tabi_tensor_data(src);
+    s.out = out.data();
+    s.acc = acc.data();
+    s.nd = nd ? nd : 1;
+    s.dim = wdim;
+    s.dt = dt;
+    s.kind = k;
+    s.include_self = include_self;
+    s.n_idx = numel_of(index);
+    s.n_out = ns;
+    for (int32_t d = 0; d < s.nd; d++) {
+      s.ishape[d] = ne_size(index, d);
+      s.ist[d] = ne_stride(index, d);
+      s.sst[d] = ne_stride(src, d);
+    }
+    for (int32_t d = s.nd - 1, o = 1; d >= 0; d--) {
+      s.ost[d] = o;
+      o *= (int32_t)(nd ? sshape[d] : 1);
+    }
+    if (s.n_idx > 0) tci_sr_run(&s);
+    char what[96];
+    snprintf(what, sizeof what, "scatter_reduce %s include_self=%d nd=%d mode=%d", RED[kind], include_self,
+             (int)nd, mode);
+    compare(what, dt, out, ns, r.u.t);
+  }
+  tabi_value_release(&r);
+  release(self), release(index), release(src), release(sbase), release(ibase), release(rbase);
+}
+
+static void sr_errors() {
+  int64_t s23[2] = {2, 3}, s3[1] = {3}, s22[2] = {2, 2}, s43[2] = {4, 3}, s24[2] = {2, 4};
+  std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT32, 16, 0), bb = random_bytes(TABI_DTYPE_BOOL, 16, 0);
+  std::vector<char> cb = random_bytes(TABI_DTYPE_COMPLEX64, 16, 0);
+  int64_t iv[16] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0};
+  std::vector<char> ib((const char *)iv, (const char *)iv + sizeof iv);
+  int64_t bad[16] = {0, 1, 5, 0, -1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<char> badb((const char *)bad, (const char *)bad + sizeof bad);
+  std::vector<char> i32b(64, 0);
+  tabi_tensor *b, *self = make_tensor(TABI_DTYPE_FLOAT32, 2, s23, 0, fb, &b);
+  tabi_tensor *bself = make_tensor(TABI_DTYPE_BOOL, 2, s23, 0, bb, &b);
+  tabi_tensor *cself = make_tensor(TABI_DTYPE_COMPLEX64, 2, s23, 0, cb, &b);
+  tabi_tensor *idx = make_tensor(TABI_DTYPE_INT64, 2, s22, 0, ib, &b);
+  tabi_tensor *idx1 = make_tensor(TABI_DTYPE_INT64, 1, s3, 0, ib, &b);
+  tabi_tensor *idxbig = make_tensor(TABI_DTYPE_INT64, 2, s43, 0, ib, &b);
+  tabi_tensor *idxwide = make_tensor(TABI_DTYPE_INT64, 2, s24, 0, ib, &b);
+  tabi_tensor *idxbad = make_tensor(TABI_DTYPE_INT64, 2, s23, 0, badb, &b);
+  tabi_tensor *idx32 = make_tensor(TABI_DTYPE_INT32, 2, s22, 0, i32b, &b);
+  tabi_tensor *src1 = make_tensor(TABI_DTYPE_FLOAT32, 1, s3, 0, fb, &b);
+  tabi_tensor *srcsmall = make_tensor(TABI_DTYPE_FLOAT32, 2, s22, 0, fb, &b);
+  tabi_tensor *src64 = make_tensor(TABI_DTYPE_FLOAT64, 2, s23, 0, fb, &b);
+  tabi_tensor *tensors[] = {self, bself, cself, idx, idx1, idxbig, idxwide, idxbad, idx32, src1, srcsmall, src64};
+  struct { tabi_tensor *s, *i, *r; int64_t dim; const char *red; } cs[] = {
+      {self, idx, self, 0, "max"},      {self, idx, self, 0, ""},        {bself, idx, bself, 1, "mean"},
+      {cself, idx, cself, 1, "amax"},   {cself, idx, cself, 0, "amin"},  {self, idx, self, 2, "sum"},
+      {self, idx, self, -3, "sum"},     {self, idx32, self, 0, "sum"},   {self, idx, src64, 0, "sum"},
+      {self, idx1, self, 0, "sum"},     {self, idx, src1, 0, "sum"},     {self, idxwide, self, 0, "sum"},
+      {self, idxbig, self, 0, "prod"},  {self, idxbig, self, 1, "prod"}, {self, idx, srcsmall, 0, "amax"},
+      {self, idxbad, self, 0, "sum"},   {self, idxbad, self, 1, "mean"}, {self, idxbad, self, -1, "amin"},
+      {bself, idx, src64, 0, "mean"},
+  };
+  for (auto &e : cs) {
+    tabi_value a[6] = {tabi_tensor_value(e.s), tabi_int(e.dim), tabi_tensor_value(e.i), tabi_tensor_value(e.r),
+                       tabi_string(e.red, (int64_t)strlen(e.red)), tabi_bool(1)};
+    check_error(a, 6);
+  }
+  for (tabi_tensor *t : tensors) release(t);
+}
+
+/* --- nonzero ----------------------------------------------------------------------- */
+static void nz_case(tabi_dtype dt, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 4);
+  int64_t shape[4], n = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    shape[d] = urand() < 0.05 ? 0 : irand(1, 4 * big);
+    n *= shape[d];
+  }
+  std::vector<char> b = random_bytes(dt, n, 1);
+  double pz = urand(); /* zeros (and -0.0) at a random density */
+  int esz = tci_esz(dt);
+  for (int64_t i = 0; i < n; i++)
+    if (urand() < pz) {
+      memset(b.data() + i * esz, 0, (size_t)esz);
+      if (tci_domain(dt) == 1 && urand() < 0.3) tcp_st(b.data() + i * esz, dt, -0.0);
+    }
+  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  if (!t) return;
+  tabi_value a[1] = {tabi_tensor_value(t)};
+  tabi_value r = call_ref("aten::nonzero", a, 1);
+  tabi_call call = fake_call("aten::nonzero");
+  tabi_status st = tc_nz_check(&FAKE, &call, a);
+  CHECK_MSG(st == TABI_OK, "nonzero check: %s", fake_msg);
+  if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+    tci_nz z;
+    memset(&z, 0, sizeof z);
+    z.in = (const char *)tabi_tensor_data(t);
+    z.nd = nd;
+    z.dt = dt;
+    z.n = n;
+    for (int32_t d = 0; d < nd; d++) {
+      z.shape[d] = t->dl.shape[d];
+      z.st[d] = t->dl.strides[d];
+    }
+    int64_t count = n > 0 ? tci_nz_run(&z) : 0; /* the kernel's first pass */
+    CHECK_MSG(r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count && r.u.t->dl.shape[1] == nd,
+              "nonzero %s: count %lld", tabi_dtype_name(dt), (long long)count);
+    std::vector<char> out((size_t)(count * nd * 8) + 8);
+    z.out = (int64_t *)out.data();
+    if (count > 0 && nd > 0) CHECK(tci_nz_run(&z) == count);
+    if (r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count) compare("nonzero", TABI_DTYPE_INT64, out, count * nd, r.u.t);
+  }
+  tabi_value_release(&r);
+  release(t), release(base);
+}
+
+/* --- masked_scatter ---------------------------------------------------------------- */
+static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
+  int32_t nd = (int32_t)irand(0, 3), snd = (int32_t)irand(0, nd), mnd = (int32_t)irand(0, nd);
+  if (urand() < 0.5) (urand() < 0.5 ? snd : mnd) = nd;
+  int64_t shape[3], sshape[3], mshape[3];
+  for (int32_t d = 0; d < nd; d++) shape[d] = urand() < 0.03 ? 0 : irand(1, 4 * big);
+  for (int32_t d = 0; d < snd; d++) sshape[d] = urand() < 0.3 ? 1 : shape[nd - snd + d];
+  for (int32_t d = 0; d < mnd; d++) mshape[d] = urand() < 0.3 ? 1 : shape[nd - mnd + d];
+  int64_t ns = 1, nm = 1, n = 1;
+  for (int32_t d = 0; d < snd; d++) ns *= sshape[d];
+  for (int32_t d = 0; d < mnd; d++) nm *= mshape[d];
+  for (int32_t d = 0; d < nd; d++) n *= shape[d];
+  /* source: about as many elements as the result, sometimes too few */
+  int64_t nsrc = urand() < 0.15 ? irand(0, n) : n + irand(0, 3);
+  int64_t srcshape[2] = {nsrc > 0 && urand() < 0.5 ? 2 : 1, 0};
+  srcshape[1] = (nsrc + srcshape[0] - 1) / srcshape[0];
+  std::vector<char> sb = random_bytes(dt, ns, 1), rb = random_bytes(dt, srcshape[0] * srcshape[1], 1);
+  std::vector<char> mb((size_t)nm + 8);
+  double p1 = urand();
+  for (int64_t i = 0; i < nm; i++) mb[(size_t)i] = (char)(urand() < p1 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 255) : 1) : 0);
+  tabi_tensor *b1, *b2, *b3;
+  tabi_tensor *self = make_tensor(dt, snd, sshape, mode, sb, &b1);
+  tabi_tensor *mask = make_tensor(mdt, mnd, mshape, (mode + 1) % 3, mb, &b2);
+  tabi_tensor *src = make_tensor(dt, 2, srcshape, (mode + 2) % 3, rb, &b3);
+  if (!self || !mask || !src) return;
+  tabi_value a[3] = {tabi_tensor_value(self), tabi_tensor_value(mask), tabi_tensor_value(src)};
+  tabi_op op;
+  tabi_value r = tabi_none();
+  CHECK_OK(tabi_op_find(ref, "aten::masked_scatter", &op));
+  tabi_status sr = tabi_call(ref, op, a, 3, &r, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tci_ms m;
+  memset(&m, 0, sizeof m);
+  tabi_call call = fake_call("aten::masked_scatter");
+  tabi_status st = tc_ms_check(&FAKE, &call, a, &m.nd, m.shape);
+  if (st == TABI_OK) { /* what k_masked_scatter sets up, then the kernel */
+    m.dt = dt;
+    m.mdt = mdt;
+    m.n = 1;
+    for (int32_t d = 0; d < m.nd; d++) m.n *= m.shape[d];
+    for (int k = 0; k < 2; k++) {
+      const tabi_tensor *t = k ? mask : self;
+      int64_t *stv = k ? m.mst : m.sst;
+      for (int32_t d = 0; d < m.nd; d++) {
+        int32_t td = d - (m.nd - t->dl.ndim);
+        stv[d] = td < 0 || (t->dl.shape[td] == 1 && m.shape[d] != 1) ? 0 : t->dl.strides[td];
+      }
+    }
+    m.snd = 2;
+    for (int32_t d = 0; d < 2; d++) {
+      m.srcshape[d] = src->dl.shape[d];
+      m.srcst[d] = src->dl.strides[d];
+    }
+    m.nsrc = numel_of(src);
+    m.self = (const char *)tabi_tensor_data(self);
+    m.mask = (const char *)tabi_tensor_data(mask);
+    m.src = (const char *)tabi_tensor_data(src);
+  }
+  std::vector<char> out((size_t)(m.n * tci_esz(dt)) + 16);
+  m.out = out.data();
+  if (st == TABI_OK && m.n > 0 && tci_ms_run(&m)) st = tc_ms_short(&FAKE, &call, m.nsrc);
+  if (sr == TABI_OK) {
+    CHECK_MSG(st == TABI_OK, "masked_scatter: ours %d \"%s\", reference OK", (int)st, fake_msg);
+    if (st == TABI_OK) compare("masked_scatter", dt, out, m.n, r.u.t);
+  } else {
+    checked_errors++;
+    CHECK_MSG(st == sr && strcmp(rmsg, fake_msg) == 0, "masked_scatter: ours %d \"%s\", reference %d \"%s\"",
+              (int)st, fake_msg, (int)sr, rmsg);
+  }
+  tabi_value_release(&r);
+  release(self), release(mask), release(src), release(b1), release(b2), release(b3);
+}
+
+/* Bad arguments of nonzero and masked_scatter: dtypes and broadcasting. */
+static void nz_ms_errors() {
+  int64_t s23[2] = {2, 3}, s4[1] = {4}, s6[1] = {6};
+  std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT64, 16, 0), ib = random_bytes(TABI_DTYPE_INT32, 16, 0);
+  std::vector<char> bb = random_bytes(TABI_DTYPE_BOOL, 16, 0);
+  tabi_tensor *b;
+  tabi_tensor *f = make_tensor(TABI_DTYPE_FLOAT64, 2, s23, 0, fb, &b);
+  tabi_tensor *f32 = make_tensor(TABI_DTYPE_FLOAT32, 1, s6, 0, fb, &b);
+  tabi_tensor *i32 = make_tensor(TABI_DTYPE_INT32, 2, s23, 0, ib, &b);
+  tabi_tensor *m4 = make_tensor(TABI_DTYPE_BOOL, 1, s4, 0, bb, &b);
+  tabi_tensor *m23 = make_tensor(TABI_DTYPE_BOOL, 2, s23, 0, bb, &b);
+  tabi_tensor *src = make_tensor(TABI_DTYPE_FLOAT64, 1, s6, 0, fb, &b);
+  struct { tabi_tensor *s, *m, *r; } cs[] = {{f, i32, src}, {f, f, src}, {f, m23, f32}, {f, m4, src}, {i32, m23, src}};
+  for (auto &e : cs) {
+    tabi_value a[3] = {tabi_tensor_value(e.s), tabi_tensor_value(e.m), tabi_tensor_value(e.r)};
+    tabi_op op;
+    tabi_value out = tabi_none();
+    CHECK_OK(tabi_op_find(ref, "aten::masked_scatter", &op));
+    tabi_status sr = tabi_call(ref, op, a, 3, &out, 1);
+    char rmsg[1024];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_value_release(&out);
+    int32_t nd;
+    int64_t shape[TCI_MAX_DIMS];
+    tabi_call call = fake_call("aten::masked_scatter");
+    tabi_status sc = tc_ms_check(&FAKE, &call, a, &nd, shape);
+    checked_errors++;
+    CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "masked_scatter: %d \"%s\", reference %d \"%s\"",
+              (int)sc, fake_msg, (int)sr, rmsg);
+  }
+  tabi_tensor *ts[] = {f, f32, i32, m4, m23, src};
+  for (tabi_tensor *t : ts) release(t);
+}
+
+/* --- randperm ---------------------------------------------------------------------- */
+static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
+  CHECK_OK(tabi_runtime_manual_seed(ref, CPU, seed));
+  for (int call_no = 0; call_no < 2; call_no++) { /* counters 0.., then n.. */
+    tabi_value a[5] = {tabi_int(n), tabi_dtype_value(dt), tabi_none(), tabi_device_value(CPU), tabi_none()};
+    tabi_value r = call_ref("aten::randperm", a, 5);
+    tabi_dtype rdt;
+    tabi_call call = fake_call("aten::randperm");
+    tabi_status st = tc_rp_check(&FAKE, &call, a, &rdt);
+    CHECK_MSG(st == TABI_OK && rdt == dt, "randperm check: %s", fake_msg);
+    if (r.tag == TABI_TAG_TENSOR && st == TABI_OK) {
+      std::vector<int64_t> perm((size_t)n + 1);
+      std::vector<char> out((size_t)(n * tci_esz(dt)) + 16);
+      tci_rp_run(perm.data(), n, seed, call_no ? (uint64_t)n : 0, out.data(), dt);
+      compare("randperm", dt, out, n, r.u.t);
+      /* and it is a permutation */
+      std::vector<char> seen((size_t)n + 1, 0);
+      int ok = 1;
+      for (int64_t k = 0; k < n; k++) {
+        if (perm[(size_t)k] < 0 || perm[(size_t)k] >= n || seen[(size_t)perm[(size_t)k]]) ok = 0;
+        else seen[(size_t)perm[(size_t)k]] = 1;
+      }
+      CHECK_MSG(ok, "randperm %lld: not a permutation", (long long)n);
+    }
+    tabi_value_release(&r);
+  }
+}
+
+static void rp_errors() {
+  struct { int64_t n; tabi_dtype dt; int64_t layout; } cs[] = {
+      {-1, TABI_DTYPE_INT64, 0},     {5, TABI_DTYPE_BOOL, 0},     {5, TABI_DTYPE_COMPLEX64, 0},
+      {5, TABI_DTYPE_INT64, 1},      {300, TABI_DTYPE_INT8, 0},   {258, TABI_DTYPE_UINT8, 0},
+      {2050, TABI_DTYPE_FLOAT16, 0}, {16777218, TABI_DTYPE_FLOAT32, 0}, {40000, TABI_DTYPE_INT16, 0},
+  };
+  for (auto &e : cs) {
+    tabi_value a[5] = {tabi_int(e.n), tabi_dtype_value(e.dt), e.layout ? tabi_int(e.layout) : tabi_none(),
+                       tabi_device_value(CPU), tabi_none()};
+    tabi_op op;
+    tabi_value out = tabi_none();
+    CHECK_OK(tabi_op_find(ref, "aten::randperm", &op));
+    tabi_status sr = tabi_call(ref, op, a, 5, &out, 1);
+    char rmsg[1024];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_value_release(&out);
+    tabi_dtype dt;
+    tabi_call call = fake_call("aten::randperm");
+    tabi_status sc = tc_rp_check(&FAKE, &call, a, &dt);
+    checked_errors++;
+    CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "randperm: %d \"%s\", reference %d \"%s\"",
+              (int)sc, fake_msg, (int)sr, rmsg);
+  }
+}
+
+/* --- index.Tensor and index_put ---------------------------------------------------- */
+/* A random indices list for self (nd dims): int64/int32 tensors (negative
+ * values, broadcastable shapes), bool/uint8 masks over one or two dims, None
+ * entries before, between and after; sometimes a bad entry. */
+struct idx_list {
+  std::vector<tabi_tensor *> ts, owned;
+};
+
+static tabi_tensor *int_index(tabi_dtype dt, int32_t nd, const int64_t *shape, int64_t size, int mode, int bad) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < nd; d++) n *= shape[d];
+  std::vector<char> b((size_t)(n * 8) + 8);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = size > 0 ? irand(-size, size - 1) : 0;
+    if (bad && i == n - 1) v = urand() < 0.5 ? size : -size - 1;
+    if (dt == TABI_DTYPE_INT32) {
+      int32_t w = (int32_t)v;
+      memcpy(b.data() + i * 4, &w, 4);
+    } else {
+      memcpy(b.data() + i * 8, &v, 8);
+    }
+  }
+  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  if (base) tabi_tensor_release(base);
+  return t;
+}
+
+static void make_indices(const int64_t *sshape, int32_t nd, int big, idx_list *L, int bad) {
+  int32_t d = 0;
+  int64_t bsh[3] = {irand(1, 3 * big), irand(1, 3), irand(1, 2)};
+  int32_t bnd = (int32_t)irand(0, 2);
+  int any = 0;
+  while (d < nd) {
+    double u = urand();
+    if (u < 0.3 && (any || d < nd - 1)) { /* None */
+      L->ts.push_back(NULL);
+      d++;
+    } else if (u < 0.45) { /* mask over 1 or 2 dims */
+      int32_t mnd = d + 2 <= nd && urand() < 0.4 ? 2 : 1;
+      int64_t msh[2] = {sshape[d], mnd == 2 ? sshape[d + 1] : 1};
+      if (bad == 2) msh[0] += 1;
+      tabi_dtype mdt = urand() < 0.5 ? TABI_DTYPE_BOOL : TABI_DTYPE_UINT8;
+      int64_t n = msh[0] * (mnd == 2 ? msh[1] : 1);
+      std::vector<char> mb((size_t)n + 8);
+      for (int64_t i = 0; i < n; i++) mb[(size_t)i] = (char)(urand() < 0.5 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 9) : 1) : 0);
+      tabi_tensor *base, *t = make_tensor(mdt, mnd, msh, (int)irand(0, 2), mb, &base);
+      if (base) tabi_tensor_release(base);
+      L->ts.push_back(t);
+      L->owned.push_back(t);
+      d += mnd;
+      any = 1;
+      bad = bad == 2 ? 0 : bad;
+    } else { /* int index, shape a right-aligned sub-shape of bsh with ones */
+      int32_t ind = (int32_t)irand(0, bnd);
+      int64_t ish[3];
+      for (int32_t j = 0; j < ind; j++) ish[j] = urand() < 0.3 ? 1 : bsh[bnd - ind + j];
+      tabi_tensor *t = int_index(urand() < 0.5 ? TABI_DTYPE_INT64 : TABI_DTYPE_INT32, ind, ish, sshape[d],
+                                 (int)irand(0, 2), bad == 1);
+      bad = bad == 1 ? 0 : bad;
+      L->ts.push_back(t);
+      L->owned.push_back(t);
+      d++;
+      any = 1;
+    }
+    if (urand() < 0.25 && any) break; /* fewer entries than dims */
+  }
+}
+
+/* The device plan the kernels get (tc_idx.cu's adv_plan without the upload). */
+static void device_plan(const tc_adv *p, const tabi_tensor *self, std::vector<int64_t> &ib, tci_adv *dp) {
+  memset(dp, 0, sizeof *dp);
+  int64_t ndef = 0;
+  for (int32_t d = 0; d < p->ndim; d++) ndef += p->has[d];
+  ib.assign((size_t)(ndef * p->nb) + 1, 0);
+  tc_adv_pack(p, self->dl.shape, ib.data());
+  dp->ib = ib.data();
+  dp->ndim = p->ndim;
+  dp->bnd = p->bnd;
+  dp->first = p->first;
+  dp->rnd = p->rnd;
+  dp->nb = p->nb;
+  dp->n = 1;
+  for (int32_t d = 0; d < p->rnd; d++) {
+    dp->rshape[d] = p->rshape[d];
+    dp->n *= p->rshape[d];
+  }
+  for (int64_t d = 0, k = 0; d < p->ndim; d++) {
+    dp->idx[d] = p->has[d] ? k++ * p->nb : -1;
+    dp->rpos[d] = p->rpos[d];
+  }
+}
+
+static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big, int bad) {
+  int32_t nd = (int32_t)irand(1, 4);
+  int64_t sshape[4], ns = 1;
+  for (int32_t d = 0; d < nd; d++) {
+    sshape[d] = urand() < 0.03 ? 0 : irand(1, 4 * big);
+    ns *= sshape[d];
+  }
+  std::vector<char> sb = random_bytes(dt, ns, 1);
+  tabi_tensor *sbase, *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
+  idx_list L;
+  make_indices(sshape, nd, big, &L, bad);
+  if (bad == 3) { /* a float index, or too many entries */
+    if (urand() < 0.5) {
+      int64_t one = 1;
+      std::vector<char> fb = random_bytes(TABI_DTYPE_FLOAT32, 1, 0);
+      tabi_tensor *base, *t = make_tensor(TABI_DTYPE_FLOAT32, 1, &one, 0, fb, &base);
+      L.ts.insert(L.ts.begin(), t);
+      L.owned.push_back(t);
+    } else {
+      while ((int32_t)L.ts.size() <= nd) L.ts.push_back(NULL);
+    }
+  }
+  if (bad == 4) L.ts.assign(L.ts.size(), NULL);
+  tabi_value a[4] = {tabi_tensor_value(self), tabi_tensor_list(L.ts.data(), (int64_t)L.ts.size()), tabi_none(),
+                     tabi_bool(accumulate)};
+  const char *name = put ? "aten::index_put" : "aten::index.Tensor";
+  /* our plan first (values' shape for index_put comes from it) */
+  tabi_call call = fake_call(name);
+  tc_adv p;
+  tabi_status st = TABI_OK;
+  if (!put) st = tc_index_check(&FAKE, &call, a);
+  if (st == TABI_OK)
+    st = tc_adv_build(&FAKE, &call, self, (int64_t)L.ts.size(), (const tabi_tensor *const *)L.ts.data(), &p);
+  tabi_tensor *values = NULL, *vbase = NULL;
+  if (put) { /* values broadcast to the result: drop leading dims, some dims 1, or a bad shape */
+    int32_t vnd = 0;
+    int64_t vsh[TCI_MAX_DIMS];
+    if (st == TABI_OK) {
+      vnd = (int32_t)irand(0, p.rnd);
+      for (int32_t j = 0; j < vnd; j++) vsh[j] = urand() < 0.2 ? 1 : p.rshape[p.rnd - vnd + j];
+      if (bad == 5 && vnd > 0) vsh[0] += 1;
+    } else {
+      vnd = 1;
+      vsh[0] = 1;
+    }
+    int64_t nv = 1;
+    for (int32_t j = 0; j < vnd; j++) nv *= vsh[j];
+    std::vector<char> vb = random_bytes(dt, nv, 1);
+    values = make_tensor(dt, vnd, vsh, (mode + 1) % 3, vb, &vbase);
+    a[2] = tabi_tensor_value(values);
+    tabi_status s0 = tc_iput_check(&FAKE, &call, a);
+    if (s0 != TABI_OK) {
+      if (st == TABI_OK) tc_adv_release(&p);
+      st = s0;
+    } else if (st == TABI_OK) {
+      st = tc_iput_values(&FAKE, &call, values, &p);
+      if (st != TABI_OK) tc_adv_release(&p);
+    }
+  } else if (st == TABI_OK && bad == 5) {
+    bad = 0;
+  }
+  char ours_msg[1024];
+  snprintf(ours_msg, sizeof ours_msg, "%s", fake_msg);
+  tabi_op op;
+  tabi_value r = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status sr = tabi_call(ref, op, put ? a : a, put ? 4 : 2, &r, 1);
+  char rmsg[1024];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  if (sr != TABI_OK || st != TABI_OK) {
+    checked_errors++;
+    CHECK_MSG(sr == st && strcmp(rmsg, ours_msg) == 0, "%s: ours %d \"%s\", reference %d \"%s\"", name, (int)st,
+              ours_msg, (int)sr, rmsg);
+    if (st == TABI_OK) tc_adv_release(&p);
+  } else {
+    tci_adv dp;
+    std::vector<int64_t> ib;
+    device_plan(&p, self, ib, &dp);
+    tc_adv_release(&p);
+    int esz = tci_esz(dt);
+    int same = r.u.t->dl.ndim == (put ? nd : dp.rnd);
+    for (int32_t d = 0; same && d < r.u.t->dl.ndim; d++) same = r.u.t->dl.shape[d] == (put ? sshape[d] : dp.rshape[d]);
+    CHECK_MSG(same, "%s: result shape differs", name);
+    if (!put && same) {
+      std::vector<char> out((size_t)(dp.n * esz) + 16);
+      int64_t sst[TCI_MAX_DIMS] = {0};
+      for (int32_t d = 0; d < nd; d++) sst[d] = self->dl.strides[d];
+      for (int64_t e = 0; e < dp.n; e++) tci_index_elem(&dp, (const char *)tabi_tensor_data(self), sst, out.data(), esz, e);
+      compare("index.Tensor", dt, out, dp.n, r.u.t);
+    } else if (put) {
+      std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
+      int64_t ost[TCI_MAX_DIMS] = {0}, vst[TCI_MAX_DIMS] = {0};
+      for (int32_t d = nd - 1, s = 1; d >= 0; d--) {
+        ost[d] = s;
+        s *= (int32_t)sshape[d];
+      }
+      for (int32_t d = 0; d < dp.rnd; d++) {
+        int32_t vd = d - (dp.rnd - values->dl.ndim);
+        vst[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
+      }
+      if (dp.n > 0) tci_iput_run(&dp, out.data(), ost, (const char *)tabi_tensor_data(values), vst, dt, accumulate);
+      char what[64];
+      snprintf(what, sizeof what, "index_put accumulate=%d", accumulate);
+      compare(what, dt, out, ns, r.u.t);
+    }
+  }
+  tabi_value_release(&r);
+  release(self), release(sbase), release(values), release(vbase);
+  for (tabi_tensor *t : L.owned) release(t);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
+    return 2;
+  }
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
+  if (check_failed_) return check_report();
+  const tabi_dtype dts[12] = {TABI_DTYPE_BOOL,    TABI_DTYPE_UINT8,    TABI_DTYPE_INT8,      TABI_DTYPE_INT16,
+                              TABI_DTYPE_INT32,   TABI_DTYPE_INT64,    TABI_DTYPE_FLOAT16,   TABI_DTYPE_BFLOAT16,
+                              TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64,  TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+  for (int big = 1; big <= 4; big += 3)
+    for (int d = 0; d < 12; d++)
+      for (int kind = 0; kind < 5; kind++) {
+        if (dts[d] == TABI_DTYPE_BOOL && kind == TCI_MEAN) continue;
+        if (tci_domain(dts[d]) == 2 && (kind == TCI_AMAX || kind == TCI_AMIN)) continue;
+        for (int inc = 0; inc < 2; inc++)
+          for (int mode = 0; mode < 3; mode++)
+            for (int rep = 0; rep < (big == 1 ? 4 : 1); rep++) sr_case(dts[d], kind, inc, mode, big);
+      }
+  sr_errors();
+  for (int big = 1; big <= 4; big += 3)
+    for (int d = 0; d < 12; d++)
+      for (int mode = 0; mode < 3; mode++)
+        for (int rep = 0; rep < (big == 1 ? 6 : 2); rep++) {
+          nz_case(dts[d], mode, big);
+          ms_case(dts[d], rep & 1 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL, mode, big);
+        }
+  nz_ms_errors();
+  const tabi_dtype rdts[9] = {TABI_DTYPE_UINT8,   TABI_DTYPE_INT8,    TABI_DTYPE_INT16,   TABI_DTYPE_INT32, TABI_DTYPE_INT64,
+                              TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64};
+  const int64_t ns[8] = {0, 1, 2, 7, 100, 128, 2049, 20000};
+  for (int d = 0; d < 9; d++)
+    for (int k = 0; k < 8; k++) {
+      if ((rdts[d] == TABI_DTYPE_UINT8 || rdts[d] == TABI_DTYPE_INT8) && ns[k] > 128) continue;
+      if (rdts[d] == TABI_DTYPE_FLOAT16 && ns[k] > 2049) continue;
+      rp_case(rdts[d], ns[k], (uint64_t)(k * 7919 + d) * 0x9e3779b97f4a7c15ull);
+    }
+  rp_errors();
+  for (int big = 1; big <= 3; big += 2)
+    for (int d = 0; d < 12; d++)
+      for (int mode = 0; mode < 3; mode++)
+        for (int rep = 0; rep < (big == 1 ? 8 : 2); rep++) {
+          int bad = rep % 4 == 3 ? (int)irand(1, 5) : 0;
+          adv_case(dts[d], 0, 0, mode, big, bad);
+          adv_case(dts[d], 1, 0, mode, big, bad);
+          adv_case(dts[d], 1, 1, mode, big, bad);
+        }
+  printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld bad-argument cases\n", checked_cases,
+         checked_elems, checked_errors);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
