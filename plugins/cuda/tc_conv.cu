@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
+#include "tc_convbwd.cuh"
 #ifdef TC_HAVE_CUDNN
 #include <cudnn.h>
 #endif
@@ -471,4 +472,90 @@ static tabi_status k_convolution(TC_ARGS) {
   return TABI_OK;
 }
 
-TC_KTABLE tc_kernel tc_conv_kernels[] = {{"aten::convolution", k_convolution}, {NULL, NULL}};
+/* --- convolution_backward: the direct gathers of tc_convbwd.cuh, one thread
+ * per grad_input / grad_weight / grad_bias element, no atomics. */
+__global__ void conv_bwd_direct(const tcb_geom g, const char *x, const char *y, char *out, int64_t total) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += stride)
+    tcb_elem(&g, x, y, out, o);
+}
+
+/* A contiguous `shape` result of g's mode from operands x (strides into g.xs)
+ * and y (g.ys; NULL for the bias). */
+static tabi_status conv_bwd_run(tc_ctx *c, tcb_geom *g, int32_t ns, const tabi_tensor *x, const tabi_tensor *y,
+                                const tabi_tensor *like, int32_t nd, const int64_t *shape, tabi_tensor **res) {
+  tcb_strides(g->xs, ns, x->dl.strides);
+  if (y) tcb_strides(g->ys, ns, y->dl.strides);
+  tabi_status st = tc_empty(c, like->dl.device, tabi_tensor_dtype(like), nd, shape, res);
+  if (st != TABI_OK) return st;
+  int64_t total = tcb_count(g);
+  if (total == 0) return TABI_OK;
+  int64_t gr = (total + 127) / 128;
+  conv_bwd_direct<<<(int)(gr > 65536 ? 65536 : gr), 128>>>(*g, (const char *)tabi_tensor_data(x),
+                                                            y ? (const char *)tabi_tensor_data(y) : NULL,
+                                                            (char *)tabi_tensor_data(*res), total);
+  st = tc_launch_status(c, "aten::convolution_backward");
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, *res);
+    *res = NULL;
+  }
+  return st;
+}
+
+/* grad_input, grad_weight, grad_bias (each None when its output_mask is off):
+ * the reference's checks (conv_setup on input/weight, then grad_output's dtype
+ * and shape) and its sums, element by element (tc_convbwd.cuh). */
+static tabi_status k_convolution_backward(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *go = args[0].u.t, *in = args[1].u.t, *w = args[2].u.t;
+  const int64_t *mask = tabi_value_ints(&args[10]);
+  conv_geom g;
+  int32_t ns = 0;
+  int transposed = 0;
+  int64_t oshape[5];
+  tabi_status st = conv_setup(c, OPN, in, w, &args[4], &g, &ns, oshape, &transposed);
+  if (st) return st;
+  tabi_dtype dt = tabi_tensor_dtype(in);
+  if (tabi_tensor_dtype(go) != dt)
+    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'grad_output' has dtype %s; expected %s (the input's)", OPN,
+                  tabi_dtype_name(tabi_tensor_dtype(go)), tabi_dtype_name(dt));
+  int32_t nd = ns + 2;
+  int bad = go->dl.ndim != nd;
+  for (int32_t i = 0; !bad && i < nd; i++) bad = go->dl.shape[i] != oshape[i];
+  if (bad)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'grad_output' does not have the output's shape", OPN);
+  if ((st = tc_check_cuda(c, go, OPN, "grad_output")) || (st = tc_check_cuda(c, in, OPN, "input")) ||
+      (st = tc_check_cuda(c, w, OPN, "weight")) || (st = tc_use_device(c, in, OPN)))
+    return st;
+  tcb_geom tg;
+  tabi_tensor *gi = NULL, *gw = NULL, *gb = NULL;
+  if (mask[0]) { /* normal: input is H, a gather from L = grad_output; transposed: input is L */
+    tcb_init(&tg, dt, transposed ? TCB_GATHER_L : TCB_GATHER_H, g.n, g.cl, g.ch, g.groups, g.lsp, g.hsp, g.k,
+             g.s, g.p, g.d);
+    st = conv_bwd_run(c, &tg, ns, go, w, in, nd, in->dl.shape, &gi);
+  }
+  if (mask[1] && st == TABI_OK) {
+    tcb_init(&tg, dt, TCB_WEIGHT, g.n, g.cl, g.ch, g.groups, g.lsp, g.hsp, g.k, g.s, g.p, g.d);
+    st = conv_bwd_run(c, &tg, ns, transposed ? in : go, transposed ? go : in, w, nd, w->dl.shape, &gw);
+  }
+  if (mask[2] && st == TABI_OK) { /* the bias mode reads grad_output: its channels in cl, space in lsp */
+    int64_t osp[3] = {1, 1, 1};
+    for (int32_t i = 0; i < ns; i++) osp[i] = oshape[2 + i];
+    tcb_init(&tg, dt, TCB_BIAS, g.n, oshape[1], oshape[1], 1, osp, osp, g.k, g.s, g.p, g.d);
+    st = conv_bwd_run(c, &tg, ns, go, NULL, go, 1, &oshape[1], &gb);
+  }
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, gi);
+    c->h->tensor_release(c->h->ctx, gw);
+    c->h->tensor_release(c->h->ctx, gb);
+    return st;
+  }
+  outs[0] = gi ? tabi_tensor_value(gi) : tabi_none();
+  outs[1] = gw ? tabi_tensor_value(gw) : tabi_none();
+  outs[2] = gb ? tabi_tensor_value(gb) : tabi_none();
+  return TABI_OK;
+}
+
+TC_KTABLE tc_kernel tc_conv_kernels[] = {{"aten::convolution", k_convolution},
+                                         {"aten::convolution_backward", k_convolution_backward},
+                                         {NULL, NULL}};
