@@ -562,6 +562,12 @@ static void conv_bwd_cases(void) {
    * CUDA runs the direct kernel too (its cuDNN path takes float32/half only) */
   const int64_t big[4] = {8, 2, 640, 960}, k1[2] = {1, 1}, s1[2] = {1, 1}, p0[2] = {0, 0}, d1[2] = {1, 1};
   conv_bwd_case(TABI_DTYPE_FLOAT64, 2, 0, 1, big, k1, s1, p0, d1, p0, one, 1e-7);
+  /* CUDA's cuDNN path (2-D, not transposed): float32 grouped, every output;
+   * the half types past the size below which the direct kernel runs */
+  conv_bwd_case(TABI_DTYPE_FLOAT32, 2, 0, 2, i2, k, s, p, d, op, all, 1.3e-6);
+  const int64_t hin[4] = {8, 32, 64, 64}, k3[2] = {3, 3}, p1[2] = {1, 1};
+  conv_bwd_case(TABI_DTYPE_FLOAT16, 2, 0, 1, hin, k3, s1, p1, d1, p0, all, 1e-3);
+  conv_bwd_case(TABI_DTYPE_BFLOAT16, 2, 0, 1, hin, k3, s1, p1, d1, p0, all, 1.6e-2);
 }
 
 int main(int argc, char **argv) {
