@@ -595,6 +595,120 @@ static void idx_cases(void) {
   }
 }
 
+/* convolution_backward (tc_conv.cu's direct gathers): every output of a case
+ * against the reference's, as float64 within rtol (integers: exactly). */
+static void conv_bwd_case(tabi_dtype dt, int32_t ns, int transposed, int64_t groups, const int64_t *ishape,
+                          const int64_t *k, const int64_t *s, const int64_t *p, const int64_t *d,
+                          const int64_t *op, const int64_t *mask, double rtol) {
+  int32_t nd = ns + 2;
+  int64_t cin = ishape[1], cout = groups * 2, wshape[5], oshape[5] = {ishape[0], cout};
+  wshape[0] = transposed ? cin : cout;
+  wshape[1] = transposed ? cout / groups : cin / groups;
+  for (int32_t i = 0; i < ns; i++) {
+    int64_t span = d[i] * (k[i] - 1) + 1;
+    wshape[2 + i] = k[i];
+    oshape[2 + i] = transposed ? (ishape[2 + i] - 1) * s[i] - 2 * p[i] + span + op[i]
+                               : (ishape[2 + i] + 2 * p[i] - span) / s[i] + 1;
+  }
+  const int64_t *shp[3] = {oshape, ishape, wshape};
+  tabi_tensor *g[3], *r[3];
+  for (int t = 0; t < 3; t++) {
+    int64_t n = 1;
+    for (int32_t i = 0; i < nd; i++) n *= shp[t][i];
+    double *h = malloc(sizeof(double) * (size_t)(n + 1));
+    for (int64_t i = 0; i < n; i++) h[i] = tabi_dtype_is_floating(dt) ? urand() * 4 - 2 : (double)(int)(urand() * 9) - 4;
+    both_tensor(dt, nd, shp[t], h, &g[t], &r[t]);
+    free(h);
+  }
+  int64_t bsz[1] = {cout};
+  tabi_value ga[11], ra[11];
+  for (int side = 0; side < 2; side++) {
+    tabi_value *a = side ? ra : ga;
+    tabi_tensor **t = side ? r : g;
+    a[0] = tabi_tensor_value(t[0]);
+    a[1] = tabi_tensor_value(t[1]);
+    a[2] = tabi_tensor_value(t[2]);
+    a[3] = tabi_int_list(bsz, 1);
+    a[4] = tabi_int_list(s, ns);
+    a[5] = tabi_int_list(p, ns);
+    a[6] = tabi_int_list(d, ns);
+    a[7] = tabi_bool(transposed);
+    a[8] = tabi_int_list(op, ns);
+    a[9] = tabi_int(groups);
+    a[10] = tabi_bool_list(mask, 3);
+  }
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, "aten::convolution_backward", &og));
+  CHECK_OK(tabi_op_find(ref, "aten::convolution_backward", &orf));
+  tabi_value go[3] = {tabi_none(), tabi_none(), tabi_none()}, ro[3] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, 11, go, 3);
+  CHECK_MSG(sg == TABI_OK, "convolution_backward: %s", tabi_last_error());
+  tabi_status sr = tabi_call(ref, orf, ra, 11, ro, 3);
+  CHECK_MSG(sr == TABI_OK, "convolution_backward (reference): %s", tabi_last_error());
+  for (int o = 0; o < 3 && sg == TABI_OK && sr == TABI_OK; o++) {
+    CHECK((go[o].tag == TABI_TAG_TENSOR) == (mask[o] != 0) && (ro[o].tag == TABI_TAG_TENSOR) == (mask[o] != 0));
+    if (go[o].tag != TABI_TAG_TENSOR || ro[o].tag != TABI_TAG_TENSOR) continue;
+    int64_t m = 1;
+    for (int32_t i = 0; i < ro[o].u.t->dl.ndim; i++) m *= ro[o].u.t->dl.shape[i];
+    CHECK(go[o].u.t->dl.ndim == ro[o].u.t->dl.ndim);
+    tabi_op cg, cr;
+    tabi_op_find(gpu, "prims::convert_element_type", &cg);
+    tabi_op_find(ref, "prims::convert_element_type", &cr);
+    tabi_value a1[2] = {go[o], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+    tabi_value a2[2] = {ro[o], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+    double *x = calloc((size_t)m + 1, 8), *y = calloc((size_t)m + 1, 8);
+    CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)m * 8));
+    CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)m * 8));
+    int64_t bad = 0, first = -1;
+    for (int64_t i = 0; i < m; i++) {
+      int ok = x[i] == y[i] || (isnan(x[i]) && isnan(y[i])) || fabs(x[i] - y[i]) <= 1e-5 * (rtol > 0) + rtol * fabs(y[i]);
+      if (!ok && first < 0) first = i;
+      bad += !ok;
+    }
+    CHECK_MSG(bad == 0, "convolution_backward %s output %d (ns %d, transposed %d, groups %lld): %lld of %lld "
+              "elements differ; first at %lld: %.17g vs %.17g", tabi_dtype_name(dt), o, (int)ns, transposed,
+              (long long)groups, (long long)bad, (long long)m, (long long)first, first >= 0 ? x[first] : 0.0,
+              first >= 0 ? y[first] : 0.0);
+    free(x);
+    free(y);
+    tabi_value_release(&o1);
+    tabi_value_release(&o2);
+  }
+  for (int t = 0; t < 3; t++) {
+    tabi_value_release(&go[t]);
+    tabi_value_release(&ro[t]);
+    tabi_tensor_release(g[t]);
+    tabi_tensor_release(r[t]);
+  }
+}
+
+static void conv_bwd_cases(void) {
+  const tabi_dtype dts[6] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
+                             TABI_DTYPE_INT32, TABI_DTYPE_INT64};
+  const double rts[6] = {1.3e-6, 1e-7, 1e-3, 1.6e-2, 0, 0};
+  const int64_t k[3] = {3, 2, 3}, s[3] = {2, 1, 2}, p[3] = {1, 0, 1}, d[3] = {1, 2, 1}, op[3] = {1, 0, 0};
+  const int64_t all[3] = {1, 1, 1}, some[3] = {0, 1, 1}, one[3] = {1, 0, 0};
+  const int64_t i1[3] = {2, 4, 29}, i2[4] = {2, 4, 13, 17}, i3[5] = {1, 4, 7, 6, 9};
+  const int64_t *ish[3] = {i1, i2, i3};
+  for (int dti = 0; dti < 6; dti++)
+    for (int32_t ns = 1; ns <= 3; ns++)
+      for (int tr = 0; tr < 2; tr++)
+        conv_bwd_case(dts[dti], ns, tr, (ns + tr) % 2 ? 2 : 1, ish[ns - 1], k, s, p, d, op,
+                      (ns + tr) % 3 == 0 ? all : (ns + tr) % 3 == 1 ? some : one, rts[dti]);
+  /* past one grid of blocks (65536 x 128 threads) for grad_input; float64, so
+   * CUDA runs the direct kernel too (its cuDNN path takes float32/half only) */
+  const int64_t big[4] = {8, 2, 640, 960}, k1[2] = {1, 1}, s1[2] = {1, 1}, p0[2] = {0, 0}, d1[2] = {1, 1};
+  conv_bwd_case(TABI_DTYPE_FLOAT64, 2, 0, 1, big, k1, s1, p0, d1, p0, one, 1e-7);
+  /* CUDA's cuDNN path (2-D, not transposed): float32 grouped, every output;
+   * the half types past the size below which the direct kernel runs */
+  conv_bwd_case(TABI_DTYPE_FLOAT32, 2, 0, 2, i2, k, s, p, d, op, all, 1.3e-6);
+  const int64_t hin[4] = {8, 32, 64, 64}, k3[2] = {3, 3}, p1[2] = {1, 1};
+  conv_bwd_case(TABI_DTYPE_FLOAT16, 2, 0, 1, hin, k3, s1, p1, d1, p0, all, 1e-3);
+  conv_bwd_case(TABI_DTYPE_BFLOAT16, 2, 0, 1, hin, k3, s1, p1, d1, p0, all, 1.6e-2);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -975,6 +1089,7 @@ int main(int argc, char **argv) {
       }
   }
   idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
+  conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

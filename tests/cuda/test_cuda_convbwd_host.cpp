@@ -1,0 +1,285 @@
+/* tests/cuda/test_cuda_convbwd_host.cpp: the CUDA/ROCm direct kernel of
+ * aten::convolution_backward (plugins/cuda/tc_conv.cu) emulated on the host,
+ * without a GPU, against the reference plugin; the pattern of
+ * test_cuda_pool_host.cpp.
+ *
+ * The kernel is a grid-stride loop, one thread per element of grad_input,
+ * grad_weight or grad_bias, calling tcb_elem of plugins/cuda/tc_convbwd.cuh on
+ * the geometry tc_conv.cu builds; this test compiles the header as plain C++,
+ * builds the geometry the same way (tcb_init/tcb_strides, the operands the
+ * kernel passes) and runs every index on the same input bytes the reference
+ * gets: random 1-3 d convolutions (stride, padding, dilation, groups,
+ * transposed with output_padding, batch 0, every output_mask), every dtype the
+ * reference takes (floats with NaN, +-inf, -0.0; integers with int64 extremes
+ * for the wrapping sums), contiguous, transposed and step-2 sliced operands.
+ * It asks for the reference's bits (NaN where it has NaN).
+ * argv[1]: libtabi_reference.so. */
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+#include "tc_convbwd.cuh"
+
+static tabi_runtime *ref;
+static const DLDevice CPU = {kDLCPU, 0};
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double urand() {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
+static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
+static long long checked_elems, checked_cases, skipped, empty_cases;
+
+static const tabi_dtype DTS[9] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
+                                  TABI_DTYPE_FLOAT64, TABI_DTYPE_UINT8,   TABI_DTYPE_INT8,
+                                  TABI_DTYPE_INT16,   TABI_DTYPE_INT32,   TABI_DTYPE_INT64};
+
+/* n logical values of dt: floats with specials (sometimes), integers with
+ * int64's extremes (wrapping). */
+static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
+  int esz = tcb_esz(dt);
+  std::vector<char> b((size_t)(n * esz) + 8);
+  for (int64_t i = 0; i < n; i++) {
+    char *p = b.data() + i * esz;
+    if (tcb_isint(dt)) {
+      int64_t v = irand(-300, 300);
+      int r = (int)irand(0, 19);
+      if (dt == TABI_DTYPE_INT64 && r == 0) v = INT64_MAX - irand(0, 3);
+      if (dt == TABI_DTYPE_INT64 && r == 1) v = INT64_MIN + irand(0, 3);
+      tcb_sti(p, dt, v);
+      continue;
+    }
+    double v = urand() * 4 - 2;
+    if (specials) switch (irand(0, 60)) {
+        case 0: v = NAN; break;
+        case 1: v = INFINITY; break;
+        case 2: v = -INFINITY; break;
+        case 3: v = -0.0; break;
+        default: break;
+      }
+    tcp_st(p, dt, v);
+  }
+  return b;
+}
+
+static tabi_value call_ref(const char *name, tabi_value *args, int nargs, tabi_value *out, int nouts) {
+  tabi_op op;
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  tabi_status st = tabi_call(ref, op, args, nargs, out, nouts);
+  if (st != TABI_OK) return tabi_none();
+  return out[0];
+}
+
+/* A CPU tensor of `shape` holding the row-major logical bytes v: mode 0
+ * contiguous, 1 the last two dims transposed (a view), 2 every other element
+ * of the last dim (a view). *base: what to release besides it. */
+static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
+                                int mode, tabi_tensor **base) {
+  int esz = tcb_esz(dt);
+  int64_t bshape[8], n = 1, bn = 1;
+  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
+  if (mode == 1) {
+    bshape[nd - 1] = shape[nd - 2];
+    bshape[nd - 2] = shape[nd - 1];
+  } else if (mode == 2) {
+    bshape[nd - 1] = 2 * shape[nd - 1];
+  }
+  for (int32_t i = 0; i < nd; i++) {
+    n *= shape[i];
+    bn *= bshape[i];
+  }
+  std::vector<char> bb((size_t)(bn * esz) + 8, 0);
+  int64_t last = shape[nd - 1], prev = shape[nd - 2];
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = i;
+    if (mode == 1) {
+      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
+      j = (outer * last + b) * prev + a;
+    } else if (mode == 2) {
+      j = (i / last) * (2 * last) + 2 * (i % last);
+    }
+    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
+  }
+  *base = NULL;
+  tabi_tensor *t = NULL;
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
+  if (!t || mode == 0) return t;
+  *base = t;
+  tabi_value r[1] = {tabi_none()};
+  if (mode == 1) {
+    int64_t perm[8];
+    for (int32_t i = 0; i < nd; i++) perm[i] = i;
+    perm[nd - 1] = nd - 2;
+    perm[nd - 2] = nd - 1;
+    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
+    call_ref("aten::permute", a, 2, r, 1);
+  } else {
+    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
+    call_ref("aten::slice.Tensor", a, 5, r, 1);
+  }
+  CHECK(r[0].tag == TABI_TAG_TENSOR);
+  return r[0].u.t;
+}
+
+static int64_t numel_of(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+
+/* Runs tcb_elem over every index (the kernel's threads) and compares with the
+ * reference's output. */
+static void run_compare(const char *what, const tcb_geom *g, const tabi_tensor *x, const tabi_tensor *y,
+                        const tabi_tensor *refout) {
+  int esz = g->esz;
+  int64_t n = tcb_count(g);
+  CHECK_MSG(refout && numel_of(refout) == n, "%s: reference output has %lld elements, ours %lld", what,
+            refout ? (long long)numel_of(refout) : -1LL, (long long)n);
+  if (!refout || numel_of(refout) != n) return;
+  std::vector<char> ours((size_t)(n * esz) + 8), theirs((size_t)(n * esz) + 8);
+  const char *xp = (const char *)tabi_tensor_data(x), *yp = y ? (const char *)tabi_tensor_data(y) : NULL;
+  for (int64_t o = 0; o < n; o++) tcb_elem(g, xp, yp, ours.data(), o);
+  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, (tabi_tensor *)refout, theirs.data(), (uint64_t)(n * esz)));
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < n; i++) {
+    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
+    int ok = memcmp(a, b, (size_t)esz) == 0 ||
+             (!g->isint && std::isnan(tcp_ld(a, g->dt)) && std::isnan(tcp_ld(b, g->dt)));
+    if (!ok && first < 0) first = i;
+    bad += !ok;
+  }
+  checked_elems += n;
+  checked_cases++;
+  empty_cases += n == 0;
+  double fa = 0, fb = 0;
+  if (first >= 0) {
+    fa = g->isint ? (double)tcb_ldi(ours.data() + first * esz, g->dt) : tcp_ld(ours.data() + first * esz, g->dt);
+    fb = g->isint ? (double)tcb_ldi(theirs.data() + first * esz, g->dt) : tcp_ld(theirs.data() + first * esz, g->dt);
+  }
+  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
+            tabi_dtype_name((tabi_dtype)g->dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+}
+
+static void one_case(tabi_dtype dt, int big) {
+  int32_t ns = (int32_t)irand(1, 3), nd = ns + 2;
+  int transposed = urand() < 0.4;
+  int64_t groups = irand(1, 3), n = urand() < 0.05 ? 0 : irand(1, 2);
+  int64_t cin = groups * irand(1, 3), cout = groups * irand(1, 3);
+  int64_t s[3] = {1, 1, 1}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1}, op[3] = {0, 0, 0}, k[3] = {1, 1, 1};
+  int64_t ishape[5] = {n, cin}, wshape[5], oshape[5] = {n, cout}, lsp[3] = {1, 1, 1}, hsp[3] = {1, 1, 1};
+  int maxsz = (ns == 3 ? 4 : ns == 2 ? 7 : 12) * big;
+  for (int32_t i = 0; i < ns; i++) {
+    k[i] = irand(1, 3);
+    s[i] = irand(1, 3);
+    d[i] = irand(1, 2);
+    p[i] = irand(0, 2);
+    int64_t span = d[i] * (k[i] - 1) + 1;
+    if (transposed) {
+      op[i] = irand(0, (s[i] > d[i] ? s[i] : d[i]) - 1);
+      ishape[2 + i] = irand(1, maxsz);
+      oshape[2 + i] = (ishape[2 + i] - 1) * s[i] - 2 * p[i] + span + op[i];
+      if (oshape[2 + i] < 1) { /* too small: drop the padding */
+        p[i] = 0;
+        oshape[2 + i] = (ishape[2 + i] - 1) * s[i] + span + op[i];
+      }
+      lsp[i] = ishape[2 + i];
+      hsp[i] = oshape[2 + i];
+    } else {
+      int64_t lo = span - 2 * p[i] > 1 ? span - 2 * p[i] : 1;
+      ishape[2 + i] = irand(lo, lo + maxsz);
+      oshape[2 + i] = (ishape[2 + i] + 2 * p[i] - span) / s[i] + 1;
+      hsp[i] = ishape[2 + i];
+      lsp[i] = oshape[2 + i];
+    }
+  }
+  wshape[0] = transposed ? cin : cout;
+  wshape[1] = transposed ? cout / groups : cin / groups;
+  for (int32_t i = 0; i < ns; i++) wshape[2 + i] = k[i];
+  int64_t ni = 1, nw = 1, no = 1;
+  for (int32_t i = 0; i < nd; i++) {
+    ni *= ishape[i];
+    nw *= wshape[i];
+    no *= oshape[i];
+  }
+  int specials = urand() < 0.3;
+  tabi_tensor *bi, *bw, *bo;
+  tabi_tensor *in = make_tensor(dt, nd, ishape, random_bytes(dt, ni, specials), (int)irand(0, 2), &bi);
+  tabi_tensor *w = make_tensor(dt, nd, wshape, random_bytes(dt, nw, specials), (int)irand(0, 2), &bw);
+  tabi_tensor *go = make_tensor(dt, nd, oshape, random_bytes(dt, no, specials), (int)irand(0, 2), &bo);
+  int64_t mask[3] = {urand() < 0.8, urand() < 0.8, urand() < 0.6}, bsz[1] = {cout};
+  tabi_value a[11] = {tabi_tensor_value(go), tabi_tensor_value(in), tabi_tensor_value(w),
+                      mask[2] ? tabi_int_list(bsz, 1) : tabi_none(), tabi_int_list(s, ns),
+                      tabi_int_list(p, ns), tabi_int_list(d, ns), tabi_bool(transposed),
+                      tabi_int_list(op, ns), tabi_int(groups), tabi_bool_list(mask, 3)};
+  tabi_value out[3] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_op bop;
+  CHECK_OK(tabi_op_find(ref, "aten::convolution_backward", &bop));
+  tabi_status st = tabi_call(ref, bop, a, 11, out, 3);
+  CHECK_MSG(st == TABI_OK, "reference refused a valid case: %s", tabi_last_error());
+  if (st == TABI_OK) {
+    /* the geometry tc_conv.cu builds: L = output (normal) or input (transposed) */
+    int64_t cl = transposed ? cin : cout, ch = transposed ? cout : cin;
+    tcb_geom g;
+    int64_t gs[5], is[5], ws[5];
+    tcb_strides(gs, ns, go->dl.strides);
+    tcb_strides(is, ns, in->dl.strides);
+    tcb_strides(ws, ns, w->dl.strides);
+    if (mask[0]) {
+      tcb_init(&g, dt, transposed ? TCB_GATHER_L : TCB_GATHER_H, n, cl, ch, groups, lsp, hsp, k, s, p, d);
+      memcpy(g.xs, gs, sizeof gs);
+      memcpy(g.ys, ws, sizeof ws);
+      run_compare(transposed ? "grad_input (transposed)" : "grad_input", &g, go, w, out[0].u.t);
+    }
+    if (mask[1]) {
+      tcb_init(&g, dt, TCB_WEIGHT, n, cl, ch, groups, lsp, hsp, k, s, p, d);
+      memcpy(g.xs, transposed ? is : gs, sizeof gs);
+      memcpy(g.ys, transposed ? gs : is, sizeof gs);
+      run_compare(transposed ? "grad_weight (transposed)" : "grad_weight", &g, transposed ? in : go,
+                  transposed ? go : in, out[1].u.t);
+    }
+    if (mask[2]) {
+      int64_t osp[3] = {1, 1, 1};
+      for (int32_t i = 0; i < ns; i++) osp[i] = oshape[2 + i];
+      tcb_init(&g, dt, TCB_BIAS, n, cout, cout, 1, osp, osp, k, s, p, d);
+      memcpy(g.xs, gs, sizeof gs);
+      run_compare("grad_bias", &g, go, NULL, out[2].u.t);
+    }
+    for (int i = 0; i < 3; i++) {
+      CHECK((out[i].tag == TABI_TAG_TENSOR) == (mask[i] != 0));
+      tabi_value_release(&out[i]);
+    }
+  } else {
+    skipped++;
+  }
+  tabi_tensor_release(in);
+  tabi_tensor_release(w);
+  tabi_tensor_release(go);
+  if (bi) tabi_tensor_release(bi);
+  if (bw) tabi_tensor_release(bw);
+  if (bo) tabi_tensor_release(bo);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
+    return 2;
+  }
+  CHECK_OK(tabi_runtime_create(NULL, &ref));
+  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
+  if (check_failed_) return check_report();
+  for (int round = 0; round < 2; round++)
+    for (int dti = 0; dti < 9; dti++)
+      for (int rep = 0; rep < (round ? 20 : 150); rep++) one_case(DTS[dti], round ? 3 : 1);
+  printf("%lld outputs (%lld empty), %lld elements compared, %lld cases the reference refused\n",
+         checked_cases, empty_cases, checked_elems, skipped);
+  tabi_runtime_destroy(ref);
+  return check_report();
+}
