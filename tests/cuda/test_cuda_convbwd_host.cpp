@@ -24,18 +24,9 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "host_stub.h"
 #include "tc_convbwd.cuh"
 
-static tabi_runtime *ref;
-static const DLDevice CPU = {kDLCPU, 0};
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double urand() {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
-static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
 static long long checked_elems, checked_cases, skipped, empty_cases;
 
 static const tabi_dtype DTS[9] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
@@ -129,11 +120,6 @@ static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape,
   return r[0].u.t;
 }
 
-static int64_t numel_of(const tabi_tensor *t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
-  return n;
-}
 
 /* Runs tcb_elem over every index (the kernel's threads) and compares with the
  * reference's output. */

@@ -27,22 +27,14 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
+#include "host_stub.h"
 #include "tc_idx.cuh"
 #include "tc_idx_check.h"
 
-static tabi_runtime *ref;
-static const DLDevice CPU = {kDLCPU, 0};
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double urand() {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
-static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)(urand() * (double)(hi - lo + 1)); }
 static long long checked_elems, checked_cases, checked_errors;
 
-static double special_or_random(int i) {
+/* like host_stub.h's special_or_random, with small integers mixed in (ties, exact indices) */
+static double special_or_small_int(int i) {
   switch (i % 19) {
     case 3: return NAN;
     case 7: return INFINITY;
@@ -57,7 +49,7 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
   std::vector<char> b((size_t)(n * esz) + 16);
   for (int64_t i = 0; i < n; i++) {
     char *p = b.data() + i * esz;
-    double v = specials ? special_or_random((int)(i + irand(0, 18))) : urand() * 4 - 2;
+    double v = specials ? special_or_small_int((int)(i + irand(0, 18))) : urand() * 4 - 2;
     switch (dt) {
       case TABI_DTYPE_BOOL: p[0] = urand() < 0.5; break;
       case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(p, &h, 2); break; }
@@ -65,12 +57,12 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
       case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(p, &f, 4); break; }
       case TABI_DTYPE_FLOAT64: memcpy(p, &v, 8); break;
       case TABI_DTYPE_COMPLEX64: {
-        float f[2] = {(float)v, (float)(specials ? special_or_random((int)irand(0, 18)) : urand())};
+        float f[2] = {(float)v, (float)(specials ? special_or_small_int((int)irand(0, 18)) : urand())};
         memcpy(p, f, 8);
         break;
       }
       case TABI_DTYPE_COMPLEX128: {
-        double f[2] = {v, specials ? special_or_random((int)irand(0, 18)) : urand()};
+        double f[2] = {v, specials ? special_or_small_int((int)irand(0, 18)) : urand()};
         memcpy(p, f, 16);
         break;
       }
@@ -195,39 +187,8 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
 }
 
 /* --- the checks of tc_idx_check.c under a stand-in host table ----------------- */
-static char fake_msg[1024];
-static tabi_op_info fake_info;
-static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
-  va_end(ap);
-  return st;
-}
-static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
-static tabi_host_api fake_host() {
-  tabi_host_api h;
-  memset(&h, 0, sizeof h);
-  h.struct_size = sizeof h;
-  h.set_error = fake_set_error;
-  h.op_info = fake_op_info;
-  return h;
-}
-static const tabi_host_api FAKE = fake_host();
-static tabi_call fake_call(const char *name) {
-  fake_info.name = name;
-  fake_msg[0] = 0;
-  tabi_call c;
-  memset(&c, 0, sizeof c);
-  c.struct_size = sizeof c;
-  return c;
-}
+/* the stand-in host table: host_stub.h */
 
-static int64_t numel_of(const tabi_tensor *t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
-  return n;
-}
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
 
