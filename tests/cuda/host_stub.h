@@ -42,15 +42,15 @@ static inline double special_or_random(int i) {
 
 static char fake_msg[1024];
 static tabi_op_info fake_info;
-static tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
+static inline tabi_status fake_set_error(void *, tabi_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(fake_msg, sizeof fake_msg, fmt, ap);
   va_end(ap);
   return st;
 }
-static const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
-static tabi_host_api fake_host() {
+static inline const tabi_op_info *fake_op_info(void *, tabi_op) { return &fake_info; }
+static inline tabi_host_api fake_host() {
   tabi_host_api h;
   memset(&h, 0, sizeof h);
   h.struct_size = sizeof h;
@@ -60,7 +60,7 @@ static tabi_host_api fake_host() {
 }
 static const tabi_host_api FAKE = fake_host();
 /* A call of `name`, with fake_msg cleared. */
-static tabi_call fake_call(const char *name) {
+static inline tabi_call fake_call(const char *name) {
   fake_info.name = name;
   fake_msg[0] = 0;
   tabi_call c;
