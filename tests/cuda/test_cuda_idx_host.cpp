@@ -78,77 +78,9 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
   return b;
 }
 
-static tabi_value call_ref(const char *name, tabi_value *args, int nargs) {
-  tabi_op op;
-  tabi_value out = tabi_none();
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  tabi_status st = tabi_call(ref, op, args, nargs, &out, 1);
-  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
-  return out;
-}
-
-/* A tensor of `shape` holding `bytes` (logical row-major order) laid out per
- * mode: 0 contiguous, 1 last two dims transposed, 2 step-2 slice of the last
- * dim. *base: to release too. */
 static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, int mode,
                                 const std::vector<char> &bytes, tabi_tensor **base) {
-  int esz = tci_esz(dt);
-  int64_t n = 1;
-  for (int32_t i = 0; i < nd; i++) n *= shape[i];
-  if (mode == 1 && nd < 2) mode = 0;
-  if (mode == 2 && nd < 1) mode = 0;
-  int64_t bshape[TCI_MAX_DIMS];
-  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
-  if (mode == 1) {
-    bshape[nd - 1] = shape[nd - 2];
-    bshape[nd - 2] = shape[nd - 1];
-  } else if (mode == 2) {
-    bshape[nd - 1] = 2 * shape[nd - 1];
-  }
-  int64_t bn = 1;
-  for (int32_t i = 0; i < nd; i++) bn *= bshape[i];
-  std::vector<char> raw((size_t)(bn * esz) + 16, 0);
-  int64_t bst[TCI_MAX_DIMS], vst[TCI_MAX_DIMS];
-  for (int32_t i = nd - 1, s = 1; i >= 0; i--) {
-    bst[i] = s;
-    s = (int32_t)(s * bshape[i]);
-  }
-  for (int32_t i = 0; i < nd; i++) vst[i] = bst[i];
-  if (mode == 1) {
-    vst[nd - 1] = bst[nd - 2];
-    vst[nd - 2] = bst[nd - 1];
-  } else if (mode == 2) {
-    vst[nd - 1] = 2;
-  }
-  for (int64_t e = 0; e < n; e++) {
-    int64_t r = e, off = 0;
-    for (int32_t d = nd - 1; d >= 0; d--) {
-      off += (r % shape[d]) * vst[d];
-      r /= shape[d];
-    }
-    memcpy(raw.data() + off * esz, bytes.data() + e * esz, (size_t)esz);
-  }
-  *base = NULL;
-  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, raw.data(), (uint64_t)(bn * esz), base));
-  if (!*base) return NULL;
-  if (mode == 0) {
-    tabi_tensor *t = *base;
-    *base = NULL;
-    return t;
-  }
-  tabi_value r;
-  if (mode == 1) {
-    int64_t perm[TCI_MAX_DIMS];
-    for (int32_t i = 0; i < nd; i++) perm[i] = i;
-    perm[nd - 1] = nd - 2;
-    perm[nd - 2] = nd - 1;
-    tabi_value a[2] = {tabi_tensor_value(*base), tabi_int_list(perm, nd)};
-    r = call_ref("aten::permute", a, 2);
-  } else {
-    tabi_value a[5] = {tabi_tensor_value(*base), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
-    r = call_ref("aten::slice.Tensor", a, 5);
-  }
-  return r.u.t;
+  return host_laid_out(dt, tci_esz(dt), nd, shape, mode, bytes, base);
 }
 
 static int is_nan_elem(const char *p, tabi_dtype dt) {

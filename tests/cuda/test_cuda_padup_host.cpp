@@ -59,15 +59,6 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
   return b;
 }
 
-static tabi_value call_ref(const char *name, tabi_value *args, int nargs) {
-  tabi_op op;
-  tabi_value out = tabi_none();
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  tabi_status st = tabi_call(ref, op, args, nargs, &out, 1);
-  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
-  return out;
-}
-
 /* An input of `shape` and dtype dt on the CPU: mode 0 contiguous, 1 the last
  * two dims transposed (a permuted view), 2 every other element of the last
  * dim (a step-2 slice). *base is what to release besides the result. */
