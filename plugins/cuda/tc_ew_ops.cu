@@ -357,6 +357,42 @@ static tabi_status k_conj(TC_ARGS) {
   return run_unary(c, call, args, outs, &d_un_conj_physical);
 }
 
+/* atan2.out(self, other, *, out): computes into a temporary (out may alias an
+ * input), then resizes out to the result's shape when it differs (ATen's
+ * resize_output, through the host, which keeps out's device) and copies with
+ * conversion; out's dtype must be one the result can be cast to. */
+static const ew_desc a_atan2 = {TC_B_ATAN2, BI | FLTS, R_TF};
+static int can_cast(tabi_dtype from, tabi_dtype to) {
+  if (tabi_dtype_is_complex(from) && !tabi_dtype_is_complex(to)) return 0;
+  if (tabi_dtype_is_floating(from) && tabi_dtype_is_integral(to, 1)) return 0;
+  return from == TABI_DTYPE_BOOL || to != TABI_DTYPE_BOOL;
+}
+static tabi_status k_atan2_out(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *out = args[2].u.t;
+  tabi_status st = tc_check_cuda(c, out, OPN, "out");
+  if (st != TABI_OK) return st;
+  if (out->flags & TABI_TENSOR_READ_ONLY)
+    return TC_ERR(c, TABI_ERR_READ_ONLY, "%s: argument 'out' is read-only", OPN);
+  if (args[0].tag == TABI_TAG_TENSOR && out->dl.device.device_id != args[0].u.t->dl.device.device_id)
+    return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", OPN);
+  tabi_value r;
+  if ((st = run_binary(c, call, args, &r, &a_atan2, 0, NULL)) != TABI_OK) return st;
+  tabi_dtype rd = tabi_tensor_dtype(r.u.t), od = tabi_tensor_dtype(out);
+  if (!can_cast(rd, od))
+    st = TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'out': result type %s can't be cast to the desired "
+                "output type %s", OPN, tabi_dtype_name(rd), tabi_dtype_name(od));
+  int same = out->dl.ndim == r.u.t->dl.ndim;
+  for (int32_t i = 0; same && i < out->dl.ndim; i++) same = out->dl.shape[i] == r.u.t->dl.shape[i];
+  if (st == TABI_OK && !same) st = c->h->tensor_resize(c->h->ctx, out, r.u.t->dl.ndim, r.u.t->dl.shape);
+  if (st == TABI_OK) st = tc_copy_convert(c, OPN, out, r.u.t);
+  c->h->tensor_release(c->h->ctx, r.u.t);
+  if (st != TABI_OK) return st;
+  c->h->tensor_retain(c->h->ctx, out);
+  outs[0] = tabi_tensor_value(out);
+  return TABI_OK;
+}
+
 #define REG_UN(name, sel, dts, rule) {"prims::" #name, k_un_##name},
 #define REG_BIN(name, sel, dts, rule) {"prims::" #name, k_bin_##name},
 TC_KTABLE tc_kernel tc_ew_kernels[] = {
@@ -368,4 +404,5 @@ TC_KTABLE tc_kernel tc_ew_kernels[] = {
     {"aten::sub.Tensor", k_sub_t},
     {"aten::mul.Tensor", k_mul_t},
     {"aten::div.Tensor", k_div_t},
+    {"aten::atan2.out", k_atan2_out},
     {NULL, NULL}};

@@ -734,6 +734,7 @@ int main(int argc, char **argv) {
     compare("prims::exp", fdt[d], 1, 2, s2, NULL, 0, frt[d], 1e-5);
     compare("prims::lgamma", fdt[d], 1, 2, s2, NULL, 0, frt[d], 1e-5);
     compare("aten::add.Tensor", fdt[d], 2, 2, s2, (tabi_value[]){tabi_int(1)}, 1, frt[d], 1e-5);
+    compare("aten::atan2.out", fdt[d], 3, 2, s2, NULL, 0, frt[d], 1e-5); /* out: the third tensor */
     int64_t dims[1] = {1};
     compare("prims::sum", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int_list(dims, 1)}, 1, frt[d] * 10, 1e-4);
     compare("prims::amax", fdt[d], 1, 3, s3, (tabi_value[]){tabi_int_list(dims, 1)}, 1, 0, 0);
