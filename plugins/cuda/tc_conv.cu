@@ -202,7 +202,29 @@ __global__ void conv_direct(const conv_args a) {
   }
 }
 
-#ifdef TC_HIP /* the ROCm plugin's implicit GEMM, where CUDA calls cuDNN */
+/* out += bias[c], broadcast over N and the spatial dims: the library paths
+ * (cuDNN, MIOpen) convolve without the bias. */
+static tabi_status conv_add_bias(tc_ctx *c, const char *op, tabi_tensor *out, const tabi_tensor *bias) {
+  int32_t nd = out->dl.ndim;
+  tc_operand oo, ia[2];
+  tc_operand_of(out, nd, out->dl.shape, &oo);
+  for (int32_t d = 0; d < nd; d++) oo.st[d] = out->dl.strides[d];
+  ia[0] = oo;
+  memset(&ia[1], 0, sizeof ia[1]);
+  ia[1].ptr = tabi_tensor_data(bias);
+  ia[1].dt = tabi_tensor_dtype(out);
+  ia[1].st[1] = bias->dl.strides[0];
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  p.op = TC_B_ADD;
+  p.cd = tabi_tensor_dtype(out);
+  p.pf = 1;
+  p.pi = 1;
+  p.pc[0] = 1;
+  return tc_ew_launch(c, op, nd, out->dl.shape, &oo, 2, ia, &p, NULL);
+}
+
+#ifdef TC_HIP /* the ROCm plugin's MIOpen call and implicit GEMM, where CUDA calls cuDNN */
 #include "rocm_conv.cuh"
 #endif
 
@@ -545,24 +567,7 @@ static tabi_status k_convolution(TC_ARGS) {
     }
     c->h->tensor_release(c->h->ctx, ic);
     c->h->tensor_release(c->h->ctx, wc);
-    if (done && bias && st == TABI_OK) { /* out += bias[c] broadcast over N, spatial */
-      tc_operand oo, ia[2];
-      tc_operand_of(out, nd, out->dl.shape, &oo);
-      for (int32_t d = 0; d < nd; d++) oo.st[d] = out->dl.strides[d];
-      ia[0] = oo;
-      memset(&ia[1], 0, sizeof ia[1]);
-      ia[1].ptr = tabi_tensor_data(bias);
-      ia[1].dt = dt;
-      ia[1].st[1] = bias->dl.strides[0];
-      tc_ew_params p;
-      memset(&p, 0, sizeof p);
-      p.op = TC_B_ADD;
-      p.cd = dt;
-      p.pf = 1;
-      p.pi = 1;
-      p.pc[0] = 1;
-      st = tc_ew_launch(c, OPN, nd, out->dl.shape, &oo, 2, ia, &p, NULL);
-    }
+    if (done && bias && st == TABI_OK) st = conv_add_bias(c, OPN, out, bias);
   }
 #endif
 #ifdef TC_HIP

@@ -10,8 +10,9 @@
 
 static pthread_once_t dl_once = PTHREAD_ONCE_INIT;
 static rocm_rocblas dl_rb;
+static rocm_miopen dl_mi;
 static int dl_rb_ok, dl_miopen_ok;
-static char dl_summary[96];
+static char dl_summary[128];
 
 static void *open_first(const char *const *names) {
   for (int i = 0; names[i]; i++) {
@@ -47,13 +48,29 @@ static void dl_load(void) {
     static const char *const mi_names[] = {"libMIOpen.so", "libMIOpen.so.1", NULL};
     void *mi = open_first(mi_names);
     if (mi) {
-      dl_miopen_ok = dlsym(mi, "miopenCreate") != NULL;
-      if (!dl_miopen_ok) dlclose(mi);
+#define MI_SYM(field, name) sym(mi, name, &dl_mi.field, sizeof dl_mi.field)
+      dl_miopen_ok = MI_SYM(create, "miopenCreate") && MI_SYM(destroy, "miopenDestroy") &&
+                     MI_SYM(set_stream, "miopenSetStream") &&
+                     MI_SYM(create_tensor, "miopenCreateTensorDescriptor") &&
+                     MI_SYM(set_tensor, "miopenSetTensorDescriptor") &&
+                     MI_SYM(destroy_tensor, "miopenDestroyTensorDescriptor") &&
+                     MI_SYM(create_conv, "miopenCreateConvolutionDescriptor") &&
+                     MI_SYM(init_conv, "miopenInitConvolutionDescriptor") &&
+                     MI_SYM(set_groups, "miopenSetConvolutionGroupCount") &&
+                     MI_SYM(destroy_conv, "miopenDestroyConvolutionDescriptor") &&
+                     MI_SYM(fwd_workspace, "miopenConvolutionForwardGetWorkSpaceSize") &&
+                     MI_SYM(find_fwd, "miopenFindConvolutionForwardAlgorithm") &&
+                     MI_SYM(fwd, "miopenConvolutionForward");
+#undef MI_SYM
+      if (!dl_miopen_ok) {
+        memset(&dl_mi, 0, sizeof dl_mi);
+        dlclose(mi);
+      }
     }
   }
   snprintf(dl_summary, sizeof dl_summary, "rocBLAS %s, MIOpen %s",
            dl_rb_ok ? "loaded" : "absent (own tiled GEMM)",
-           dl_miopen_ok ? "present" : "absent");
+           dl_miopen_ok ? "loaded" : "absent (own convolution kernels)");
 }
 
 const rocm_rocblas *rocm_dl_rocblas(void) {
@@ -61,9 +78,9 @@ const rocm_rocblas *rocm_dl_rocblas(void) {
   return dl_rb_ok ? &dl_rb : NULL;
 }
 
-int rocm_dl_miopen_present(void) {
+const rocm_miopen *rocm_dl_miopen(void) {
   pthread_once(&dl_once, dl_load);
-  return dl_miopen_ok;
+  return dl_miopen_ok ? &dl_mi : NULL;
 }
 
 const char *rocm_dl_summary(void) {

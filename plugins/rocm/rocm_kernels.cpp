@@ -31,11 +31,18 @@ void rocm_kernels_destroy(void *ctx) {
   tc_ctx *c = (tc_ctx *)ctx;
   if (!c) return;
   const rocm_rocblas *rb = NULL;
+  const rocm_miopen *mi = NULL;
   for (int d = 0; d < TC_MAX_DEVICES; d++) {
-    if (!c->blas[d]) continue;
-    if (!rb) rb = rocm_dl_rocblas();
-    if (rb && hipSetDevice(d) == hipSuccess) rb->destroy_handle(c->blas[d]);
+    if (c->blas[d]) {
+      if (!rb) rb = rocm_dl_rocblas();
+      if (rb && hipSetDevice(d) == hipSuccess) rb->destroy_handle(c->blas[d]);
+    }
+    if (c->dnn[d]) { /* MIOpen handles (rocm_conv.cuh) */
+      if (!mi) mi = rocm_dl_miopen();
+      if (mi && hipSetDevice(d) == hipSuccess) mi->destroy(c->dnn[d]);
+    }
   }
+  free(c->conv_algos); /* MIOpen's algorithm choices */
   pthread_mutex_destroy(&c->mu);
   free(c);
 }
