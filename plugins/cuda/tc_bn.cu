@@ -16,9 +16,9 @@
  * reference's. */
 #include <string.h>
 
-#include "ref_nn_bn_check.h"
-#include "tc.h"
+#include "tc.h" /* first: the runtime header (tc_port.h) must precede tabi/half.h, whose device code calls memcpy (hipcc) */
 #include "tc_bn.cuh"
+#include "ref_nn_bn_check.h"
 
 #define NT 256 /* threads per block; also the statistics' tree width (fixes its order) */
 #define GRID_LOOP(i, n) \
