@@ -16,7 +16,7 @@
  * reference's. */
 #include <string.h>
 
-#include "tc.h" /* first: the runtime header (tc_port.h) must precede tabi/half.h, whose device code calls memcpy (hipcc) */
+#include "tc.h" /* first: tc_port.h must precede tabi/half.h (its device memcpy, hipcc) */
 #include "tc_bn.cuh"
 #include "ref_nn_bn_check.h"
 
