@@ -8,8 +8,8 @@
  * Training statistics: one thread block per channel c, T threads. Its n = N*S
  * elements are the k in [0, n) at linear index (k/S*C + c)*S + k%S of the
  * contiguous input; thread t sums k = t, t+T, t+2T, ... in that order in
- * double (tcb_sum_part: neighbouring threads read neighbouring elements, so
- * the loads coalesce), then a fixed tree in shared memory folds the T
+ * double (tcb_sum_part, walking with tcb_walk: neighbouring threads read
+ * neighbouring elements, so the loads coalesce), then a fixed tree in shared memory folds the T
  * partials (tcb_tree_top / tcb_tree_step, one __syncthreads() per level):
  * the order depends only on T (tc_bn.cu fixes it), never on scheduling, so
  * the result is deterministic without atomics. mean = sum/n; the same two
@@ -75,9 +75,37 @@ TCB_HD void tcb_init(tcb_geom *g, int64_t N, int64_t C, int64_t S, int xdt, int 
   g->eps = eps;
 }
 
-/* Element k (of N*S) of channel c: its linear index in the contiguous input. */
-TCB_HD int64_t tcb_lin(const tcb_geom *g, int64_t c, int64_t k) {
-  return (k / g->S * g->C + c) * g->S + k % g->S;
+/* A thread's walk over its elements k = t, t+T, ... of channel c: k = i*S + s
+ * is at linear index lin = (i*C + c)*S + s of the contiguous input. Two
+ * divisions at the start, then adds only (the step T is q = T/S whole
+ * batches plus r = T%S positions): no 64-bit division per element. Ends when
+ * i reaches N (S = 0: at once). */
+typedef struct tcb_walk {
+  int64_t i, s, lin, q, r;
+} tcb_walk;
+TCB_HD tcb_walk tcb_walk_start(const tcb_geom *g, int64_t c, int t, int T) {
+  tcb_walk w;
+  if (g->S == 0) {
+    w.i = g->N;
+    w.s = w.lin = w.q = w.r = 0;
+    return w;
+  }
+  w.i = t / g->S;
+  w.s = t % g->S;
+  w.q = T / g->S;
+  w.r = T % g->S;
+  w.lin = (w.i * g->C + c) * g->S + w.s;
+  return w;
+}
+TCB_HD void tcb_walk_next(const tcb_geom *g, tcb_walk *w) {
+  int64_t di = w->q, ds = w->r;
+  if (w->s + ds >= g->S) {
+    di++;
+    ds -= g->S;
+  }
+  w->i += di;
+  w->s += ds;
+  w->lin += di * g->C * g->S + ds; /* (i*C + c)*S + s moves by di*C*S + ds */
 }
 
 /* --- statistics: one block per channel ------------------------------------------ */
@@ -85,19 +113,18 @@ TCB_HD int64_t tcb_lin(const tcb_geom *g, int64_t c, int64_t k) {
 /* Phase 1: thread t of T: part[t] = the sum of its elements k = t, t+T, ... */
 TCB_HD void tcb_sum_part(const tcb_geom *g, const char *x, int64_t c, int t, int T, double *part) {
   TCP_NOCONTRACT
-  int64_t n = g->N * g->S;
   double s = 0;
-  for (int64_t k = t; k < n; k += T) s = TCP_ADD(s, tcp_ld(x + tcb_lin(g, c, k) * g->xsz, g->xdt));
+  for (tcb_walk w = tcb_walk_start(g, c, t, T); w.i < g->N; tcb_walk_next(g, &w))
+    s = TCP_ADD(s, tcp_ld(x + w.lin * g->xsz, g->xdt));
   part[t] = s;
 }
 
 /* Phase 3: part[t] = the sum of (x - mu)^2 over the same elements. */
 TCB_HD void tcb_dev_part(const tcb_geom *g, const char *x, int64_t c, double mu, int t, int T, double *part) {
   TCP_NOCONTRACT
-  int64_t n = g->N * g->S;
   double s = 0;
-  for (int64_t k = t; k < n; k += T) {
-    double d = tcp_ld(x + tcb_lin(g, c, k) * g->xsz, g->xdt) - mu;
+  for (tcb_walk w = tcb_walk_start(g, c, t, T); w.i < g->N; tcb_walk_next(g, &w)) {
+    double d = tcp_ld(x + w.lin * g->xsz, g->xdt) - mu;
     s = TCP_ADD(s, TCP_MUL(d, d));
   }
   part[t] = s;
