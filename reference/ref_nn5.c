@@ -20,50 +20,28 @@
 #include <tabi/philox.h>
 
 #include "ref.h"
+#include "ref_nn_bn_check.h"
 #include "ref_nn_util.h"
 
-static const tabi_tensor *opt_t(const tabi_value *v) { return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL; }
-
-static tabi_status bn_param(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                            const tabi_tensor *p, int64_t C, int writable) {
-  if (!p) return TABI_OK;
-  if (p->dl.ndim != 1 || p->dl.shape[0] != C)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' must be 1-D with C=%lld elements (the input's dim 1)",
-                   ref_op_name(h, call), arg, (long long)C);
-  if (writable && (p->flags & TABI_TENSOR_READ_ONLY))
-    return REF_ERR(h, TABI_ERR_READ_ONLY, "%s: argument '%s' is read-only but is updated in training",
-                   ref_op_name(h, call), arg);
-  return TABI_OK;
-}
-
-/* x, weight, bias, running_mean, running_var (may be NULL), training, momentum, eps. */
-static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                              const tabi_tensor *w, const tabi_tensor *b, tabi_tensor *rm,
-                              tabi_tensor *rv, int training, double momentum, double eps,
+/* The argument checks (and their messages) are ref_nn_bn_check.c's, shared with
+ * the GPU plugins' native kernels. */
+static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int form,
                               tabi_value *outs) {
   tabi_status st;
-  tabi_dtype sdt;
-  const tabi_tensor *ps[4] = {w, b, rm, rv};
-  const char *pn[4] = {"weight", "bias", "running_mean", "running_var"};
-  if ((st = ref_check_dtype(h, call, "input", tabi_tensor_dtype(x), REF_DTS_FLOAT))) return st;
-  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 4, &sdt))) return st;
-  if (x->dl.ndim < 2) {
-    char b1[96];
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be [N, C, *] (at least 2-D), got %s",
-                   ref_op_name(h, call), ref_shape_str(b1, sizeof b1, x->dl.ndim, x->dl.shape));
-  }
-  if (!training && (!rm || !rv))
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: running_mean and running_var must be given in evaluation mode (training=False)",
-                   ref_op_name(h, call));
-  int64_t N = x->dl.shape[0], C = x->dl.shape[1], S = 1;
-  for (int32_t i = 2; i < x->dl.ndim; i++) S *= x->dl.shape[i];
-  for (int i = 0; i < 4; i++)
-    if ((st = bn_param(h, call, pn[i], ps[i], C, i >= 2 && training))) return st;
+  ref_bn_args a;
+  ref_bn_dims dm;
+  ref_nn_bn_args(args, form, &a);
+  if ((st = ref_nn_bn_check(h, call, &a, &dm))) return st;
+  const tabi_tensor *x = a.x, *w = a.w, *b = a.b;
+  tabi_tensor *rm = a.rm, *rv = a.rv;
+  int training = a.training;
+  double momentum = a.momentum, eps = a.eps;
+  int64_t N = dm.N, C = dm.C, S = dm.S;
   int64_t cshape = training ? C : 0;
   tabi_tensor *out = NULL, *sm = NULL, *si = NULL;
   if ((st = ref_empty(h, x, tabi_tensor_dtype(x), x->dl.ndim, x->dl.shape, &out)) ||
-      (st = ref_empty(h, x, sdt, 1, &cshape, &sm)) || (st = ref_empty(h, x, sdt, 1, &cshape, &si))) {
+      (st = ref_empty(h, x, (tabi_dtype)dm.sdt, 1, &cshape, &sm)) ||
+      (st = ref_empty(h, x, (tabi_dtype)dm.sdt, 1, &cshape, &si))) {
     h->tensor_release(h->ctx, out);
     h->tensor_release(h->ctx, sm);
     return st;
@@ -110,19 +88,16 @@ static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, con
 }
 
 tabi_status ref_nn_batch_norm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), args[3].u.t, args[4].u.t,
-                    args[5].u.i != 0, args[6].u.f, args[7].u.f, outs);
+  return batch_norm(ctx, call, args, REF_BN_LEGIT, outs);
 }
 
 tabi_status ref_nn_batch_norm_no_stats(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), NULL, NULL,
-                    args[3].u.i != 0, args[4].u.f, args[5].u.f, outs);
+  return batch_norm(ctx, call, args, REF_BN_NO_STATS, outs);
 }
 
 tabi_status ref_nn_batch_norm_no_training(void *ctx, const tabi_call *call, tabi_value *args,
                                           tabi_value *outs) {
-  return batch_norm(ctx, call, args[0].u.t, opt_t(&args[1]), opt_t(&args[2]), args[3].u.t, args[4].u.t, 0,
-                    args[5].u.f, args[6].u.f, outs);
+  return batch_norm(ctx, call, args, REF_BN_NO_TRAINING, outs);
 }
 
 /* native_dropout(input, p, train) -> (output, mask).

@@ -150,6 +150,7 @@ extern TC_KTABLE tc_kernel tc_pad_up_kernels[]; /* padding, upsampling, col2im *
 extern TC_KTABLE tc_kernel tc_pool_kernels[]; /* max/avg/adaptive pooling and backwards */
 extern TC_KTABLE tc_kernel tc_misc_kernels[]; /* grid_sampler_2d, cdist/pdist, embedding backward */
 extern TC_KTABLE tc_kernel tc_norm_kernels[]; /* group norm, layer/group norm backwards */
+extern TC_KTABLE tc_kernel tc_bn_kernels[]; /* the three _native_batch_norm_legit forms */
 extern TC_KTABLE tc_kernel tc_idx_kernels[]; /* index, index_put, scatter_reduce, nonzero, masked_scatter, randperm */
 extern TC_KTABLE tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 

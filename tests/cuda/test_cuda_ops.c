@@ -709,6 +709,105 @@ static void conv_bwd_cases(void) {
   conv_bwd_case(TABI_DTYPE_BFLOAT16, 2, 0, 1, hin, k3, s1, p1, d1, p0, all, 1.6e-2);
 }
 
+/* g (device) against r (CPU), both converted to float64: same dtype and shape,
+ * within rtol/atol (NaN matching NaN). */
+static void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol) {
+  int same = g && r && g->dl.ndim == r->dl.ndim && tabi_tensor_dtype(g) == tabi_tensor_dtype(r);
+  int64_t n = 1;
+  for (int32_t j = 0; same && j < r->dl.ndim; j++) same = g->dl.shape[j] == r->dl.shape[j];
+  CHECK_MSG(same, "%s: dtype or shape differs from the reference's", what);
+  if (!same) return;
+  for (int32_t j = 0; j < r->dl.ndim; j++) n *= r->dl.shape[j];
+  tabi_op cg, cr;
+  tabi_op_find(gpu, "prims::convert_element_type", &cg);
+  tabi_op_find(ref, "prims::convert_element_type", &cr);
+  tabi_value a1[2] = {tabi_tensor_value(g), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
+  tabi_value a2[2] = {tabi_tensor_value(r), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+  double *x = calloc((size_t)n + 1, 8), *y = calloc((size_t)n + 1, 8);
+  if (o1.tag == TABI_TAG_TENSOR && o2.tag == TABI_TAG_TENSOR && n > 0) {
+    CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)n * 8));
+    CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)n * 8));
+  }
+  int64_t bad = 0, first = -1;
+  for (int64_t j = 0; j < n; j++) {
+    int ok = x[j] == y[j] || (isnan(x[j]) && isnan(y[j])) || fabs(x[j] - y[j]) <= atol + rtol * fabs(y[j]);
+    if (!ok && first < 0) first = j;
+    bad += !ok;
+  }
+  CHECK_MSG(bad == 0, "%s: %lld of %lld differ; first at %lld: %.17g vs %.17g", what, (long long)bad, (long long)n,
+            (long long)first, first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
+  free(x);
+  free(y);
+  tabi_value_release(&o1);
+  tabi_value_release(&o2);
+}
+
+/* The three batch-norm forms (tc_bn.cu): the same inputs in both runtimes,
+ * the three outputs and the running statistics (updated in place in training)
+ * against the reference; a small case, one with N*S = 1 (NaN running var) and
+ * one with many elements per channel (every thread of a block busy). The
+ * statistics' tree sums in another order than the reference: tolerance. */
+static void bn_cases(void) {
+  const tabi_dtype dts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16};
+  const double rts[3] = {1.3e-6, 1e-7, 1e-3};
+  const char *names[3] = {"aten::_native_batch_norm_legit", "aten::_native_batch_norm_legit.no_stats",
+                          "aten::_native_batch_norm_legit_no_training"};
+  int64_t shapes[3][4] = {{3, 5, 7, 9}, {1, 6, 1, 1}, {16, 4, 64, 64}};
+  for (int d = 0; d < 3; d++)
+    for (int sh = 0; sh < 3; sh++)
+      for (int form = 0; form < 4; form++) { /* 0: legit training, 1: legit evaluation, 2: no_stats, 3: no_training */
+        int64_t *xs = shapes[sh], C = xs[1], nx = xs[0] * xs[1] * xs[2] * xs[3];
+        double *hx = malloc((size_t)nx * 8), hw[8], hb[8], hm[8], hv[8];
+        for (int64_t i = 0; i < nx; i++) hx[i] = urand() * 4 - 2 + (double)(i % C);
+        for (int64_t i = 0; i < C; i++) {
+          hw[i] = urand() * 2 - 1;
+          hb[i] = urand() * 2 - 1;
+          hm[i] = urand() - 0.5;
+          hv[i] = 0.5 + urand();
+        }
+        tabi_tensor *t[2][5]; /* [gpu, ref][x, w, b, running_mean, running_var] */
+        both_tensor(dts[d], 4, xs, hx, &t[0][0], &t[1][0]);
+        both_tensor(dts[d], 1, &C, hw, &t[0][1], &t[1][1]);
+        both_tensor(dts[d], 1, &C, hb, &t[0][2], &t[1][2]);
+        both_tensor(d == 2 ? TABI_DTYPE_FLOAT32 : dts[d], 1, &C, hm, &t[0][3], &t[1][3]); /* half: mixed */
+        both_tensor(d == 2 ? TABI_DTYPE_FLOAT32 : dts[d], 1, &C, hv, &t[0][4], &t[1][4]);
+        const char *name = names[form < 2 ? 0 : form - 1];
+        tabi_value o[2][3];
+        tabi_status st[2];
+        for (int k = 0; k < 2; k++) {
+          tabi_runtime *rt = k ? ref : gpu;
+          tabi_value a[8] = {tabi_tensor_value(t[k][0]), tabi_tensor_value(t[k][1]), tabi_tensor_value(t[k][2])};
+          int na;
+          if (form == 2) {
+            a[3] = tabi_bool(1), a[4] = tabi_float(0.1), a[5] = tabi_float(1e-5), na = 6;
+          } else {
+            a[3] = tabi_tensor_value(t[k][3]), a[4] = tabi_tensor_value(t[k][4]), na = form == 3 ? 7 : 8;
+            if (form == 3) a[5] = tabi_float(0.1), a[6] = tabi_float(1e-5);
+            else a[5] = tabi_bool(form == 0), a[6] = tabi_float(0.1), a[7] = tabi_float(1e-5);
+          }
+          tabi_op op;
+          CHECK_OK(tabi_op_find(rt, name, &op));
+          for (int i = 0; i < 3; i++) o[k][i] = tabi_none();
+          st[k] = tabi_call(rt, op, a, na, o[k], 3);
+          CHECK_MSG(st[k] == TABI_OK, "%s (%s): %s", name, k ? "reference" : "gpu", tabi_last_error());
+        }
+        char what[160];
+        for (int i = 0; i < 5 && st[0] == TABI_OK && st[1] == TABI_OK; i++) {
+          snprintf(what, sizeof what, "%s %s form %d shape %d: %s %d", name, tabi_dtype_name(dts[d]), form, sh,
+                   i < 3 ? "output" : "running stat", i < 3 ? i : i - 3);
+          if (i < 3) same_tensor(what, o[0][i].u.t, o[1][i].u.t, rts[d], 1e-5);
+          else same_tensor(what, t[0][i], t[1][i], d == 2 ? 1.3e-6 : rts[d], 1e-5);
+        }
+        for (int k = 0; k < 2; k++) {
+          for (int i = 0; i < 3; i++) tabi_value_release(&o[k][i]);
+          for (int i = 0; i < 5; i++) tabi_tensor_release(t[k][i]);
+        }
+        free(hx);
+      }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -1091,6 +1190,7 @@ int main(int argc, char **argv) {
   }
   idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
+  bn_cases();       /* the three batch-norm forms (tc_bn.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
