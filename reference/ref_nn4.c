@@ -8,6 +8,7 @@
 #include "ref.h"
 #include "ref_grid.h"
 #include "ref_nn_util.h"
+#include "ref_padup_check.h"
 
 /* --- upsampling ---------------------------------------------------------------
  * Exactly one of output_size and scale_factors. With scale factors the output
@@ -19,37 +20,13 @@ typedef struct up_geom {
   double scale[2]; /* the given scale factors */
 } up_geom;
 
+/* The checked geometry (ref_up_check) and the input's H, W. */
 static tabi_status up_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            const tabi_value *osv, const tabi_value *sfv, up_geom *g) {
-  int has_os = osv->tag != TABI_TAG_NONE, has_sf = sfv->tag != TABI_TAG_NONE;
-  if (has_os == has_sf)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: must specify exactly one of output_size and scale_factors",
-                   ref_op_name(h, call));
-  if ((has_os ? osv->u.list.len : sfv->u.list.len) != 2)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' must have 2 values (one per spatial dim)",
-                   ref_op_name(h, call), has_os ? "output_size" : "scale_factors");
-  if (x->dl.ndim != 4) {
-    char b[96];
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be a 4-D tensor [N, C, H, W], got %s",
-                   ref_op_name(h, call), ref_shape_str(b, sizeof b, x->dl.ndim, x->dl.shape));
-  }
-  g->has_scale = has_sf;
-  for (int i = 0; i < 2; i++) {
-    g->in[i] = x->dl.shape[2 + i];
-    if (has_sf) {
-      g->scale[i] = tabi_value_floats(sfv)[i];
-      g->out[i] = (int64_t)((double)g->in[i] * g->scale[i]);
-    } else {
-      g->out[i] = tabi_value_ints(osv)[i];
-    }
-  }
-  /* both dims first: the message prints both */
-  for (int i = 0; i < 2; i++) {
-    if (g->in[i] <= 0 || g->out[i] <= 0)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
-                     "but got input (H: %lld, W: %lld) output (H: %lld, W: %lld)", ref_op_name(h, call),
-                     (long long)g->in[0], (long long)g->in[1], (long long)g->out[0], (long long)g->out[1]);
-  }
+                            const tabi_value *osv, const tabi_value *sfv, int bilinear, up_geom *g) {
+  tabi_status st = ref_up_check(h, call, x, osv, sfv, bilinear, g->out, &g->has_scale, g->scale);
+  if (st) return st;
+  g->in[0] = x->dl.shape[2];
+  g->in[1] = x->dl.shape[3];
   return TABI_OK;
 }
 
@@ -71,8 +48,7 @@ tabi_status ref_nn_upsample_nearest2d(void *ctx, const tabi_call *call, tabi_val
   tabi_dtype dt = tabi_tensor_dtype(x);
   up_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DT(TABI_DTYPE_UINT8)))) return st;
-  if ((st = up_setup(h, call, x, &args[1], &args[2], &g))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[2], 0, &g))) return st;
   int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
   tabi_tensor *out;
   if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
@@ -107,8 +83,7 @@ tabi_status ref_nn_upsample_bilinear2d(void *ctx, const tabi_call *call, tabi_va
   int align = args[2].u.i != 0;
   up_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT))) return st;
-  if ((st = up_setup(h, call, x, &args[1], &args[3], &g))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[3], 1, &g))) return st;
   int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
   tabi_tensor *out;
   if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
