@@ -143,7 +143,7 @@ tabi_status ref_idx_sr_check(const tabi_host_api *h, const tabi_call *call, cons
 }
 
 tabi_status ref_idx_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
-                               int32_t dim, int64_t size) {
+                                 int32_t dim, int64_t size) {
   for (int64_t i = 0; i < n; i++)
     if (iv[i] < 0 || iv[i] >= size)
       return REF_ERR(h, TABI_ERR_INDEX,
@@ -161,7 +161,7 @@ tabi_status ref_idx_nonzero_check(const tabi_host_api *h, const tabi_call *call,
 }
 
 tabi_status ref_idx_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
-                        int64_t *shape) {
+                             int64_t *shape) {
   const tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *source = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
@@ -185,7 +185,8 @@ tabi_status ref_idx_ms_short(const tabi_host_api *h, const tabi_call *call, int6
 /* randperm: layout, dtype, n, n - 1 representable, the precision limit (ATen's
  * check_supported_max_int_with_precision: n - 1 must fit the dtype, and floats
  * must represent every integer up to n exactly). */
-tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt) {
+tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   tabi_dtype *dt) {
   int64_t n = args[0].u.i;
   *dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
   const tabi_value *layout = &args[2];
@@ -277,7 +278,7 @@ static tabi_status adv_mask(const tabi_host_api *h, const tabi_call *call, const
 }
 
 tabi_status ref_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
-                         const tabi_tensor *const *list, ref_adv *p) {
+                          const tabi_tensor *const *list, ref_adv *p) {
   memset(p, 0, sizeof *p);
   int32_t nd = self->dl.ndim;
   if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
@@ -402,7 +403,7 @@ tabi_status ref_idx_iput_check(const tabi_host_api *h, const tabi_call *call, co
 }
 
 tabi_status ref_idx_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
-                           const ref_adv *p) {
+                                const ref_adv *p) {
   int fits = values->dl.ndim <= p->rnd;
   for (int32_t j = 0; fits && j < values->dl.ndim; j++) {
     int64_t vs = values->dl.shape[values->dl.ndim - 1 - j], rs = p->rshape[p->rnd - 1 - j];

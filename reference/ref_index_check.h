@@ -34,12 +34,12 @@ tabi_status ref_idx_sg_shapes(const tabi_host_api *h, const tabi_call *call, con
  * name, then ref_idx_scatter_check; on success the wrapped dim and the kind
  * (REF_SR_SUM..REF_SR_AMIN). */
 tabi_status ref_idx_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
-                        int *kind);
+                             int *kind);
 
 /* The index values iv[0..n) (index's elements in row-major order) against
  * 0..size-1 (gather, the scatters): the error of the first bad one. */
 tabi_status ref_idx_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
-                               int32_t dim, int64_t size);
+                                 int32_t dim, int64_t size);
 
 /* nonzero(self): dtype and dims. */
 tabi_status ref_idx_nonzero_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
@@ -47,14 +47,15 @@ tabi_status ref_idx_nonzero_check(const tabi_host_api *h, const tabi_call *call,
 /* masked_scatter(self, mask, source): dtypes, then the broadcast shape of
  * self and mask (*nd dims in shape), the result's. */
 tabi_status ref_idx_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
-                        int64_t *shape);
+                             int64_t *shape);
 
 /* masked_scatter's error when source has fewer elements (avail) than mask ones. */
 tabi_status ref_idx_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail);
 
 /* randperm(n, dtype, layout, device, pin_memory): layout, dtype, n; on
  * success the result's dtype. */
-tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt);
+tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   tabi_dtype *dt);
 
 /* Advanced indexing (index.Tensor, index_put): the plan over host (CPU) index
  * tensors. Per self dim d with an index (has[d]): its values as int64 in
@@ -74,7 +75,7 @@ typedef struct ref_adv {
 /* indices (n entries, NULL for None; host tensors): the reference's checks and
  * messages in its order; on success *p (release with ref_adv_release). */
 tabi_status ref_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
-                         const tabi_tensor *const *list, ref_adv *p);
+                          const tabi_tensor *const *list, ref_adv *p);
 void ref_adv_release(ref_adv *p);
 
 /* index.Tensor(self, indices): self's dtype (before the plan). */
@@ -84,7 +85,7 @@ tabi_status ref_idx_index_check(const tabi_host_api *h, const tabi_call *call, c
  * plan), then values against the plan's result shape. */
 tabi_status ref_idx_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
 tabi_status ref_idx_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
-                           const ref_adv *p);
+                                const ref_adv *p);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,7 @@ static tabi_status check_p(const tabi_host_api *h, const tabi_call *call, double
 static const uint32_t DIST_DTS = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64);
 
 tabi_status ref_cdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                           int32_t *bnd_out, int64_t *bshape, int64_t *oshape) {
+                            int32_t *bnd_out, int64_t *bshape, int64_t *oshape) {
   const tabi_tensor *x1 = args[0].u.t, *x2 = args[1].u.t;
   double p = args[2].u.f;
   tabi_status st;
@@ -78,7 +78,7 @@ tabi_status ref_cdist_check(const tabi_host_api *h, const tabi_call *call, const
 }
 
 tabi_status ref_pdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                           int64_t *count) {
+                            int64_t *count) {
   const tabi_tensor *x = args[0].u.t;
   tabi_status st;
   if ((st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), DIST_DTS))) return st;
@@ -114,14 +114,14 @@ tabi_status ref_embbw_check(const tabi_host_api *h, const tabi_call *call, const
 }
 
 tabi_status ref_embbw_check_indices(const tabi_host_api *h, const tabi_call *call, const int64_t *iv,
-                                   int64_t ni, int64_t V) {
+                                    int64_t ni, int64_t V) {
   for (int64_t i = 0; i < ni; i++)
     if (iv[i] < 0 || iv[i] >= V) return ref_embedding_index_error(h, call, iv[i], V);
   return TABI_OK;
 }
 
 tabi_status ref_ebag_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *Bout,
-                          int *o2b_empty) {
+                           int *o2b_empty) {
   const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t, *off = args[2].u.t;
   int64_t mode = args[4].u.i, pad = args[8].u.i;
   const tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
@@ -162,7 +162,7 @@ tabi_status ref_ebag_check(const tabi_host_api *h, const tabi_call *call, const 
 }
 
 tabi_status ref_ebag_check_values(const tabi_host_api *h, const tabi_call *call, const int64_t *offv,
-                                 int64_t noff, const int64_t *iv, int64_t n, int64_t V) {
+                                  int64_t noff, const int64_t *iv, int64_t n, int64_t V) {
   int64_t prev = 0;
   for (int64_t b = 0; b < noff; b++) {
     int64_t o = offv[b];

@@ -8,8 +8,8 @@
 #define OPN ref_op_name(h, call)
 
 tabi_status ref_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *s,
-                         const tabi_value *padding, int32_t k, int reflect, int64_t *oshape,
-                         int64_t *padl, int32_t *is_pad) {
+                          const tabi_value *padding, int32_t k, int reflect, int64_t *oshape,
+                          int64_t *padl, int32_t *is_pad) {
   const int64_t *pad = tabi_value_ints(padding);
   int32_t nd = s->dl.ndim;
   char b[256];
@@ -51,8 +51,8 @@ tabi_status ref_pad_check(const tabi_host_api *h, const tabi_call *call, const t
 }
 
 tabi_status ref_up_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                        const tabi_value *osv, const tabi_value *sfv, int bilinear, int64_t out[2],
-                        int *has_scale, double scale[2]) {
+                         const tabi_value *osv, const tabi_value *sfv, int bilinear, int64_t out[2],
+                         int *has_scale, double scale[2]) {
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_status st = ref_check_dtype(h, call, "input", dt,
                                    bilinear ? REF_DTS_FLOAT : REF_DTS_FLOAT | REF_DT(TABI_DTYPE_UINT8));
@@ -92,7 +92,7 @@ tabi_status ref_up_check(const tabi_host_api *h, const tabi_call *call, const ta
 }
 
 tabi_status ref_col2im_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            const tabi_value *args, int64_t oshape[4], int *batched, int64_t nb[2]) {
+                             const tabi_value *args, int64_t oshape[4], int *batched, int64_t nb[2]) {
   const int64_t *osz = tabi_value_ints(&args[1]), *ks = tabi_value_ints(&args[2]);
   const int64_t *dil = tabi_value_ints(&args[3]), *pad = tabi_value_ints(&args[4]);
   const int64_t *str = tabi_value_ints(&args[5]);

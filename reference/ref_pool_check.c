@@ -126,7 +126,7 @@ static tabi_status divisor_arg(const tabi_host_api *h, const tabi_call *call, co
 }
 
 tabi_status ref_pool_max_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g) {
+                               int32_t ns, ref_pool_dims *g) {
   const tabi_tensor *x = args[0].u.t;
   tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), REF_DTS_FLOAT);
   if (st) return st;
@@ -134,7 +134,7 @@ tabi_status ref_pool_max_check(const tabi_host_api *h, const tabi_call *call, co
 }
 
 tabi_status ref_pool_max_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g) {
+                                   const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *ind = args[7].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_status st;
@@ -149,13 +149,13 @@ tabi_status ref_pool_max_bwd_check(const tabi_host_api *h, const tabi_call *call
 }
 
 tabi_status ref_pool_max_bwd_index_error(const tabi_host_api *h, const tabi_call *call, int64_t val,
-                                        int64_t plane) {
+                                         int64_t plane) {
   return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for a plane of %lld elements",
                  OPN, (long long)val, (long long)plane);
 }
 
 tabi_status ref_pool_avg_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g) {
+                               int32_t ns, ref_pool_dims *g) {
   const tabi_tensor *x = args[0].u.t;
   int64_t dov;
   tabi_status st;
@@ -170,7 +170,7 @@ tabi_status ref_pool_avg_check(const tabi_host_api *h, const tabi_call *call, co
 }
 
 tabi_status ref_pool_avg_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g) {
+                                   const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   int64_t dov;
@@ -211,12 +211,12 @@ static tabi_status adaptive_setup(const tabi_host_api *h, const tabi_call *call,
 }
 
 tabi_status ref_pool_adaptive_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g) {
+                                    int32_t ns, ref_pool_dims *g) {
   return adaptive_setup(h, call, args[0].u.t, ns, &args[1], g);
 }
 
 tabi_status ref_pool_adaptive_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g) {
+                                        const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
   tabi_status st;
   if ((st = adaptive_setup(h, call, x, 2, NULL, g))) return st;

@@ -27,27 +27,27 @@ typedef struct ref_pool_dims {
 
 /* max_pool{ns}d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) */
 tabi_status ref_pool_max_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g);
+                               int32_t ns, ref_pool_dims *g);
 /* max_pool2d_with_indices_backward(grad_output, self, k, s, p, dilation, ceil_mode, indices);
  * the index values are checked by the kernels. */
 tabi_status ref_pool_max_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g);
+                                   const tabi_value *args, ref_pool_dims *g);
 /* The reference's error for an index value outside the plane of `plane`
  * elements (the first such, in grad_output order: the kernels find it). */
 tabi_status ref_pool_max_bwd_index_error(const tabi_host_api *h, const tabi_call *call, int64_t val,
-                                        int64_t plane);
+                                         int64_t plane);
 /* avg_pool{ns}d(self, k, s, p, ceil_mode, count_include_pad[, divisor_override]) */
 tabi_status ref_pool_avg_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g);
+                               int32_t ns, ref_pool_dims *g);
 /* avg_pool2d_backward(grad_output, self, k, s, p, ceil_mode, count_include_pad, divisor_override) */
 tabi_status ref_pool_avg_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g);
+                                   const tabi_value *args, ref_pool_dims *g);
 /* adaptive_avg_pool1d / _adaptive_avg_pool{2,3}d(self, output_size) */
 tabi_status ref_pool_adaptive_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, ref_pool_dims *g);
+                                    int32_t ns, ref_pool_dims *g);
 /* _adaptive_avg_pool2d_backward(grad_output, self): out is grad_output's spatial shape */
 tabi_status ref_pool_adaptive_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, ref_pool_dims *g);
+                                        const tabi_value *args, ref_pool_dims *g);
 
 #ifdef __cplusplus
 }
