@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_index_check.h"
 #include "ref_shape_util.h"
 
 #define OPN ref_op_name(h, call)
@@ -172,26 +173,10 @@ static tabi_status k_prims_normal(void *ctx, const tabi_call *call, tabi_value *
 static tabi_status k_randperm(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   int64_t n = args[0].u.i;
-  tabi_dtype dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
   DLDevice device = rs_device_arg(&args[3], cpu);
-  tabi_status st = check_layout(h, call, &args[2]);
-  if (st == TABI_OK) st = ref_check_dtype(h, call, "dtype", dt, REF_DTS_INT | REF_DTS_FLOAT);
+  tabi_dtype dt;
+  tabi_status st = ref_idx_randperm_check(h, call, args, &dt);
   if (st != TABI_OK) return st;
-  if (n < 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n must be non-negative, got %lld", OPN,
-                   (long long)n);
-  /* ATen's check_supported_max_int_with_precision: n - 1 must fit the dtype, and
-   * floats must represent every integer up to n exactly */
-  tabi_value last = tabi_int(n > 0 ? n - 1 : 0);
-  st = rs_check_scalar(h, call, "n", &last, dt);
-  if (st != TABI_OK) return st;
-  int64_t limit = dt == TABI_DTYPE_FLOAT16 ? 2049
-                  : dt == TABI_DTYPE_FLOAT32 ? (INT64_C(1) << 24) + 1
-                  : dt == TABI_DTYPE_FLOAT64 ? (INT64_C(1) << 53) + 1
-                                             : INT64_MAX;
-  if (n > limit)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n cannot be greater than %lld for %s type",
-                   OPN, (long long)limit, tabi_dtype_name(dt));
   tabi_tensor *t = NULL;
   int64_t one = 1;
   st = rs_empty_host(h, dt, 1, &n, &one, &t);

@@ -19,6 +19,7 @@
  *  - scatter.value converts the Scalar with ATen's overflow check
  *    ("value cannot be converted to type int8 without overflow").
  */
+#include "ref_index_check.h"
 #include "ref_reduce_util.h"
 
 #include <float.h>
@@ -55,60 +56,19 @@ static int64_t sg_target(const ref_iter *it, const tabi_tensor *t, int32_t dim, 
   return off;
 }
 
-/* Checks every index value against 0..size-1 of self along dim. */
+/* Checks every index value against 0..size-1 of self along dim
+ * (ref_idx_check_bounds over the values read in index order). */
 static tabi_status sg_check_bounds(const tabi_host_api *h, const tabi_call *call,
                                    const tabi_tensor *self, int32_t dim, const tabi_tensor *index) {
+  int64_t n = tabi_tensor_numel(index), k = 0;
+  int64_t *iv = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+  if (!iv) return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", ref_op_name(h, call));
   ref_iter it;
   sg_iter(&it, index, NULL, NULL);
-  int64_t size = ne_size(self, dim);
-  for (; !ref_iter_done(&it); ref_iter_next(&it)) {
-    int64_t v = ref_load_i(index, it.off[0]);
-    if (v < 0 || v >= size)
-      return REF_ERR(h, TABI_ERR_INDEX,
-                     "%s: argument 'index': index %lld is out of bounds for dimension %d with "
-                     "size %lld",
-                     ref_op_name(h, call), (long long)v, (int)dim, (long long)size);
-  }
-  return TABI_OK;
-}
-
-/* ATen's gather/scatter shape checks (for a non-empty index). src may be NULL. */
-static tabi_status sg_check_shapes(const tabi_host_api *h, const tabi_call *call,
-                                   const tabi_tensor *self, int32_t dim, const tabi_tensor *index,
-                                   const tabi_tensor *src, int is_gather) {
-  char a[128], b[128], c[128];
-  int32_t nd = ne_dim(self);
-  if (nd > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", ref_op_name(h, call));
-  if (ne_dim(index) != nd)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: Index tensor must have the same number of dimensions as %s tensor "
-                   "(index has %d, self has %d)",
-                   ref_op_name(h, call), is_gather ? "input" : "self", (int)index->dl.ndim,
-                   (int)self->dl.ndim);
-  if (src && ne_dim(src) != nd)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: Index tensor must have the same number of dimensions as src tensor "
-                   "(index has %d, src has %d)",
-                   ref_op_name(h, call), (int)index->dl.ndim, (int)src->dl.ndim);
-  int32_t bad = -1;
-  for (int32_t d = 0; d < nd && bad < 0; d++) {
-    if (d != dim && ne_size(index, d) > ne_size(self, d)) bad = d;
-    if (src && ne_size(index, d) > ne_size(src, d)) bad = d;
-  }
-  if (bad < 0) return TABI_OK;
-  ref_shape_str(a, sizeof a, index->dl.ndim, index->dl.shape);
-  ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape);
-  if (src)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: Expected index %s to be smaller than self %s apart from dimension %d "
-                   "and to be smaller size than src %s",
-                   ref_op_name(h, call), a, b, (int)dim,
-                   ref_shape_str(c, sizeof c, src->dl.ndim, src->dl.shape));
-  return REF_ERR(h, TABI_ERR_SHAPE,
-                 "%s: Size does not match at dimension %d: expected index %s to be smaller than "
-                 "self %s apart from dimension %d",
-                 ref_op_name(h, call), (int)bad, a, b, (int)dim);
+  for (; !ref_iter_done(&it); ref_iter_next(&it)) iv[k++] = ref_load_i(index, it.off[0]);
+  tabi_status st = ref_idx_check_bounds(h, call, iv, k, dim, ne_size(self, dim));
+  free(iv);
+  return st;
 }
 
 /* Copies one element between tensors of the same dtype. */
@@ -133,7 +93,7 @@ static tabi_status k_gather(void *ctx, const tabi_call *call, tabi_value *args, 
     if (tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
       return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s",
                      ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(index)));
-    st = sg_check_shapes(h, call, self, dim, index, NULL, 1);
+    st = ref_idx_sg_shapes(h, call, self, dim, index, NULL, 1);
     if (st == TABI_OK) st = sg_check_bounds(h, call, self, dim, index);
     if (st != TABI_OK) return st;
   }
@@ -153,45 +113,16 @@ static tabi_status k_gather(void *ctx, const tabi_call *call, tabi_value *args, 
 
 /* --- scatter family ---------------------------------------------------------------- */
 
-enum { SC_ASSIGN, SC_VALUE, SC_SUM, SC_PROD, SC_MEAN, SC_AMAX, SC_AMIN };
-
-/* c10's overflows<To>(scalar): does the Scalar fit dtype dt? */
-static int scalar_overflows(const tabi_value *v, tabi_dtype dt) {
-  if (dt == TABI_DTYPE_BOOL || v->tag == TABI_TAG_BOOL) return 0;
-  double lo, hi;
-  switch (dt) {
-    case TABI_DTYPE_UINT8: lo = 0; hi = 255; break;
-    case TABI_DTYPE_INT8: lo = -128; hi = 127; break;
-    case TABI_DTYPE_INT16: lo = -32768; hi = 32767; break;
-    case TABI_DTYPE_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
-    case TABI_DTYPE_INT64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
-    case TABI_DTYPE_FLOAT16: lo = -65504; hi = 65504; break;
-    case TABI_DTYPE_BFLOAT16: lo = -3.3895313892515355e38; hi = 3.3895313892515355e38; break;
-    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: lo = -FLT_MAX; hi = FLT_MAX; break;
-    default: return 0; /* float64, complex128 hold every Scalar */
-  }
-  int integral = tabi_dtype_is_integral(dt, 0);
-  if (v->tag == TABI_TAG_INT) {
-    int64_t i = v->u.i;
-    /* unsigned targets let negatives wrap (uint8 takes -255..255), as c10 does */
-    if (dt == TABI_DTYPE_UINT8) return i > 255 || i < -255;
-    if (dt == TABI_DTYPE_INT64) return 0;
-    return (double)i < lo || (double)i > hi;
-  }
-  double parts[2] = {v->tag == TABI_TAG_COMPLEX ? v->u.c[0] : v->u.f,
-                     v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0};
-  if (!tabi_dtype_is_complex(dt) && parts[1] != 0) return 1;
-  for (int k = 0; k < (tabi_dtype_is_complex(dt) ? 2 : 1); k++) {
-    double f = parts[k];
-    if (!integral && isinf(f)) continue;
-    if (isnan(f)) {
-      if (integral) return 1;
-      continue;
-    }
-    if (f < lo || f > hi) return 1;
-  }
-  return 0;
-}
+/* the kinds of ref_index_check.h */
+enum {
+  SC_ASSIGN = REF_SC_ASSIGN,
+  SC_VALUE = REF_SC_VALUE,
+  SC_SUM = REF_SR_SUM,
+  SC_PROD = REF_SR_PROD,
+  SC_MEAN = REF_SR_MEAN,
+  SC_AMAX = REF_SR_AMAX,
+  SC_AMIN = REF_SR_AMIN
+};
 
 /* Stores a Scalar into out[off] with out's dtype. */
 static void store_scalar(tabi_tensor *out, int64_t off, const tabi_value *v) {
@@ -241,44 +172,17 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-/* The shared body: out = copy of self, then index/src (or value) applied. */
-static tabi_status scatter_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
-                               int kind, const tabi_tensor *src, const tabi_value *value,
-                               int include_self, tabi_value *outs) {
+/* The shared body, after the checks (ref_idx_scatter_check) gave dim: the
+ * index values' bounds, then out = copy of self with index/src (or value)
+ * applied. */
+static tabi_status scatter_apply(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
+                                 int kind, const tabi_tensor *src, const tabi_value *value,
+                                 int include_self, int32_t dim, tabi_value *outs) {
   const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
-  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
-  if (st != TABI_OK) return st;
-  if (self->dl.ndim > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; the reference supports %d",
-                   ref_op_name(h, call), (int)self->dl.ndim, REF_MAX_DIMS);
-  int32_t dim;
-  st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, &dim);
-  if (st != TABI_OK) return st;
   int64_t nidx = tabi_tensor_numel(index);
-  if (nidx != 0 && tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s",
-                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(index)));
-  if (src && tabi_tensor_dtype(src) != dt)
-    return REF_ERR(h, TABI_ERR_TYPE,
-                   "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is %s)",
-                   ref_op_name(h, call), tabi_dtype_name(dt),
-                   tabi_dtype_name(tabi_tensor_dtype(src)));
-  if (kind == SC_MEAN && dt == TABI_DTYPE_BOOL)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce 'mean' does not support dtype bool (argument 'self')",
-                   ref_op_name(h, call));
-  if ((kind == SC_AMAX || kind == SC_AMIN) && tabi_dtype_is_complex(dt))
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce '%s' does not support complex dtype %s",
-                   ref_op_name(h, call), kind == SC_AMAX ? "amax" : "amin", tabi_dtype_name(dt));
-  if (value && scalar_overflows(value, dt))
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'value' cannot be converted to type %s without overflow",
-                   ref_op_name(h, call), tabi_dtype_name(dt));
-  if (nidx != 0) {
-    st = sg_check_shapes(h, call, self, dim, index, src, 0);
-    if (st == TABI_OK) st = sg_check_bounds(h, call, self, dim, index);
-    if (st != TABI_OK) return st;
-  }
+  tabi_status st;
+  if (nidx != 0 && (st = sg_check_bounds(h, call, self, dim, index)) != TABI_OK) return st;
   tabi_tensor *out;
   st = ref_clone(h, self, &out);
   if (st != TABI_OK || nidx == 0) {
@@ -340,6 +244,15 @@ static tabi_status scatter_run(const tabi_host_api *h, const tabi_call *call, ta
   return TABI_OK;
 }
 
+static tabi_status scatter_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
+                               int kind, const tabi_tensor *src, const tabi_value *value,
+                               int include_self, tabi_value *outs) {
+  int32_t dim;
+  tabi_status st = ref_idx_scatter_check(h, call, args, kind, src, value, &dim);
+  if (st != TABI_OK) return st;
+  return scatter_apply(h, call, args, kind, src, value, include_self, dim, outs);
+}
+
 static tabi_status k_scatter_src(void *ctx, const tabi_call *call, tabi_value *args,
                                  tabi_value *outs) {
   return scatter_run(ctx, call, args, SC_ASSIGN, args[3].u.t, NULL, 1, outs);
@@ -358,16 +271,11 @@ static tabi_status k_scatter_add(void *ctx, const tabi_call *call, tabi_value *a
 static tabi_status k_scatter_reduce(void *ctx, const tabi_call *call, tabi_value *args,
                                     tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  static const struct { const char *name; int kind; } reds[] = {
-      {"sum", SC_SUM}, {"prod", SC_PROD}, {"mean", SC_MEAN}, {"amax", SC_AMAX}, {"amin", SC_AMIN}};
-  const char *s = tabi_value_str(&args[4]);
-  int64_t len = args[4].u.list.len;
-  for (size_t k = 0; k < sizeof reds / sizeof reds[0]; k++)
-    if ((int64_t)strlen(reds[k].name) == len && memcmp(reds[k].name, s, (size_t)len) == 0)
-      return scatter_run(h, call, args, reds[k].kind, args[3].u.t, NULL, (int)args[5].u.i, outs);
-  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                 "%s: argument 'reduce' must be either sum, prod, mean, amax or amin (got '%.*s')",
-                 ref_op_name(h, call), (int)(len > 64 ? 64 : len), s);
+  int32_t dim;
+  int kind;
+  tabi_status st = ref_idx_sr_check(h, call, args, &dim, &kind);
+  if (st != TABI_OK) return st;
+  return scatter_apply(h, call, args, kind, args[3].u.t, NULL, (int)args[5].u.i, dim, outs);
 }
 
 /* --- index_select ------------------------------------------------------------------ */

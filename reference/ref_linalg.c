@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ref_linalg_util.h"
+#include "ref_misc_check.h"
 
 #define MM_DTS (REF_DTS_INT | REF_DTS_FLOAT | REF_DTS_COMPLEX)
 
@@ -201,54 +202,16 @@ static double dist_end(const dist_acc *d) {
   return pow(d->acc, 1.0 / d->p);
 }
 
-static tabi_status check_p(const tabi_host_api *h, const tabi_call *call, double p) {
-  if (p >= 0) return TABI_OK;
-  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                 "%s: argument 'p' is %g; only non-negative p values are supported",
-                 ref_op_name(h, call), p);
-}
-
 static tabi_status k_cdist(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *x1 = args[0].u.t, *x2 = args[1].u.t;
   double p = args[2].u.f;
-  tabi_status st;
-  const uint32_t dts = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64);
-  if ((st = ref_check_dtype(h, call, "x1", tabi_tensor_dtype(x1), dts))) return st;
-  if ((st = same_dtype(h, call, "x2", x2, "x1", tabi_tensor_dtype(x1)))) return st;
-  if ((st = check_p(h, call, p))) return st;
-  if (args[3].tag == TABI_TAG_INT && (args[3].u.i < 0 || args[3].u.i > 2))
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'compute_mode' is %lld; possible modes: 0, 1, 2",
-                   ref_op_name(h, call), (long long)args[3].u.i);
-  if (x1->dl.ndim < 2 || x2->dl.ndim < 2)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: x1 and x2 must be at least 2-D, got %dD and %dD",
-                   ref_op_name(h, call), (int)x1->dl.ndim, (int)x2->dl.ndim);
-  int32_t n1 = x1->dl.ndim, n2 = x2->dl.ndim;
+  int32_t n1 = x1->dl.ndim, n2 = x2->dl.ndim, bnd;
+  int64_t bshape[REF_MAX_DIMS], oshape[REF_MAX_DIMS];
+  tabi_status st = ref_cdist_check(h, call, args, &bnd, bshape, oshape);
+  if (st) return st;
   int64_t m = x1->dl.shape[n1 - 1];
-  if (x2->dl.shape[n2 - 1] != m)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: x1 and x2 must have the same number of columns: x1 %lld, x2 %lld",
-                   ref_op_name(h, call), (long long)m, (long long)x2->dl.shape[n2 - 1]);
-  /* batch dims broadcast; build the broadcast shape by viewing the batch parts */
-  int32_t bnd = (n1 > n2 ? n1 : n2) - 2;
-  int64_t bshape[REF_MAX_DIMS];
-  if (bnd + 2 > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", ref_op_name(h, call));
-  for (int32_t i = 0; i < bnd; i++) {
-    int32_t i1 = i - (bnd - (n1 - 2)), i2 = i - (bnd - (n2 - 2));
-    int64_t s1 = i1 >= 0 ? x1->dl.shape[i1] : 1, s2 = i2 >= 0 ? x2->dl.shape[i2] : 1;
-    if (s1 != s2 && s1 != 1 && s2 != 1)
-      return REF_ERR(h, TABI_ERR_SHAPE,
-                     "%s: the batch dims of x1 and x2 do not broadcast (%lld vs %lld)",
-                     ref_op_name(h, call), (long long)s1, (long long)s2);
-    bshape[i] = s1 == 1 ? s2 : s1;
-  }
-  int64_t r1 = x1->dl.shape[n1 - 2], r2 = x2->dl.shape[n2 - 2];
-  int64_t oshape[REF_MAX_DIMS];
-  for (int32_t i = 0; i < bnd; i++) oshape[i] = bshape[i];
-  oshape[bnd] = r1;
-  oshape[bnd + 1] = r2;
+  int64_t r1 = oshape[bnd], r2 = oshape[bnd + 1];
   tabi_tensor *out;
   if ((st = ref_empty(h, x1, tabi_tensor_dtype(x1), bnd + 2, oshape, &out))) return st;
   ref_iter it;
@@ -278,15 +241,10 @@ static tabi_status k_pdist(void *ctx, const tabi_call *call, tabi_value *args, t
   const tabi_host_api *h = ctx;
   const tabi_tensor *x = args[0].u.t;
   double p = args[1].u.f;
-  tabi_status st;
-  const uint32_t dts = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64);
-  if ((st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), dts))) return st;
-  if ((st = check_p(h, call, p))) return st;
-  if (x->dl.ndim != 2)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' must be a 2D tensor, got %dD",
-                   ref_op_name(h, call), (int)x->dl.ndim);
+  int64_t cnt;
+  tabi_status st = ref_pdist_check(h, call, args, &cnt);
+  if (st) return st;
   int64_t n = x->dl.shape[0], m = x->dl.shape[1];
-  int64_t cnt = n > 1 ? n * (n - 1) / 2 : 0;
   tabi_tensor *out;
   if ((st = ref_empty(h, x, tabi_tensor_dtype(x), 1, &cnt, &out))) return st;
   int64_t o = 0;

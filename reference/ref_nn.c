@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "ref_padup_check.h"
 
 #define CONV_DTS (REF_DTS_INT | REF_DTS_FLOAT)
 
@@ -357,39 +358,12 @@ static tabi_status k_col2im(void *ctx, const tabi_call *call, tabi_value *args, 
   const int64_t *dil = tabi_value_ints(&args[3]), *pad = tabi_value_ints(&args[4]);
   const int64_t *str = tabi_value_ints(&args[5]);
   tabi_dtype dt = tabi_tensor_dtype(x);
-  tabi_status st;
-  if ((st = ref_check_dtype(h, call, "self", dt, REF_DTS_FLOAT | REF_DTS_COMPLEX))) return st;
-  const char *names[4] = {"kernel_size", "dilation", "stride", "padding"};
-  const int64_t *vals[4] = {ks, dil, str, pad};
-  for (int a = 0; a < 4; a++)
-    for (int i = 0; i < 2; i++)
-      if (a < 3 ? vals[a][i] <= 0 : vals[a][i] < 0)
-        return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has value %lld; expected %s",
-                       ref_op_name(h, call), names[a], (long long)vals[a][i], a < 3 ? "> 0" : ">= 0");
+  int64_t oshape[4], nb[2];
+  int batched;
+  tabi_status st = ref_col2im_check(h, call, x, args, oshape, &batched, nb);
+  if (st) return st;
   int32_t nd = x->dl.ndim;
-  int batched = nd == 3;
-  if ((nd != 2 && nd != 3) || x->dl.shape[nd - 2] == 0 || x->dl.shape[nd - 1] == 0)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: argument 'self' must be 2-D or 3-D (batch mode) with non-zero dims but the "
-                   "batch, got %dD",
-                   ref_op_name(h, call), (int)nd);
-  int64_t n = batched ? x->dl.shape[0] : 1, ckk = x->dl.shape[nd - 2], L = x->dl.shape[nd - 1];
-  if (ckk % (ks[0] * ks[1]) != 0)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: dim %d of 'self' (%lld) is not divisible by the kernel "
-                   "size product %lld", ref_op_name(h, call), (int)(nd - 2), (long long)ckk,
-                   (long long)(ks[0] * ks[1]));
-  int64_t nb[2];
-  for (int i = 0; i < 2; i++) {
-    nb[i] = (osz[i] + 2 * pad[i] - dil[i] * (ks[i] - 1) - 1) / str[i] + 1;
-    if (osz[i] + 2 * pad[i] - dil[i] * (ks[i] - 1) - 1 < 0) nb[i] = 0;
-  }
-  if (nb[0] * nb[1] != L || nb[0] < 1 || nb[1] < 1)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: expected dim %d of 'self' to be the number of sliding blocks %lld * %lld = %lld, "
-                   "got %lld", ref_op_name(h, call), (int)(nd - 1), (long long)nb[0], (long long)nb[1],
-                   (long long)(nb[0] * nb[1]), (long long)L);
-  int64_t c = ckk / (ks[0] * ks[1]);
-  int64_t oshape[4] = {n, c, osz[0], osz[1]};
+  int64_t n = oshape[0], c = oshape[1];
   tabi_tensor *out;
   if ((st = ref_empty(h, x, dt, batched ? 4 : 3, batched ? oshape : oshape + 1, &out))) return st;
   int64_t s0 = batched ? x->dl.strides[0] : 0, s1 = x->dl.strides[nd - 2], s2 = x->dl.strides[nd - 1];

@@ -24,12 +24,11 @@
 
 #include "ref.h"
 #include "ref_nn_util.h"
+#include "ref_pool_check.h"
 
-typedef struct pool_geom {
-  int32_t ns, nlead;          /* spatial dims, leading (plane) dims */
-  int64_t planes;
-  int64_t in[3], out[3], k[3], s[3], p[3], d[3];
-} pool_geom;
+/* the checked geometry (ref_pool_check.h): spatial dims, leading (plane) dims,
+ * sizes, window */
+typedef ref_pool_dims pool_geom;
 
 /* Offset of plane `pl` (row-major over the leading dims). */
 static int64_t plane_off(const tabi_tensor *t, int32_t nlead, int64_t pl) {
@@ -45,93 +44,6 @@ static int64_t sp_off(const tabi_tensor *t, int32_t nlead, int32_t ns, const int
   int64_t o = 0;
   for (int32_t i = 0; i < ns; i++) o += pos[i] * t->dl.strides[nlead + i];
   return o;
-}
-
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-/* Reads an int[N] pooling parameter of 1 or ns values (0 values: `dflt`). */
-static tabi_status pool_list(const tabi_host_api *h, const tabi_call *call, const tabi_value *v,
-                             const char *name, int32_t ns, const int64_t *dflt, int64_t lo,
-                             int64_t *out) {
-  int64_t len = ref_list_len(v);
-  const int64_t *x = tabi_value_ints(v);
-  if (len == 0 && dflt) {
-    for (int32_t i = 0; i < 3; i++) out[i] = dflt[i];
-    return TABI_OK;
-  }
-  if (len != 1 && len != ns)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' must have 1 or %d values, got %lld",
-                   ref_op_name(h, call), name, (int)ns, (long long)len);
-  for (int32_t i = 0; i < 3; i++) {
-    out[i] = i < ns ? x[len == 1 ? 0 : i] : (lo > 0 ? 1 : 0);
-    if (out[i] < lo)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has value %lld; it should be %s",
-                     ref_op_name(h, call), name, (long long)out[i], lo > 0 ? "greater than zero" : "non-negative");
-  }
-  return TABI_OK;
-}
-
-tabi_status ref_nn_pool_input(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                              int32_t ns, const char *arg) {
-  int32_t nd = x->dl.ndim;
-  int bad = nd != ns + 1 && nd != ns + 2;
-  for (int32_t i = nd == ns + 2 ? 1 : 0; !bad && i < nd; i++) bad = x->dl.shape[i] == 0;
-  if (bad) {
-    char b[96];
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: argument '%s' must be a %dD or %dD (batch mode) tensor with non-zero sizes "
-                   "but the batch, got %s", ref_op_name(h, call), arg, (int)(ns + 1), (int)(ns + 2),
-                   ref_shape_str(b, sizeof b, nd, x->dl.shape));
-  }
-  return TABI_OK;
-}
-
-/* Geometry of a windowed pool. a: kernel_size, stride, padding, dilation (or
- * NULL for 1), ceil_mode values. */
-static tabi_status pool_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                              int32_t ns, const tabi_value *kv, const tabi_value *sv,
-                              const tabi_value *pv, const tabi_value *dv, int ceil_mode,
-                              pool_geom *g) {
-  tabi_status st = ref_nn_pool_input(h, call, x, ns, "self");
-  if (st) return st;
-  memset(g, 0, sizeof *g);
-  g->ns = ns;
-  g->nlead = x->dl.ndim - ns;
-  g->planes = 1;
-  for (int32_t i = 0; i < g->nlead; i++) g->planes *= x->dl.shape[i];
-  if ((st = pool_list(h, call, kv, "kernel_size", ns, NULL, 1, g->k)) ||
-      (st = pool_list(h, call, sv, "stride", ns, g->k, 1, g->s)) ||
-      (st = pool_list(h, call, pv, "padding", ns, NULL, 0, g->p)))
-    return st;
-  if (dv) {
-    if ((st = pool_list(h, call, dv, "dilation", ns, NULL, 1, g->d))) return st;
-  } else {
-    g->d[0] = g->d[1] = g->d[2] = 1;
-  }
-  for (int32_t i = 0; i < 3; i++) {
-    if (i >= ns) {
-      g->in[i] = g->out[i] = 1;
-      continue;
-    }
-    if (g->p[i] > g->k[i] / 2)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                     "%s: pad should be at most half of kernel size, but got padding %lld for kernel "
-                     "size %lld", ref_op_name(h, call), (long long)g->p[i], (long long)g->k[i]);
-    int64_t in = x->dl.shape[g->nlead + i];
-    int64_t o = floor_div(in + 2 * g->p[i] - g->d[i] * (g->k[i] - 1) - 1 + (ceil_mode ? g->s[i] - 1 : 0),
-                          g->s[i]) + 1;
-    if (ceil_mode && (o - 1) * g->s[i] >= in + g->p[i]) o--;
-    if (o < 1)
-      return REF_ERR(h, TABI_ERR_SHAPE,
-                     "%s: input size %lld of spatial dim %d gives output size %lld: output size is too small",
-                     ref_op_name(h, call), (long long)in, (int)i, (long long)o);
-    g->in[i] = in;
-    g->out[i] = o;
-  }
-  return TABI_OK;
 }
 
 static tabi_status pool_alloc(const tabi_host_api *h, const tabi_tensor *x, const pool_geom *g,
@@ -150,9 +62,7 @@ static tabi_status max_pool(const tabi_host_api *h, const tabi_call *call, tabi_
   tabi_dtype dt = tabi_tensor_dtype(x);
   pool_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "self", dt, REF_DTS_FLOAT))) return st;
-  if ((st = pool_setup(h, call, x, ns, &args[1], &args[2], &args[3], &args[4], args[5].u.i != 0, &g)))
-    return st;
+  if ((st = ref_pool_max_check(h, call, args, ns, &g))) return st;
   tabi_tensor *out, *idx;
   if ((st = pool_alloc(h, x, &g, g.out, dt, &out))) return st;
   if ((st = pool_alloc(h, x, &g, g.out, TABI_DTYPE_INT64, &idx))) {
@@ -203,18 +113,6 @@ static tabi_status k_max_pool3d(void *ctx, const tabi_call *call, tabi_value *ar
   return max_pool(ctx, call, args, outs, 3);
 }
 
-/* Checks that t has x's leading dims and the given spatial sizes. */
-static tabi_status check_grad_shape(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                                    const tabi_tensor *t, const tabi_tensor *x, const pool_geom *g) {
-  int bad = t->dl.ndim != x->dl.ndim;
-  for (int32_t i = 0; !bad && i < t->dl.ndim; i++)
-    bad = t->dl.shape[i] != (i < g->nlead ? x->dl.shape[i] : g->out[i - g->nlead]);
-  if (!bad) return TABI_OK;
-  char b1[96];
-  return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' has shape %s, which is not the pooled output's",
-                 ref_op_name(h, call), arg, ref_shape_str(b1, sizeof b1, t->dl.ndim, t->dl.shape));
-}
-
 /* grad_input[plane, indices[o]] += grad_output[o]. */
 static tabi_status k_max_pool2d_backward(void *ctx, const tabi_call *call, tabi_value *args,
                                          tabi_value *outs) {
@@ -223,17 +121,7 @@ static tabi_status k_max_pool2d_backward(void *ctx, const tabi_call *call, tabi_
   tabi_dtype dt = tabi_tensor_dtype(x);
   pool_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "self", dt, REF_DTS_FLOAT))) return st;
-  if (tabi_tensor_dtype(go) != dt)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'grad_output' has dtype %s; expected %s",
-                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(go)), tabi_dtype_name(dt));
-  if ((st = ref_check_dtype(h, call, "indices", tabi_tensor_dtype(ind), REF_DT(TABI_DTYPE_INT64))))
-    return st;
-  if ((st = pool_setup(h, call, x, 2, &args[2], &args[3], &args[4], &args[5], args[6].u.i != 0, &g)))
-    return st;
-  if ((st = check_grad_shape(h, call, "grad_output", go, x, &g)) ||
-      (st = check_grad_shape(h, call, "indices", ind, x, &g)))
-    return st;
+  if ((st = ref_pool_max_bwd_check(h, call, args, &g))) return st;
   tabi_tensor *gi;
   if ((st = ref_empty(h, x, dt, x->dl.ndim, x->dl.shape, &gi))) return st;
   int64_t plane = g.in[0] * g.in[1] * g.in[2], outn = g.out[0] * g.out[1];
@@ -249,8 +137,7 @@ static tabi_status k_max_pool2d_backward(void *ctx, const tabi_call *call, tabi_
       if (i < 0 || i >= plane) {
         ref_nn_free(acc);
         h->tensor_release(h->ctx, gi);
-        return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for a plane of %lld elements",
-                       ref_op_name(h, call), (long long)i, (long long)plane);
+        return ref_pool_max_bwd_index_error(h, call, i, plane);
       }
       acc[pl * plane + i] += ref_load_f(go, plane_off(go, g.nlead, pl) + sp_off(go, g.nlead, 2, pos));
     }
@@ -279,28 +166,15 @@ static int64_t avg_window(const pool_geom *g, const int64_t *op, int include_pad
   return include_pad ? pool : cnt;
 }
 
-static tabi_status divisor_arg(const tabi_host_api *h, const tabi_call *call, const tabi_value *v,
-                               int64_t *out) {
-  *out = v && v->tag == TABI_TAG_INT ? v->u.i : 0;
-  if (v && v->tag == TABI_TAG_INT && v->u.i == 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'divisor_override' must not be zero",
-                   ref_op_name(h, call));
-  return TABI_OK;
-}
-
 /* args: self, kernel_size, stride, padding, ceil_mode, count_include_pad,
- * [divisor_override] (NULL for avg_pool1d). */
+ * [divisor_override] (not for avg_pool1d). */
 static tabi_status avg_pool(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
-                            const tabi_value *dov_v, tabi_value *outs, int32_t ns) {
+                            tabi_value *outs, int32_t ns) {
   const tabi_tensor *x = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   pool_geom g;
   tabi_status st;
-  int64_t dov;
-  if ((st = ref_check_dtype(h, call, "self", dt, REF_DTS_FLOAT | REF_DT(TABI_DTYPE_INT64)))) return st;
-  if ((st = divisor_arg(h, call, dov_v, &dov))) return st;
-  if ((st = pool_setup(h, call, x, ns, &args[1], &args[2], &args[3], NULL, args[4].u.i != 0, &g)))
-    return st;
+  if ((st = ref_pool_avg_check(h, call, args, ns, &g))) return st;
   tabi_tensor *out;
   if ((st = pool_alloc(h, x, &g, g.out, dt, &out))) return st;
   int isint = dt == TABI_DTYPE_INT64;
@@ -310,7 +184,7 @@ static tabi_status avg_pool(const tabi_host_api *h, const tabi_call *call, tabi_
     for (op[0] = 0; op[0] < g.out[0]; op[0]++)
       for (op[1] = 0; op[1] < g.out[1]; op[1]++)
         for (op[2] = 0; op[2] < g.out[2]; op[2]++, o++) {
-          int64_t div = avg_window(&g, op, args[5].u.i != 0, dov, lo, hi);
+          int64_t div = avg_window(&g, op, g.include_pad, g.dov, lo, hi);
           double sf = 0;
           int64_t si = 0;
           for (ip[0] = lo[0]; ip[0] < hi[0]; ip[0]++)
@@ -329,13 +203,13 @@ static tabi_status avg_pool(const tabi_host_api *h, const tabi_call *call, tabi_
 }
 
 static tabi_status k_avg_pool1d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return avg_pool(ctx, call, args, NULL, outs, 1);
+  return avg_pool(ctx, call, args, outs, 1);
 }
 static tabi_status k_avg_pool2d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return avg_pool(ctx, call, args, &args[6], outs, 2);
+  return avg_pool(ctx, call, args, outs, 2);
 }
 static tabi_status k_avg_pool3d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return avg_pool(ctx, call, args, &args[6], outs, 3);
+  return avg_pool(ctx, call, args, outs, 3);
 }
 
 /* grad_input[window] += grad_output / divisor (the division in the element
@@ -347,15 +221,7 @@ static tabi_status k_avg_pool2d_backward(void *ctx, const tabi_call *call, tabi_
   tabi_dtype dt = tabi_tensor_dtype(x);
   pool_geom g;
   tabi_status st;
-  int64_t dov;
-  if ((st = ref_check_dtype(h, call, "self", dt, REF_DTS_FLOAT | REF_DT(TABI_DTYPE_INT64)))) return st;
-  if (tabi_tensor_dtype(go) != dt)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'grad_output' has dtype %s; expected %s",
-                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(go)), tabi_dtype_name(dt));
-  if ((st = divisor_arg(h, call, &args[7], &dov))) return st;
-  if ((st = pool_setup(h, call, x, 2, &args[2], &args[3], &args[4], NULL, args[5].u.i != 0, &g)))
-    return st;
-  if ((st = check_grad_shape(h, call, "grad_output", go, x, &g))) return st;
+  if ((st = ref_pool_avg_bwd_check(h, call, args, &g))) return st;
   int isint = dt == TABI_DTYPE_INT64;
   int64_t plane = g.in[0] * g.in[1];
   double *acc = ref_nn_zeros(g.planes * plane);
@@ -370,7 +236,7 @@ static tabi_status k_avg_pool2d_backward(void *ctx, const tabi_call *call, tabi_
   for (int64_t pl = 0; pl < g.planes; pl++)
     for (op[0] = 0; op[0] < g.out[0]; op[0]++)
       for (op[1] = 0; op[1] < g.out[1]; op[1]++) {
-        int64_t div = avg_window(&g, op, args[6].u.i != 0, dov, lo, hi);
+        int64_t div = avg_window(&g, op, g.include_pad, g.dov, lo, hi);
         int64_t goff = plane_off(go, g.nlead, pl) + sp_off(go, g.nlead, 2, op);
         double df = ref_load_f(go, goff) / (double)div;
         int64_t gv = ref_load_i(go, goff);
@@ -397,39 +263,12 @@ static tabi_status k_avg_pool2d_backward(void *ctx, const tabi_call *call, tabi_
 static int64_t ad_start(int64_t i, int64_t out, int64_t in) { return (i * in) / out; }
 static int64_t ad_end(int64_t i, int64_t out, int64_t in) { return ((i + 1) * in + out - 1) / out; }
 
-static tabi_status adaptive_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                                  int32_t ns, const tabi_value *osz, pool_geom *g) {
-  tabi_status st;
-  if ((st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), REF_DTS_FLOAT))) return st;
-  if ((st = ref_nn_pool_input(h, call, x, ns, "self"))) return st;
-  memset(g, 0, sizeof *g);
-  g->ns = ns;
-  g->nlead = x->dl.ndim - ns;
-  g->planes = 1;
-  for (int32_t i = 0; i < g->nlead; i++) g->planes *= x->dl.shape[i];
-  if (osz) {
-    int64_t len = ref_list_len(osz);
-    if (len != ns)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'output_size' must have %d values, got %lld",
-                     ref_op_name(h, call), (int)ns, (long long)len);
-  }
-  for (int32_t i = 0; i < 3; i++) {
-    g->in[i] = i < ns ? x->dl.shape[g->nlead + i] : 1;
-    g->out[i] = i < ns && osz ? tabi_value_ints(osz)[i] : 1;
-    if (g->out[i] < 0)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                     "%s: argument 'output_size' has %lld; elements must be >= 0",
-                     ref_op_name(h, call), (long long)g->out[i]);
-  }
-  return TABI_OK;
-}
-
 static tabi_status adaptive_avg(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
                                 tabi_value *outs, int32_t ns) {
   const tabi_tensor *x = args[0].u.t;
   pool_geom g;
   tabi_status st;
-  if ((st = adaptive_setup(h, call, x, ns, &args[1], &g))) return st;
+  if ((st = ref_pool_adaptive_check(h, call, args, ns, &g))) return st;
   tabi_tensor *out;
   if ((st = pool_alloc(h, x, &g, g.out, tabi_tensor_dtype(x), &out))) return st;
   int64_t o = 0, op[3], ip[3];
@@ -473,22 +312,7 @@ static tabi_status k_adaptive_avg_pool2d_backward(void *ctx, const tabi_call *ca
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
   pool_geom g;
   tabi_status st;
-  if ((st = adaptive_setup(h, call, x, 2, NULL, &g))) return st;
-  if (tabi_tensor_dtype(go) != tabi_tensor_dtype(x))
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'grad_output' has dtype %s; expected %s",
-                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(go)),
-                   tabi_dtype_name(tabi_tensor_dtype(x)));
-  if (go->dl.ndim != x->dl.ndim) {
-    char b[96];
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' has shape %s; expected %d dims like 'self'",
-                   ref_op_name(h, call), ref_shape_str(b, sizeof b, go->dl.ndim, go->dl.shape), (int)x->dl.ndim);
-  }
-  for (int32_t i = 0; i < g.nlead; i++)
-    if (go->dl.shape[i] != x->dl.shape[i])
-      return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' dim %d is %lld; expected %lld",
-                     ref_op_name(h, call), (int)i, (long long)go->dl.shape[i], (long long)x->dl.shape[i]);
-  g.out[0] = go->dl.shape[g.nlead];
-  g.out[1] = go->dl.shape[g.nlead + 1];
+  if ((st = ref_pool_adaptive_bwd_check(h, call, args, &g))) return st;
   int64_t plane = g.in[0] * g.in[1];
   double *acc = ref_nn_zeros(g.planes * plane);
   tabi_tensor *gi = NULL;

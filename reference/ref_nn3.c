@@ -16,6 +16,7 @@
 
 #include "ref.h"
 #include "ref_nn_util.h"
+#include "ref_norm_check.h"
 
 static tabi_status float_input(const tabi_host_api *h, const tabi_call *call, const char *arg,
                                const tabi_tensor *x) {
@@ -76,42 +77,6 @@ static tabi_status k_log_softmax(void *ctx, const tabi_call *call, tabi_value *a
 
 /* --- layer norm ----------------------------------------------------------------- */
 
-/* Splits x at the normalized dims: M rows of N elements (row-major linear index
- * r*N + j). Checks normalized_shape against x and the parameters' shapes. */
-static tabi_status ln_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            const tabi_value *nsv, const tabi_tensor *w, const tabi_tensor *b,
-                            int32_t *out_axis, int64_t *out_m, int64_t *out_n) {
-  int64_t k = ref_list_len(nsv);
-  const int64_t *ns = tabi_value_ints(nsv);
-  char b1[96], b2[96];
-  if (k < 1)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'normalized_shape' must have at least 1 dim",
-                   ref_op_name(h, call));
-  int bad = k > x->dl.ndim;
-  for (int64_t i = 0; !bad && i < k; i++) bad = x->dl.shape[x->dl.ndim - k + i] != ns[i];
-  if (bad)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: given normalized_shape=%s, expected input with shape "
-                   "[*] + %s, but got input of size %s", ref_op_name(h, call),
-                   ref_shape_str(b1, sizeof b1, (int32_t)k, ns), b1,
-                   ref_shape_str(b2, sizeof b2, x->dl.ndim, x->dl.shape));
-  const tabi_tensor *ps[2] = {w, b};
-  const char *pn[2] = {"weight", "bias"};
-  for (int p = 0; p < 2; p++) {
-    if (!ps[p]) continue;
-    int pb = ps[p]->dl.ndim != k;
-    for (int64_t i = 0; !pb && i < k; i++) pb = ps[p]->dl.shape[i] != ns[i];
-    if (pb)
-      return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' has shape %s; expected normalized_shape %s",
-                     ref_op_name(h, call), pn[p], ref_shape_str(b1, sizeof b1, ps[p]->dl.ndim, ps[p]->dl.shape),
-                     ref_shape_str(b2, sizeof b2, (int32_t)k, ns));
-  }
-  *out_axis = x->dl.ndim - (int32_t)k;
-  *out_m = 1;
-  *out_n = 1;
-  for (int32_t i = 0; i < x->dl.ndim; i++) *(i < *out_axis ? out_m : out_n) *= x->dl.shape[i];
-  return TABI_OK;
-}
-
 static double opt_load(const tabi_tensor *t, int64_t lin, double dflt) {
   return t ? ref_load_f(t, ref_offset_of(t, lin)) : dflt;
 }
@@ -121,15 +86,12 @@ static tabi_status k_native_layer_norm(void *ctx, const tabi_call *call, tabi_va
   const tabi_host_api *h = ctx;
   const tabi_tensor *x = args[0].u.t, *w = opt_t(&args[2]), *b = opt_t(&args[3]);
   double eps = args[4].u.f;
-  tabi_status st;
-  int32_t axis;
-  int64_t M, N;
-  tabi_dtype sdt;
-  const tabi_tensor *ps[2] = {w, b};
-  const char *pn[2] = {"weight", "bias"};
-  if ((st = float_input(h, call, "input", x))) return st;
-  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 2, &sdt))) return st;
-  if ((st = ln_setup(h, call, x, &args[1], w, b, &axis, &M, &N))) return st;
+  ref_norm_dims d;
+  tabi_status st = ref_norm_ln_check(h, call, args, &d);
+  if (st) return st;
+  int32_t axis = x->dl.ndim - d.pnd;
+  int64_t M = d.rows, N = d.cnt;
+  tabi_dtype sdt = (tabi_dtype)d.sdt;
   int64_t sshape[REF_MAX_DIMS];
   for (int32_t i = 0; i < x->dl.ndim; i++) sshape[i] = i < axis ? x->dl.shape[i] : 1;
   tabi_tensor *out = NULL, *mean = NULL, *rstd = NULL;
@@ -238,19 +200,11 @@ static tabi_status k_native_layer_norm_backward(void *ctx, const tabi_call *call
   const tabi_host_api *h = ctx;
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *mean = args[3].u.t, *rstd = args[4].u.t;
   const tabi_tensor *w = opt_t(&args[5]), *b = opt_t(&args[6]);
-  tabi_status st;
-  int32_t axis;
-  int64_t M, N;
-  tabi_dtype sdt;
-  const tabi_tensor *ps[2] = {w, b};
-  const char *pn[2] = {"weight", "bias"};
-  if ((st = float_input(h, call, "input", x))) return st;
-  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 2, &sdt))) return st;
-  if ((st = ln_setup(h, call, x, &args[2], w, b, &axis, &M, &N))) return st;
-  if (tabi_tensor_numel(go) != M * N || go->dl.ndim != x->dl.ndim || tabi_tensor_numel(mean) != M ||
-      tabi_tensor_numel(rstd) != M)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: grad_out must have the input's shape and mean/rstd %lld elements",
-                   ref_op_name(h, call), (long long)M);
+  ref_norm_dims d;
+  tabi_status st = ref_norm_ln_bwd_check(h, call, args, &d);
+  if (st) return st;
+  int32_t axis = x->dl.ndim - d.pnd;
+  int64_t M = d.rows, N = d.cnt;
   norm_bw nb = {go, x, w, NULL, NULL, NULL};
   tabi_tensor *o3[3];
   if ((st = norm_bw_alloc(h, &args[7], x, w, b, x->dl.ndim - axis, x->dl.shape + axis, N, &nb, o3)))
@@ -264,40 +218,16 @@ static tabi_status k_native_layer_norm_backward(void *ctx, const tabi_call *call
 
 /* --- group norm ---------------------------------------------------------------- */
 
-static tabi_status gn_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            int64_t N, int64_t C, int64_t HxW, int64_t G) {
-  if (N < 0 || C < 0 || HxW < 0 || G < 1 || C % G != 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: expected the number of channels C=%lld to be divisible by group=%lld (>= 1)",
-                   ref_op_name(h, call), (long long)C, (long long)G);
-  if (tabi_tensor_numel(x) != N * C * HxW || (x->dl.ndim >= 2 && (x->dl.shape[0] != N || x->dl.shape[1] != C)))
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be [N=%lld, C=%lld, *] with N*C*HxW=%lld "
-                   "elements", ref_op_name(h, call), (long long)N, (long long)C, (long long)(N * C * HxW));
-  return TABI_OK;
-}
-
-static tabi_status gn_param(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                            const tabi_tensor *p, int64_t C) {
-  if (!p || (p->dl.ndim == 1 && p->dl.shape[0] == C)) return TABI_OK;
-  return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' must be 1-D with C=%lld elements",
-                 ref_op_name(h, call), arg, (long long)C);
-}
-
 static tabi_status k_native_group_norm(void *ctx, const tabi_call *call, tabi_value *args,
                                        tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *x = args[0].u.t, *w = opt_t(&args[1]), *b = opt_t(&args[2]);
   int64_t N = args[3].u.i, C = args[4].u.i, HxW = args[5].u.i, G = args[6].u.i;
   double eps = args[7].u.f;
-  tabi_status st;
-  tabi_dtype sdt;
-  const tabi_tensor *ps[2] = {w, b};
-  const char *pn[2] = {"weight", "bias"};
-  if ((st = float_input(h, call, "input", x))) return st;
-  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 2, &sdt))) return st;
-  if ((st = gn_check(h, call, x, N, C, HxW, G)) || (st = gn_param(h, call, "weight", w, C)) ||
-      (st = gn_param(h, call, "bias", b, C)))
-    return st;
+  ref_norm_dims d;
+  tabi_status st = ref_norm_gn_check(h, call, args, &d);
+  if (st) return st;
+  tabi_dtype sdt = (tabi_dtype)d.sdt;
   int64_t sshape[2] = {N, G}, D = C / G, cnt = D * HxW;
   tabi_tensor *out = NULL, *mean = NULL, *rstd = NULL;
   if ((st = ref_empty(h, x, tabi_tensor_dtype(x), x->dl.ndim, x->dl.shape, &out)) ||
@@ -338,16 +268,9 @@ static tabi_status k_native_group_norm_backward(void *ctx, const tabi_call *call
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *mean = args[2].u.t, *rstd = args[3].u.t;
   const tabi_tensor *w = opt_t(&args[4]);
   int64_t N = args[5].u.i, C = args[6].u.i, HxW = args[7].u.i, G = args[8].u.i;
-  tabi_status st;
-  tabi_dtype sdt;
-  const tabi_tensor *ps[1] = {w};
-  const char *pn[1] = {"weight"};
-  if ((st = float_input(h, call, "input", x))) return st;
-  if ((st = ref_nn_stats_dtype(h, call, x, ps, pn, 1, &sdt))) return st;
-  if ((st = gn_check(h, call, x, N, C, HxW, G)) || (st = gn_param(h, call, "weight", w, C))) return st;
-  if (tabi_tensor_numel(go) != N * C * HxW || tabi_tensor_numel(mean) != N * G || tabi_tensor_numel(rstd) != N * G)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: grad_out must have the input's shape and mean/rstd N*group=%lld elements",
-                   ref_op_name(h, call), (long long)(N * G));
+  ref_norm_dims d;
+  tabi_status st = ref_norm_gn_bwd_check(h, call, args, &d);
+  if (st) return st;
   norm_bw nb = {go, x, w, NULL, NULL, NULL};
   tabi_tensor *o3[3];
   int64_t cshape = C;

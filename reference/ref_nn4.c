@@ -7,7 +7,9 @@
 
 #include "ref.h"
 #include "ref_grid.h"
+#include "ref_misc_check.h"
 #include "ref_nn_util.h"
+#include "ref_padup_check.h"
 
 /* --- upsampling ---------------------------------------------------------------
  * Exactly one of output_size and scale_factors. With scale factors the output
@@ -19,37 +21,13 @@ typedef struct up_geom {
   double scale[2]; /* the given scale factors */
 } up_geom;
 
+/* The checked geometry (ref_up_check) and the input's H, W. */
 static tabi_status up_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            const tabi_value *osv, const tabi_value *sfv, up_geom *g) {
-  int has_os = osv->tag != TABI_TAG_NONE, has_sf = sfv->tag != TABI_TAG_NONE;
-  if (has_os == has_sf)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: must specify exactly one of output_size and scale_factors",
-                   ref_op_name(h, call));
-  if ((has_os ? osv->u.list.len : sfv->u.list.len) != 2)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' must have 2 values (one per spatial dim)",
-                   ref_op_name(h, call), has_os ? "output_size" : "scale_factors");
-  if (x->dl.ndim != 4) {
-    char b[96];
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be a 4-D tensor [N, C, H, W], got %s",
-                   ref_op_name(h, call), ref_shape_str(b, sizeof b, x->dl.ndim, x->dl.shape));
-  }
-  g->has_scale = has_sf;
-  for (int i = 0; i < 2; i++) {
-    g->in[i] = x->dl.shape[2 + i];
-    if (has_sf) {
-      g->scale[i] = tabi_value_floats(sfv)[i];
-      g->out[i] = (int64_t)((double)g->in[i] * g->scale[i]);
-    } else {
-      g->out[i] = tabi_value_ints(osv)[i];
-    }
-  }
-  /* both dims first: the message prints both */
-  for (int i = 0; i < 2; i++) {
-    if (g->in[i] <= 0 || g->out[i] <= 0)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
-                     "but got input (H: %lld, W: %lld) output (H: %lld, W: %lld)", ref_op_name(h, call),
-                     (long long)g->in[0], (long long)g->in[1], (long long)g->out[0], (long long)g->out[1]);
-  }
+                            const tabi_value *osv, const tabi_value *sfv, int bilinear, up_geom *g) {
+  tabi_status st = ref_up_check(h, call, x, osv, sfv, bilinear, g->out, &g->has_scale, g->scale);
+  if (st) return st;
+  g->in[0] = x->dl.shape[2];
+  g->in[1] = x->dl.shape[3];
   return TABI_OK;
 }
 
@@ -71,8 +49,7 @@ tabi_status ref_nn_upsample_nearest2d(void *ctx, const tabi_call *call, tabi_val
   tabi_dtype dt = tabi_tensor_dtype(x);
   up_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DT(TABI_DTYPE_UINT8)))) return st;
-  if ((st = up_setup(h, call, x, &args[1], &args[2], &g))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[2], 0, &g))) return st;
   int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
   tabi_tensor *out;
   if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
@@ -107,8 +84,7 @@ tabi_status ref_nn_upsample_bilinear2d(void *ctx, const tabi_call *call, tabi_va
   int align = args[2].u.i != 0;
   up_geom g;
   tabi_status st;
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT))) return st;
-  if ((st = up_setup(h, call, x, &args[1], &args[3], &g))) return st;
+  if ((st = up_setup(h, call, x, &args[1], &args[3], 1, &g))) return st;
   int64_t shape[4] = {x->dl.shape[0], x->dl.shape[1], g.out[0], g.out[1]};
   tabi_tensor *out;
   if ((st = ref_empty(h, x, dt, 4, shape, &out))) return st;
@@ -148,22 +124,8 @@ tabi_status ref_nn_grid_sampler_2d(void *ctx, const tabi_call *call, tabi_value 
   int64_t mode = args[2].u.i, pad = args[3].u.i;
   int align = args[4].u.i != 0;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  tabi_status st;
-  char b1[96], b2[96];
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64))))
-    return st;
-  if (tabi_tensor_dtype(grid) != dt)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'grid' has dtype %s; expected %s (the input's)",
-                   ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(grid)), tabi_dtype_name(dt));
-  if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: interpolation_mode (%lld) and padding_mode (%lld) must "
-                   "be 0, 1 or 2", ref_op_name(h, call), (long long)mode, (long long)pad);
-  if (x->dl.ndim != 4 || grid->dl.ndim != 4 || grid->dl.shape[0] != x->dl.shape[0] || grid->dl.shape[3] != 2 ||
-      x->dl.shape[2] == 0 || x->dl.shape[3] == 0)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: expected input [N, C, H, W] (H, W > 0) and grid [N, H_out, W_out, 2], "
-                   "got input %s and grid %s", ref_op_name(h, call),
-                   ref_shape_str(b1, sizeof b1, x->dl.ndim, x->dl.shape),
-                   ref_shape_str(b2, sizeof b2, grid->dl.ndim, grid->dl.shape));
+  tabi_status st = ref_grid_check(h, call, args);
+  if (st) return st;
   int64_t N = x->dl.shape[0], C = x->dl.shape[1], H = x->dl.shape[2], W = x->dl.shape[3];
   int64_t Ho = grid->dl.shape[1], Wo = grid->dl.shape[2];
   int64_t shape[4] = {N, C, Ho, Wo};
@@ -220,12 +182,6 @@ tabi_status ref_nn_grid_sampler_2d(void *ctx, const tabi_call *call, tabi_value 
 
 static const uint32_t IDX_DTS = REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64);
 
-static tabi_status bad_index(const tabi_host_api *h, const tabi_call *call, const char *arg, int64_t v,
-                             int64_t n) {
-  return REF_ERR(h, TABI_ERR_INDEX, "%s: argument '%s' holds index %lld, out of range for %lld rows",
-                 ref_op_name(h, call), arg, (long long)v, (long long)n);
-}
-
 /* out[..., :] = weight[indices[...], :]; padding_idx only matters backward. */
 tabi_status ref_nn_embedding(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
@@ -240,7 +196,7 @@ tabi_status ref_nn_embedding(void *ctx, const tabi_call *call, tabi_value *args,
   int64_t V = w->dl.shape[0], D = w->dl.shape[1], ni = tabi_tensor_numel(ind);
   for (int64_t i = 0; i < ni; i++) {
     int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
-    if (v < 0 || v >= V) return bad_index(h, call, "indices", v, V);
+    if (v < 0 || v >= V) return ref_embedding_index_error(h, call, v, V);
   }
   int64_t shape[REF_MAX_DIMS];
   for (int32_t i = 0; i < ind->dl.ndim; i++) shape[i] = ind->dl.shape[i];
@@ -266,41 +222,35 @@ tabi_status ref_nn_embedding_dense_backward(void *ctx, const tabi_call *call, ta
   int64_t V = args[2].u.i, pad = args[3].u.i;
   int scale = args[4].u.i != 0;
   tabi_dtype dt = tabi_tensor_dtype(go);
-  tabi_status st;
-  if ((st = ref_check_dtype(h, call, "grad_output", dt, REF_DTS_FLOAT | REF_DTS_INT))) return st;
-  if ((st = ref_check_dtype(h, call, "indices", tabi_tensor_dtype(ind), IDX_DTS))) return st;
-  if (V < 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'num_weights' is %lld; expected >= 0",
-                   ref_op_name(h, call), (long long)V);
-  int64_t ni = tabi_tensor_numel(ind), D = go->dl.ndim ? go->dl.shape[go->dl.ndim - 1] : 1;
-  if (tabi_tensor_numel(go) != ni * D || go->dl.ndim != ind->dl.ndim + 1)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' must have shape indices.shape + [D]",
-                   ref_op_name(h, call));
+  int64_t D;
+  tabi_status st = ref_embbw_check(h, call, args, &D);
+  if (st) return st;
+  int64_t ni = tabi_tensor_numel(ind);
   int integral = tabi_dtype_is_integral(dt, 0);
-  int64_t *cnt = ref_nn_izeros(V), *iacc = integral ? ref_nn_izeros(V * D) : NULL;
+  int64_t *cnt = ref_nn_izeros(V), *iacc = integral ? ref_nn_izeros(V * D) : NULL, *iv = ref_nn_izeros(ni);
   double *acc = integral ? NULL : ref_nn_zeros(V * D);
-  if (!cnt || (integral ? !iacc : !acc)) {
+  if (!cnt || !iv || (integral ? !iacc : !acc)) {
     ref_nn_free(cnt);
     ref_nn_free(iacc);
     ref_nn_free(acc);
+    ref_nn_free(iv);
     return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", ref_op_name(h, call));
   }
-  for (int64_t i = 0; i < ni; i++) {
-    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
-    if (v < 0 || v >= V) {
-      ref_nn_free(cnt);
-      ref_nn_free(iacc);
-      ref_nn_free(acc);
-      return bad_index(h, call, "indices", v, V);
-    }
-    cnt[v]++;
+  for (int64_t i = 0; i < ni; i++) iv[i] = ref_load_i(ind, ref_offset_of(ind, i));
+  if ((st = ref_embbw_check_indices(h, call, iv, ni, V))) {
+    ref_nn_free(cnt);
+    ref_nn_free(iacc);
+    ref_nn_free(acc);
+    ref_nn_free(iv);
+    return st;
   }
+  for (int64_t i = 0; i < ni; i++) cnt[iv[i]]++;
   /* ATen adds grad_output[i] with alpha = 1.0 / count (add_stub with a double
    * Scalar alpha). An integer dtype takes alpha.to<int>(), which truncates: 1 for
    * a row seen once, 0 for a row seen more often. Integers accumulate in int64
    * (wrapping), so the store wraps as ATen's adds in the dtype do. */
   for (int64_t i = 0; i < ni; i++) {
-    int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
+    int64_t v = iv[i];
     if (v == pad) continue;
     for (int64_t d = 0; d < D; d++) {
       if (integral) {
@@ -324,5 +274,6 @@ tabi_status ref_nn_embedding_dense_backward(void *ctx, const tabi_call *call, ta
   ref_nn_free(cnt);
   ref_nn_free(iacc);
   ref_nn_free(acc);
+  ref_nn_free(iv);
   return st;
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "ref.h"
+#include "ref_misc_check.h"
 #include "ref_nn_util.h"
 
 tabi_status ref_nn_embedding_bag(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
@@ -27,57 +28,19 @@ tabi_status ref_nn_embedding_bag(void *ctx, const tabi_call *call, tabi_value *a
   const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t, *off = args[2].u.t;
   int64_t mode = args[4].u.i, pad = args[8].u.i;
   const tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
-  int ilo = args[7].u.i != 0;
   tabi_dtype dt = tabi_tensor_dtype(w), it = tabi_tensor_dtype(ind);
-  const uint32_t idts = REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64);
-  tabi_status st;
-  if ((st = ref_check_dtype(h, call, "weight", dt, REF_DTS_FLOAT)) ||
-      (st = ref_check_dtype(h, call, "indices", it, idts)) ||
-      (st = ref_check_dtype(h, call, "offsets", tabi_tensor_dtype(off), idts)))
-    return st;
-  if (mode < 0 || mode > 2)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'mode' is %lld; expected 0 (sum), 1 (mean) "
-                   "or 2 (max)", ref_op_name(h, call), (long long)mode);
-  if (w->dl.ndim != 2 || ind->dl.ndim != 1 || off->dl.ndim != 1)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: expected weight 2-D, indices 1-D and offsets 1-D; got %dD, %dD, %dD",
-                   ref_op_name(h, call), (int)w->dl.ndim, (int)ind->dl.ndim, (int)off->dl.ndim);
-  if (psw) {
-    if (mode != 0)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: per_sample_weights is only supported with mode sum (0)",
-                     ref_op_name(h, call));
-    if (tabi_tensor_dtype(psw) != dt)
-      return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'per_sample_weights' has dtype %s; expected %s (weight's)",
-                     ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(psw)), tabi_dtype_name(dt));
-    if (psw->dl.ndim != 1 || psw->dl.shape[0] != ind->dl.shape[0])
-      return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'per_sample_weights' must have the shape of indices",
-                     ref_op_name(h, call));
-  }
-  int64_t V = w->dl.shape[0], D = w->dl.shape[1], n = ind->dl.shape[0];
-  int64_t B = off->dl.shape[0] - (ilo ? 1 : 0);
-  if (B < 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: include_last_offset needs at least one offset",
-                   ref_op_name(h, call));
-  int64_t prev = 0;
-  for (int64_t b = 0; b < off->dl.shape[0]; b++) {
-    int64_t o = ref_load_i(off, b * off->dl.strides[0]);
-    if ((b == 0 && o != 0) || o < prev || o > n)
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'offsets' must start at 0 and be "
-                     "non-decreasing and <= %lld (the number of indices); offsets[%lld] is %lld",
-                     ref_op_name(h, call), (long long)n, (long long)b, (long long)o);
-    prev = o;
-  }
-  for (int64_t i = 0; i < n; i++) {
-    int64_t v = ref_load_i(ind, i * ind->dl.strides[0]);
-    if (v < 0 || v >= V)
-      return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for %lld rows",
-                     ref_op_name(h, call), (long long)v, (long long)V);
-  }
-  /* ATen's sum-mode fast path (is_fast_path: a float32/float16/bfloat16 weight
-   * with weight.stride(1) == 1, per_sample_weights.stride(0) == 1, padding_idx
-   * < 0) does not build offset2bag; every other case returns it, [n]. */
-  int fast = mode == 0 && pad < 0 &&
-             (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16) &&
-             w->dl.strides[1] == 1 && (!psw || psw->dl.strides[0] == 1);
+  int64_t B;
+  int fast; /* ATen's sum-mode fast path: no offset2bag (ref_ebag_check) */
+  tabi_status st = ref_ebag_check(h, call, args, &B, &fast);
+  if (st) return st;
+  int64_t V = w->dl.shape[0], D = w->dl.shape[1], n = ind->dl.shape[0], noff = off->dl.shape[0];
+  int64_t *vals = ref_nn_izeros(noff + n); /* offsets, then indices */
+  if (!vals) return REF_ERR(h, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", ref_op_name(h, call));
+  for (int64_t b = 0; b < noff; b++) vals[b] = ref_load_i(off, b * off->dl.strides[0]);
+  for (int64_t i = 0; i < n; i++) vals[noff + i] = ref_load_i(ind, i * ind->dl.strides[0]);
+  st = ref_ebag_check_values(h, call, vals, noff, vals + noff, n, V);
+  ref_nn_free(vals);
+  if (st) return st;
   int64_t oshape[2] = {B, D}, o2b_n = fast ? 0 : n;
   tabi_tensor *out = NULL, *o2b = NULL, *bsz = NULL, *mxi = NULL;
   double *acc = ref_nn_zeros(B * D);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ref_padup_check.h"
 #include "ref_shape_util.h"
 
 #define OPN ref_op_name(h, call)
@@ -97,41 +98,11 @@ static int64_t pad_index(int reflect, int64_t j, int64_t size, int64_t pad_l) {
 static tabi_status pad_common(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
                               int32_t k, int reflect, tabi_value *outs) {
   tabi_tensor *s = args[0].u.t;
-  const int64_t *pad = tabi_value_ints(&args[1]);
   int32_t nd = s->dl.ndim;
-  char b[256];
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(s), REF_DTS_FLOAT | REF_DTS_COMPLEX);
+  int64_t shape[REF_MAX_DIMS], padl[REF_MAX_DIMS];
+  int32_t is_pad[REF_MAX_DIMS];
+  tabi_status st = ref_pad_check(h, call, s, &args[1], k, reflect, shape, padl, is_pad);
   if (st != TABI_OK) return st;
-  if (args[1].u.list.len != 2 * k)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'padding': expected %d values, got %lld",
-                   OPN, (int)(2 * k), (long long)args[1].u.list.len);
-  int valid = nd == k + 1 || nd == k + 2;
-  for (int32_t d = nd == k + 2 ? 1 : 0; valid && d < nd; d++) valid = s->dl.shape[d] != 0;
-  if (!valid)
-    return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: argument 'self': Expected %dD or %dD (batch mode) tensor with possibly 0 "
-                   "batch size and other non-zero dimensions for input, but got: %s",
-                   OPN, (int)(k + 1), (int)(k + 2), ref_shape_str(b, sizeof b, nd, s->dl.shape));
-  int64_t shape[REF_MAX_DIMS], padl[REF_MAX_DIMS] = {0};
-  int is_pad[REF_MAX_DIMS] = {0};
-  memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
-  for (int32_t i = 0; i < k; i++) {
-    int32_t d = nd - 1 - i;
-    int64_t l = pad[2 * i], r = pad[2 * i + 1], size = s->dl.shape[d], n;
-    if (reflect && (l >= size || r >= size))
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                     "%s: argument 'padding': Padding size should be less than the corresponding "
-                     "input dimension, but got: padding (%lld, %lld) at dimension %d of input %s",
-                     OPN, (long long)l, (long long)r, (int)d, ref_shape_str(b, sizeof b, nd, s->dl.shape));
-    if (__builtin_add_overflow(size, l, &n) || __builtin_add_overflow(n, r, &n) || n < 1)
-      return REF_ERR(h, TABI_ERR_SHAPE,
-                     "%s: argument 'padding': input (size %lld at dimension %d) is too small. "
-                     "Calculated output size: %lld",
-                     OPN, (long long)size, (int)d, (long long)n);
-    shape[d] = n;
-    padl[d] = l;
-    is_pad[d] = 1;
-  }
   tabi_tensor *out = NULL;
   st = ref_empty(h, s, tabi_tensor_dtype(s), nd, shape, &out);
   if (st != TABI_OK) return st;

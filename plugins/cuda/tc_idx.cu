@@ -2,15 +2,15 @@
  * nonzero, masked_scatter, randperm.
  *
  * index.Tensor/index_put: the index tensors are copied to the host, where
- * the reference's plan (tc_idx_check.c: masks to coordinates, broadcasting,
- * bounds, the result layout, its messages) is built and its broadcast
+ * the reference's own plan (reference/ref_index_check.c, linked in: masks to
+ * coordinates, broadcasting, bounds, the result layout, its messages) is built and its broadcast
  * indices packed and uploaded; index.Tensor is then a gather, one thread
  * per result element; index_put one device thread in the reference's
  * order (last write wins; accumulate adds in order: deterministic, no
  * atomics, slow for large index sets).
  * scatter_reduce.two: the arguments are checked on the host with the
- * reference's checks and messages (tc_idx_check.c); the index values are copied to the host and
- * checked there in order (the reference's message for the first bad one);
+ * reference's checks (reference/ref_index_check.c); the index values are
+ * copied to the host and checked there in order (the reference's message for the first bad one);
  * then one device thread runs tc_idx.cuh's tci_sr_run, the reference's
  * algorithm in its order: deterministic, no atomics, so deterministic mode
  * has nothing to refuse. Slow for big index tensors (one thread): a
@@ -25,7 +25,7 @@
  * with the output device's generator: the reference's numbers for a seed. */
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
-#include "tc_idx_check.h"
+#include "ref_index_check.h"
 
 #include <stdlib.h>
 
@@ -91,7 +91,7 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
   int32_t dim;
   int kind;
-  tabi_status st = tc_sr_check(c->h, call, args, &dim, &kind);
+  tabi_status st = ref_idx_sr_check(c->h, call, args, &dim, &kind);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
       (st = tc_check_cuda(c, src, OPN, "src")) || (st = tc_use_device(c, self, OPN)))
@@ -101,7 +101,7 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
     tabi_tensor *h64 = NULL;
     st = host_index(c, OPN, index, &h64);
     if (st == TABI_OK)
-      st = tc_sr_check_bounds(c->h, call, (const int64_t *)tabi_tensor_data(h64), nidx, dim, ne_size(self, dim));
+      st = ref_idx_check_bounds(c->h, call, (const int64_t *)tabi_tensor_data(h64), nidx, dim, ne_size(self, dim));
     c->h->tensor_release(c->h->ctx, h64);
     if (st != TABI_OK) return st;
   }
@@ -153,7 +153,7 @@ static tabi_status read_i64(tc_ctx *c, const char *OPN, const tabi_tensor *t, in
 static tabi_status k_nonzero(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
-  tabi_status st = tc_nz_check(c->h, call, args);
+  tabi_status st = ref_idx_nonzero_check(c->h, call, args);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
   tci_nz a;
@@ -205,7 +205,7 @@ static tabi_status k_masked_scatter(TC_ARGS) {
   tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *src = args[2].u.t;
   tci_ms a;
   memset(&a, 0, sizeof a);
-  tabi_status st = tc_ms_check(c->h, call, args, &a.nd, a.shape);
+  tabi_status st = ref_idx_ms_check(c->h, call, args, &a.nd, a.shape);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, mask, OPN, "mask")) ||
       (st = tc_check_cuda(c, src, OPN, "source")) || (st = tc_use_device(c, self, OPN)))
@@ -236,7 +236,7 @@ static tabi_status k_masked_scatter(TC_ARGS) {
       st = tc_launch_status(c, OPN);
     }
     if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
-    if (st == TABI_OK && short_) st = tc_ms_short(c->h, call, a.nsrc);
+    if (st == TABI_OK && short_) st = ref_idx_ms_short(c->h, call, a.nsrc);
   }
   c->h->tensor_release(c->h->ctx, flag);
   if (st != TABI_OK) {
@@ -250,7 +250,7 @@ static tabi_status k_masked_scatter(TC_ARGS) {
 static tabi_status k_randperm(TC_ARGS) {
   TC_CTX;
   tabi_dtype dt;
-  tabi_status st = tc_rp_check(c->h, call, args, &dt);
+  tabi_status st = ref_idx_randperm_check(c->h, call, args, &dt);
   if (st) return st;
   DLDevice dev = {kDLCPU, 0};
   if (args[3].tag == TABI_TAG_DEVICE) dev = args[3].u.device;
@@ -287,8 +287,8 @@ static tabi_status host_list(tc_ctx *c, const char *OPN, const tabi_value *v, in
   tabi_tensor *const *list = *n ? tabi_value_tensors(v) : NULL;
   DLDevice cpu = {kDLCPU, 0};
   tabi_status st = TABI_OK;
-  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1; k++) hl[k] = NULL;
-  for (int64_t k = 0; k < *n && k < TC_ADV_MAX + 1 && st == TABI_OK; k++) {
+  for (int64_t k = 0; k < *n && k < REF_ADV_MAX + 1; k++) hl[k] = NULL;
+  for (int64_t k = 0; k < *n && k < REF_ADV_MAX + 1 && st == TABI_OK; k++) {
     const tabi_tensor *t = list[k];
     if (!t) continue;
     if ((st = tc_check_cuda(c, t, OPN, "indices"))) break;
@@ -306,15 +306,15 @@ static tabi_status host_list(tc_ctx *c, const char *OPN, const tabi_value *v, in
 /* The plan on the host (*p, released here but for its shapes), then its
  * packed indices on the device (*ib) and the device plan *dp. */
 static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, const tabi_tensor *self,
-                            const tabi_value *indices, tc_adv *p, tci_adv *dp, tabi_tensor **ib) {
-  tabi_tensor *hl[TC_ADV_MAX + 1] = {NULL};
+                            const tabi_value *indices, ref_adv *p, tci_adv *dp, tabi_tensor **ib) {
+  tabi_tensor *hl[REF_ADV_MAX + 1] = {NULL};
   int64_t n;
   *ib = NULL;
   memset(p, 0, sizeof *p);
   memset(dp, 0, sizeof *dp);
   tabi_status st = host_list(c, OPN, indices, &n, hl);
-  if (st == TABI_OK) st = tc_adv_build(c->h, call, self, n, (const tabi_tensor *const *)hl, p);
-  for (int64_t k = 0; k < n && k < TC_ADV_MAX + 1; k++) c->h->tensor_release(c->h->ctx, hl[k]);
+  if (st == TABI_OK) st = ref_adv_build(c->h, call, self, n, (const tabi_tensor *const *)hl, p);
+  for (int64_t k = 0; k < n && k < REF_ADV_MAX + 1; k++) c->h->tensor_release(c->h->ctx, hl[k]);
   if (st != TABI_OK) return st;
   int64_t ndef = 0;
   dp->ndim = p->ndim;
@@ -345,7 +345,7 @@ static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, c
     free(buf);
     if (st == TABI_OK) dp->ib = (const int64_t *)tabi_tensor_data(*ib);
   }
-  tc_adv_release(p);
+  ref_adv_release(p);
   return st;
 }
 
@@ -357,10 +357,10 @@ static int grid_for(int64_t n) {
 static tabi_status k_index(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
-  tabi_status st = tc_index_check(c->h, call, args);
+  tabi_status st = ref_idx_index_check(c->h, call, args);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
-  tc_adv p;
+  ref_adv p;
   tci_adv dp;
   tabi_tensor *ib = NULL, *out = NULL;
   st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
@@ -385,16 +385,16 @@ static tabi_status k_index(TC_ARGS) {
 static tabi_status k_index_put(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
-  tabi_status st = tc_iput_check(c->h, call, args);
+  tabi_status st = ref_idx_iput_check(c->h, call, args);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, values, OPN, "values")) ||
       (st = tc_use_device(c, self, OPN)))
     return st;
-  tc_adv p;
+  ref_adv p;
   tci_adv dp;
   tabi_tensor *ib = NULL, *out = NULL;
   st = adv_plan(c, call, OPN, self, &args[1], &p, &dp, &ib);
-  if (st == TABI_OK) st = tc_iput_values(c->h, call, values, &p);
+  if (st == TABI_OK) st = ref_idx_iput_values(c->h, call, values, &p);
   tabi_dtype dt = tabi_tensor_dtype(self);
   if (st == TABI_OK) st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out);
   if (st == TABI_OK && tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);

@@ -19,11 +19,14 @@
 
 #include <tabi/philox.h>
 
+#include "ref_index_check.h"
 #include "tc_misc.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st, tcm_esz */
 
 #define TCI_MAX_DIMS 16
 
-enum { TCI_SUM, TCI_PROD, TCI_MEAN, TCI_AMAX, TCI_AMIN };
+/* the kinds ref_idx_sr_check hands back */
+enum { TCI_SUM = REF_SR_SUM, TCI_PROD = REF_SR_PROD, TCI_MEAN = REF_SR_MEAN, TCI_AMAX = REF_SR_AMAX,
+       TCI_AMIN = REF_SR_AMIN };
 
 /* Integer element access with bool (ref_load_i_ptr/ref_store_i_ptr). */
 TCP_HD int64_t tci_ld_i(const char *p, int dt) {
@@ -314,8 +317,34 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
 }
 
 /* --- advanced indexing: index.Tensor (gather) and index_put (serial) ---------- */
-/* The plan of tc_idx_check.h's tc_adv, packed for the device: per self dim d,
- * idx[d] >= 0 is where its nb broadcast (wrapped) indices start in ib, -1 for
+/* The broadcast indices of the plan (ref_index_check.h's ref_adv), negatives
+ * wrapped: for each indexed dim in order, nb int64 values (element b of the
+ * broadcast shape), concatenated. Host side: the glue uploads them. */
+static inline void tc_adv_pack(const ref_adv *p, const int64_t *self_shape, int64_t *buf) {
+  int64_t k = 0;
+  for (int32_t d = 0; d < p->ndim; d++) {
+    if (!p->has[d]) continue;
+    int64_t st[REF_ADV_MAX], s = 1;
+    for (int32_t j = p->ind[d] - 1; j >= 0; j--) {
+      st[j] = p->ishape[d][j] == 1 ? 0 : s;
+      s *= p->ishape[d][j];
+    }
+    for (int64_t b = 0; b < p->nb; b++, k++) {
+      int64_t rem = b, off = 0;
+      for (int32_t j = p->bnd - 1; j >= 0; j--) {
+        int64_t c = rem % p->bshape[j];
+        rem /= p->bshape[j];
+        int32_t tj = j - (p->bnd - p->ind[d]);
+        if (tj >= 0) off += c * st[tj];
+      }
+      int64_t v = p->vals[d][off];
+      buf[k] = v < 0 ? v + self_shape[d] : v;
+    }
+  }
+}
+
+/* The plan of ref_index_check.h's ref_adv, packed for the device: per self
+ * dim d, idx[d] >= 0 is where its nb broadcast (wrapped) indices start in ib, -1 for
  * a full slice (then rpos[d] is its result dim). The result has rnd dims
  * (rshape), the broadcast dims at first .. first + bnd. */
 typedef struct tci_adv {

@@ -1,8 +1,8 @@
 /* plugins/cuda/tc_misc.cu: grid_sampler_2d, _cdist_forward, _pdist_forward,
  * embedding_dense_backward and _embedding_bag.
  *
- * The argument checks are the reference's (tc_misc_check.c); the kernels are
- * grid-stride loops with one thread per output element calling the element
+ * The argument checks are the reference's own (reference/ref_misc_check.c,
+ * linked in); the kernels are grid-stride loops with one thread per output element calling the element
  * functions of tc_misc.cuh, which tests/cuda/test_cuda_misc_host runs on the
  * host against the reference plugin. Outputs are contiguous (as the
  * reference's); inputs are read through their strides.
@@ -16,7 +16,7 @@
 
 #include "tc.h"
 #include "tc_misc.cuh"
-#include "tc_misc_check.h"
+#include "ref_misc_check.h"
 
 #define NT 256
 
@@ -65,7 +65,7 @@ static tabi_status finish(tc_ctx *c, const char *op, int launched, tabi_tensor *
 static tabi_status k_grid_sampler_2d(TC_ARGS) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t, *grid = args[1].u.t;
-  tabi_status st = tc_grid_check(c->h, call, args);
+  tabi_status st = ref_grid_check(c->h, call, args);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, x, OPN, "input")) || (st = tc_check_cuda(c, grid, OPN, "grid")) ||
       (st = tc_use_device(c, x, OPN)))
@@ -89,7 +89,7 @@ static tabi_status k_cdist(TC_ARGS) {
   tabi_tensor *x1 = args[0].u.t, *x2 = args[1].u.t;
   int32_t bnd;
   int64_t bshape[TCM_MAX_DIMS], oshape[TCM_MAX_DIMS];
-  tabi_status st = tc_cdist_check(c->h, call, args, &bnd, bshape, oshape);
+  tabi_status st = ref_cdist_check(c->h, call, args, &bnd, bshape, oshape);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, x1, OPN, "x1")) || (st = tc_check_cuda(c, x2, OPN, "x2")) ||
       (st = tc_use_device(c, x1, OPN)))
@@ -111,7 +111,7 @@ static tabi_status k_pdist(TC_ARGS) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t;
   int64_t cnt;
-  tabi_status st = tc_pdist_check(c->h, call, args, &cnt);
+  tabi_status st = ref_pdist_check(c->h, call, args, &cnt);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, x, OPN, "self")) || (st = tc_use_device(c, x, OPN))) return st;
   tcm_pdist_geom g;
@@ -164,7 +164,7 @@ static tabi_status k_embedding_dense_backward(TC_ARGS) {
   TC_CTX;
   tabi_tensor *go = args[0].u.t, *ind = args[1].u.t;
   int64_t V = args[2].u.i, D;
-  tabi_status st = tc_embbw_check(c->h, call, args, &D);
+  tabi_status st = ref_embbw_check(c->h, call, args, &D);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, go, OPN, "grad_output")) || (st = tc_check_cuda(c, ind, OPN, "indices")) ||
       (st = tc_use_device(c, go, OPN)))
@@ -176,7 +176,7 @@ static tabi_status k_embedding_dense_backward(TC_ARGS) {
   tabi_tensor *dstarts = NULL, *dpos = NULL, *out = NULL;
   if (!iv || !starts || !pos) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
   if (st == TABI_OK) st = host_ints(c, OPN, ind, iv, ni);
-  if (st == TABI_OK) st = tc_embbw_check_indices(c->h, call, iv, ni, V);
+  if (st == TABI_OK) st = ref_embbw_check_indices(c->h, call, iv, ni, V);
   if (st == TABI_OK) {
     tc_embbw_buckets(iv, ni, V, starts, pos);
     st = upload(c, OPN, go->dl.device, starts, V + 1, &dstarts);
@@ -217,7 +217,7 @@ static tabi_status k_embedding_bag(TC_ARGS) {
   tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
   int64_t B, mode = args[4].u.i, pad = args[8].u.i;
   int o2b_empty;
-  tabi_status st = tc_ebag_check(c->h, call, args, &B, &o2b_empty);
+  tabi_status st = ref_ebag_check(c->h, call, args, &B, &o2b_empty);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, w, OPN, "weight")) || (st = tc_check_cuda(c, ind, OPN, "indices")) ||
       (st = tc_check_cuda(c, off, OPN, "offsets")) ||
@@ -234,7 +234,7 @@ static tabi_status k_embedding_bag(TC_ARGS) {
   if (!iv || !o2b || !offv || !starts || !cnt || !zero) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
   if (st == TABI_OK) st = host_ints(c, OPN, off, offv, noff);
   if (st == TABI_OK) st = host_ints(c, OPN, ind, iv, n);
-  if (st == TABI_OK) st = tc_ebag_check_values(c->h, call, offv, noff, iv, n, V);
+  if (st == TABI_OK) st = ref_ebag_check_values(c->h, call, offv, noff, iv, n, V);
   if (st == TABI_OK) {
     tc_ebag_layout(offv, B, iv, n, pad, starts, o2b, cnt);
     int64_t oshape[2] = {B, D};

@@ -224,7 +224,7 @@ typedef struct tcm_cdist_geom {
   int64_t rs1, cs1, rs2, cs2;                 /* row and column strides */
 } tcm_cdist_geom;
 
-/* Geometry from the validated inputs (tc_cdist_check: bnd, bshape). Host side. */
+/* Geometry from the validated inputs (ref_cdist_check: bnd, bshape). Host side. */
 TCP_HD void tcm_cdist_init(tcm_cdist_geom *g, int32_t n1, const int64_t *sh1, const int64_t *st1,
                            int32_t n2, const int64_t *sh2, const int64_t *st2, int32_t bnd,
                            const int64_t *bshape, int dt, double p) {
@@ -425,6 +425,42 @@ TCP_HD void tcm_ebag_elem(const tcm_ebag_geom *g, const char *w, const int64_t *
   if (g->mode == 1) acc = cnt ? acc / (double)cnt : 0;
   tcp_st(out + lin * esz, g->dt, acc);
   if (g->mode == 2) tcm_st_i(mxi + lin * tcm_esz(g->it), g->it, arg);
+}
+
+/* --- host side: the index layouts the gathers read ----------------------------
+ * Built on the host from the index values read back (after the shared checks
+ * of reference/ref_misc_check.c passed), then copied to the device. */
+
+/* Buckets of valid indices: starts[V + 1] and pos[ni] such that the positions
+ * i with iv[i] == r are pos[starts[r] .. starts[r + 1]), increasing (a
+ * stable counting sort). */
+static inline void tc_embbw_buckets(const int64_t *iv, int64_t ni, int64_t V, int64_t *starts,
+                                    int64_t *pos) {
+  for (int64_t r = 0; r <= V; r++) starts[r] = 0;
+  for (int64_t i = 0; i < ni; i++) starts[iv[i] + 1]++;
+  for (int64_t r = 0; r < V; r++) starts[r + 1] += starts[r];
+  /* fill with a moving cursor per row: starts[r] advances, then shifts back */
+  for (int64_t i = 0; i < ni; i++) pos[starts[iv[i]]++] = i;
+  for (int64_t r = V; r > 0; r--) starts[r] = starts[r - 1];
+  starts[0] = 0;
+}
+
+/* Bag layout from valid offsets: starts[B + 1] (bag b's positions are
+ * starts[b] .. starts[b + 1)), o2b[n] (the bag of each position, 0 when B is
+ * 0) and cnt[B] (positions counted per bag: those not holding pad). */
+static inline void tc_ebag_layout(const int64_t *offv, int64_t B, const int64_t *iv, int64_t n,
+                                  int64_t pad, int64_t *starts, int64_t *o2b, int64_t *cnt) {
+  /* the reference's walk: position i is in the last bag b < B with offsets[b] <= i */
+  int64_t bag = 0;
+  for (int64_t b = 0; b < B; b++) cnt[b] = 0;
+  for (int64_t b = 0; b <= B; b++) starts[b] = n;
+  if (B > 0) starts[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    while (bag + 1 < B && offv[bag + 1] <= i) starts[++bag] = i;
+    o2b[i] = bag;
+    if (B > 0 && iv[i] != pad) cnt[bag]++;
+  }
+  /* bags after the last position (offsets equal to n) start at n */
 }
 
 #endif /* TABI_TC_MISC_CUH */

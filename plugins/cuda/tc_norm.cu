@@ -1,10 +1,10 @@
 /* plugins/cuda/tc_norm.cu: native_group_norm, native_layer_norm_backward and
  * native_group_norm_backward.
  *
- * The argument checks are the reference's (tc_norm_check.c); the kernels are
- * grid-stride loops calling the functions of tc_norm.cuh, which
- * tests/cuda/test_cuda_norm_host runs on the host against the reference
- * plugin: one thread per normalized set (statistics / backward sums, into a
+ * The argument checks are the reference's own (reference/ref_norm_check.c,
+ * linked in); the kernels are grid-stride loops calling the functions of
+ * tc_norm.cuh, which tests/cuda/test_cuda_norm_host runs on the host against
+ * the reference plugin: one thread per normalized set (statistics / backward sums, into a
  * double scratch), then one thread per element, and one per parameter for
  * grad_weight/grad_bias (a gather in the reference's order, no atomics): the
  * reference's bits, deterministic. Per-set and per-parameter loops are serial,
@@ -16,7 +16,7 @@
 
 #include "tc.h"
 #include "tc_norm.cuh"
-#include "tc_norm_check.h"
+#include "ref_norm_check.h"
 
 #define NT 256
 #define GRID_LOOP(i, n) \
@@ -91,8 +91,8 @@ static tabi_status k_group_norm(TC_ARGS) {
   tabi_tensor *x = args[0].u.t;
   tabi_tensor *w = args[1].tag == TABI_TAG_TENSOR ? args[1].u.t : NULL;
   tabi_tensor *b = args[2].tag == TABI_TAG_TENSOR ? args[2].u.t : NULL;
-  tc_norm_dims d;
-  tabi_status st = tc_gn_check(c->h, call, args, &d);
+  ref_norm_dims d;
+  tabi_status st = ref_norm_gn_check(c->h, call, args, &d);
   tabi_tensor *ts[3] = {x, w, b};
   const char *names[3] = {"input", "weight", "bias"};
   if (st == TABI_OK) st = devices(c, OPN, 3, ts, names);
@@ -138,8 +138,9 @@ static tabi_status norm_backward(TC_ARGS, int group) {
   tabi_tensor *w = wv->tag == TABI_TAG_TENSOR ? wv->u.t : NULL;
   tabi_tensor *b = !group && args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
   const int64_t *mask = tabi_value_ints(&args[group ? 9 : 7]);
-  tc_norm_dims d;
-  tabi_status st = group ? tc_gn_bwd_check(c->h, call, args, &d) : tc_ln_bwd_check(c->h, call, args, &d);
+  ref_norm_dims d;
+  tabi_status st =
+      group ? ref_norm_gn_bwd_check(c->h, call, args, &d) : ref_norm_ln_bwd_check(c->h, call, args, &d);
   tabi_tensor *ts[6] = {x, go, mean, rstd, w, b};
   const char *names[6] = {"input", "grad_out", "mean", "rstd", "weight", "bias"};
   if (st == TABI_OK) st = devices(c, OPN, 6, ts, names);

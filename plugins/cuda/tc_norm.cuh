@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "tc_pad_up.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st/tcp_esz */
-#include "tc_norm_check.h"
+#include "ref_norm_check.h"
 
 #define TCN_HD TCP_HD
 
@@ -38,7 +38,7 @@ typedef struct tcn_geom {
 
 /* Host side: the geometry from the checked dims and the operands' dtypes (all
  * float16/bfloat16/float32/float64; -1 where an operand is absent). */
-TCN_HD void tcn_init(tcn_geom *g, const tc_norm_dims *d, int xdt, int gdt, int mdt, int rdt, int wdt, int bdt,
+TCN_HD void tcn_init(tcn_geom *g, const ref_norm_dims *d, int xdt, int gdt, int mdt, int rdt, int wdt, int bdt,
                      double eps) {
   g->xdt = xdt;
   g->gdt = gdt;

@@ -1,10 +1,11 @@
 /* plugins/cuda/tc_pad_up.cu: reflection_pad{1,2,3}d, replication_pad{2,3}d,
  * upsample_nearest2d.vec, upsample_bilinear2d.vec and col2im.
  *
- * The argument checks are the reference's (tc_pad_up_check.c); the kernels
- * are grid-stride loops with one thread per output element calling the
- * element functions of tc_pad_up.cuh, which tests/cuda/test_cuda_padup_host
- * runs on the host against the reference plugin. Outputs are contiguous
+ * The argument checks are the reference's own (reference/ref_padup_check.c,
+ * linked in); the kernels are grid-stride loops with one thread per output
+ * element calling the element functions of tc_pad_up.cuh, which
+ * tests/cuda/test_cuda_padup_host runs on the host against the reference
+ * plugin. Outputs are contiguous
  * (as the reference's); inputs are read through their strides. col2im
  * gathers each output element's contributions in a fixed order (no atomics):
  * deterministic, so deterministic mode has nothing to refuse here. */
@@ -12,7 +13,7 @@
 
 #include "tc.h"
 #include "tc_pad_up.cuh"
-#include "tc_pad_up_check.h"
+#include "ref_padup_check.h"
 
 #define NT 256
 
@@ -63,7 +64,7 @@ static tabi_status pad(TC_ARGS, int32_t k, int reflect) {
   tabi_tensor *s = args[0].u.t;
   int64_t oshape[TCP_MAX_DIMS], padl[TCP_MAX_DIMS];
   int32_t is_pad[TCP_MAX_DIMS];
-  tabi_status st = tc_pad_check(c->h, call, s, &args[1], k, reflect, oshape, padl, is_pad);
+  tabi_status st = ref_pad_check(c->h, call, s, &args[1], k, reflect, oshape, padl, is_pad);
   if (st != TABI_OK) return st;
   tcp_pad_geom g;
   tcp_pad_init(&g, s->dl.ndim, s->dl.shape, s->dl.strides, oshape, padl, is_pad, reflect,
@@ -88,7 +89,7 @@ static tabi_status upsample(TC_ARGS, int bilinear) {
   int64_t osz[2];
   int has_scale;
   double scale[2];
-  tabi_status st = tc_up_check(c->h, call, x, &args[1], &args[bilinear ? 3 : 2], bilinear, osz,
+  tabi_status st = ref_up_check(c->h, call, x, &args[1], &args[bilinear ? 3 : 2], bilinear, osz,
                                &has_scale, scale);
   if (st != TABI_OK) return st;
   tcp_up_geom g;
@@ -115,7 +116,7 @@ static tabi_status k_col2im(TC_ARGS) {
   tabi_tensor *x = args[0].u.t;
   int64_t oshape[4], nb[2];
   int batched;
-  tabi_status st = tc_col2im_check(c->h, call, x, args, oshape, &batched, nb);
+  tabi_status st = ref_col2im_check(c->h, call, x, args, oshape, &batched, nb);
   if (st != TABI_OK) return st;
   tcp_col2im_geom g;
   tcp_col2im_init(&g, x->dl.ndim, x->dl.shape, x->dl.strides, tabi_tensor_dtype(x),

@@ -123,7 +123,7 @@ TCP_HD int64_t tcp_pad_index(int reflect, int64_t j, int64_t size, int64_t pad_l
 }
 
 /* Geometry from the input (nd <= TCP_MAX_DIMS) and the validated output
- * shape, left pads and padded-dim flags (tc_pad_check). Host side. */
+ * shape, left pads and padded-dim flags (ref_pad_check). Host side. */
 TCP_HD void tcp_pad_init(tcp_pad_geom *g, int32_t nd, const int64_t *shape, const int64_t *strides,
                          const int64_t *oshape, const int64_t *padl, const int32_t *is_pad,
                          int reflect, int dt) {
@@ -263,7 +263,7 @@ typedef struct tcp_col2im_geom {
   int32_t dt, cplx;
 } tcp_col2im_geom;
 
-/* Geometry from the validated arguments (tc_col2im_check): input of nd (2 or
+/* Geometry from the validated arguments (ref_col2im_check): input of nd (2 or
  * 3) dims, output_size, kernel_size, dilation, padding, stride. Host side. */
 TCP_HD void tcp_col2im_init(tcp_col2im_geom *g, int32_t nd, const int64_t *shape,
                             const int64_t *strides, int dt, const int64_t osz[2],

@@ -2,7 +2,8 @@
  * avg_pool{1,2,3}d, avg_pool2d_backward, adaptive_avg_pool1d,
  * _adaptive_avg_pool{2,3}d and _adaptive_avg_pool2d_backward.
  *
- * The argument checks are the reference's (tc_pool_check.c); the kernels are
+ * The argument checks are the reference's own (reference/ref_pool_check.c,
+ * linked in); the kernels are
  * grid-stride loops with one thread per element calling the element functions
  * of tc_pool.cuh, which tests/cuda/test_cuda_pool_host runs on the host against
  * the reference plugin. Outputs are contiguous (as the reference's); inputs
@@ -20,7 +21,7 @@
 
 #include "tc.h"
 #include "tc_pool.cuh"
-#include "tc_pool_check.h"
+#include "ref_pool_check.h"
 
 #define NT 256
 #define CHECK_BLOCKS 1024
@@ -117,7 +118,7 @@ static tabi_status finish(tc_ctx *c, const char *op, int launched, tabi_tensor *
 }
 
 /* The pooled output's shape: self's leading dims, then m->out. */
-static int32_t out_shape(const tabi_tensor *x, const tc_pool_dims *m, int64_t *shape) {
+static int32_t out_shape(const tabi_tensor *x, const ref_pool_dims *m, int64_t *shape) {
   for (int32_t i = 0; i < m->nlead; i++) shape[i] = x->dl.shape[i];
   for (int32_t i = 0; i < m->ns; i++) shape[m->nlead + i] = m->out[i];
   return m->nlead + m->ns;
@@ -128,8 +129,8 @@ static int32_t out_shape(const tabi_tensor *x, const tc_pool_dims *m, int64_t *s
 static tabi_status max_pool(TC_ARGS, int32_t ns) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t;
-  tc_pool_dims m;
-  tabi_status st = tc_max_pool_check(c->h, call, args, ns, &m);
+  ref_pool_dims m;
+  tabi_status st = ref_pool_max_check(c->h, call, args, ns, &m);
   const char *names[1] = {"self"};
   if (st == TABI_OK) st = devices(c, OPN, 1, &x, names);
   if (st != TABI_OK) return st;
@@ -157,8 +158,9 @@ static tabi_status k_max_pool3d(TC_ARGS) { return max_pool(ctx, call, args, outs
 static tabi_status avg_like(TC_ARGS, int32_t ns, int adaptive) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t;
-  tc_pool_dims m;
-  tabi_status st = adaptive ? tc_adaptive_check(c->h, call, args, ns, &m) : tc_avg_pool_check(c->h, call, args, ns, &m);
+  ref_pool_dims m;
+  tabi_status st =
+      adaptive ? ref_pool_adaptive_check(c->h, call, args, ns, &m) : ref_pool_avg_check(c->h, call, args, ns, &m);
   const char *names[1] = {"self"};
   if (st == TABI_OK) st = devices(c, OPN, 1, &x, names);
   if (st != TABI_OK) return st;
@@ -215,7 +217,7 @@ static tabi_status mpb_check(tc_ctx *c, const tabi_call *call, const char *op, c
       *full |= r[3 * b + 2] != 0;
     }
     if (pos != INT64_MAX)
-      st = tc_max_pool_bwd_index_error(c->h, call, val, g->in[0] * g->in[1] * g->in[2]);
+      st = ref_pool_max_bwd_index_error(c->h, call, val, g->in[0] * g->in[1] * g->in[2]);
   }
   if (dres) c->h->tensor_release(c->h->ctx, dres);
   if (hres) c->h->tensor_release(c->h->ctx, hres);
@@ -226,10 +228,10 @@ static tabi_status mpb_check(tc_ctx *c, const tabi_call *call, const char *op, c
 static tabi_status backward(TC_ARGS, int kind) {
   TC_CTX;
   tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *ind = kind == 0 ? args[7].u.t : NULL;
-  tc_pool_dims m;
-  tabi_status st = kind == 0   ? tc_max_pool_bwd_check(c->h, call, args, &m)
-                   : kind == 1 ? tc_avg_pool_bwd_check(c->h, call, args, &m)
-                               : tc_adaptive_bwd_check(c->h, call, args, &m);
+  ref_pool_dims m;
+  tabi_status st = kind == 0   ? ref_pool_max_bwd_check(c->h, call, args, &m)
+                   : kind == 1 ? ref_pool_avg_bwd_check(c->h, call, args, &m)
+                               : ref_pool_adaptive_bwd_check(c->h, call, args, &m);
   tabi_tensor *ts[3] = {x, go, ind};
   const char *names[3] = {"self", "grad_output", "indices"};
   if (st == TABI_OK) st = devices(c, OPN, kind == 0 ? 3 : 2, ts, names);

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "tc_pad_up.cuh" /* TCP_HD, tcp_ld/tcp_st/tcp_esz: element access as the reference */
-#include "tc_pool_check.h"
+#include "ref_pool_check.h"
 
 #define TCQ_HD TCP_HD
 
@@ -54,9 +54,9 @@ TCQ_HD void tcq_norm_strides(int64_t out[5], int32_t nlead, int32_t ns, const in
   for (int32_t i = 0; i < 3; i++) out[2 + i] = i < ns ? strides[nlead + i] : 0;
 }
 
-/* Geometry from the validated dims (tc_pool_check.c) and self (shape,
+/* Geometry from the validated dims (ref_pool_check.c) and self (shape,
  * strides); grad_output's and indices' strides (NULL: none). Host side. */
-TCQ_HD void tcq_init(tcq_geom *g, const tc_pool_dims *m, const int64_t *xshape,
+TCQ_HD void tcq_init(tcq_geom *g, const ref_pool_dims *m, const int64_t *xshape,
                      const int64_t *xstrides, const int64_t *gstrides, const int64_t *istrides,
                      int dt) {
   g->dt = dt;

@@ -1,10 +1,12 @@
 /* tests/cuda/host_stub.h: what the host-emulation tests (test_cuda_*_host.cpp)
  * share: the reference runtime and calls into it, a random input stream, CPU
- * tensors in three layouts, and a stand-in host table. The GPU plugins'
- * argument checks (tc_*_check.c) take the host table and the call as kernels
- * do; these tests run them without a runtime: set_error keeps the message in fake_msg, op_info names the op the
- * check is for (fake_call(name) sets it), nothing else is needed. C++ (the
- * tests are C++; the checks are C with C linkage). */
+ * tensors in three layouts, and a stand-in host table. The argument checks
+ * the GPU kernels share with the reference (reference/ref_*_check.c) take the
+ * host table and the call as kernels do; these tests run them without a
+ * runtime, for the geometry they give: set_error keeps the message in
+ * fake_msg, op_info names the op the check is for (fake_call(name) sets it),
+ * nothing else is needed. C++ (the tests are C++; the checks are C with C
+ * linkage). */
 #ifndef TABI_TESTS_CUDA_HOST_STUB_H
 #define TABI_TESTS_CUDA_HOST_STUB_H
 

@@ -6,7 +6,7 @@
  * The kernels are grid-stride loops, one thread per output element, each
  * calling an element function of plugins/cuda/tc_misc.cuh with the geometry of
  * that header's *_init functions (embedding_dense_backward also with the
- * bucket list of tc_misc_check.c's tc_embbw_buckets). This test compiles the
+ * bucket list of tc_misc.cuh's tc_embbw_buckets). This test compiles the
  * header as plain C++ and runs the same init and element functions over every
  * output index, on the same input bytes the reference plugin gets (random
  * values with NaN, +-inf, -0.0 and grid points on pixel centres and half-pixel
@@ -16,10 +16,10 @@
  * rounds differently (the header keeps nvcc and clang from fusing
  * multiply-adds; CUDA's pow() is not glibc's, so cdist/pdist with p other
  * than 0, 1, 2, inf may differ in the last bits on a GPU). The argument checks
- * the kernels run first (tc_misc_check.c, linked here with the reference's
- * helpers under a stand-in host table) must give the reference's output
- * shapes for every case above, and its status and message for bad
- * arguments. argv[1]: libtabi_reference.so. */
+ * the kernels run first are the reference's own (reference/ref_misc_check.c,
+ * linked here under a stand-in host table): they must give the reference's
+ * output shapes for every case above (bad arguments need no comparison: both
+ * run the one function). argv[1]: libtabi_reference.so. */
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -33,10 +33,10 @@
 
 #include "check.h"
 #include "host_stub.h"
+#include "ref_misc_check.h"
 #include "tc_misc.cuh"
-#include "tc_misc_check.h"
 
-static long long checked_elems, checked_cases, checked_errors;
+static long long checked_elems, checked_cases;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 
@@ -99,8 +99,7 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
             tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, ov, tv);
 }
 
-
-/* --- the checks of tc_misc_check.c under a stand-in host table --------------- */
+/* --- the shared checks (reference/ref_misc_check.c) under a stand-in host table */
 /* the stand-in host table: host_stub.h */
 
 /* The index values of a (CPU) integer tensor in element order: what the
@@ -125,7 +124,7 @@ static tabi_status run_check(const char *name, tabi_value *a, int32_t *ond, int6
   tabi_call call = fake_call(name);
   tabi_status st;
   if (strstr(name, "grid_sampler")) {
-    st = tc_grid_check(&FAKE, &call, a);
+    st = ref_grid_check(&FAKE, &call, a);
     if (st == TABI_OK) {
       *ond = 4;
       oshape[0] = a[0].u.t->dl.shape[0];
@@ -138,19 +137,19 @@ static tabi_status run_check(const char *name, tabi_value *a, int32_t *ond, int6
   if (strstr(name, "cdist")) {
     int64_t bshape[TCM_MAX_DIMS];
     int32_t bnd = 0;
-    st = tc_cdist_check(&FAKE, &call, a, &bnd, bshape, oshape);
+    st = ref_cdist_check(&FAKE, &call, a, &bnd, bshape, oshape);
     *ond = bnd + 2;
     return st;
   }
   if (strstr(name, "pdist")) {
     *ond = 1;
-    return tc_pdist_check(&FAKE, &call, a, oshape);
+    return ref_pdist_check(&FAKE, &call, a, oshape);
   }
   int64_t D = 0;
-  st = tc_embbw_check(&FAKE, &call, a, &D);
+  st = ref_embbw_check(&FAKE, &call, a, &D);
   if (st != TABI_OK) return st;
   std::vector<int64_t> iv = host_ints(a[1].u.t);
-  st = tc_embbw_check_indices(&FAKE, &call, iv.data(), numel_of(a[1].u.t), a[2].u.i);
+  st = ref_embbw_check_indices(&FAKE, &call, iv.data(), numel_of(a[1].u.t), a[2].u.i);
   *ond = 2;
   oshape[0] = a[2].u.i;
   oshape[1] = D;
@@ -166,23 +165,6 @@ static void check_shape(const char *name, tabi_value *a, const tabi_tensor *refo
   for (int32_t d = 0; same && d < refout->dl.ndim; d++) same = oshape[d] == refout->dl.shape[d];
   CHECK_MSG(same, "%s: check status %d (%s), or output shape differs from the reference's", name, (int)st,
             fake_msg);
-}
-
-/* Bad arguments: the reference's status and message. */
-static void check_error(const char *name, tabi_value *a, int na) {
-  tabi_op op;
-  tabi_value out = tabi_none();
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  tabi_status sr = tabi_call(ref, op, a, na, &out, 1);
-  char rmsg[1024];
-  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
-  tabi_value_release(&out);
-  int64_t oshape[TCM_MAX_DIMS];
-  int32_t ond;
-  tabi_status sc = run_check(name, a, &ond, oshape);
-  checked_errors++;
-  CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"",
-            name, (int)sc, fake_msg, (int)sr, rmsg);
 }
 
 /* --- grid_sampler_2d ------------------------------------------------------------- */
@@ -278,7 +260,7 @@ static void cdist_case(tabi_dtype dt, int mode) {
     int32_t gbnd = 0;
     int64_t bshape[TCM_MAX_DIMS], oshape[TCM_MAX_DIMS];
     tabi_call call = fake_call(name);
-    CHECK_OK(tc_cdist_check(&FAKE, &call, a, &gbnd, bshape, oshape));
+    CHECK_OK(ref_cdist_check(&FAKE, &call, a, &gbnd, bshape, oshape));
     tcm_cdist_geom g;
     tcm_cdist_init(&g, x1->dl.ndim, x1->dl.shape, x1->dl.strides, x2->dl.ndim, x2->dl.shape, x2->dl.strides, gbnd,
                    bshape, dt, p);
@@ -468,9 +450,9 @@ static void ebag_case(tabi_dtype dt, tabi_dtype it, int mode, int layout) {
     tabi_call call = fake_call(name);
     int64_t gB = -1;
     int o2b_empty = 0;
-    CHECK_OK(tc_ebag_check(&FAKE, &call, a, &gB, &o2b_empty));
+    CHECK_OK(ref_ebag_check(&FAKE, &call, a, &gB, &o2b_empty));
     std::vector<int64_t> hiv = host_ints(ind), hoff = host_ints(off);
-    CHECK_OK(tc_ebag_check_values(&FAKE, &call, hoff.data(), noff, hiv.data(), n, V));
+    CHECK_OK(ref_ebag_check_values(&FAKE, &call, hoff.data(), noff, hiv.data(), n, V));
     std::vector<int64_t> starts((size_t)B + 2), o2b((size_t)n + 1), cnt((size_t)B + 1), zero((size_t)B + 1, 0);
     tc_ebag_layout(hoff.data(), gB, hiv.data(), n, pad, starts.data(), o2b.data(), cnt.data());
     CHECK(gB == B && r[0].u.t->dl.shape[0] == B && numel_of(r[1].u.t) == (o2b_empty ? 0 : n) &&
@@ -497,168 +479,6 @@ static void ebag_case(tabi_dtype dt, tabi_dtype it, int mode, int layout) {
   if (psw) tabi_tensor_release(psw);
   for (tabi_tensor *t : {wbase, ibase, obase, pbase})
     if (t) tabi_tensor_release(t);
-}
-
-/* Bad arguments of _embedding_bag: the reference's status and message from
- * tc_ebag_check, then tc_ebag_check_values on the host copies. */
-static void ebag_error(tabi_value *a) {
-  const char *name = "aten::_embedding_bag";
-  tabi_op op;
-  tabi_value r[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  tabi_status sr = tabi_call(ref, op, a, 9, r, 4);
-  char rmsg[1024];
-  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
-  for (int k = 0; k < 4; k++) tabi_value_release(&r[k]);
-  tabi_call call = fake_call(name);
-  int64_t B;
-  int e;
-  tabi_status sc = tc_ebag_check(&FAKE, &call, a, &B, &e);
-  if (sc == TABI_OK) {
-    std::vector<int64_t> iv = host_ints(a[1].u.t), ov = host_ints(a[2].u.t);
-    sc = tc_ebag_check_values(&FAKE, &call, ov.data(), numel_of(a[2].u.t), iv.data(), numel_of(a[1].u.t),
-                              a[0].u.t->dl.shape[0]);
-  }
-  checked_errors++;
-  CHECK_MSG(sr != TABI_OK && sc == sr && strcmp(rmsg, fake_msg) == 0, "%s: check %d \"%s\", reference %d \"%s\"",
-            name, (int)sc, fake_msg, (int)sr, rmsg);
-}
-
-static void ebag_errors() {
-  std::vector<tabi_tensor *> keep;
-  auto T = [&](tabi_dtype dt, std::vector<int64_t> shape, std::vector<int64_t> vals) {
-    int64_t n = prod((int32_t)shape.size(), shape.data());
-    std::vector<char> b((size_t)(n * 8) + 8, 0);
-    for (int64_t i = 0; i < n && i < (int64_t)vals.size(); i++) {
-      if (tcm_is_int(dt)) tcm_st_i(b.data() + i * tcm_esz(dt), dt, vals[(size_t)i]);
-      else tcp_st(b.data() + i * tcm_esz(dt), dt, (double)vals[(size_t)i]);
-    }
-    tabi_tensor *t = NULL;
-    CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, (int32_t)shape.size(), shape.data(), b.data(),
-                                   (uint64_t)(n * tcm_esz(dt)), &t));
-    keep.push_back(t);
-    return t;
-  };
-  const tabi_dtype F32 = TABI_DTYPE_FLOAT32, I64 = TABI_DTYPE_INT64;
-  tabi_tensor *ws[3] = {T(F32, {5, 3}, {}), T(TABI_DTYPE_INT32, {5, 3}, {}), T(F32, {15}, {})};
-  tabi_tensor *is[4] = {T(I64, {4}, {0, 1, 4, 2}), T(F32, {4}, {}), T(I64, {4}, {0, 5, 1, 1}), T(I64, {2, 2}, {})};
-  tabi_tensor *os[5] = {T(I64, {2}, {0, 2}), T(I64, {2}, {1, 2}), T(I64, {3}, {0, 3, 2}), T(I64, {2}, {0, 5}),
-                        T(I64, {0}, {})};
-  tabi_tensor *ps[3] = {T(F32, {4}, {}), T(TABI_DTYPE_FLOAT64, {4}, {}), T(F32, {3}, {})};
-  for (int wi = 0; wi < 3; wi++)
-    for (int ii = 0; ii < 4; ii++)
-      for (int oi = 0; oi < 5; oi++)
-        for (int mode = -1; mode < 3; mode++)
-          for (int pi = -1; pi < 3; pi++)
-            for (int ilo = 0; ilo < 2; ilo++) {
-              tabi_value a[9] = {tabi_tensor_value(ws[wi]), tabi_tensor_value(is[ii]), tabi_tensor_value(os[oi]),
-                                 tabi_bool(0), tabi_int(mode == -1 ? 3 : mode), tabi_bool(0),
-                                 pi < 0 ? tabi_none() : tabi_tensor_value(ps[pi]), tabi_bool(ilo), tabi_int(-1)};
-              tabi_op op;
-              tabi_value r[4] = {tabi_none(), tabi_none(), tabi_none(), tabi_none()};
-              tabi_op_find(ref, "aten::_embedding_bag", &op);
-              tabi_status st = tabi_call(ref, op, a, 9, r, 4);
-              for (int k = 0; k < 4; k++) tabi_value_release(&r[k]);
-              if (st == TABI_OK) continue; /* valid: covered by the value cases */
-              ebag_error(a);
-            }
-  for (tabi_tensor *t : keep) tabi_tensor_release(t);
-}
-
-/* --- argument errors ------------------------------------------------------------ */
-static tabi_tensor *zeros(tabi_dtype dt, int32_t nd, const int64_t *shape) {
-  int64_t n = prod(nd, shape);
-  std::vector<char> z((size_t)(n * 16) + 16, 0);
-  tabi_tensor *t = NULL;
-  int esz = dt == TABI_DTYPE_BOOL ? 1 : dt == TABI_DTYPE_COMPLEX64 ? 8 : dt == TABI_DTYPE_COMPLEX128 ? 16 : tcm_esz(dt);
-  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, shape, z.data(), (uint64_t)(n * esz), &t));
-  return t;
-}
-
-static void error_cases() {
-  std::vector<tabi_tensor *> keep;
-  auto T = [&](tabi_dtype dt, std::initializer_list<int64_t> s) {
-    std::vector<int64_t> v(s);
-    tabi_tensor *t = zeros(dt, (int32_t)v.size(), v.data());
-    keep.push_back(t);
-    return t;
-  };
-  const tabi_dtype F32 = TABI_DTYPE_FLOAT32, F64 = TABI_DTYPE_FLOAT64;
-  /* grid_sampler_2d: dtype, grid dtype, modes, shapes */
-  {
-    const char *name = "aten::grid_sampler_2d";
-    tabi_tensor *ins[6] = {T(F32, {2, 3, 4, 5}), T(TABI_DTYPE_FLOAT16, {2, 3, 4, 5}), T(TABI_DTYPE_INT32, {2, 3, 4, 5}),
-                           T(F32, {3, 4, 5}), T(F32, {2, 3, 0, 5}), T(F64, {2, 3, 4, 5})};
-    tabi_tensor *grids[6] = {T(F32, {2, 3, 3, 2}), T(F64, {2, 3, 3, 2}), T(F32, {1, 3, 3, 2}),
-                             T(F32, {2, 3, 3, 3}), T(F32, {2, 3, 2}), T(TABI_DTYPE_FLOAT16, {2, 3, 3, 2})};
-    const int64_t modes[4][2] = {{0, 0}, {3, 0}, {0, -1}, {2, 3}};
-    for (int i = 0; i < 6; i++)
-      for (int g = 0; g < 6; g++)
-        for (int m = 0; m < 4; m++) {
-          if ((i == 0 && g == 0) || (i == 5 && g == 1)) {
-            if (m == 0) continue; /* valid */
-          }
-          tabi_value a[5] = {tabi_tensor_value(ins[i]), tabi_tensor_value(grids[g]), tabi_int(modes[m][0]),
-                             tabi_int(modes[m][1]), tabi_bool(0)};
-          check_error(name, a, 5);
-        }
-  }
-  /* cdist: dtypes, p < 0, compute_mode, dims, columns, batch broadcast */
-  {
-    const char *name = "aten::_cdist_forward";
-    tabi_tensor *xs[7] = {T(F32, {3, 4}),       T(F64, {3, 4}),    T(TABI_DTYPE_INT64, {3, 4}), T(F32, {4}),
-                          T(F32, {2, 3, 5}),    T(F32, {3, 3, 4}), T(TABI_DTYPE_FLOAT16, {3, 4})};
-    const double ps[2] = {2.0, -1.0};
-    const int64_t cms[2] = {1, 3};
-    for (int i = 0; i < 7; i++)
-      for (int j = 0; j < 7; j++)
-        for (int p = 0; p < 2; p++)
-          for (int cm = 0; cm < 2; cm++) {
-            tabi_value a[4] = {tabi_tensor_value(xs[i]), tabi_tensor_value(xs[j]), tabi_float(ps[p]), tabi_int(cms[cm])};
-            tabi_op op;
-            tabi_value out = tabi_none();
-            tabi_op_find(ref, name, &op);
-            if (tabi_call(ref, op, a, 4, &out, 1) == TABI_OK) {
-              tabi_value_release(&out);
-              continue; /* valid: covered by the value cases */
-            }
-            check_error(name, a, 4);
-          }
-  }
-  /* pdist: dtype, p < 0, dims */
-  {
-    const char *name = "aten::_pdist_forward";
-    tabi_tensor *xs[5] = {T(F32, {3, 4}), T(TABI_DTYPE_INT32, {3, 4}), T(F32, {4}), T(F64, {2, 3, 4}),
-                          T(TABI_DTYPE_BFLOAT16, {3, 4})};
-    for (int i = 0; i < 5; i++)
-      for (int p = 0; p < 2; p++) {
-        if (i == 0 && p == 0) continue;
-        tabi_value a[2] = {tabi_tensor_value(xs[i]), tabi_float(p ? -0.5 : 2.0)};
-        check_error(name, a, 2);
-      }
-  }
-  /* embedding_dense_backward: dtypes, num_weights < 0, shapes, index range */
-  {
-    const char *name = "aten::embedding_dense_backward";
-    tabi_tensor *gos[5] = {T(F32, {4, 3}), T(TABI_DTYPE_BOOL, {4, 3}), T(TABI_DTYPE_COMPLEX64, {4, 3}),
-                           T(F32, {5, 3}), T(F32, {4})};
-    int64_t bad_hi[4] = {0, 1, 5, 2}, bad_neg[4] = {0, -1, 2, 2};
-    tabi_tensor *inds[5] = {T(TABI_DTYPE_INT64, {4}), T(F32, {4}), T(TABI_DTYPE_INT64, {2, 2}), NULL, NULL};
-    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 1, (const int64_t[]){4}, bad_hi, 32, &inds[3]));
-    CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_INT64, 1, (const int64_t[]){4}, bad_neg, 32, &inds[4]));
-    keep.push_back(inds[3]);
-    keep.push_back(inds[4]);
-    const int64_t Vs[3] = {5, -2, 0};
-    for (int g = 0; g < 5; g++)
-      for (int i = 0; i < 5; i++)
-        for (int v = 0; v < 3; v++) {
-          if (g == 0 && (i == 0 || i == 3) && v == 0) continue; /* valid */
-          tabi_value a[5] = {tabi_tensor_value(gos[g]), tabi_tensor_value(inds[i]), tabi_int(Vs[v]), tabi_int(-1),
-                             tabi_bool(v == 0)};
-          check_error(name, a, 5);
-        }
-  }
-  for (tabi_tensor *t : keep) tabi_tensor_release(t);
 }
 
 int main(int argc, char **argv) {
@@ -703,10 +523,7 @@ int main(int argc, char **argv) {
   }
   pdist_pairs();
   bucket_cases();
-  error_cases();
-  ebag_errors();
-  printf("%lld cases, %lld output elements compared; %lld bad-argument cases\n", checked_cases, checked_elems,
-         checked_errors);
+  printf("%lld cases, %lld output elements compared\n", checked_cases, checked_elems);
   tabi_runtime_destroy(ref);
   return check_report();
 }

@@ -1,18 +1,15 @@
-/* plugins/cuda/tc_pad_up_check.c: see tc_pad_up_check.h. The checks and their
- * messages are the reference's, in the reference's order (pad_common in
- * reference/ref_shape_pad.c, up_setup and the dtype checks of ref_nn4.c,
- * k_col2im in ref_nn.c): keep them in step with those. */
+/* reference/ref_padup_check.c: see ref_padup_check.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ref.h"
-#include "tc_pad_up_check.h"
+#include "ref_padup_check.h"
 
 #define OPN ref_op_name(h, call)
 
-tabi_status tc_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *s,
-                         const tabi_value *padding, int32_t k, int reflect, int64_t *oshape,
-                         int64_t *padl, int32_t *is_pad) {
+tabi_status ref_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *s,
+                          const tabi_value *padding, int32_t k, int reflect, int64_t *oshape,
+                          int64_t *padl, int32_t *is_pad) {
   const int64_t *pad = tabi_value_ints(padding);
   int32_t nd = s->dl.ndim;
   char b[256];
@@ -53,9 +50,9 @@ tabi_status tc_pad_check(const tabi_host_api *h, const tabi_call *call, const ta
   return TABI_OK;
 }
 
-tabi_status tc_up_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                        const tabi_value *osv, const tabi_value *sfv, int bilinear, int64_t out[2],
-                        int *has_scale, double scale[2]) {
+tabi_status ref_up_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                         const tabi_value *osv, const tabi_value *sfv, int bilinear, int64_t out[2],
+                         int *has_scale, double scale[2]) {
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_status st = ref_check_dtype(h, call, "input", dt,
                                    bilinear ? REF_DTS_FLOAT : REF_DTS_FLOAT | REF_DT(TABI_DTYPE_UINT8));
@@ -84,6 +81,7 @@ tabi_status tc_up_check(const tabi_host_api *h, const tabi_call *call, const tab
       out[i] = tabi_value_ints(osv)[i];
     }
   }
+  /* both dims first: the message prints both */
   for (int i = 0; i < 2; i++) {
     if (in[i] <= 0 || out[i] <= 0)
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: input and output sizes should be greater than 0, "
@@ -93,8 +91,8 @@ tabi_status tc_up_check(const tabi_host_api *h, const tabi_call *call, const tab
   return TABI_OK;
 }
 
-tabi_status tc_col2im_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                            const tabi_value *args, int64_t oshape[4], int *batched, int64_t nb[2]) {
+tabi_status ref_col2im_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                             const tabi_value *args, int64_t oshape[4], int *batched, int64_t nb[2]) {
   const int64_t *osz = tabi_value_ints(&args[1]), *ks = tabi_value_ints(&args[2]);
   const int64_t *dil = tabi_value_ints(&args[3]), *pad = tabi_value_ints(&args[4]);
   const int64_t *str = tabi_value_ints(&args[5]);

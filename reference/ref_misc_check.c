@@ -1,16 +1,13 @@
-/* plugins/cuda/tc_misc_check.c: see tc_misc_check.h. The checks and their
- * messages are the reference's, in the reference's order
- * (ref_nn_grid_sampler_2d and ref_nn_embedding_dense_backward in
- * reference/ref_nn4.c, k_cdist/k_pdist in ref_linalg.c): keep them in step. */
+/* reference/ref_misc_check.c: see ref_misc_check.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ref.h"
-#include "tc_misc_check.h"
+#include "ref_misc_check.h"
 
 #define OPN ref_op_name(h, call)
 
-tabi_status tc_grid_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+tabi_status ref_grid_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
   const tabi_tensor *x = args[0].u.t, *grid = args[1].u.t;
   int64_t mode = args[2].u.i, pad = args[3].u.i;
   tabi_dtype dt = tabi_tensor_dtype(x);
@@ -41,8 +38,8 @@ static tabi_status check_p(const tabi_host_api *h, const tabi_call *call, double
 
 static const uint32_t DIST_DTS = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64);
 
-tabi_status tc_cdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                           int32_t *bnd_out, int64_t *bshape, int64_t *oshape) {
+tabi_status ref_cdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                            int32_t *bnd_out, int64_t *bshape, int64_t *oshape) {
   const tabi_tensor *x1 = args[0].u.t, *x2 = args[1].u.t;
   double p = args[2].u.f;
   tabi_status st;
@@ -80,8 +77,8 @@ tabi_status tc_cdist_check(const tabi_host_api *h, const tabi_call *call, const 
   return TABI_OK;
 }
 
-tabi_status tc_pdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                           int64_t *count) {
+tabi_status ref_pdist_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                            int64_t *count) {
   const tabi_tensor *x = args[0].u.t;
   tabi_status st;
   if ((st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), DIST_DTS))) return st;
@@ -95,7 +92,12 @@ tabi_status tc_pdist_check(const tabi_host_api *h, const tabi_call *call, const 
 
 static const uint32_t IDX_DTS = REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64);
 
-tabi_status tc_embbw_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *D) {
+tabi_status ref_embedding_index_error(const tabi_host_api *h, const tabi_call *call, int64_t v, int64_t n) {
+  return REF_ERR(h, TABI_ERR_INDEX, "%s: argument '%s' holds index %lld, out of range for %lld rows", OPN,
+                 "indices", (long long)v, (long long)n);
+}
+
+tabi_status ref_embbw_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *D) {
   const tabi_tensor *go = args[0].u.t, *ind = args[1].u.t;
   int64_t V = args[2].u.i;
   tabi_status st;
@@ -111,27 +113,15 @@ tabi_status tc_embbw_check(const tabi_host_api *h, const tabi_call *call, const 
   return TABI_OK;
 }
 
-tabi_status tc_embbw_check_indices(const tabi_host_api *h, const tabi_call *call, const int64_t *iv,
-                                   int64_t ni, int64_t V) {
+tabi_status ref_embbw_check_indices(const tabi_host_api *h, const tabi_call *call, const int64_t *iv,
+                                    int64_t ni, int64_t V) {
   for (int64_t i = 0; i < ni; i++)
-    if (iv[i] < 0 || iv[i] >= V)
-      return REF_ERR(h, TABI_ERR_INDEX, "%s: argument '%s' holds index %lld, out of range for %lld rows", OPN,
-                     "indices", (long long)iv[i], (long long)V);
+    if (iv[i] < 0 || iv[i] >= V) return ref_embedding_index_error(h, call, iv[i], V);
   return TABI_OK;
 }
 
-void tc_embbw_buckets(const int64_t *iv, int64_t ni, int64_t V, int64_t *starts, int64_t *pos) {
-  for (int64_t r = 0; r <= V; r++) starts[r] = 0;
-  for (int64_t i = 0; i < ni; i++) starts[iv[i] + 1]++;
-  for (int64_t r = 0; r < V; r++) starts[r + 1] += starts[r];
-  /* fill with a moving cursor per row: starts[r] advances, then shifts back */
-  for (int64_t i = 0; i < ni; i++) pos[starts[iv[i]]++] = i;
-  for (int64_t r = V; r > 0; r--) starts[r] = starts[r - 1];
-  starts[0] = 0;
-}
-
-tabi_status tc_ebag_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *Bout,
-                          int *o2b_empty) {
+tabi_status ref_ebag_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int64_t *Bout,
+                           int *o2b_empty) {
   const tabi_tensor *w = args[0].u.t, *ind = args[1].u.t, *off = args[2].u.t;
   int64_t mode = args[4].u.i, pad = args[8].u.i;
   const tabi_tensor *psw = args[6].tag == TABI_TAG_TENSOR ? args[6].u.t : NULL;
@@ -162,15 +152,17 @@ tabi_status tc_ebag_check(const tabi_host_api *h, const tabi_call *call, const t
   if (B < 0)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: include_last_offset needs at least one offset", OPN);
   *Bout = B;
-  /* ATen's sum-mode fast path does not build offset2bag (see ref_nn6.c) */
+  /* ATen's sum-mode fast path (is_fast_path: a float32/float16/bfloat16 weight
+   * with weight.stride(1) == 1, per_sample_weights.stride(0) == 1, padding_idx
+   * < 0) does not build offset2bag; every other case returns it, [n]. */
   *o2b_empty = mode == 0 && pad < 0 &&
                (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16) &&
                w->dl.strides[1] == 1 && (!psw || psw->dl.strides[0] == 1);
   return TABI_OK;
 }
 
-tabi_status tc_ebag_check_values(const tabi_host_api *h, const tabi_call *call, const int64_t *offv,
-                                 int64_t noff, const int64_t *iv, int64_t n, int64_t V) {
+tabi_status ref_ebag_check_values(const tabi_host_api *h, const tabi_call *call, const int64_t *offv,
+                                  int64_t noff, const int64_t *iv, int64_t n, int64_t V) {
   int64_t prev = 0;
   for (int64_t b = 0; b < noff; b++) {
     int64_t o = offv[b];
@@ -185,19 +177,4 @@ tabi_status tc_ebag_check_values(const tabi_host_api *h, const tabi_call *call, 
       return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for %lld rows", OPN,
                      (long long)iv[i], (long long)V);
   return TABI_OK;
-}
-
-void tc_ebag_layout(const int64_t *offv, int64_t B, const int64_t *iv, int64_t n, int64_t pad, int64_t *starts,
-                    int64_t *o2b, int64_t *cnt) {
-  /* the reference's walk: position i is in the last bag b < B with offsets[b] <= i */
-  int64_t bag = 0;
-  for (int64_t b = 0; b < B; b++) cnt[b] = 0;
-  for (int64_t b = 0; b <= B; b++) starts[b] = n;
-  if (B > 0) starts[0] = 0;
-  for (int64_t i = 0; i < n; i++) {
-    while (bag + 1 < B && offv[bag + 1] <= i) starts[++bag] = i;
-    o2b[i] = bag;
-    if (B > 0 && iv[i] != pad) cnt[bag]++;
-  }
-  /* bags after the last position (offsets equal to n) start at n */
 }

@@ -1,31 +1,69 @@
-/* plugins/cuda/tc_idx_check.c: see tc_idx_check.h. The checks and messages
- * are reference/ref_index.c's (k_scatter_reduce, scatter_run,
- * sg_check_shapes, sg_check_bounds), in its order: keep them in step. */
+/* reference/ref_index_check.c: see ref_index_check.h. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ref.h"
 #include "ref_shape_util.h"
-#include "tc_idx_check.h"
+#include "ref_index_check.h"
 
 #define OPN ref_op_name(h, call)
-
-enum { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN }; /* tc_idx.cuh's TCI_* */
 
 static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim > 0 ? t->dl.ndim : 1; }
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim > 0 ? t->dl.shape[d] : 1; }
 
-static tabi_status sr_shapes(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int32_t dim,
-                             const tabi_tensor *index, const tabi_tensor *src) {
+/* c10's overflows<To>(scalar): does the Scalar fit dtype dt? */
+static int scalar_overflows(const tabi_value *v, tabi_dtype dt) {
+  if (dt == TABI_DTYPE_BOOL || v->tag == TABI_TAG_BOOL) return 0;
+  double lo, hi;
+  switch (dt) {
+    case TABI_DTYPE_UINT8: lo = 0; hi = 255; break;
+    case TABI_DTYPE_INT8: lo = -128; hi = 127; break;
+    case TABI_DTYPE_INT16: lo = -32768; hi = 32767; break;
+    case TABI_DTYPE_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case TABI_DTYPE_INT64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+    case TABI_DTYPE_FLOAT16: lo = -65504; hi = 65504; break;
+    case TABI_DTYPE_BFLOAT16: lo = -3.3895313892515355e38; hi = 3.3895313892515355e38; break;
+    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: lo = -FLT_MAX; hi = FLT_MAX; break;
+    default: return 0; /* float64, complex128 hold every Scalar */
+  }
+  int integral = tabi_dtype_is_integral(dt, 0);
+  if (v->tag == TABI_TAG_INT) {
+    int64_t i = v->u.i;
+    /* unsigned targets let negatives wrap (uint8 takes -255..255), as c10 does */
+    if (dt == TABI_DTYPE_UINT8) return i > 255 || i < -255;
+    if (dt == TABI_DTYPE_INT64) return 0;
+    return (double)i < lo || (double)i > hi;
+  }
+  double parts[2] = {v->tag == TABI_TAG_COMPLEX ? v->u.c[0] : v->u.f,
+                     v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0};
+  if (!tabi_dtype_is_complex(dt) && parts[1] != 0) return 1;
+  for (int k = 0; k < (tabi_dtype_is_complex(dt) ? 2 : 1); k++) {
+    double f = parts[k];
+    if (!integral && isinf(f)) continue;
+    if (isnan(f)) {
+      if (integral) return 1;
+      continue;
+    }
+    if (f < lo || f > hi) return 1;
+  }
+  return 0;
+}
+
+tabi_status ref_idx_sg_shapes(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int32_t dim,
+                              const tabi_tensor *index, const tabi_tensor *src, int is_gather) {
   char a[128], b[128], c[128];
   int32_t nd = ne_dim(self);
-  if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  if (nd > REF_MAX_DIMS)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   if (ne_dim(index) != nd)
     return REF_ERR(h, TABI_ERR_SHAPE,
                    "%s: Index tensor must have the same number of dimensions as %s tensor "
                    "(index has %d, self has %d)",
-                   OPN, "self", (int)index->dl.ndim, (int)self->dl.ndim);
-  if (ne_dim(src) != nd)
+                   OPN, is_gather ? "input" : "self", (int)index->dl.ndim,
+                   (int)self->dl.ndim);
+  if (src && ne_dim(src) != nd)
     return REF_ERR(h, TABI_ERR_SHAPE,
                    "%s: Index tensor must have the same number of dimensions as src tensor "
                    "(index has %d, src has %d)",
@@ -33,57 +71,79 @@ static tabi_status sr_shapes(const tabi_host_api *h, const tabi_call *call, cons
   int32_t bad = -1;
   for (int32_t d = 0; d < nd && bad < 0; d++) {
     if (d != dim && ne_size(index, d) > ne_size(self, d)) bad = d;
-    if (ne_size(index, d) > ne_size(src, d)) bad = d;
+    if (src && ne_size(index, d) > ne_size(src, d)) bad = d;
   }
   if (bad < 0) return TABI_OK;
   ref_shape_str(a, sizeof a, index->dl.ndim, index->dl.shape);
   ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape);
+  if (src)
+    return REF_ERR(h, TABI_ERR_SHAPE,
+                   "%s: Expected index %s to be smaller than self %s apart from dimension %d "
+                   "and to be smaller size than src %s",
+                   OPN, a, b, (int)dim,
+                   ref_shape_str(c, sizeof c, src->dl.ndim, src->dl.shape));
   return REF_ERR(h, TABI_ERR_SHAPE,
-                 "%s: Expected index %s to be smaller than self %s apart from dimension %d "
-                 "and to be smaller size than src %s",
-                 OPN, a, b, (int)dim, ref_shape_str(c, sizeof c, src->dl.ndim, src->dl.shape));
+                 "%s: Size does not match at dimension %d: expected index %s to be smaller than "
+                 "self %s apart from dimension %d",
+                 OPN, (int)bad, a, b, (int)dim);
 }
 
-tabi_status tc_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
-                        int *kind) {
-  static const struct { const char *name; int kind; } reds[] = {
-      {"sum", SR_SUM}, {"prod", SR_PROD}, {"mean", SR_MEAN}, {"amax", SR_AMAX}, {"amin", SR_AMIN}};
-  const char *s = tabi_value_str(&args[4]);
-  int64_t len = args[4].u.list.len;
-  *kind = -1;
-  for (size_t k = 0; k < sizeof reds / sizeof reds[0]; k++)
-    if ((int64_t)strlen(reds[k].name) == len && memcmp(reds[k].name, s, (size_t)len) == 0) *kind = reds[k].kind;
-  if (*kind < 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'reduce' must be either sum, prod, mean, amax or amin (got '%.*s')", OPN,
-                   (int)(len > 64 ? 64 : len), s);
-  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
+tabi_status ref_idx_scatter_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int kind,
+                                  const tabi_tensor *src, const tabi_value *value, int32_t *dim) {
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
   if (st != TABI_OK) return st;
   if (self->dl.ndim > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; the reference supports %d", OPN,
-                   (int)self->dl.ndim, REF_MAX_DIMS);
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; the reference supports %d",
+                   OPN, (int)self->dl.ndim, REF_MAX_DIMS);
   st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, dim);
   if (st != TABI_OK) return st;
   int64_t nidx = tabi_tensor_numel(index);
   if (nidx != 0 && tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
-                   tabi_dtype_name(tabi_tensor_dtype(index)));
-  if (tabi_tensor_dtype(src) != dt)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is %s)",
-                   OPN, tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(src)));
-  if (*kind == SR_MEAN && dt == TABI_DTYPE_BOOL)
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce 'mean' does not support dtype bool (argument 'self')", OPN);
-  if ((*kind == SR_AMAX || *kind == SR_AMIN) && tabi_dtype_is_complex(dt))
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce '%s' does not support complex dtype %s", OPN,
-                   *kind == SR_AMAX ? "amax" : "amin", tabi_dtype_name(dt));
-  if (nidx != 0) return sr_shapes(h, call, self, *dim, index, src);
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s",
+                   OPN, tabi_dtype_name(tabi_tensor_dtype(index)));
+  if (src && tabi_tensor_dtype(src) != dt)
+    return REF_ERR(h, TABI_ERR_TYPE,
+                   "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is %s)",
+                   OPN, tabi_dtype_name(dt),
+                   tabi_dtype_name(tabi_tensor_dtype(src)));
+  if (kind == REF_SR_MEAN && dt == TABI_DTYPE_BOOL)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce 'mean' does not support dtype bool (argument 'self')",
+                   OPN);
+  if ((kind == REF_SR_AMAX || kind == REF_SR_AMIN) && tabi_dtype_is_complex(dt))
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: reduce '%s' does not support complex dtype %s",
+                   OPN, kind == REF_SR_AMAX ? "amax" : "amin", tabi_dtype_name(dt));
+  if (value && scalar_overflows(value, dt))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'value' cannot be converted to type %s without overflow",
+                   OPN, tabi_dtype_name(dt));
+  if (nidx != 0) return ref_idx_sg_shapes(h, call, self, *dim, index, src, 0);
   return TABI_OK;
 }
 
-tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
-                               int32_t dim, int64_t size) {
+tabi_status ref_idx_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
+                             int *kind) {
+  static const struct { const char *name; int kind; } reds[] = {{"sum", REF_SR_SUM},
+                                                                {"prod", REF_SR_PROD},
+                                                                {"mean", REF_SR_MEAN},
+                                                                {"amax", REF_SR_AMAX},
+                                                                {"amin", REF_SR_AMIN}};
+  const char *s = tabi_value_str(&args[4]);
+  int64_t len = args[4].u.list.len;
+  for (size_t k = 0; k < sizeof reds / sizeof reds[0]; k++)
+    if ((int64_t)strlen(reds[k].name) == len && memcmp(reds[k].name, s, (size_t)len) == 0) {
+      *kind = reds[k].kind;
+      return ref_idx_scatter_check(h, call, args, *kind, args[3].u.t, NULL, dim);
+    }
+  *kind = -1;
+  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                 "%s: argument 'reduce' must be either sum, prod, mean, amax or amin (got '%.*s')", OPN,
+                 (int)(len > 64 ? 64 : len), s);
+}
+
+tabi_status ref_idx_check_bounds(const tabi_host_api *h, const tabi_call *call, const int64_t *iv, int64_t n,
+                                 int32_t dim, int64_t size) {
   for (int64_t i = 0; i < n; i++)
     if (iv[i] < 0 || iv[i] >= size)
       return REF_ERR(h, TABI_ERR_INDEX,
@@ -92,8 +152,7 @@ tabi_status tc_sr_check_bounds(const tabi_host_api *h, const tabi_call *call, co
   return TABI_OK;
 }
 
-/* k_nonzero's checks (reference/ref_index2.c). */
-tabi_status tc_nz_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+tabi_status ref_idx_nonzero_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
   const tabi_tensor *self = args[0].u.t;
   tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
   if (st != TABI_OK) return st;
@@ -101,9 +160,8 @@ tabi_status tc_nz_check(const tabi_host_api *h, const tabi_call *call, const tab
   return TABI_OK;
 }
 
-/* k_masked_scatter's checks before the walk (reference/ref_index2.c). */
-tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
-                        int64_t *shape) {
+tabi_status ref_idx_ms_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *nd,
+                             int64_t *shape) {
   const tabi_tensor *self = args[0].u.t, *mask = args[1].u.t, *source = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
@@ -118,15 +176,17 @@ tabi_status tc_ms_check(const tabi_host_api *h, const tabi_call *call, const tab
   return ref_broadcast_shape(h, call, 2, both, nd, shape);
 }
 
-tabi_status tc_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail) {
+tabi_status ref_idx_ms_short(const tabi_host_api *h, const tabi_call *call, int64_t avail) {
   return REF_ERR(h, TABI_ERR_SHAPE,
                  "%s: Number of elements of source < number of ones in mask (argument 'source' has %lld elements)",
                  OPN, (long long)avail);
 }
 
-/* k_randperm's checks (reference/ref_create2.c), in its order: layout, dtype,
- * n, n - 1 representable, the precision limit. */
-tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, tabi_dtype *dt) {
+/* randperm: layout, dtype, n, n - 1 representable, the precision limit (ATen's
+ * check_supported_max_int_with_precision: n - 1 must fit the dtype, and floats
+ * must represent every integer up to n exactly). */
+tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   tabi_dtype *dt) {
   int64_t n = args[0].u.i;
   *dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
   const tabi_value *layout = &args[2];
@@ -152,11 +212,10 @@ tabi_status tc_rp_check(const tabi_host_api *h, const tabi_call *call, const tab
   return TABI_OK;
 }
 
-/* --- advanced indexing (index.Tensor, index_put): reference/ref_index2.c's
- * adv_build over host copies of the index tensors ---------------------------- */
+/* --- advanced indexing (index.Tensor, index_put) ------------------------------ */
 
-void tc_adv_release(tc_adv *p) {
-  for (int32_t d = 0; d < TC_ADV_MAX; d++) {
+void ref_adv_release(ref_adv *p) {
+  for (int32_t d = 0; d < REF_ADV_MAX; d++) {
     free(p->vals[d]);
     p->vals[d] = NULL;
   }
@@ -182,7 +241,7 @@ static tabi_status adv_alloc(const tabi_host_api *h, const tabi_call *call, int6
 /* A mask covering self dims [cur, cur + mask.ndim): its nonzero coordinates,
  * one 1-D index per dim (adv_mask). */
 static tabi_status adv_mask(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
-                            const tabi_tensor *mask, int64_t pos, int32_t cur, tc_adv *p) {
+                            const tabi_tensor *mask, int64_t pos, int32_t cur, ref_adv *p) {
   char a[128], b[128];
   int32_t mnd = mask->dl.ndim;
   if (cur + mnd > self->dl.ndim)
@@ -218,8 +277,8 @@ static tabi_status adv_mask(const tabi_host_api *h, const tabi_call *call, const
   return TABI_OK;
 }
 
-tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
-                         const tabi_tensor *const *list, tc_adv *p) {
+tabi_status ref_adv_build(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int64_t n,
+                          const tabi_tensor *const *list, ref_adv *p) {
   memset(p, 0, sizeof *p);
   int32_t nd = self->dl.ndim;
   if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
@@ -302,7 +361,7 @@ tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const ta
     }
   }
   if (st != TABI_OK) {
-    tc_adv_release(p);
+    ref_adv_release(p);
     return st;
   }
   int contiguous = 1;
@@ -322,7 +381,7 @@ tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const ta
   }
   p->rnd = r;
   if (r > REF_MAX_DIMS) {
-    tc_adv_release(p);
+    ref_adv_release(p);
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: the result has too many dims", OPN);
   }
   p->nb = 1;
@@ -330,30 +389,7 @@ tabi_status tc_adv_build(const tabi_host_api *h, const tabi_call *call, const ta
   return TABI_OK;
 }
 
-void tc_adv_pack(const tc_adv *p, const int64_t *self_shape, int64_t *buf) {
-  int64_t k = 0;
-  for (int32_t d = 0; d < p->ndim; d++) {
-    if (!p->has[d]) continue;
-    int64_t st[TC_ADV_MAX], s = 1;
-    for (int32_t j = p->ind[d] - 1; j >= 0; j--) {
-      st[j] = p->ishape[d][j] == 1 ? 0 : s;
-      s *= p->ishape[d][j];
-    }
-    for (int64_t b = 0; b < p->nb; b++, k++) {
-      int64_t rem = b, off = 0;
-      for (int32_t j = p->bnd - 1; j >= 0; j--) {
-        int64_t c = rem % p->bshape[j];
-        rem /= p->bshape[j];
-        int32_t tj = j - (p->bnd - p->ind[d]);
-        if (tj >= 0) off += c * st[tj];
-      }
-      int64_t v = p->vals[d][off];
-      buf[k] = v < 0 ? v + self_shape[d] : v;
-    }
-  }
-}
-
-tabi_status tc_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+tabi_status ref_idx_iput_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
   const tabi_tensor *self = args[0].u.t, *values = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
@@ -366,8 +402,8 @@ tabi_status tc_iput_check(const tabi_host_api *h, const tabi_call *call, const t
   return TABI_OK;
 }
 
-tabi_status tc_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
-                           const tc_adv *p) {
+tabi_status ref_idx_iput_values(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *values,
+                                const ref_adv *p) {
   int fits = values->dl.ndim <= p->rnd;
   for (int32_t j = 0; fits && j < values->dl.ndim; j++) {
     int64_t vs = values->dl.shape[values->dl.ndim - 1 - j], rs = p->rshape[p->rnd - 1 - j];
@@ -382,6 +418,6 @@ tabi_status tc_iput_values(const tabi_host_api *h, const tabi_call *call, const 
                  ref_shape_str(b, sizeof b, p->rnd, p->rshape));
 }
 
-tabi_status tc_index_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
+tabi_status ref_idx_index_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
   return ref_check_dtype(h, call, "self", tabi_tensor_dtype(args[0].u.t), REF_DTS_ALL);
 }

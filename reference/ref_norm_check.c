@@ -1,55 +1,38 @@
-/* plugins/cuda/tc_norm_check.c: see tc_norm_check.h. The checks and their
- * messages are the reference's, in the reference's order (float_input,
- * ln_setup, gn_check, gn_param and the kernels of reference/ref_nn3.c,
- * ref_nn_stats_dtype of ref_nn_util.c, which the CUDA plugin does not link):
- * keep them in step with those. */
+/* reference/ref_norm_check.c: see ref_norm_check.h. The reference's layer/group
+ * norm checks, in the reference's order: the input's dtype, the statistics'
+ * dtype (ref_nn_stats_dtype), the shapes (normalized_shape or N/C/HxW/group,
+ * then the parameters), then for the backwards grad_out/mean/rstd. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ref.h"
-#include "tc_norm_check.h"
+#include "ref_nn_util.h"
+#include "ref_norm_check.h"
 
 #define OPN ref_op_name(h, call)
 
 static const tabi_tensor *opt_t(const tabi_value *v) { return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL; }
 
-static tabi_status float_input(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x) {
-  return ref_check_dtype(h, call, "input", tabi_tensor_dtype(x), REF_DTS_FLOAT);
-}
-
-/* ref_nn_stats_dtype */
-static tabi_status stats_dtype(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                               const tabi_tensor *const *params, const char *const *names, int n,
-                               int32_t *out) {
-  tabi_dtype dt = tabi_tensor_dtype(x);
-  int low = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16, mixed = 0;
-  for (int i = 0; i < n; i++) {
-    if (!params[i]) continue;
-    tabi_dtype pd = tabi_tensor_dtype(params[i]);
-    if (pd == dt) continue;
-    if (low && pd == TABI_DTYPE_FLOAT32) {
-      mixed = 1;
-      continue;
-    }
-    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the input's)%s", OPN,
-                   names[i], tabi_dtype_name(pd), tabi_dtype_name(dt), low ? " or float32" : "");
-  }
-  *out = mixed ? TABI_DTYPE_FLOAT32 : dt;
+/* float_input + ref_nn_stats_dtype over the n parameters ps (named pn) */
+static tabi_status dtypes(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                          const tabi_tensor *const *ps, const char *const *pn, int n, ref_norm_dims *d) {
+  tabi_status st;
+  tabi_dtype sdt;
+  memset(d, 0, sizeof *d);
+  if ((st = ref_check_dtype(h, call, "input", tabi_tensor_dtype(x), REF_DTS_FLOAT)) ||
+      (st = ref_nn_stats_dtype(h, call, x, ps, pn, n, &sdt)))
+    return st;
+  d->sdt = (int32_t)sdt;
   return TABI_OK;
 }
 
-tabi_status tc_ln_bwd_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                            tc_norm_dims *d) {
-  const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *mean = args[3].u.t, *rstd = args[4].u.t;
-  const tabi_tensor *w = opt_t(&args[5]), *b = opt_t(&args[6]);
-  const tabi_tensor *ps[2] = {w, b};
+/* Splits x at the normalized dims: M rows of N elements (row-major linear index
+ * r*N + j). Checks normalized_shape against x and the parameters' shapes. */
+static tabi_status ln_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+                            const tabi_value *nsv, const tabi_tensor *const *ps, ref_norm_dims *d) {
+  int64_t k = ref_list_len(nsv);
+  const int64_t *ns = tabi_value_ints(nsv);
   const char *pn[2] = {"weight", "bias"};
-  tabi_status st;
-  memset(d, 0, sizeof *d);
-  if ((st = float_input(h, call, x)) || (st = stats_dtype(h, call, x, ps, pn, 2, &d->sdt))) return st;
-  /* ln_setup */
-  int64_t k = ref_list_len(&args[2]);
-  const int64_t *ns = tabi_value_ints(&args[2]);
   char b1[96], b2[96];
   if (k < 1)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'normalized_shape' must have at least 1 dim", OPN);
@@ -71,10 +54,6 @@ tabi_status tc_ln_bwd_check(const tabi_host_api *h, const tabi_call *call, const
   int32_t axis = x->dl.ndim - (int32_t)k;
   int64_t M = 1, N = 1;
   for (int32_t i = 0; i < x->dl.ndim; i++) *(i < axis ? &M : &N) *= x->dl.shape[i];
-  if (tabi_tensor_numel(go) != M * N || go->dl.ndim != x->dl.ndim || tabi_tensor_numel(mean) != M ||
-      tabi_tensor_numel(rstd) != M)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: grad_out must have the input's shape and mean/rstd %lld elements",
-                   OPN, (long long)M);
   d->rows = M;
   d->cnt = N;
   d->G = 1;
@@ -87,10 +66,36 @@ tabi_status tc_ln_bwd_check(const tabi_host_api *h, const tabi_call *call, const
   return TABI_OK;
 }
 
-/* gn_check + gn_param; x's dims N, C, HxW, group at args[i0..i0+3] */
+tabi_status ref_norm_ln_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                              ref_norm_dims *d) {
+  const tabi_tensor *x = args[0].u.t;
+  const tabi_tensor *ps[2] = {opt_t(&args[2]), opt_t(&args[3])};
+  const char *pn[2] = {"weight", "bias"};
+  tabi_status st;
+  if ((st = dtypes(h, call, x, ps, pn, 2, d))) return st;
+  return ln_setup(h, call, x, &args[1], ps, d);
+}
+
+tabi_status ref_norm_ln_bwd_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                  ref_norm_dims *d) {
+  const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *mean = args[3].u.t, *rstd = args[4].u.t;
+  const tabi_tensor *ps[2] = {opt_t(&args[5]), opt_t(&args[6])};
+  const char *pn[2] = {"weight", "bias"};
+  tabi_status st;
+  if ((st = dtypes(h, call, x, ps, pn, 2, d)) || (st = ln_setup(h, call, x, &args[2], ps, d))) return st;
+  int64_t M = d->rows;
+  if (tabi_tensor_numel(go) != M * d->cnt || go->dl.ndim != x->dl.ndim || tabi_tensor_numel(mean) != M ||
+      tabi_tensor_numel(rstd) != M)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: grad_out must have the input's shape and mean/rstd %lld elements",
+                   OPN, (long long)M);
+  return TABI_OK;
+}
+
+/* The group checks and the parameters' shapes; x's dims N, C, HxW, group at
+ * args[i0..i0+3]. */
 static tabi_status gn_common(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
                              const tabi_value *args, int i0, const tabi_tensor *const *ps,
-                             const char *const *pn, int np, tc_norm_dims *d) {
+                             const char *const *pn, int np, ref_norm_dims *d) {
   int64_t N = args[i0].u.i, C = args[i0 + 1].u.i, HxW = args[i0 + 2].u.i, G = args[i0 + 3].u.i;
   if (N < 0 || C < 0 || HxW < 0 || G < 1 || C % G != 0)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
@@ -115,27 +120,23 @@ static tabi_status gn_common(const tabi_host_api *h, const tabi_call *call, cons
   return TABI_OK;
 }
 
-tabi_status tc_gn_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                        tc_norm_dims *d) {
+tabi_status ref_norm_gn_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                              ref_norm_dims *d) {
   const tabi_tensor *x = args[0].u.t;
   const tabi_tensor *ps[2] = {opt_t(&args[1]), opt_t(&args[2])};
   const char *pn[2] = {"weight", "bias"};
   tabi_status st;
-  memset(d, 0, sizeof *d);
-  if ((st = float_input(h, call, x)) || (st = stats_dtype(h, call, x, ps, pn, 2, &d->sdt))) return st;
+  if ((st = dtypes(h, call, x, ps, pn, 2, d))) return st;
   return gn_common(h, call, x, args, 3, ps, pn, 2, d);
 }
 
-tabi_status tc_gn_bwd_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                            tc_norm_dims *d) {
+tabi_status ref_norm_gn_bwd_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                  ref_norm_dims *d) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *mean = args[2].u.t, *rstd = args[3].u.t;
   const tabi_tensor *ps[1] = {opt_t(&args[4])};
   const char *pn[1] = {"weight"};
   tabi_status st;
-  memset(d, 0, sizeof *d);
-  if ((st = float_input(h, call, x)) || (st = stats_dtype(h, call, x, ps, pn, 1, &d->sdt)) ||
-      (st = gn_common(h, call, x, args, 5, ps, pn, 1, d)))
-    return st;
+  if ((st = dtypes(h, call, x, ps, pn, 1, d)) || (st = gn_common(h, call, x, args, 5, ps, pn, 1, d))) return st;
   int64_t NC = args[5].u.i * args[6].u.i;
   if (tabi_tensor_numel(go) != NC * args[7].u.i || tabi_tensor_numel(mean) != d->rows ||
       tabi_tensor_numel(rstd) != d->rows)

@@ -1,13 +1,11 @@
-/* plugins/cuda/tc_pool_check.c: see tc_pool_check.h. The checks and their
- * messages are the reference's, in the reference's order (pool_list,
- * ref_nn_pool_input, pool_setup, check_grad_shape, divisor_arg,
- * adaptive_setup and the kernels of reference/ref_nn2.c, which the CUDA
- * plugin does not link): keep them in step with those. */
+/* reference/ref_pool_check.c: see ref_pool_check.h. Also defines
+ * ref_nn_pool_input (declared in ref_nn_util.h), the pooling input rule. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ref.h"
-#include "tc_pool_check.h"
+#include "ref_nn_util.h"
+#include "ref_pool_check.h"
 
 #define OPN ref_op_name(h, call)
 
@@ -38,7 +36,7 @@ static tabi_status pool_list(const tabi_host_api *h, const tabi_call *call, cons
   return TABI_OK;
 }
 
-static tabi_status pool_input(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
+tabi_status ref_nn_pool_input(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
                               int32_t ns, const char *arg) {
   int32_t nd = x->dl.ndim;
   int bad = nd != ns + 1 && nd != ns + 2;
@@ -53,7 +51,7 @@ static tabi_status pool_input(const tabi_host_api *h, const tabi_call *call, con
   return TABI_OK;
 }
 
-static void lead_dims(const tabi_tensor *x, int32_t ns, tc_pool_dims *g) {
+static void lead_dims(const tabi_tensor *x, int32_t ns, ref_pool_dims *g) {
   memset(g, 0, sizeof *g);
   g->ns = ns;
   g->nlead = x->dl.ndim - ns;
@@ -65,8 +63,8 @@ static void lead_dims(const tabi_tensor *x, int32_t ns, tc_pool_dims *g) {
 static tabi_status pool_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
                               int32_t ns, const tabi_value *kv, const tabi_value *sv,
                               const tabi_value *pv, const tabi_value *dv, int ceil_mode,
-                              tc_pool_dims *g) {
-  tabi_status st = pool_input(h, call, x, ns, "self");
+                              ref_pool_dims *g) {
+  tabi_status st = ref_nn_pool_input(h, call, x, ns, "self");
   if (st) return st;
   lead_dims(x, ns, g);
   if ((st = pool_list(h, call, kv, "kernel_size", ns, NULL, 1, g->k)) ||
@@ -102,7 +100,7 @@ static tabi_status pool_setup(const tabi_host_api *h, const tabi_call *call, con
 }
 
 static tabi_status grad_shape(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                              const tabi_tensor *t, const tabi_tensor *x, const tc_pool_dims *g) {
+                              const tabi_tensor *t, const tabi_tensor *x, const ref_pool_dims *g) {
   int bad = t->dl.ndim != x->dl.ndim;
   for (int32_t i = 0; !bad && i < t->dl.ndim; i++)
     bad = t->dl.shape[i] != (i < g->nlead ? x->dl.shape[i] : g->out[i - g->nlead]);
@@ -127,16 +125,16 @@ static tabi_status divisor_arg(const tabi_host_api *h, const tabi_call *call, co
   return TABI_OK;
 }
 
-tabi_status tc_max_pool_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, tc_pool_dims *g) {
+tabi_status ref_pool_max_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                               int32_t ns, ref_pool_dims *g) {
   const tabi_tensor *x = args[0].u.t;
   tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), REF_DTS_FLOAT);
   if (st) return st;
   return pool_setup(h, call, x, ns, &args[1], &args[2], &args[3], &args[4], args[5].u.i != 0, g);
 }
 
-tabi_status tc_max_pool_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, tc_pool_dims *g) {
+tabi_status ref_pool_max_bwd_check(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t, *ind = args[7].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_status st;
@@ -150,14 +148,14 @@ tabi_status tc_max_pool_bwd_check(const tabi_host_api *h, const tabi_call *call,
   return grad_shape(h, call, "indices", ind, x, g);
 }
 
-tabi_status tc_max_pool_bwd_index_error(const tabi_host_api *h, const tabi_call *call, int64_t val,
-                                        int64_t plane) {
+tabi_status ref_pool_max_bwd_index_error(const tabi_host_api *h, const tabi_call *call, int64_t val,
+                                         int64_t plane) {
   return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for a plane of %lld elements",
                  OPN, (long long)val, (long long)plane);
 }
 
-tabi_status tc_avg_pool_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, tc_pool_dims *g) {
+tabi_status ref_pool_avg_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                               int32_t ns, ref_pool_dims *g) {
   const tabi_tensor *x = args[0].u.t;
   int64_t dov;
   tabi_status st;
@@ -171,8 +169,8 @@ tabi_status tc_avg_pool_check(const tabi_host_api *h, const tabi_call *call, con
   return TABI_OK;
 }
 
-tabi_status tc_avg_pool_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, tc_pool_dims *g) {
+tabi_status ref_pool_avg_bwd_check(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
   tabi_dtype dt = tabi_tensor_dtype(x);
   int64_t dov;
@@ -188,12 +186,12 @@ tabi_status tc_avg_pool_bwd_check(const tabi_host_api *h, const tabi_call *call,
   return TABI_OK;
 }
 
-/* The reference's adaptive_setup; osz NULL for the backward. */
+/* osz NULL for the backward. */
 static tabi_status adaptive_setup(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *x,
-                                  int32_t ns, const tabi_value *osz, tc_pool_dims *g) {
+                                  int32_t ns, const tabi_value *osz, ref_pool_dims *g) {
   tabi_status st;
   if ((st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(x), REF_DTS_FLOAT))) return st;
-  if ((st = pool_input(h, call, x, ns, "self"))) return st;
+  if ((st = ref_nn_pool_input(h, call, x, ns, "self"))) return st;
   lead_dims(x, ns, g);
   if (osz) {
     int64_t len = ref_list_len(osz);
@@ -212,13 +210,13 @@ static tabi_status adaptive_setup(const tabi_host_api *h, const tabi_call *call,
   return TABI_OK;
 }
 
-tabi_status tc_adaptive_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
-                              int32_t ns, tc_pool_dims *g) {
+tabi_status ref_pool_adaptive_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                    int32_t ns, ref_pool_dims *g) {
   return adaptive_setup(h, call, args[0].u.t, ns, &args[1], g);
 }
 
-tabi_status tc_adaptive_bwd_check(const tabi_host_api *h, const tabi_call *call,
-                                  const tabi_value *args, tc_pool_dims *g) {
+tabi_status ref_pool_adaptive_bwd_check(const tabi_host_api *h, const tabi_call *call,
+                                        const tabi_value *args, ref_pool_dims *g) {
   const tabi_tensor *go = args[0].u.t, *x = args[1].u.t;
   tabi_status st;
   if ((st = adaptive_setup(h, call, x, 2, NULL, g))) return st;
