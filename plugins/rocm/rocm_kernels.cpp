@@ -18,7 +18,8 @@ static const tc_kernel *const rocm_tables[] = {
     tc_nn_kernels,  tc_fft_kernels,   tc_index_kernels,  tc_conv_kernels,   tc_sort_kernels,
     tc_scatter_kernels, tc_pad_up_kernels,
     tc_pool_kernels, tc_misc_kernels,
-    tc_norm_kernels, tc_idx_kernels};
+    tc_norm_kernels, tc_idx_kernels,
+    tc_svd_kernels};
 
 int rocm_kernels_own(const char *op) {
   for (size_t t = 0; t < sizeof rocm_tables / sizeof rocm_tables[0]; t++)
