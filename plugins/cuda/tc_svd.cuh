@@ -25,8 +25,11 @@
  * owns (its rows, its slot of `part`), and whatever the driver decides between
  * phases (the rotation, the sweep's end, the completion's pivot) is computed
  * by every thread from the same memory after a synchronisation, so the device
- * result equals the emulation's for the same T, by construction. Products that
- * feed a sum go through TCP_MUL/TCP_ADD (no FMA contraction on the device). */
+ * result equals the emulation's for the same T, by construction, wherever the
+ * device's sqrt and hypot round as glibc's (sqrt is IEEE on both; hypot, the
+ * reference's cabs, can differ by an ulp for complex input, real input gives
+ * hypot(x, 0) = |x| exactly). Products that feed a sum go through
+ * TCP_MUL/TCP_ADD (no FMA contraction on the device). */
 #ifndef TABI_TC_SVD_CUH
 #define TABI_TC_SVD_CUH
 

@@ -4,7 +4,9 @@
  * tc_svd.cu runs tcs_matrix (plugins/cuda/tc_svd.cuh) with one thread block
  * per matrix; tcs_matrix is a sequence of phases over an executor. Here the
  * executor runs every phase for thread t = 0..T-1 in turn (what the block's
- * barriers make the device do), for T = 1, 7, 32 and 256, on the logical
+ * barriers make the device do), for T = 1, 7, 32 and 256 (and again with
+ * the threads of each phase in reverse order: the same bits, so no phase
+ * reads what another thread writes in it), on the logical
  * bytes of the input the reference gets (contiguous or a transposed view), with
  * the scratch and the outputs filled with NaN first, so a read of anything
  * not written shows.
@@ -40,17 +42,19 @@ tabi_status ref_linalg_svd_nonfinite(const tabi_host_api *h, const tabi_call *ca
 }
 
 typedef std::complex<double> cd;
-static long long checked_elems, checked_cases, empty_cases, bit_cases, bad_cases;
+static long long checked_elems, checked_cases, empty_cases, bit_cases, bad_cases, order_cases;
 
 static const tabi_dtype DTS[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64,
                                   TABI_DTYPE_COMPLEX128};
 static const int THREADS[4] = {1, 7, 32, 256};
 
-/* The emulated block: each phase for t = 0..T-1, in turn. */
+/* The emulated block: each phase for t = 0..T-1 in turn (rev: T-1..0; a
+ * phase whose threads read what another thread of the same phase writes, a
+ * race on the device, gives different bits in the two orders). */
 struct host_block {
-  int T;
+  int T, rev;
   template <class F> void run(F f) {
-    for (int t = 0; t < T; t++) f(t, T);
+    for (int i = 0; i < T; i++) f(rev ? T - 1 - i : i, T);
   }
   int threads() const { return T; }
 };
@@ -192,18 +196,31 @@ static void svd_case(tabi_dtype dt, int32_t nb, const int64_t *bd, int64_t m, in
   tcs_geom g;
   tcs_init(&g, m, n, full, dt);
   int64_t nu = batch * m * g.ucols, ns = batch * g.k, nv = batch * g.vrows * n;
-  for (int T : THREADS) {
-    /* the emulated kernel: outputs and scratch poisoned with NaN */
-    std::vector<char> U((size_t)(nu * esz) + 16, (char)0xff), S((size_t)(ns * tcs_esz(g.sdt)) + 16, (char)0xff),
-        Vh((size_t)(nv * esz) + 16, (char)0xff);
+  /* the emulated kernel over the batch: outputs and scratch poisoned with NaN */
+  auto emulate = [&](int T, int rev, std::vector<char> &U, std::vector<char> &S, std::vector<char> &Vh, int *bad) {
+    U.assign((size_t)(nu * esz) + 16, (char)0xff);
+    S.assign((size_t)(ns * tcs_esz(g.sdt)) + 16, (char)0xff);
+    Vh.assign((size_t)(nv * esz) + 16, (char)0xff);
     std::vector<double> wk((size_t)g.per, NAN), part((size_t)(4 * T), NAN);
-    int bad = 0;
-    host_block x{T};
+    *bad = 0;
+    host_block x{T, rev};
     for (int64_t b = 0; b < batch; b++) {
       std::fill(wk.begin(), wk.end(), NAN);
-      tcs_matrix(x, &g, bytes.data() + b * m * n * esz, wk.data(), part.data(), &bad,
+      tcs_matrix(x, &g, bytes.data() + b * m * n * esz, wk.data(), part.data(), bad,
                  U.data() + b * m * g.ucols * esz, S.data() + b * g.k * tcs_esz(g.sdt),
                  Vh.data() + b * g.vrows * n * esz);
+    }
+  };
+  for (int T : THREADS) {
+    std::vector<char> U, S, Vh;
+    int bad = 0;
+    emulate(T, 0, U, S, Vh, &bad);
+    if (T > 1 && !poison) { /* the threads of a phase in the other order: the same bits */
+      std::vector<char> U2, S2, Vh2;
+      int bad2 = 0;
+      emulate(T, 1, U2, S2, Vh2, &bad2);
+      CHECK_MSG(U == U2 && S == S2 && Vh == Vh2 && bad == bad2, "%s T %d: depends on the threads' order", what, T);
+      order_cases++;
     }
     if (poison) {
       CHECK_MSG(bad && sr == TABI_ERR_INVALID_ARGUMENT, "%s: non-finite: flag %d, reference status %d", what, bad,
@@ -344,8 +361,9 @@ int main(int argc, char **argv) {
     svd_case(DTS[d], 1, bd, 4, 3, 0, 0, (int)irand(0, 1), 1);
   }
   error_cases();
-  printf("%lld cases x threads (%lld empty, %lld bit-exact at T=1), %lld elements compared; %lld error cases\n",
-         checked_cases, empty_cases, bit_cases, checked_elems, bad_cases);
+  printf("%lld cases x threads (%lld empty, %lld bit-exact at T=1, %lld the same in reverse thread order), "
+         "%lld elements compared; %lld error cases\n",
+         checked_cases, empty_cases, bit_cases, order_cases, checked_elems, bad_cases);
   tabi_runtime_destroy(ref);
   return check_report();
 }
