@@ -95,22 +95,39 @@ void ref_linalg_svd_complete(ref_cplx *Q, int64_t R, int64_t have, int64_t ncols
   }
 }
 
+tabi_status ref_linalg_svd_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *A,
+                                 int64_t *m, int64_t *n, int64_t *batch) {
+  tabi_status st;
+  const uint32_t dts = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64) | REF_DTS_COMPLEX;
+  if ((st = ref_check_dtype(h, call, "A", tabi_tensor_dtype(A), dts))) return st;
+  int32_t nd = A->dl.ndim;
+  if (nd < 2)
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'A' must have at least 2 dims, got %d",
+                   ref_op_name(h, call), (int)nd);
+  *m = A->dl.shape[nd - 2];
+  *n = A->dl.shape[nd - 1];
+  *batch = 1;
+  for (int32_t i = 0; i < nd - 2; i++) *batch *= A->dl.shape[i];
+  return TABI_OK;
+}
+
+tabi_status ref_linalg_svd_nonfinite(const tabi_host_api *h, const tabi_call *call) {
+  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                 "%s: argument 'A' contains non-finite values (the algorithm cannot converge)",
+                 ref_op_name(h, call));
+}
+
 tabi_status ref_linalg_svd(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *A = args[0].u.t;
   int full = args[1].u.i != 0;
   tabi_dtype dt = tabi_tensor_dtype(A);
   tabi_status st;
-  const uint32_t dts = REF_DT(TABI_DTYPE_FLOAT32) | REF_DT(TABI_DTYPE_FLOAT64) | REF_DTS_COMPLEX;
-  if ((st = ref_check_dtype(h, call, "A", dt, dts))) return st;
+  int64_t m, n, batch;
+  if ((st = ref_linalg_svd_check(h, call, A, &m, &n, &batch))) return st;
   int32_t nd = A->dl.ndim;
-  if (nd < 2)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'A' must have at least 2 dims, got %d",
-                   ref_op_name(h, call), (int)nd);
-  int64_t m = A->dl.shape[nd - 2], n = A->dl.shape[nd - 1], k = m < n ? m : n;
+  int64_t k = m < n ? m : n;
   int64_t ucols = full ? m : k, vrows = full ? n : k;
-  int64_t batch = 1;
-  for (int32_t i = 0; i < nd - 2; i++) batch *= A->dl.shape[i];
   tabi_dtype real_dt = dt == TABI_DTYPE_COMPLEX64 ? TABI_DTYPE_FLOAT32
                        : dt == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_FLOAT64 : dt;
   int64_t shp[REF_MAX_DIMS];
@@ -156,9 +173,7 @@ tabi_status ref_linalg_svd(void *ctx, const tabi_call *call, tabi_value *args, t
       for (int64_t j = 0; j < n; j++) {
         ref_cplx x = ref_load_c(A, base + i * A->dl.strides[nd - 2] + j * A->dl.strides[nd - 1]);
         if (!isfinite(creal(x)) || !isfinite(cimag(x))) {
-          st = REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                       "%s: argument 'A' contains non-finite values (the algorithm cannot converge)",
-                       ref_op_name(h, call));
+          st = ref_linalg_svd_nonfinite(h, call);
           break;
         }
         if (m >= n) W[j * R + i] = x; /* W = A */

@@ -153,6 +153,7 @@ extern TC_KTABLE tc_kernel tc_norm_kernels[]; /* group norm, layer/group norm ba
 extern TC_KTABLE tc_kernel tc_bn_kernels[]; /* the three _native_batch_norm_legit forms */
 extern TC_KTABLE tc_kernel tc_idx_kernels[]; /* index, index_put, scatter_reduce, nonzero, masked_scatter, randperm */
 extern TC_KTABLE tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
+extern TC_KTABLE tc_kernel tc_svd_kernels[]; /* prims::svd (one-sided Jacobi, a block per matrix) */
 
 /* Per-device library handles (created on first use; NULL + error on failure). */
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);

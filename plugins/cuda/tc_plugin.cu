@@ -86,7 +86,7 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
                                tc_scatter_kernels, tc_pad_up_kernels,
                                tc_pool_kernels, tc_misc_kernels,
                                tc_norm_kernels, tc_idx_kernels,
-                               tc_bn_kernels};
+                               tc_bn_kernels, tc_svd_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     if (!tables[t]) continue;
     for (const tc_kernel *k = tables[t]; k->op; k++)

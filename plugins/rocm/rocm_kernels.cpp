@@ -19,7 +19,7 @@ static const tc_kernel *const rocm_tables[] = {
     tc_scatter_kernels, tc_pad_up_kernels,
     tc_pool_kernels, tc_misc_kernels,
     tc_norm_kernels, tc_idx_kernels,
-    tc_bn_kernels};
+    tc_bn_kernels, tc_svd_kernels};
 
 int rocm_kernels_own(const char *op) {
   for (size_t t = 0; t < sizeof rocm_tables / sizeof rocm_tables[0]; t++)

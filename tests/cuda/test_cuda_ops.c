@@ -5,6 +5,7 @@
  * for a shared seed. The ROCm plugin compiles the same kernel sources, so the
  * same cases run against it (argv[3] = 10, kDLROCM). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
  * argv[3]: its DLDeviceType (default 2, kDLCUDA). */
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -806,6 +807,146 @@ static void bn_cases(void) {
         }
         free(hx);
       }
+/* prims::svd (tc_svd.cu). The factors are not unique: S against the
+ * reference's within the dtype's rtol times the largest singular value, and
+ * U diag(S) Vh == A, U^H U == I, Vh Vh^H == I on the device's factors; shapes
+ * and dtypes the reference's; non-finite input gives the reference's error. */
+static double complex svd_elem(const char *p, tabi_dtype dt, int64_t i) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT32: return ((const float *)p)[i];
+    case TABI_DTYPE_FLOAT64: return ((const double *)p)[i];
+    case TABI_DTYPE_COMPLEX64: return CMPLX(((const float *)p)[2 * i], ((const float *)p)[2 * i + 1]);
+    default: return CMPLX(((const double *)p)[2 * i], ((const double *)p)[2 * i + 1]);
+  }
+}
+static int svd_esz(tabi_dtype dt) { return dt == TABI_DTYPE_FLOAT32 ? 4 : dt == TABI_DTYPE_COMPLEX128 ? 16 : 8; }
+static int64_t svd_numel(const tabi_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->dl.ndim; i++) n *= t->dl.shape[i];
+  return n;
+}
+/* A of dtype dt from random complex128 values (real dtypes keep the real parts) in both runtimes. */
+static void svd_input(tabi_dtype dt, int32_t nd, const int64_t *shape, int poison, tabi_tensor **g, tabi_tensor **r) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *h = malloc(sizeof(double) * (size_t)(2 * n + 2));
+  for (int64_t i = 0; i < 2 * n; i++) h[i] = urand() * 4 - 2;
+  if (poison && n > 0) h[2 * (n / 2)] = NAN;
+  tabi_tensor *tg = NULL, *tr = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tg));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tr));
+  free(h);
+  tabi_op cg, cr;
+  tabi_op_find(gpu, "prims::convert_element_type", &cg);
+  tabi_op_find(ref, "prims::convert_element_type", &cr);
+  tabi_value a1[2] = {tabi_tensor_value(tg), tabi_dtype_value(dt)}, o1 = tabi_none();
+  tabi_value a2[2] = {tabi_tensor_value(tr), tabi_dtype_value(dt)}, o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+  *g = o1.u.t;
+  *r = o2.u.t;
+  tabi_tensor_release(tg);
+  tabi_tensor_release(tr);
+}
+static void svd_case(tabi_dtype dt, int32_t nd, const int64_t *shape, int full, int poison) {
+  tabi_tensor *ag = NULL, *ar = NULL;
+  svd_input(dt, nd, shape, poison, &ag, &ar);
+  if (!ag || !ar) return;
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, "prims::svd", &og));
+  CHECK_OK(tabi_op_find(ref, "prims::svd", &orf));
+  tabi_value ga[2] = {tabi_tensor_value(ag), tabi_bool(full)}, ra[2] = {tabi_tensor_value(ar), tabi_bool(full)};
+  tabi_value go[3] = {tabi_none(), tabi_none(), tabi_none()}, ro[3] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, 2, go, 3);
+  char gmsg[512];
+  snprintf(gmsg, sizeof gmsg, "%s", tabi_last_error());
+  tabi_status sr = tabi_call(ref, orf, ra, 2, ro, 3);
+  CHECK_MSG(sg == sr, "svd %s: status %d (%s), reference %d (%s)", tabi_dtype_name(dt), (int)sg, gmsg, (int)sr,
+            tabi_last_error());
+  if (poison) CHECK_MSG(sg == TABI_ERR_INVALID_ARGUMENT && strcmp(gmsg, tabi_last_error()) == 0,
+                        "svd non-finite: '%s' vs '%s'", gmsg, tabi_last_error());
+  if (sg == TABI_OK && sr == TABI_OK) {
+    int32_t d = nd - 2;
+    int64_t m = shape[d], n = shape[d + 1], k = ro[1].u.t->dl.shape[d];
+    int64_t uc = ro[0].u.t->dl.shape[d + 1], vr = ro[2].u.t->dl.shape[d], batch = 1;
+    for (int32_t i = 0; i < nd - 2; i++) batch *= shape[i];
+    int same = 1;
+    for (int o = 0; o < 3; o++) {
+      same = same && go[o].u.t->dl.ndim == ro[o].u.t->dl.ndim && go[o].u.t->dl.dtype.code == ro[o].u.t->dl.dtype.code &&
+             go[o].u.t->dl.dtype.bits == ro[o].u.t->dl.dtype.bits;
+      for (int32_t i = 0; same && i < ro[o].u.t->dl.ndim; i++) same = go[o].u.t->dl.shape[i] == ro[o].u.t->dl.shape[i];
+    }
+    CHECK_MSG(same, "svd %s: output shapes/dtypes differ", tabi_dtype_name(dt));
+    tabi_dtype sdt = dt == TABI_DTYPE_COMPLEX64 ? TABI_DTYPE_FLOAT32 : dt == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_FLOAT64 : dt;
+    int single = sdt == TABI_DTYPE_FLOAT32;
+    char *h[3];
+    for (int o = 0; o < 3; o++) {
+      uint64_t bytes = (uint64_t)svd_numel(ro[o].u.t) * (uint64_t)svd_esz(o == 1 ? sdt : dt);
+      h[o] = calloc(bytes + 16, 1);
+      if (same && bytes) CHECK_OK(tabi_tensor_to_host(gpu, go[o].u.t, h[o], bytes));
+    }
+    const char *a = tabi_tensor_data(ar), *rs = tabi_tensor_data(ro[1].u.t);
+    double rtol = single ? 1.3e-6 : 1e-7, bound = single ? 2e-5 : 1e-12, worst[4] = {0, 0, 0, 0};
+    for (int64_t b = 0; same && b < batch; b++) {
+      double smax = 0, big = 0;
+      for (int64_t j = 0; j < k; j++) smax = fmax(smax, creal(svd_elem(rs, sdt, b * k + j)));
+      for (int64_t j = 0; j < k; j++)
+        worst[0] = fmax(worst[0], cabs(svd_elem(h[1], sdt, b * k + j) - svd_elem(rs, sdt, b * k + j)) / (smax > 0 ? smax : 1));
+      double rec = 0;
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+          double complex acc = 0, x = svd_elem(a, dt, b * m * n + i * n + j);
+          for (int64_t q = 0; q < k; q++)
+            acc += svd_elem(h[0], dt, b * m * uc + i * uc + q) * creal(svd_elem(h[1], sdt, b * k + q)) *
+                   svd_elem(h[2], dt, b * vr * n + q * n + j);
+          rec = fmax(rec, cabs(acc - x));
+          big = fmax(big, cabs(x));
+        }
+      worst[1] = fmax(worst[1], big > 0 ? rec / big : rec);
+      for (int64_t p = 0; p < uc; p++)
+        for (int64_t q = 0; q < uc; q++) {
+          double complex s = 0;
+          for (int64_t i = 0; i < m; i++)
+            s += conj(svd_elem(h[0], dt, b * m * uc + i * uc + p)) * svd_elem(h[0], dt, b * m * uc + i * uc + q);
+          worst[2] = fmax(worst[2], cabs(s - (p == q)));
+        }
+      for (int64_t p = 0; p < vr; p++)
+        for (int64_t q = 0; q < vr; q++) {
+          double complex s = 0;
+          for (int64_t j = 0; j < n; j++)
+            s += svd_elem(h[2], dt, b * vr * n + p * n + j) * conj(svd_elem(h[2], dt, b * vr * n + q * n + j));
+          worst[3] = fmax(worst[3], cabs(s - (p == q)));
+        }
+    }
+    CHECK_MSG(worst[0] <= rtol, "svd %s %lldx%lld: |S - S_ref| / max S = %g", tabi_dtype_name(dt), (long long)m,
+              (long long)n, worst[0]);
+    for (int r = 1; r < 4; r++)
+      CHECK_MSG(worst[r] <= bound, "svd %s %lldx%lld full %d: residual %d = %g (bound %g)", tabi_dtype_name(dt),
+                (long long)m, (long long)n, full, r, worst[r], bound);
+    for (int o = 0; o < 3; o++) free(h[o]);
+  }
+  for (int o = 0; o < 3; o++) {
+    tabi_value_release(&go[o]);
+    tabi_value_release(&ro[o]);
+  }
+  tabi_tensor_release(ag);
+  tabi_tensor_release(ar);
+}
+static void svd_cases(void) {
+  const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
+  const int64_t s0[3] = {3, 40, 17}, s1[3] = {2, 13, 33}, s2[2] = {64, 64}, s3[2] = {1, 1}, s4[2] = {0, 5},
+                s5[3] = {0, 4, 3}, s6[2] = {300, 20};
+  for (int d = 0; d < 4; d++)
+    for (int full = 0; full < 2; full++) {
+      svd_case(dts[d], 3, s0, full, 0);
+      svd_case(dts[d], 3, s1, full, 0);
+      svd_case(dts[d], 2, s2, full, 0);
+      svd_case(dts[d], 2, s3, full, 0);
+      svd_case(dts[d], 2, s4, full, 0);
+      svd_case(dts[d], 3, s5, full, 0);
+    }
+  svd_case(TABI_DTYPE_FLOAT64, 2, s6, 1, 0); /* completion of 280 columns */
+  for (int d = 0; d < 4; d++) svd_case(dts[d], 3, s0, 0, 1);
 }
 
 int main(int argc, char **argv) {
@@ -1191,6 +1332,7 @@ int main(int argc, char **argv) {
   idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
   bn_cases();       /* the three batch-norm forms (tc_bn.cu) */
+  svd_cases(); /* prims::svd (tc_svd.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
