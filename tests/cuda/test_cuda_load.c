@@ -1,7 +1,10 @@
 /* tests/cuda/test_cuda_load.c: runs everywhere, GPU or not. The CUDA plugin
  * loads (no driver needed), its device count is a status OK (0 without a GPU),
- * and every prim, plus its native ATen ops, has a
- * native CUDA kernel. argv[1]: the plugin; argv[2]: abi/ops/prims.schema. */
+ * every prim and the listed ATen ops have a native CUDA kernel, and (with the
+ * decomp plugin loaded too) every op of both schema files runs on CUDA, natively
+ * or through a decomposition: none is missing.
+ * argv[1]: the plugin; argv[2]: abi/ops/prims.schema; optional argv[3]:
+ * abi/ops/core_aten.schema and argv[4]: libtabi_decomp.so. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,7 @@
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: test_cuda_load PLUGIN PRIMS_SCHEMA\n");
+    fprintf(stderr, "usage: test_cuda_load PLUGIN PRIMS_SCHEMA [CORE_ATEN_SCHEMA DECOMP_PLUGIN]\n");
     return 2;
   }
   tabi_runtime *rt = NULL;
@@ -59,6 +62,34 @@ int main(int argc, char **argv) {
     tabi_op op;
     CHECK_OK(tabi_op_find(rt, aten[i], &op));
     CHECK_MSG(tabi_op_backend_status(rt, op, kDLCUDA) == TABI_IMPL_NATIVE, "%s has no CUDA kernel", aten[i]);
+  }
+  /* Every op of both schema files runs on CUDA once the decompositions are loaded. */
+  if (argc >= 5) {
+    CHECK_OK(tabi_runtime_load_plugin(rt, argv[4], NULL));
+    int ops = 0, missing = 0;
+    for (int s = 2; s <= 3; s++) {
+      FILE *sf = fopen(argv[s], "r");
+      CHECK_MSG(sf != NULL, "cannot open %s", argv[s]);
+      while (sf && fgets(line, sizeof line, sf)) {
+        if (strncmp(line, "prims::", 7) != 0 && strncmp(line, "aten::", 6) != 0) continue;
+        char name[128];
+        size_t k = 0;
+        while (line[k] && line[k] != '(' && k < sizeof name - 1) {
+          name[k] = line[k];
+          k++;
+        }
+        name[k] = 0;
+        tabi_op op;
+        CHECK_OK(tabi_op_find(rt, name, &op));
+        int impl = tabi_op_backend_status(rt, op, kDLCUDA);
+        CHECK_MSG(impl == TABI_IMPL_NATIVE || impl == TABI_IMPL_DECOMPOSED, "%s is missing on CUDA", name);
+        missing += impl == TABI_IMPL_MISSING;
+        ops++;
+      }
+      if (sf) fclose(sf);
+    }
+    CHECK(ops >= 300);
+    printf("ops of both schema files: %d, missing on cuda: %d\n", ops, missing);
   }
   /* With no device, allocation fails with a status, never a crash. */
   if (n == 0) {

@@ -807,6 +807,8 @@ static void bn_cases(void) {
         }
         free(hx);
       }
+}
+
 /* prims::svd (tc_svd.cu). The factors are not unique: S against the
  * reference's within the dtype's rtol times the largest singular value, and
  * U diag(S) Vh == A, U^H U == I, Vh Vh^H == I on the device's factors; shapes
