@@ -60,10 +60,27 @@ static int64_t batch_base(const tabi_tensor *t, int32_t nd, int64_t b) {
   return base;
 }
 
+/* Every buffer handed to LAPACK sits inside a zeroed guard of GUARD bytes on
+ * each side. Debian 12's OpenBLAS 0.3.21 has out-of-bounds reads in its
+ * Haswell complex gemv kernels (OpenBLAS issue #5000, cgemv_n; zgemv_n here,
+ * under zgesdd -> zungbr -> zlarf): valgrind shows reads 16 bytes and more
+ * before our buffers, and the test segfaulted in 8 of 12 runs when a buffer
+ * started a fresh mapping. The stray lanes do not reach the results (they
+ * match the reference), so the guard only keeps the reads inside memory we
+ * own. */
+#define GUARD 4096
+static void *lapack_alloc(size_t bytes) {
+  char *p = calloc(1, bytes + 2 * GUARD);
+  return p ? p + GUARD : NULL;
+}
+static void lapack_free(void *p) {
+  if (p) free((char *)p - GUARD);
+}
+
 /* Thin SVD of the m x n column-major matrix a (destroyed): s (k), u (m x k,
  * ld m), vt (k x n, ld k). Real matrices use a, u, vt as double arrays. */
 static int gesdd(int cplx, int m, int n, void *a, double *s, void *u, void *vt) {
-  int k = m < n ? m : n, lwork = -1, info = 0, *iwork = malloc(sizeof(int) * 8 * (size_t)k);
+  int k = m < n ? m : n, lwork = -1, info = 0, *iwork = lapack_alloc(sizeof(int) * 8 * (size_t)k);
   char jobz = 'S';
   double *rwork = NULL;
   void *work = NULL;
@@ -71,22 +88,22 @@ static int gesdd(int cplx, int m, int n, void *a, double *s, void *u, void *vt) 
   if (ok && cplx) {
     int big = m > n ? m : n;
     size_t lr = (size_t)k * (size_t)(5 * k + 7 > 2 * big + 2 * k + 1 ? 5 * k + 7 : 2 * big + 2 * k + 1);
-    rwork = malloc(sizeof(double) * lr);
+    rwork = lapack_alloc(sizeof(double) * lr);
     ref_cplx q;
     zgesdd_(&jobz, &m, &n, a, &m, s, u, &m, vt, &k, &q, &lwork, rwork, iwork, &info, 1);
     lwork = (int)creal(q);
-    ok = rwork && info == 0 && (work = malloc(sizeof(ref_cplx) * (size_t)(lwork > 1 ? lwork : 1)));
+    ok = rwork && info == 0 && (work = lapack_alloc(sizeof(ref_cplx) * (size_t)(lwork > 1 ? lwork : 1)));
     if (ok) zgesdd_(&jobz, &m, &n, a, &m, s, u, &m, vt, &k, work, &lwork, rwork, iwork, &info, 1);
   } else if (ok) {
     double q;
     dgesdd_(&jobz, &m, &n, a, &m, s, u, &m, vt, &k, &q, &lwork, iwork, &info, 1);
     lwork = (int)q;
-    ok = info == 0 && (work = malloc(sizeof(double) * (size_t)(lwork > 1 ? lwork : 1)));
+    ok = info == 0 && (work = lapack_alloc(sizeof(double) * (size_t)(lwork > 1 ? lwork : 1)));
     if (ok) dgesdd_(&jobz, &m, &n, a, &m, s, u, &m, vt, &k, work, &lwork, iwork, &info, 1);
   }
-  free(iwork);
-  free(rwork);
-  free(work);
+  lapack_free(iwork);
+  lapack_free(rwork);
+  lapack_free(work);
   return ok && info == 0;
 }
 
@@ -98,11 +115,11 @@ static ref_cplx at(const svd_job *j, const void *buf, int64_t ld, int64_t i, int
 static void svd_one(svd_job *j, int64_t b) {
   int64_t m = j->m, n = j->n, k = j->k, es = j->cplx ? sizeof(ref_cplx) : sizeof(double);
   int64_t R = m > n ? m : n;
-  void *a = malloc((size_t)(m * n + m * k + k * n) * (size_t)es);
-  double *s = malloc(sizeof(double) * (size_t)k);
+  void *a = lapack_alloc((size_t)(m * n + m * k + k * n) * (size_t)es); /* a, u, vt */
+  double *s = lapack_alloc(sizeof(double) * (size_t)k);
   if (!a || !s) {
-    free(a);
-    free(s);
+    lapack_free(a);
+    lapack_free(s);
     atomic_store(&j->failed, 1);
     return;
   }
@@ -118,8 +135,8 @@ static void svd_one(svd_job *j, int64_t b) {
       else ((double *)a)[i + c * m] = creal(x);
     }
   if (!finite || !gesdd(j->cplx, (int)m, (int)n, a, s, u, vt)) {
-    free(a);
-    free(s);
+    lapack_free(a);
+    lapack_free(s);
     atomic_store(&j->failed, 1);
     return;
   }
@@ -128,8 +145,8 @@ static void svd_one(svd_job *j, int64_t b) {
    * untouched columns, then its completion) is not LAPACK's: the reference
    * decides. s is sorted, descending. */
   if (!(s[k - 1] > s[0] * (double)R * 4 * DBL_EPSILON)) {
-    free(a);
-    free(s);
+    lapack_free(a);
+    lapack_free(s);
     atomic_store(&j->failed, 1);
     return;
   }
@@ -146,8 +163,8 @@ static void svd_one(svd_job *j, int64_t b) {
     /* Q: the tall side's columns (U's, or Vh's rows conjugated), completed */
     ref_cplx *Q = malloc(sizeof(ref_cplx) * (size_t)(R * R + R));
     if (!Q) {
-      free(a);
-      free(s);
+      lapack_free(a);
+      lapack_free(s);
       atomic_store(&j->failed, 1);
       return;
     }
@@ -167,8 +184,8 @@ static void svd_one(svd_job *j, int64_t b) {
     }
     free(Q);
   }
-  free(a);
-  free(s);
+  lapack_free(a);
+  lapack_free(s);
 }
 
 static void svd_range(void *arg, int64_t b, int64_t e) {
