@@ -1,0 +1,49 @@
+/* tests/cuda/gpu_harness.h: what test_cuda_ops's case files share. The
+ * device plugin under test runs in `gpu`, the reference plugin in `ref`; a
+ * case builds the same host data in both, calls the op in both and compares
+ * (tolerances of shared/spec/tolerances.md unless the kernel is exact). */
+#ifndef TABI_TESTS_GPU_HARNESS_H
+#define TABI_TESTS_GPU_HARNESS_H
+
+#include <stdint.h>
+
+#include <tabi/runtime.h>
+
+#include "check.h"
+
+extern tabi_runtime *gpu, *ref;
+extern int cmp_out;          /* the output compare() checks (max pooling's indices: 1) */
+extern DLDevice CUDA0;       /* the device under test (CUDA, or ROCm with argv[3] = 10) */
+extern const DLDevice CPU;
+
+/* Uniform in [0, 1), a fixed xorshift sequence (the same cases every run). */
+double urand(void);
+/* `name` on nt random tensors of `shape` (converted to dt) plus `extra`
+ * values in both runtimes; output cmp_out compared as float64. */
+void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t *shape,
+             const tabi_value *extra, int nextra, double rtol, double atol);
+/* Bad arguments: the device kernel refuses with the reference's status and
+ * message (a float32 zero tensor of `shape`, then `extra`). */
+void same_error(const char *name, int32_t nd, const int64_t *shape, const tabi_value *extra, int nextra);
+/* A tensor of dt on (rt, dev) from float64 host values. */
+tabi_tensor *upload(tabi_runtime *rt, DLDevice dev, tabi_dtype dt, int32_t nd, const int64_t *shape,
+                    const double *h);
+/* The same float64 host values as dt in both runtimes. */
+void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *h, tabi_tensor **g,
+                 tabi_tensor **r);
+/* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 compared. */
+void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol);
+/* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */
+void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol);
+
+/* The case families (test_cuda_ops_nn.c, test_cuda_ops_misc.c). */
+void padup_cases(void);
+void pool_cases(void);
+void norm_cases(void);
+void conv_bwd_cases(void);
+void bn_cases(void);
+void misc_cases(void);
+void idx_cases(void);
+void svd_cases(void);
+
+#endif /* TABI_TESTS_GPU_HARNESS_H */
