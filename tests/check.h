@@ -11,8 +11,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One counter pair per test program. A test built from several .c files
+ * defines TABI_CHECK_SHARED before including this header in every file, and
+ * TABI_CHECK_DEFINE as well in exactly one of them (the counters live there);
+ * otherwise each file would count on its own and check_report() in main would
+ * miss the other files' failures. */
+#ifdef TABI_CHECK_SHARED
+extern int check_passed_;
+extern int check_failed_;
+#ifdef TABI_CHECK_DEFINE
+int check_passed_;
+int check_failed_;
+#endif
+#else
 static int check_passed_;
 static int check_failed_;
+#endif
 
 #define CHECK(cond)                                                            \
   do {                                                                         \

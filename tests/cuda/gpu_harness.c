@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TABI_CHECK_DEFINE
 #include "gpu_harness.h"
 
 tabi_runtime *gpu, *ref;
@@ -18,6 +19,18 @@ double urand(void) {
   rng ^= rng >> 7;
   rng ^= rng << 17;
   return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+void convert_pair(tabi_tensor *g, tabi_tensor *r, tabi_dtype dt, tabi_tensor **og, tabi_tensor **orf) {
+  tabi_op cg, cr;
+  tabi_op_find(gpu, "prims::convert_element_type", &cg);
+  tabi_op_find(ref, "prims::convert_element_type", &cr);
+  tabi_value a1[2] = {tabi_tensor_value(g), tabi_dtype_value(dt)}, o1 = tabi_none();
+  tabi_value a2[2] = {tabi_tensor_value(r), tabi_dtype_value(dt)}, o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
+  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+  *og = o1.tag == TABI_TAG_TENSOR ? o1.u.t : NULL;
+  *orf = o2.tag == TABI_TAG_TENSOR ? o2.u.t : NULL;
 }
 
 /* Calls `name` with tensor args built from the same float64 host data
@@ -36,15 +49,7 @@ void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t 
     CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tmp_g));
     CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_FLOAT64, nd, shape, h, (uint64_t)n * 8, &tmp_r));
     free(h);
-    tabi_op cg, cr;
-    tabi_op_find(gpu, "prims::convert_element_type", &cg);
-    tabi_op_find(ref, "prims::convert_element_type", &cr);
-    tabi_value a1[2] = {tabi_tensor_value(tmp_g), tabi_dtype_value(dt)}, o1 = tabi_none();
-    tabi_value a2[2] = {tabi_tensor_value(tmp_r), tabi_dtype_value(dt)}, o2 = tabi_none();
-    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
-    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
-    gt[k] = o1.u.t;
-    rt[k] = o2.u.t;
+    convert_pair(tmp_g, tmp_r, dt, &gt[k], &rt[k]);
     tabi_tensor_release(tmp_g);
     tabi_tensor_release(tmp_r);
     ga[k] = tabi_tensor_value(gt[k]);
@@ -60,31 +65,10 @@ void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t 
   tabi_status sr = tabi_call(ref, orf, ra, nt + nextra, ro, 3);
   CHECK_MSG(sr == TABI_OK, "%s (reference): %s", name, tabi_last_error());
   if (sg == TABI_OK && sr == TABI_OK) {
-    tabi_op cg, cr;
-    tabi_op_find(gpu, "prims::convert_element_type", &cg);
-    tabi_op_find(ref, "prims::convert_element_type", &cr);
-    tabi_value a1[2] = {go[cmp_out], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
-    tabi_value a2[2] = {ro[cmp_out], tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
-    CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
-    CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
-    int64_t m = o2.u.t ? 1 : 0;
-    for (int32_t i = 0; o2.u.t && i < o2.u.t->dl.ndim; i++) m *= o2.u.t->dl.shape[i];
-    double *x = calloc((size_t)m + 1, 8), *y = calloc((size_t)m + 1, 8);
-    CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)m * 8));
-    CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)m * 8));
-    int64_t bad = 0, first = -1;
-    for (int64_t i = 0; i < m; i++) {
-      int ok = x[i] == y[i] || (isnan(x[i]) && isnan(y[i])) || fabs(x[i] - y[i]) <= atol + rtol * fabs(y[i]);
-      if (!ok && first < 0) first = i;
-      bad += !ok;
-    }
-    CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", name,
-              tabi_dtype_name(dt), (long long)bad, (long long)m, (long long)first,
-              first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
-    free(x);
-    free(y);
-    tabi_value_release(&o1);
-    tabi_value_release(&o2);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s output %d", name, tabi_dtype_name(dt), cmp_out);
+    same_tensor(what, go[cmp_out].tag == TABI_TAG_TENSOR ? go[cmp_out].u.t : NULL,
+                ro[cmp_out].tag == TABI_TAG_TENSOR ? ro[cmp_out].u.t : NULL, rtol, atol);
   }
   for (int k = 0; k < 3; k++) {
     tabi_value_release(&go[k]);
@@ -218,17 +202,12 @@ void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, 
   CHECK_MSG(same, "%s: dtype or shape differs from the reference's", what);
   if (!same) return;
   for (int32_t j = 0; j < r->dl.ndim; j++) n *= r->dl.shape[j];
-  tabi_op cg, cr;
-  tabi_op_find(gpu, "prims::convert_element_type", &cg);
-  tabi_op_find(ref, "prims::convert_element_type", &cr);
-  tabi_value a1[2] = {tabi_tensor_value(g), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o1 = tabi_none();
-  tabi_value a2[2] = {tabi_tensor_value(r), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, o2 = tabi_none();
-  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
-  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
+  tabi_tensor *x64 = NULL, *y64 = NULL;
+  convert_pair(g, r, TABI_DTYPE_FLOAT64, &x64, &y64);
   double *x = calloc((size_t)n + 1, 8), *y = calloc((size_t)n + 1, 8);
-  if (o1.tag == TABI_TAG_TENSOR && o2.tag == TABI_TAG_TENSOR && n > 0) {
-    CHECK_OK(tabi_tensor_to_host(gpu, o1.u.t, x, (uint64_t)n * 8));
-    CHECK_OK(tabi_tensor_to_host(ref, o2.u.t, y, (uint64_t)n * 8));
+  if (x64 && y64 && n > 0) {
+    CHECK_OK(tabi_tensor_to_host(gpu, x64, x, (uint64_t)n * 8));
+    CHECK_OK(tabi_tensor_to_host(ref, y64, y, (uint64_t)n * 8));
   }
   int64_t bad = 0, first = -1;
   for (int64_t j = 0; j < n; j++) {
@@ -240,6 +219,6 @@ void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, 
             (long long)first, first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
   free(x);
   free(y);
-  tabi_value_release(&o1);
-  tabi_value_release(&o2);
+  tabi_tensor_release(x64);
+  tabi_tensor_release(y64);
 }

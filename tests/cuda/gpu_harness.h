@@ -9,6 +9,7 @@
 
 #include <tabi/runtime.h>
 
+#define TABI_CHECK_SHARED /* one pass/fail count for the four files (gpu_harness.c defines it) */
 #include "check.h"
 
 extern tabi_runtime *gpu, *ref;
@@ -18,6 +19,8 @@ extern const DLDevice CPU;
 
 /* Uniform in [0, 1), a fixed xorshift sequence (the same cases every run). */
 double urand(void);
+/* g (device) and r (CPU) converted to dt in their runtimes (new references). */
+void convert_pair(tabi_tensor *g, tabi_tensor *r, tabi_dtype dt, tabi_tensor **og, tabi_tensor **orf);
 /* `name` on nt random tensors of `shape` (converted to dt) plus `extra`
  * values in both runtimes; output cmp_out compared as float64. */
 void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t *shape,

@@ -4,7 +4,8 @@
  * and compares within the float tolerance; random ops must match bit for bit
  * for a shared seed. The ROCm plugin compiles the same kernel sources, so the
  * same cases run against it (argv[3] = 10, kDLROCM). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
- * argv[3]: its DLDeviceType (default 2, kDLCUDA). This file: main and the core
+ * argv[3]: its DLDeviceType (default 2, kDLCUDA; 1 runs the cases against the
+ * CPU plugin, ctest's cuda_ops_cases_on_cpu, to test the cases without a GPU). This file: main and the core
  * cases (elementwise, reductions, scans, FFT, matmul, Philox); the op families'
  * cases are in test_cuda_ops_nn.c and test_cuda_ops_misc.c, the shared
  * helpers in gpu_harness.c. */

@@ -336,15 +336,7 @@ static void svd_input(tabi_dtype dt, int32_t nd, const int64_t *shape, int poiso
   CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tg));
   CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tr));
   free(h);
-  tabi_op cg, cr;
-  tabi_op_find(gpu, "prims::convert_element_type", &cg);
-  tabi_op_find(ref, "prims::convert_element_type", &cr);
-  tabi_value a1[2] = {tabi_tensor_value(tg), tabi_dtype_value(dt)}, o1 = tabi_none();
-  tabi_value a2[2] = {tabi_tensor_value(tr), tabi_dtype_value(dt)}, o2 = tabi_none();
-  CHECK_OK(tabi_call(gpu, cg, a1, 2, &o1, 1));
-  CHECK_OK(tabi_call(ref, cr, a2, 2, &o2, 1));
-  *g = o1.u.t;
-  *r = o2.u.t;
+  convert_pair(tg, tr, dt, g, r);
   tabi_tensor_release(tg);
   tabi_tensor_release(tr);
 }
