@@ -65,6 +65,22 @@ tabi_status tc_empty(tc_ctx *c, DLDevice dev, tabi_dtype dt, int32_t nd, const i
 void tc_contig_strides(int32_t nd, const int64_t *shape, int64_t *strides);
 /* TABI_ERR_DEVICE unless t is a CUDA tensor. */
 tabi_status tc_check_cuda(tc_ctx *c, const tabi_tensor *t, const char *op, const char *arg);
+/* Each non-NULL t[i] on a device of this plugin and all on t[0]'s (t[0] not
+ * NULL), which is made current; names[i] names the argument in errors. */
+tabi_status tc_same_device(tc_ctx *c, const char *op, int n, const tabi_tensor *const *t,
+                           const char *const *names);
+/* Releases the non-NULL tensors of t[0..n). */
+void tc_release_all(tc_ctx *c, tabi_tensor **t, int n);
+/* Blocks of nt threads for a grid-stride loop over n elements (capped at 2^20:
+ * the loop strides over the rest). */
+static inline unsigned tc_blocks(int64_t n, int nt) {
+  int64_t b = (n + nt - 1) / nt;
+  return (unsigned)(b < (1 << 20) ? b : (1 << 20));
+}
+/* Optional operands: dtype (-1), data pointers (NULL) of a tensor or NULL. */
+static inline int tc_dt_or(const tabi_tensor *t) { return t ? (int)tabi_tensor_dtype(t) : -1; }
+static inline const char *tc_cdata(const tabi_tensor *t) { return t ? (const char *)tabi_tensor_data(t) : NULL; }
+static inline char *tc_mdata(tabi_tensor *t) { return t ? (char *)tabi_tensor_data(t) : NULL; }
 /* Wraps dim into [0, nd) (0-d takes -1 and 0); TABI_ERR_INDEX otherwise. */
 tabi_status tc_wrap_dim(tc_ctx *c, const char *op, const char *arg, int64_t dim, int32_t nd,
                         int32_t *out);

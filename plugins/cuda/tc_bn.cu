@@ -56,32 +56,7 @@ __global__ void __launch_bounds__(NT) bn_elem_kernel(tcb_geom g, const char *x, 
   GRID_LOOP(i, n) tcb_elem(&g, x, w, b, ms, out, i);
 }
 
-static unsigned blocks_for(int64_t n) {
-  int64_t b = (n + NT - 1) / NT;
-  return (unsigned)(b < (1 << 20) ? b : (1 << 20));
-}
-
-static tabi_status devices(tc_ctx *c, const char *op, int n, const tabi_tensor *const *t,
-                           const char *const *names) {
-  tabi_status st;
-  for (int i = 0; i < n; i++) {
-    if (!t[i]) continue;
-    if ((st = tc_check_cuda(c, t[i], op, names[i])) != TABI_OK) return st;
-    if (t[i]->dl.device.device_id != t[0]->dl.device.device_id)
-      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
-  }
-  return tc_use_device(c, t[0], op);
-}
-
-static int dt_or(const tabi_tensor *t) { return t ? (int)tabi_tensor_dtype(t) : -1; }
 static int64_t st_or(const tabi_tensor *t) { return t ? t->dl.strides[0] : 0; }
-static const char *cdata(const tabi_tensor *t) { return t ? (const char *)tabi_tensor_data(t) : NULL; }
-static char *mdata(tabi_tensor *t) { return t ? (char *)tabi_tensor_data(t) : NULL; }
-static void release_all(tc_ctx *c, tabi_tensor **t, int n) {
-  for (int i = 0; i < n; i++)
-    if (t[i]) c->h->tensor_release(c->h->ctx, t[i]);
-}
-
 static tabi_status batch_norm(TC_ARGS, int form) {
   TC_CTX;
   ref_bn_args a;
@@ -90,7 +65,7 @@ static tabi_status batch_norm(TC_ARGS, int form) {
   tabi_status st = ref_nn_bn_check(c->h, call, &a, &d);
   const tabi_tensor *ts[5] = {a.x, a.w, a.b, a.rm, a.rv};
   const char *names[5] = {"input", "weight", "bias", "running_mean", "running_var"};
-  if (st == TABI_OK) st = devices(c, OPN, 5, ts, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, 5, ts, names);
   if (st != TABI_OK) return st;
   tabi_tensor *tmp[2] = {NULL, NULL}; /* contiguous x, the double mean/invstd scratch */
   tabi_tensor *o[3] = {NULL, NULL, NULL};
@@ -107,20 +82,20 @@ static tabi_status batch_norm(TC_ARGS, int form) {
      * statistics updated with it, as the reference) */
     tcb_geom g;
     memset(&g, 0, sizeof g);
-    tcb_init(&g, d.N, d.C, d.S, dt, d.sdt, dt_or(a.w), st_or(a.w), dt_or(a.b), st_or(a.b), dt_or(a.rm),
-             st_or(a.rm), dt_or(a.rv), st_or(a.rv), a.training, a.momentum, a.eps);
+    tcb_init(&g, d.N, d.C, d.S, dt, d.sdt, tc_dt_or(a.w), st_or(a.w), tc_dt_or(a.b), st_or(a.b), tc_dt_or(a.rm),
+             st_or(a.rm), tc_dt_or(a.rv), st_or(a.rv), a.training, a.momentum, a.eps);
     double *ms = (double *)tabi_tensor_data(tmp[1]);
     unsigned cb = (unsigned)(d.C < (1 << 20) ? d.C : (1 << 20));
     if (a.training)
-      bn_stats_kernel<<<cb, NT>>>(g, cdata(tmp[0]), mdata(o[1]), mdata(o[2]), mdata(a.rm), mdata(a.rv), ms);
+      bn_stats_kernel<<<cb, NT>>>(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), tc_mdata(a.rm), tc_mdata(a.rv), ms);
     else
-      bn_eval_kernel<<<blocks_for(d.C), NT>>>(g, cdata(a.rm), cdata(a.rv), ms);
-    if (n > 0) bn_elem_kernel<<<blocks_for(n), NT>>>(g, cdata(tmp[0]), cdata(a.w), cdata(a.b), ms, mdata(o[0]), n);
+      bn_eval_kernel<<<tc_blocks(d.C, NT), NT>>>(g, tc_cdata(a.rm), tc_cdata(a.rv), ms);
+    if (n > 0) bn_elem_kernel<<<tc_blocks(n, NT), NT>>>(g, tc_cdata(tmp[0]), tc_cdata(a.w), tc_cdata(a.b), ms, tc_mdata(o[0]), n);
     st = tc_launch_status(c, OPN);
   }
-  release_all(c, tmp, 2);
+  tc_release_all(c, tmp, 2);
   if (st != TABI_OK) {
-    release_all(c, o, 3);
+    tc_release_all(c, o, 3);
     return st;
   }
   for (int i = 0; i < 3; i++) outs[i] = tabi_tensor_value(o[i]);

@@ -45,22 +45,6 @@ __global__ void __launch_bounds__(NT) param_kernel(tcn_geom g, const char *go, c
   GRID_LOOP(p, pn) tcn_param_elem(&g, go, x, mean, rstd, dg, dgdt, db, dbdt, p);
 }
 
-static unsigned blocks_for(int64_t n) {
-  int64_t b = (n + NT - 1) / NT;
-  return (unsigned)(b < (1 << 20) ? b : (1 << 20));
-}
-
-static tabi_status devices(tc_ctx *c, const char *op, int n, tabi_tensor *const *t, const char *const *names) {
-  tabi_status st;
-  for (int i = 0; i < n; i++) {
-    if (!t[i]) continue;
-    if ((st = tc_check_cuda(c, t[i], op, names[i])) != TABI_OK) return st;
-    if (t[i]->dl.device.device_id != t[0]->dl.device.device_id)
-      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
-  }
-  return tc_use_device(c, t[0], op);
-}
-
 /* A contiguous copy of t (NULL: none) in a dtype tc_norm.cuh reads: its own
  * when floating, else float64 (the reference reads any dtype as double). */
 static tabi_status operand(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tensor **out) {
@@ -76,14 +60,6 @@ static tabi_status operand(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tenso
   return st;
 }
 
-static int dt_or(const tabi_tensor *t) { return t ? (int)tabi_tensor_dtype(t) : -1; }
-static const char *cdata(const tabi_tensor *t) { return t ? (const char *)tabi_tensor_data(t) : NULL; }
-static char *mdata(tabi_tensor *t) { return t ? (char *)tabi_tensor_data(t) : NULL; }
-static void release_all(tc_ctx *c, tabi_tensor **t, int n) {
-  for (int i = 0; i < n; i++)
-    if (t[i]) c->h->tensor_release(c->h->ctx, t[i]);
-}
-
 /* --- group norm forward ------------------------------------------------------------ */
 
 static tabi_status k_group_norm(TC_ARGS) {
@@ -95,7 +71,7 @@ static tabi_status k_group_norm(TC_ARGS) {
   tabi_status st = ref_norm_gn_check(c->h, call, args, &d);
   tabi_tensor *ts[3] = {x, w, b};
   const char *names[3] = {"input", "weight", "bias"};
-  if (st == TABI_OK) st = devices(c, OPN, 3, ts, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, 3, ts, names);
   if (st != TABI_OK) return st;
   tabi_tensor *tmp[4] = {NULL, NULL, NULL, NULL}; /* x, w, b, scratch */
   tabi_tensor *o[3] = {NULL, NULL, NULL};
@@ -109,17 +85,17 @@ static tabi_status k_group_norm(TC_ARGS) {
   if (st == TABI_OK && d.rows > 0) {
     tcn_geom g;
     memset(&g, 0, sizeof g);
-    tcn_init(&g, &d, dt, -1, d.sdt, d.sdt, dt_or(tmp[1]), dt_or(tmp[2]), args[7].u.f);
+    tcn_init(&g, &d, dt, -1, d.sdt, d.sdt, tc_dt_or(tmp[1]), tc_dt_or(tmp[2]), args[7].u.f);
     double *ms = (double *)tabi_tensor_data(tmp[3]);
-    fw_set_kernel<<<blocks_for(d.rows), NT>>>(g, cdata(tmp[0]), mdata(o[1]), mdata(o[2]), ms);
+    fw_set_kernel<<<tc_blocks(d.rows, NT), NT>>>(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), ms);
     int64_t n = d.rows * d.cnt;
     if (n > 0)
-      fw_elem_kernel<<<blocks_for(n), NT>>>(g, cdata(tmp[0]), cdata(tmp[1]), cdata(tmp[2]), ms, mdata(o[0]), n);
+      fw_elem_kernel<<<tc_blocks(n, NT), NT>>>(g, tc_cdata(tmp[0]), tc_cdata(tmp[1]), tc_cdata(tmp[2]), ms, tc_mdata(o[0]), n);
     st = tc_launch_status(c, OPN);
   }
-  release_all(c, tmp, 4);
+  tc_release_all(c, tmp, 4);
   if (st != TABI_OK) {
-    release_all(c, o, 3);
+    tc_release_all(c, o, 3);
     return st;
   }
   for (int i = 0; i < 3; i++) outs[i] = tabi_tensor_value(o[i]);
@@ -143,7 +119,7 @@ static tabi_status norm_backward(TC_ARGS, int group) {
       group ? ref_norm_gn_bwd_check(c->h, call, args, &d) : ref_norm_ln_bwd_check(c->h, call, args, &d);
   tabi_tensor *ts[6] = {x, go, mean, rstd, w, b};
   const char *names[6] = {"input", "grad_out", "mean", "rstd", "weight", "bias"};
-  if (st == TABI_OK) st = devices(c, OPN, 6, ts, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, 6, ts, names);
   if (st != TABI_OK) return st;
   tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_tensor *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL}; /* x, go, mean, rstd, w, scratch */
@@ -158,21 +134,21 @@ static tabi_status norm_backward(TC_ARGS, int group) {
   if (st == TABI_OK && ((mask[0] && n > 0) || ((mask[1] || mask[2]) && d.pn > 0))) {
     tcn_geom g;
     memset(&g, 0, sizeof g);
-    tcn_init(&g, &d, dt, dt_or(tmp[1]), dt_or(tmp[2]), dt_or(tmp[3]), dt_or(tmp[4]), -1, 0);
-    const char *xp = cdata(tmp[0]), *gp = cdata(tmp[1]), *mp = cdata(tmp[2]), *rp = cdata(tmp[3]),
-               *wp = cdata(tmp[4]);
+    tcn_init(&g, &d, dt, tc_dt_or(tmp[1]), tc_dt_or(tmp[2]), tc_dt_or(tmp[3]), tc_dt_or(tmp[4]), -1, 0);
+    const char *xp = tc_cdata(tmp[0]), *gp = tc_cdata(tmp[1]), *mp = tc_cdata(tmp[2]), *rp = tc_cdata(tmp[3]),
+               *wp = tc_cdata(tmp[4]);
     if (mask[0] && n > 0) {
       double *s = (double *)tabi_tensor_data(tmp[5]);
-      bw_set_kernel<<<blocks_for(d.rows), NT>>>(g, gp, xp, mp, rp, wp, s);
-      dx_kernel<<<blocks_for(n), NT>>>(g, gp, xp, mp, rp, wp, s, mdata(o[0]), n);
+      bw_set_kernel<<<tc_blocks(d.rows, NT), NT>>>(g, gp, xp, mp, rp, wp, s);
+      dx_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, xp, mp, rp, wp, s, tc_mdata(o[0]), n);
     }
     if ((mask[1] || mask[2]) && d.pn > 0)
-      param_kernel<<<blocks_for(d.pn), NT>>>(g, gp, xp, mp, rp, mdata(o[1]), dgdt, mdata(o[2]), dbdt, d.pn);
+      param_kernel<<<tc_blocks(d.pn, NT), NT>>>(g, gp, xp, mp, rp, tc_mdata(o[1]), dgdt, tc_mdata(o[2]), dbdt, d.pn);
     st = tc_launch_status(c, OPN);
   }
-  release_all(c, tmp, 6);
+  tc_release_all(c, tmp, 6);
   if (st != TABI_OK) {
-    release_all(c, o, 3);
+    tc_release_all(c, o, 3);
     return st;
   }
   for (int i = 0; i < 3; i++) outs[i] = tabi_tensor_value(o[i]);

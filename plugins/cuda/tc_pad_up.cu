@@ -34,11 +34,6 @@ __global__ void __launch_bounds__(NT) col2im_kernel(tcp_col2im_geom g, const cha
     tcp_col2im_elem(&g, in, out, i);
 }
 
-static unsigned blocks_for(int64_t n) {
-  int64_t b = (n + NT - 1) / NT;
-  return (unsigned)(b < (1 << 20) ? b : (1 << 20));
-}
-
 /* The input's device made current and a contiguous output there; on failure
  * nothing is left allocated. */
 static tabi_status prepare(tc_ctx *c, const char *op, const tabi_tensor *x, const char *arg,
@@ -73,7 +68,7 @@ static tabi_status pad(TC_ARGS, int32_t k, int reflect) {
   if ((st = prepare(c, OPN, s, "self", g.nd, g.oshape, &out)) != TABI_OK) return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    pad_kernel<<<blocks_for(n), NT>>>(g, (const char *)tabi_tensor_data(s), (char *)tabi_tensor_data(out), n);
+    pad_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(s), (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
 static tabi_status k_reflection_pad1d(TC_ARGS) { return pad(ctx, call, args, outs, 1, 1); }
@@ -103,8 +98,8 @@ static tabi_status upsample(TC_ARGS, int bilinear) {
   const char *ip = (const char *)tabi_tensor_data(x);
   char *op = (char *)tabi_tensor_data(out);
   if (n > 0) {
-    if (bilinear) bilinear_kernel<<<blocks_for(n), NT>>>(g, ip, op, n);
-    else nearest_kernel<<<blocks_for(n), NT>>>(g, ip, op, n);
+    if (bilinear) bilinear_kernel<<<tc_blocks(n, NT), NT>>>(g, ip, op, n);
+    else nearest_kernel<<<tc_blocks(n, NT), NT>>>(g, ip, op, n);
   }
   return finish(c, OPN, n > 0, out, outs);
 }
@@ -127,7 +122,7 @@ static tabi_status k_col2im(TC_ARGS) {
     return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    col2im_kernel<<<blocks_for(n), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), n);
+    col2im_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
 

@@ -88,22 +88,6 @@ __global__ void __launch_bounds__(NT) mpb_check_kernel(tcq_geom g, const char *i
   }
 }
 
-static unsigned blocks_for(int64_t n) {
-  int64_t b = (n + NT - 1) / NT;
-  return (unsigned)(b < (1 << 20) ? b : (1 << 20));
-}
-
-/* Each tensor argument on the device of the first, made current. */
-static tabi_status devices(tc_ctx *c, const char *op, int n, tabi_tensor *const *t, const char *const *names) {
-  tabi_status st;
-  for (int i = 0; i < n; i++) {
-    if ((st = tc_check_cuda(c, t[i], op, names[i])) != TABI_OK) return st;
-    if (t[i]->dl.device.device_id != t[0]->dl.device.device_id)
-      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
-  }
-  return tc_use_device(c, t[0], op);
-}
-
 static tabi_status finish(tc_ctx *c, const char *op, int launched, tabi_tensor *out, tabi_tensor *out2,
                           tabi_value *outs) {
   tabi_status st = launched ? tc_launch_status(c, op) : TABI_OK;
@@ -132,7 +116,7 @@ static tabi_status max_pool(TC_ARGS, int32_t ns) {
   ref_pool_dims m;
   tabi_status st = ref_pool_max_check(c->h, call, args, ns, &m);
   const char *names[1] = {"self"};
-  if (st == TABI_OK) st = devices(c, OPN, 1, &x, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, 1, &x, names);
   if (st != TABI_OK) return st;
   tcq_geom g;
   memset(&g, 0, sizeof g);
@@ -147,7 +131,7 @@ static tabi_status max_pool(TC_ARGS, int32_t ns) {
   }
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    max_kernel<<<blocks_for(n), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out),
+    max_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out),
                                       (int64_t *)tabi_tensor_data(idx), n);
   return finish(c, OPN, n > 0, out, idx, outs);
 }
@@ -162,7 +146,7 @@ static tabi_status avg_like(TC_ARGS, int32_t ns, int adaptive) {
   tabi_status st =
       adaptive ? ref_pool_adaptive_check(c->h, call, args, ns, &m) : ref_pool_avg_check(c->h, call, args, ns, &m);
   const char *names[1] = {"self"};
-  if (st == TABI_OK) st = devices(c, OPN, 1, &x, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, 1, &x, names);
   if (st != TABI_OK) return st;
   tcq_geom g;
   memset(&g, 0, sizeof g);
@@ -175,8 +159,8 @@ static tabi_status avg_like(TC_ARGS, int32_t ns, int adaptive) {
   const char *xp = (const char *)tabi_tensor_data(x);
   char *op = (char *)tabi_tensor_data(out);
   if (n > 0) {
-    if (adaptive) adapt_kernel<<<blocks_for(n), NT>>>(g, xp, op, n);
-    else avg_kernel<<<blocks_for(n), NT>>>(g, xp, op, n);
+    if (adaptive) adapt_kernel<<<tc_blocks(n, NT), NT>>>(g, xp, op, n);
+    else avg_kernel<<<tc_blocks(n, NT), NT>>>(g, xp, op, n);
   }
   return finish(c, OPN, n > 0, out, NULL, outs);
 }
@@ -193,7 +177,7 @@ static tabi_status k_adaptive_avg_pool3d(TC_ARGS) { return avg_like(ctx, call, a
  * window; the reference's error for the first index outside the plane. */
 static tabi_status mpb_check(tc_ctx *c, const tabi_call *call, const char *op, const tcq_geom *g,
                              const tabi_tensor *ind, int64_t n, int *full) {
-  unsigned nb = blocks_for(n);
+  unsigned nb = tc_blocks(n, NT);
   if (nb > CHECK_BLOCKS) nb = CHECK_BLOCKS;
   int64_t rn = 3 * (int64_t)nb;
   tabi_tensor *dres = NULL, *hres = NULL;
@@ -234,7 +218,7 @@ static tabi_status backward(TC_ARGS, int kind) {
                                : ref_pool_adaptive_bwd_check(c->h, call, args, &m);
   tabi_tensor *ts[3] = {x, go, ind};
   const char *names[3] = {"self", "grad_output", "indices"};
-  if (st == TABI_OK) st = devices(c, OPN, kind == 0 ? 3 : 2, ts, names);
+  if (st == TABI_OK) st = tc_same_device(c, OPN, kind == 0 ? 3 : 2, ts, names);
   if (st != TABI_OK) return st;
   tcq_geom g;
   memset(&g, 0, sizeof g);
@@ -250,9 +234,9 @@ static tabi_status backward(TC_ARGS, int kind) {
   const char *gp = (const char *)tabi_tensor_data(go);
   char *op = (char *)tabi_tensor_data(gi);
   if (n > 0) {
-    if (kind == 0) mpb_kernel<<<blocks_for(n), NT>>>(g, gp, (const char *)tabi_tensor_data(ind), op, n, full);
-    else if (kind == 1) avgb_kernel<<<blocks_for(n), NT>>>(g, gp, op, n);
-    else adaptb_kernel<<<blocks_for(n), NT>>>(g, gp, op, n);
+    if (kind == 0) mpb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, (const char *)tabi_tensor_data(ind), op, n, full);
+    else if (kind == 1) avgb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, op, n);
+    else adaptb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, op, n);
   }
   return finish(c, OPN, n > 0, gi, NULL, outs);
 }

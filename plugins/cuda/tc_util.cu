@@ -33,6 +33,23 @@ tabi_status tc_check_cuda(tc_ctx *c, const tabi_tensor *t, const char *op, const
                 arg, t ? (int)t->dl.device.device_type : -1);
 }
 
+tabi_status tc_same_device(tc_ctx *c, const char *op, int n, const tabi_tensor *const *t,
+                           const char *const *names) {
+  tabi_status st;
+  for (int i = 0; i < n; i++) {
+    if (!t[i]) continue;
+    if ((st = tc_check_cuda(c, t[i], op, names[i])) != TABI_OK) return st;
+    if (t[i]->dl.device.device_id != t[0]->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
+  }
+  return tc_use_device(c, t[0], op);
+}
+
+void tc_release_all(tc_ctx *c, tabi_tensor **t, int n) {
+  for (int i = 0; i < n; i++)
+    if (t[i]) c->h->tensor_release(c->h->ctx, t[i]);
+}
+
 tabi_status tc_use_device(tc_ctx *c, const tabi_tensor *t, const char *op) {
   tc_note_cuda_used();
   int cur = -1;
