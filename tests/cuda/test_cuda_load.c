@@ -14,6 +14,47 @@
 
 #include "check.h"
 
+/* Calls fn(rt, name) for every op named in a schema file whose name starts
+ * with one of the prefixes ("prims::", "aten::"); returns how many. */
+static int each_op(const char *path, const char *const *prefixes, tabi_runtime *rt,
+                   void (*fn)(tabi_runtime *, const char *, int *), int *acc) {
+  FILE *f = fopen(path, "r");
+  CHECK_MSG(f != NULL, "cannot open %s", path);
+  char line[1024];
+  int count = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    int match = 0;
+    for (int p = 0; prefixes[p]; p++) match |= strncmp(line, prefixes[p], strlen(prefixes[p])) == 0;
+    if (!match) continue;
+    char name[128];
+    size_t k = 0;
+    while (line[k] && line[k] != '(' && k < sizeof name - 1) {
+      name[k] = line[k];
+      k++;
+    }
+    name[k] = 0;
+    fn(rt, name, acc);
+    count++;
+  }
+  if (f) fclose(f);
+  return count;
+}
+
+static void expect_native(tabi_runtime *rt, const char *name, int *acc) {
+  (void)acc;
+  tabi_op op;
+  CHECK_OK(tabi_op_find(rt, name, &op));
+  CHECK_MSG(tabi_op_backend_status(rt, op, kDLCUDA) == TABI_IMPL_NATIVE, "%s has no CUDA kernel", name);
+}
+
+static void expect_present(tabi_runtime *rt, const char *name, int *missing) {
+  tabi_op op;
+  CHECK_OK(tabi_op_find(rt, name, &op));
+  int impl = tabi_op_backend_status(rt, op, kDLCUDA);
+  CHECK_MSG(impl == TABI_IMPL_NATIVE || impl == TABI_IMPL_DECOMPOSED, "%s is missing on CUDA", name);
+  *missing += impl == TABI_IMPL_MISSING;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: test_cuda_load PLUGIN PRIMS_SCHEMA [CORE_ATEN_SCHEMA DECOMP_PLUGIN]\n");
@@ -27,25 +68,8 @@ int main(int argc, char **argv) {
   CHECK_OK(tabi_runtime_device_count(rt, kDLCUDA, &n));
   CHECK(n >= 0);
   printf("cuda devices: %d\n", (int)n);
-  FILE *f = fopen(argv[2], "r");
-  CHECK(f != NULL);
-  char line[1024];
-  int prims = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, "prims::", 7) != 0) continue;
-    char name[128];
-    size_t k = 0;
-    while (line[k] && line[k] != '(' && k < sizeof name - 1) {
-      name[k] = line[k];
-      k++;
-    }
-    name[k] = 0;
-    tabi_op op;
-    CHECK_OK(tabi_op_find(rt, name, &op));
-    CHECK_MSG(tabi_op_backend_status(rt, op, kDLCUDA) == TABI_IMPL_NATIVE, "%s has no CUDA kernel", name);
-    prims++;
-  }
-  if (f) fclose(f);
+  static const char *const prims_only[] = {"prims::", NULL}, *const all[] = {"prims::", "aten::", NULL};
+  int prims = each_op(argv[2], prims_only, rt, expect_native, NULL);
   CHECK(prims >= 100);
   static const char *const aten[] = {"aten::mm", "aten::bmm", "aten::addmm", "aten::_softmax",
                                      "aten::_log_softmax", "aten::native_layer_norm",
@@ -66,28 +90,8 @@ int main(int argc, char **argv) {
   /* Every op of both schema files runs on CUDA once the decompositions are loaded. */
   if (argc >= 5) {
     CHECK_OK(tabi_runtime_load_plugin(rt, argv[4], NULL));
-    int ops = 0, missing = 0;
-    for (int s = 2; s <= 3; s++) {
-      FILE *sf = fopen(argv[s], "r");
-      CHECK_MSG(sf != NULL, "cannot open %s", argv[s]);
-      while (sf && fgets(line, sizeof line, sf)) {
-        if (strncmp(line, "prims::", 7) != 0 && strncmp(line, "aten::", 6) != 0) continue;
-        char name[128];
-        size_t k = 0;
-        while (line[k] && line[k] != '(' && k < sizeof name - 1) {
-          name[k] = line[k];
-          k++;
-        }
-        name[k] = 0;
-        tabi_op op;
-        CHECK_OK(tabi_op_find(rt, name, &op));
-        int impl = tabi_op_backend_status(rt, op, kDLCUDA);
-        CHECK_MSG(impl == TABI_IMPL_NATIVE || impl == TABI_IMPL_DECOMPOSED, "%s is missing on CUDA", name);
-        missing += impl == TABI_IMPL_MISSING;
-        ops++;
-      }
-      if (sf) fclose(sf);
-    }
+    int missing = 0;
+    int ops = each_op(argv[2], all, rt, expect_present, &missing) + each_op(argv[3], all, rt, expect_present, &missing);
     CHECK(ops >= 300);
     printf("ops of both schema files: %d, missing on cuda: %d\n", ops, missing);
   }
