@@ -15,7 +15,8 @@ cmake --build $B -j16 --target tabi_plugin_cuda tabi_plugin_reference tabi_plugi
 echo "build: $(( $(date +%s) - T0 )) s"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 export TABI_PLUGIN_PATH=$PWD/$B/plugins
-$B/tests/cuda/test_cuda_load $B/plugins/libtabi_cuda.so abi/ops/prims.schema > "$OUT/test_load.log" 2>&1; echo "test_cuda_load rc=$?"; tail -3 "$OUT/test_load.log"
+$B/tests/cuda/test_cuda_load $B/plugins/libtabi_cuda.so abi/ops/prims.schema abi/ops/core_aten.schema \
+  $B/plugins/libtabi_decomp.so > "$OUT/test_load.log" 2>&1; echo "test_cuda_load rc=$?"; tail -3 "$OUT/test_load.log"
 $B/tests/cuda/test_cuda_ops $B/plugins/libtabi_cuda.so $B/plugins/libtabi_reference.so > "$OUT/test_ops.log" 2>&1; echo "test_cuda_ops rc=$?"; tail -25 "$OUT/test_ops.log"
 T1=$(date +%s)
 timeout ${CONFORM_LIMIT:-300} $B/tools/tabi conform --plugin cuda --jobs 16 --timeout 150 --json "$OUT/conform.json" \
