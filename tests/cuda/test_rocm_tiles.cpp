@@ -292,28 +292,33 @@ static std::vector<R> fft_run(const std::vector<R> &in, int kind, int fwd, int64
   double *buf2[2] = {scratch.data(), scratch.data() + 2 * batch * n};
   const char *src = (const char *)in.data();
   char *dst = (char *)out.data();
-  launch(dim3{2, 1, 1}, [&] { rd_fft_load<R>(src, buf2[0], kind, batch, n); }, FFT_NT);
+  auto load = [&] { rd_fft_load<R>(src, buf2[0], kind, batch, n); };
+  launch(dim3{2, 1, 1}, load, FFT_NT);
   for (int s = 0; s < ns; s++) {
     const double *x = buf2[s % 2];
     double *y = buf2[(s + 1) % 2];
-    launch(dim3{2, 1, 1}, [&] { rd_fft_stage(x, y, batch, n, st[s].p, st[s].radix, kind != 2 && fwd); }, FFT_NT);
+    auto stage = [&] { rd_fft_stage(x, y, batch, n, st[s].p, st[s].radix, kind != 2 && fwd); };
+    launch(dim3{2, 1, 1}, stage, FFT_NT);
   }
   const double *last = buf2[ns % 2];
-  launch(dim3{2, 1, 1}, [&] { rd_fft_store<R>(last, dst, kind, batch, n); }, FFT_NT);
+  auto store = [&] { rd_fft_store<R>(last, dst, kind, batch, n); };
+  launch(dim3{2, 1, 1}, store, FFT_NT);
   return out;
 }
 
 template <typename R>
-static std::vector<R> rd_dft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n) {
+static std::vector<R> rd_dft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch,
+                                 int64_t n) {
   std::vector<R> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
   const char *src = (const char *)in.data();
   char *dst = (char *)out.data();
-  launch(dim3{2, 1, 1}, [&] { rd_dft<R>(src, dst, kind, fwd, batch, n); }, FFT_NT);
+  auto dft = [&] { rd_dft<R>(src, dst, kind, fwd, batch, n); };
+  launch(dim3{2, 1, 1}, dft, FFT_NT);
   return out;
 }
 
-static double fft_worst[2][3]; /* [double storage][kind]: max relative error vs naive */
-static double fft_worst_dft[2];  /* [double storage]: max relative difference from rd_dft */
+static double fft_worst[2][3];  /* [double storage][kind]: max relative error vs naive */
+static double fft_worst_dft[2]; /* [double storage]: max relative difference from rd_dft */
 static int fft_compared;
 
 /* Output element (row b, bin/sample j) of the naive transform, long double. */
@@ -369,8 +374,8 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
   }
   const int cplx = kind != 2;
   char what[96];
-  snprintf(what, sizeof what, "fft %s kind %d fwd %d n=%lld batch %lld", dbl ? "f64" : "f32", kind, fwd,
-           (long long)n, (long long)batch);
+  snprintf(what, sizeof what, "fft %s kind %d fwd %d n=%lld batch %lld", dbl ? "f64" : "f32", kind,
+           fwd, (long long)n, (long long)batch);
   /* (a) against rd_dft on the same storage (O(n^2) with a sincos a term:
    * at n = 4096 one row of each kind) */
   if (n <= 1000 || (n <= 4096 && batch == 1 && fwd == (kind != 2))) {
@@ -384,8 +389,9 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
       /* both round one double sum to R: within one ulp of R of the larger */
       double tol = dbl ? 1e-12 * (mx + 1) : 2.5e-7 * fmax(fabs((double)ref[i]), 1e-30) + 1e-12 * mx;
       if (!(d <= tol)) {
-        if (failures < 10) fprintf(stderr, "%s vs rd_dft [%zu]: got %.15g, want %.15g\n", what, i,
-                                   (double)got[i], (double)ref[i]);
+        if (failures < 10)
+          fprintf(stderr, "%s vs rd_dft [%zu]: got %.15g, want %.15g\n", what, i, (double)got[i],
+                  (double)ref[i]);
         failures++;
       }
     }
@@ -430,8 +436,9 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
         checks++;
         fft_compared++;
         if (!(dw <= tol) || !(d <= (dbl ? 1e-13 : 1.2e-7) * (mx + 1e-300) + 1e-300)) {
-          if (failures < 10) fprintf(stderr, "%s vs naive bin %lld.%d: got %.15g, want %.15Lg\n", what,
-                                     (long long)bins[q], e, g, w);
+          if (failures < 10)
+            fprintf(stderr, "%s vs naive bin %lld.%d: got %.15g, want %.15Lg\n", what,
+                    (long long)bins[q], e, g, w);
           failures++;
         }
       }
@@ -446,9 +453,13 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
 
 static void fft_plan_checks() {
   rd_fft_step st[RD_FFT_MAX_STAGES];
-  const struct { int64_t n; int want; } cases[] = {{1, 0}, {2, 1}, {7, -1}, {45, 3}, {60, 3}, {64, 3},
-                                                    {1000, 5}, {4096, 6}, {(int64_t)1 << 24, 12},
-                                                    {14, -1}, {0, -1}, {3 * 7 * 1024, -1}};
+  const struct {
+    int64_t n;
+    int want;
+  } cases[] = {{1, 0},    {2, 1},    {7, -1},
+               {45, 3},   {60, 3},   {64, 3},
+               {1000, 5}, {4096, 6}, {(int64_t)1 << 24, 12},
+               {14, -1},  {0, -1},   {3 * 7 * 1024, -1}};
   for (auto &c : cases) {
     int ns = rd_fft_plan(c.n, st);
     int64_t prod = 1, ok = 1;
@@ -496,11 +507,12 @@ int main(int argc, char **argv) {
     return failures == 0 && checks > 0 ? 0 : 1;
   }
   fft_all(strcmp(arg, "--no-big") != 0);
-  printf("fft: %d outputs compared with the naive DFT; max relative error (to the largest |ref|):\n",
-         fft_compared);
+  printf("fft: %d outputs compared with the naive DFT; max relative error", fft_compared);
+  printf(" (to the largest |ref|):\n");
   for (int d = 1; d >= 0; d--)
-    printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g\n", d ? "float64" : "float32",
-           fft_worst[d][0], fft_worst[d][1], fft_worst[d][2], fft_worst_dft[d]);
+    printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g\n",
+           d ? "float64" : "float32", fft_worst[d][0], fft_worst[d][1], fft_worst[d][2],
+           fft_worst_dft[d]);
   for (int64_t n : {1, 2, 7, 8, 16, 45}) dft_case(n);
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
