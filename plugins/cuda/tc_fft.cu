@@ -5,8 +5,11 @@
  * over all but the last, then the Hermitian c2r of the last). Each 1-D stage
  * brings its dim last in a contiguous buffer and runs one batched plan.
  * Plans are cached per (type, n, batch, device, thread): cuFFT lets several
- * threads run FFTs only with distinct plans. */
-#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: direct DFT, rocm_dft.cuh */
+ * threads run FFTs only with distinct plans. The ROCm plugin (TC_HIP; no
+ * rocFFT on Debian 12) runs each 1-D stage on its own kernels instead: the
+ * Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths, else the direct DFT
+ * of rocm_dft.cuh. */
+#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: rocm_fft.cuh / rocm_dft.cuh */
 #include <cufft.h>
 #endif
 #include <stdlib.h>
@@ -89,6 +92,7 @@ void tc_fft_destroy(tc_ctx *c) {
 
 #else
 #include "rocm_dft.cuh"
+#include "rocm_fft.cuh"
 #endif /* TC_HIP */
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
@@ -218,12 +222,52 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
   int64_t sig = kind == 2 ? n : len;
   if (st == TABI_OK && batch > 0 && sig > 0) {
 #ifdef TC_HIP
+    /* No rocFFT: the Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths
+     * from RD_FFT_MIN (a scratch of two double complex copies of the batch,
+     * 32*batch*n bytes; r2c/c2r run as full complex transforms), else the
+     * direct DFT of rocm_dft.cuh (O(n^2), no scratch). */
     const char *ip = (const char *)tabi_tensor_data(src);
     char *opp = (char *)tabi_tensor_data(dst);
-    int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
-    if (dbl) rd_dft<double><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
-    else rd_dft<float><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
-    st = tc_launch_status(c, op);
+    rd_fft_step steps[RD_FFT_MAX_STAGES];
+    int ns = sig >= RD_FFT_MIN ? rd_fft_plan(sig, steps) : -1;
+    if (ns >= 0) {
+      tabi_tensor *scr = NULL;
+      int64_t scr_n = 2 * batch * sig;
+      st = tc_empty(c, in->dl.device, TABI_DTYPE_COMPLEX128, 1, &scr_n, &scr);
+      if (st == TABI_OK) {
+        double *buf2[2] = {(double *)tabi_tensor_data(scr),
+                           (double *)tabi_tensor_data(scr) + 2 * batch * sig};
+        int g = grid(batch * sig);
+        if (dbl)
+          rd_fft_load<double><<<g, 256>>>(ip, buf2[0], kind, batch, sig);
+        else
+          rd_fft_load<float><<<g, 256>>>(ip, buf2[0], kind, batch, sig);
+        st = tc_launch_status(c, op);
+        for (int s = 0; s < ns && st == TABI_OK; s++) {
+          rd_fft_stage<<<grid(batch * (sig / steps[s].radix)), 256>>>(
+              buf2[s % 2], buf2[(s + 1) % 2], batch, sig, steps[s].p, steps[s].radix,
+              kind != 2 && fwd);
+          st = tc_launch_status(c, op);
+        }
+        int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
+        if (st == TABI_OK) {
+          if (dbl)
+            rd_fft_store<double><<<grid(outs_n), 256>>>(buf2[ns % 2], opp, kind, batch, sig);
+          else
+            rd_fft_store<float><<<grid(outs_n), 256>>>(buf2[ns % 2], opp, kind, batch, sig);
+          st = tc_launch_status(c, op);
+        }
+      }
+      /* back to the allocator: its next user is ordered after these launches */
+      release(c, scr);
+    } else {
+      int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
+      if (dbl)
+        rd_dft<double><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+      else
+        rd_dft<float><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+      st = tc_launch_status(c, op);
+    }
 #else
     cufftType type = kind == 0 ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
                      : kind == 1 ? (dbl ? CUFFT_D2Z : CUFFT_R2C) : (dbl ? CUFFT_Z2D : CUFFT_C2R);

@@ -1,13 +1,16 @@
-/* plugins/rocm/rocm_dft.cuh: the ROCm plugin's 1-D transforms, a direct DFT
- * in place of cuFFT in the shared plugins/cuda/tc_fft.cu (Debian 12 has no
- * rocFFT). The shared file still does the planning of multi-dim transforms,
- * the Hermitian fix-up before c2r and the normalisation; this is one batched
- * stage over dense rows, unnormalised, with cuFFT's conventions.
+/* plugins/rocm/rocm_dft.cuh: the ROCm plugin's fallback 1-D transform, a
+ * direct DFT in place of cuFFT in the shared plugins/cuda/tc_fft.cu (Debian
+ * 12 has no rocFFT) for the lengths the Stockham FFT of rocm_fft.cuh does not
+ * take: prime factors other than 2, 3, 5, and rows shorter than RD_FFT_MIN.
+ * The shared file still does the planning of multi-dim transforms, the
+ * Hermitian fix-up before c2r and the normalisation; this is one batched
+ * stage over dense rows, unnormalised, with cuFFT's conventions (which
+ * rocm_fft.cuh follows too, and is tested against this).
  *
  * One thread per output element; sums in double with exact phase reduction
- * ((j*t) mod n before the angle), so it is accurate but O(n^2): fine for the
- * sizes of tests and conformance, far too slow for large signals (an own
- * Stockham FFT, or rocFFT through dlopen, is the fast path still to add).
+ * ((j*t) mod n before the angle), so it is accurate but O(n^2): fine for
+ * short rows, slow for long rows of awkward lengths (Bluestein through the
+ * power-of-two FFT, or rocFFT through dlopen, would be the fast path there).
  * Device code only (tests/cuda/test_rocm_tiles.cpp runs it on the host).
  * NOT YET RUN ON AMD HARDWARE. */
 #ifndef TABI_ROCM_DFT_CUH

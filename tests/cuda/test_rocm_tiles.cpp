@@ -37,6 +37,7 @@ static std::barrier<> *emu_bar;
 #define __syncthreads() emu_bar->arrive_and_wait()
 
 #include "rocm_dft.cuh"
+#include "rocm_fft.cuh"
 #include "rocm_tile.cuh"
 
 /* The fields the kernels read, named as tc_blas.cu's mm_args and tc_conv.cu's
@@ -266,7 +267,252 @@ static void dft_case(int64_t n) {
   }
 }
 
-int main() {
+/* ---- the Stockham FFT of rocm_fft.cuh ----
+ * Run as tc_fft.cu's TC_HIP branch runs it: load into half A of a scratch of
+ * 2*batch*n double complex, one stage per radix ping-ponging A/B, store from
+ * the last. Compared with (a) rd_dft on the same storage (all outputs; n <=
+ * 1000, and one row of each kind at 4096) and (b) a naive DFT in long double
+ * with exact phase reduction (all outputs up to n = 1000 and for one row at
+ * 4096, 24 bins a row above). Errors are relative to the largest |reference|
+ * of the compared set; elementwise, float64 outputs must meet tolerances.md's
+ * float64 rtol/atol against the reference and float32 outputs its float32
+ * rtol/atol against the reference rounded to float. */
+/* 2 blocks of 8 threads: the grid-stride loops are taken (no shared memory
+ * or barriers in these kernels; creating threads is what costs here) */
+#define FFT_NT 8
+template <typename R>
+static std::vector<R> fft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n,
+                              int *stages) {
+  rd_fft_step st[RD_FFT_MAX_STAGES];
+  int ns = rd_fft_plan(n, st);
+  *stages = ns;
+  std::vector<R> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
+  if (ns < 0) return out;
+  std::vector<double> scratch((size_t)(4 * batch * n));
+  double *buf2[2] = {scratch.data(), scratch.data() + 2 * batch * n};
+  const char *src = (const char *)in.data();
+  char *dst = (char *)out.data();
+  auto load = [&] { rd_fft_load<R>(src, buf2[0], kind, batch, n); };
+  launch(dim3{2, 1, 1}, load, FFT_NT);
+  for (int s = 0; s < ns; s++) {
+    const double *x = buf2[s % 2];
+    double *y = buf2[(s + 1) % 2];
+    auto stage = [&] { rd_fft_stage(x, y, batch, n, st[s].p, st[s].radix, kind != 2 && fwd); };
+    launch(dim3{2, 1, 1}, stage, FFT_NT);
+  }
+  const double *last = buf2[ns % 2];
+  auto store = [&] { rd_fft_store<R>(last, dst, kind, batch, n); };
+  launch(dim3{2, 1, 1}, store, FFT_NT);
+  return out;
+}
+
+template <typename R>
+static std::vector<R> rd_dft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch,
+                                 int64_t n) {
+  std::vector<R> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
+  const char *src = (const char *)in.data();
+  char *dst = (char *)out.data();
+  auto dft = [&] { rd_dft<R>(src, dst, kind, fwd, batch, n); };
+  launch(dim3{2, 1, 1}, dft, FFT_NT);
+  return out;
+}
+
+static double fft_worst[2][3];  /* [double storage][kind]: max relative error vs naive */
+static double fft_worst_dft[2]; /* [double storage]: max relative difference from rd_dft */
+static int fft_compared;
+
+/* Output element (row b, bin/sample j) of the naive transform, long double. */
+template <typename R>
+static void naive_at(const std::vector<R> &in, const std::vector<long double> &cs,
+                     const std::vector<long double> &sn, int kind, int fwd, int64_t n, int64_t b,
+                     int64_t j, long double *re, long double *im) {
+  const int64_t in_len = kind == 2 ? n / 2 + 1 : n;
+  const long double sgn = (kind == 2 || !fwd) ? 1.0L : -1.0L;
+  long double ar = 0, ai = 0;
+  for (int64_t t = 0; t < n; t++) {
+    long double xr, xi;
+    if (kind == 1) {
+      xr = in[(size_t)(b * n + t)];
+      xi = 0;
+    } else if (kind == 0) {
+      xr = in[(size_t)(2 * (b * n + t))];
+      xi = in[(size_t)(2 * (b * n + t) + 1)];
+    } else {
+      int64_t s = t < in_len ? t : n - t;
+      xr = in[(size_t)(2 * (b * in_len + s))];
+      xi = in[(size_t)(2 * (b * in_len + s) + 1)];
+      if (t >= in_len) xi = -xi;
+    }
+    int64_t q = (t * j) % n;
+    long double c = cs[(size_t)q], s = sgn * sn[(size_t)q];
+    ar += xr * c - xi * s;
+    ai += xr * s + xi * c;
+  }
+  *re = ar;
+  *im = ai;
+}
+
+template <typename R>
+static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
+  const int dbl = sizeof(R) == 8;
+  const int64_t in_len = kind == 2 ? n / 2 + 1 : n, out_len = kind == 1 ? n / 2 + 1 : n;
+  const int64_t in_el = batch * in_len * (kind == 1 ? 1 : 2);
+  std::vector<R> in((size_t)in_el);
+  for (int64_t i = 0; i < in_el; i++) in[(size_t)i] = (R)urand();
+  if (kind == 2) /* the caller's Hermitian fix-up: imag of bins 0 and n/2 */
+    for (int64_t b = 0; b < batch; b++) {
+      in[(size_t)(2 * b * in_len + 1)] = 0;
+      if (n % 2 == 0) in[(size_t)(2 * (b * in_len + n / 2) + 1)] = 0;
+    }
+  int ns = 0;
+  std::vector<R> got = fft_run(in, kind, fwd, batch, n, &ns);
+  checks++;
+  if (ns < 0) {
+    fprintf(stderr, "fft n=%lld: no plan\n", (long long)n);
+    failures++;
+    return;
+  }
+  const int cplx = kind != 2;
+  char what[96];
+  snprintf(what, sizeof what, "fft %s kind %d fwd %d n=%lld batch %lld", dbl ? "f64" : "f32", kind,
+           fwd, (long long)n, (long long)batch);
+  /* (a) against rd_dft on the same storage (O(n^2) with a sincos a term:
+   * at n = 4096 one row of each kind) */
+  if (n <= 1000 || (n <= 4096 && batch == 1 && fwd == (kind != 2))) {
+    std::vector<R> ref = rd_dft_run(in, kind, fwd, batch, n);
+    double mx = 0, err = 0;
+    for (size_t i = 0; i < ref.size(); i++) mx = fmax(mx, fabs((double)ref[i]));
+    for (size_t i = 0; i < ref.size(); i++) {
+      double d = fabs((double)got[i] - (double)ref[i]);
+      err = fmax(err, d);
+      checks++;
+      /* both round one double sum to R: within one ulp of R of the larger */
+      double tol = dbl ? 1e-12 * (mx + 1) : 2.5e-7 * fmax(fabs((double)ref[i]), 1e-30) + 1e-12 * mx;
+      if (!(d <= tol)) {
+        if (failures < 10)
+          fprintf(stderr, "%s vs rd_dft [%zu]: got %.15g, want %.15g\n", what, i, (double)got[i],
+                  (double)ref[i]);
+        failures++;
+      }
+    }
+    fft_worst_dft[dbl] = fmax(fft_worst_dft[dbl], mx > 0 ? err / mx : err);
+  }
+  /* (b) against the naive long double DFT */
+  std::vector<long double> cs((size_t)n), sn((size_t)n);
+  for (int64_t t = 0; t < n; t++) {
+    long double a = 2 * 3.14159265358979323846264338327950288L * (long double)t / (long double)n;
+    cs[(size_t)t] = cosl(a);
+    sn[(size_t)t] = sinl(a);
+  }
+  std::vector<int64_t> bins;
+  if (n <= 1000 || (n <= 4096 && batch == 1)) {
+    for (int64_t j = 0; j < out_len; j++) bins.push_back(j);
+  } else { /* the edges and a spread of others */
+    for (int64_t j : {(int64_t)0, (int64_t)1, out_len / 2, out_len - 1}) bins.push_back(j);
+    for (int64_t k = 1; k <= 20; k++) bins.push_back((k * 1000003) % out_len);
+  }
+  for (int64_t b = 0; b < batch; b++) {
+    std::vector<long double> wr, wi;
+    double mx = 0, err = 0, ss = 0;
+    for (int64_t j : bins) {
+      long double re, im;
+      naive_at(in, cs, sn, kind, fwd, n, b, j, &re, &im);
+      wr.push_back(re);
+      wi.push_back(im);
+      mx = fmax(mx, fabs((double)re));
+      if (cplx) mx = fmax(mx, fabs((double)im));
+      ss += (double)(re * re + (cplx ? im * im : 0));
+    }
+    for (size_t q = 0; q < bins.size(); q++) {
+      int64_t o = b * out_len + bins[q];
+      for (int e = 0; e < 1 + cplx; e++) {
+        double g = (double)got[(size_t)(cplx ? 2 * o + e : o)];
+        long double w = e ? wi[q] : wr[q];
+        double d = (double)fabsl((long double)g - w);
+        err = fmax(err, d);
+        /* tolerances.md, float32 against the reference rounded to float */
+        double want = dbl ? (double)w : (double)(float)w, dw = fabs(g - want);
+        double tol = dbl ? 1e-7 + 1e-7 * fabs(want) : 1e-5 + 1.3e-6 * fabs(want);
+        checks++;
+        fft_compared++;
+        if (!(dw <= tol) || !(d <= (dbl ? 1e-13 : 1.2e-7) * (mx + 1e-300) + 1e-300)) {
+          if (failures < 10)
+            fprintf(stderr, "%s vs naive bin %lld.%d: got %.15g, want %.15Lg\n", what,
+                    (long long)bins[q], e, g, w);
+          failures++;
+        }
+      }
+    }
+    double rel = mx > 0 ? err / mx : err;
+    fft_worst[dbl][kind] = fmax(fft_worst[dbl][kind], rel);
+    if (n >= 65536 && b == 0) /* also against the rms |ref|: the typical bin */
+      printf("  %s: max |err| / max |ref| %.3g, / rms |ref| %.3g\n", what, rel,
+             err / sqrt(ss / (double)bins.size()));
+  }
+}
+
+static void fft_plan_checks() {
+  rd_fft_step st[RD_FFT_MAX_STAGES];
+  const struct {
+    int64_t n;
+    int want;
+  } cases[] = {{1, 0},    {2, 1},    {7, -1},
+               {45, 3},   {60, 3},   {64, 3},
+               {1000, 5}, {4096, 6}, {(int64_t)1 << 24, 12},
+               {14, -1},  {0, -1},   {3 * 7 * 1024, -1}};
+  for (auto &c : cases) {
+    int ns = rd_fft_plan(c.n, st);
+    int64_t prod = 1, ok = 1;
+    for (int s = 0; s < ns; s++) {
+      ok &= st[s].p == prod;
+      prod *= st[s].radix;
+    }
+    checks++;
+    if (ns != c.want || (ns >= 0 && (prod != c.n || !ok))) {
+      fprintf(stderr, "rd_fft_plan(%lld) = %d stages, want %d\n", (long long)c.n, ns, c.want);
+      failures++;
+    }
+  }
+}
+
+static void fft_all(int big) {
+  fft_plan_checks();
+  if (big == 2) { /* "--n24": the benchmark length only, by hand (1.5 GB) */
+    fft_case<double>((int64_t)1 << 24, 1, 0, 1);
+    fft_case<float>((int64_t)1 << 24, 1, 1, 1);
+    return;
+  }
+  for (int64_t n : {1, 2, 3, 4, 5, 8, 12, 60, 64, 1000, 4096, 65536})
+    for (int64_t batch : {1, 3})
+      for (int kind = 0; kind < 3; kind++)
+        for (int fwd = 0; fwd < 2; fwd++) {
+          if (n > 4096 && batch == 3 && kind != 0) continue; /* c2c covers batching at this size */
+          fft_case<double>(n, batch, kind, fwd);
+          fft_case<float>(n, batch, kind, fwd);
+        }
+  if (big)
+    for (int kind = 0; kind < 3; kind++) {
+      fft_case<double>((int64_t)1 << 20, 1, kind, 1);
+      fft_case<float>((int64_t)1 << 20, 1, kind, kind == 2);
+    }
+}
+
+int main(int argc, char **argv) {
+  /* "--no-big": skip n = 2^20 (slow under the sanitizers); "--n24": the
+   * FFT at n = 2^24 only */
+  const char *arg = argc > 1 ? argv[1] : "";
+  if (strcmp(arg, "--n24") == 0) {
+    fft_all(2);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 && checks > 0 ? 0 : 1;
+  }
+  fft_all(strcmp(arg, "--no-big") != 0);
+  printf("fft: %d outputs compared with the naive DFT; max relative error", fft_compared);
+  printf(" (to the largest |ref|):\n");
+  for (int d = 1; d >= 0; d--)
+    printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g\n",
+           d ? "float64" : "float32", fft_worst[d][0], fft_worst[d][1], fft_worst[d][2],
+           fft_worst_dft[d]);
   for (int64_t n : {1, 2, 7, 8, 16, 45}) dft_case(n);
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
