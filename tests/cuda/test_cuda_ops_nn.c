@@ -346,6 +346,11 @@ void norm_cases(void) {
 static void conv_bwd_case(tabi_dtype dt, int32_t ns, int transposed, int64_t groups, const int64_t *ishape,
                           const int64_t *k, const int64_t *s, const int64_t *p, const int64_t *d,
                           const int64_t *op, const int64_t *mask, double rtol) {
+  /* rtol is for the GPU's gathers, which sum in double. When the cases run
+   * against the CPU plugin (cuda_ops_cases_on_cpu), its float32 backward is
+   * oneDNN's float32 accumulation: these cases check the harness there, not
+   * the CPU numerics (conformance does that), so float32 gets 10x. */
+  if (CUDA0.device_type == kDLCPU && dt == TABI_DTYPE_FLOAT32) rtol *= 10;
   int32_t nd = ns + 2;
   int64_t cin = ishape[1], cout = groups * 2, wshape[5], oshape[5] = {ishape[0], cout};
   wshape[0] = transposed ? cin : cout;
