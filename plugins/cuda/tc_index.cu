@@ -5,12 +5,13 @@
  * the first of equal extremes; cumsum accumulates in int64 (wrapping), double or
  * complex double. Sequential per group, so results are deterministic. The
  * argument checks are the reference's own (reference/ref_reduce2_check.c,
- * ref_index_check.c; index values read back and checked on the host in
+ * ref_index_check.c, ref_resize_check.c; index values read back and checked on the host in
  * order); the reduction plan is the reference's planner (tc_ref_glue.c). */
 #include "tc_ew_dev.cuh"
 #include "tc_ref_glue.h"
 #include "ref_index_check.h"
 #include "ref_reduce2_check.h"
+#include "ref_resize_check.h"
 
 #include <stdlib.h>
 
@@ -197,22 +198,14 @@ static tabi_status k_cumsum(TC_ARGS) {
   return TABI_OK;
 }
 
-/* resize_: only contiguous (or preserve) memory formats, as the reference. */
+/* resize_: only contiguous (or preserve) memory formats; the reference's checks. */
 static tabi_status k_resize_(TC_ARGS) {
   TC_CTX;
   tabi_tensor *t = args[0].u.t;
   int64_t n = args[1].u.list.len;
   const int64_t *shape = tabi_value_ints(&args[1]);
-  if (n > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
-  for (int64_t i = 0; i < n; i++)
-    if (shape[i] < 0)
-      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'size': Trying to create tensor with "
-                    "negative dimension %lld", OPN, (long long)shape[i]);
-  int64_t fmt = args[2].tag == TABI_TAG_INT ? args[2].u.i : 0;
-  if (fmt != 0 && fmt != 1)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'memory_format': only contiguous resizing "
-                  "is supported (got %lld)", OPN, (long long)fmt);
-  tabi_status st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
+  tabi_status st = ref_resize_check(c->h, call, args, 0);
+  if (st == TABI_OK) st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
   if (st != TABI_OK) return st;
   c->h->tensor_retain(c->h->ctx, t);
   outs[0] = tabi_tensor_value(t);
