@@ -83,20 +83,11 @@ static void copy_elem(tabi_tensor *dst, int64_t doff, const tabi_tensor *src, in
 static tabi_status k_gather(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
-  if (st != TABI_OK) return st;
   int32_t dim;
-  st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, &dim);
+  tabi_status st = ref_idx_gather_check(h, call, args, &dim);
+  if (st == TABI_OK && tabi_tensor_numel(index) != 0) st = sg_check_bounds(h, call, self, dim, index);
   if (st != TABI_OK) return st;
   tabi_tensor *out;
-  if (tabi_tensor_numel(index) != 0) {
-    if (tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
-      return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s",
-                     ref_op_name(h, call), tabi_dtype_name(tabi_tensor_dtype(index)));
-    st = ref_idx_sg_shapes(h, call, self, dim, index, NULL, 1);
-    if (st == TABI_OK) st = sg_check_bounds(h, call, self, dim, index);
-    if (st != TABI_OK) return st;
-  }
   st = ref_empty(h, self, tabi_tensor_dtype(self), index->dl.ndim, index->dl.shape, &out);
   if (st != TABI_OK) return st;
   if (tabi_tensor_numel(index) != 0) {
@@ -284,34 +275,12 @@ static tabi_status k_index_select(void *ctx, const tabi_call *call, tabi_value *
                                   tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
-  if (st != TABI_OK) return st;
   int32_t dim, nd = self->dl.ndim;
-  st = ref_wrap_dim(h, call, "dim", args[1].u.i, nd, &dim);
+  tabi_status st = ref_idx_select_check(h, call, args, &dim);
   if (st != TABI_OK) return st;
   int64_t n = tabi_tensor_numel(index);
-  if (index->dl.ndim > 1)
-    return REF_ERR(h, TABI_ERR_INDEX,
-                   "%s: argument 'index': Index is supposed to be a vector (got %d dims)",
-                   ref_op_name(h, call), (int)index->dl.ndim);
-  if (nd == 0 && n != 1)
-    return REF_ERR(h, TABI_ERR_INDEX,
-                   "%s: argument 'index': Index to scalar can have only 1 value, got %lld value(s)",
-                   ref_op_name(h, call), (long long)n);
-  st = ref_check_dtype(h, call, "index", tabi_tensor_dtype(index),
-                       REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64));
-  if (st != TABI_OK) return st;
-  if (nd > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", ref_op_name(h, call));
-  int64_t size = ne_size(self, dim), istride = index->dl.ndim ? index->dl.strides[0] : 0;
-  for (int64_t j = 0; j < n; j++) {
-    int64_t v = ref_load_i(index, j * istride);
-    if (v < 0 || v >= size)
-      return REF_ERR(h, TABI_ERR_INDEX,
-                     "%s: argument 'index': index %lld is out of bounds for dimension %d with "
-                     "size %lld",
-                     ref_op_name(h, call), (long long)v, (int)dim, (long long)size);
-  }
+  if ((st = sg_check_bounds(h, call, self, dim, index)) != TABI_OK) return st; /* a vector: j order */
+  int64_t istride = index->dl.ndim ? index->dl.strides[0] : 0;
   int64_t shape[REF_MAX_DIMS];
   for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];
   tabi_tensor *out;

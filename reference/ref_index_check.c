@@ -122,6 +122,40 @@ tabi_status ref_idx_scatter_check(const tabi_host_api *h, const tabi_call *call,
   return TABI_OK;
 }
 
+tabi_status ref_idx_gather_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                 int32_t *dim) {
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, dim);
+  if (st != TABI_OK || tabi_tensor_numel(index) == 0) return st;
+  if (tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
+                   tabi_dtype_name(tabi_tensor_dtype(index)));
+  return ref_idx_sg_shapes(h, call, self, *dim, index, NULL, 1);
+}
+
+tabi_status ref_idx_select_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                 int32_t *dim) {
+  const tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
+  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self), REF_DTS_ALL);
+  if (st != TABI_OK) return st;
+  int32_t nd = self->dl.ndim;
+  st = ref_wrap_dim(h, call, "dim", args[1].u.i, nd, dim);
+  if (st != TABI_OK) return st;
+  int64_t n = tabi_tensor_numel(index);
+  if (index->dl.ndim > 1)
+    return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'index': Index is supposed to be a vector (got %d dims)", OPN,
+                   (int)index->dl.ndim);
+  if (nd == 0 && n != 1)
+    return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'index': Index to scalar can have only 1 value, got %lld value(s)",
+                   OPN, (long long)n);
+  st = ref_check_dtype(h, call, "index", tabi_tensor_dtype(index), REF_DT(TABI_DTYPE_INT32) | REF_DT(TABI_DTYPE_INT64));
+  if (st != TABI_OK) return st;
+  if (nd > REF_MAX_DIMS) return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", OPN);
+  return TABI_OK;
+}
+
 tabi_status ref_idx_sr_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args, int32_t *dim,
                              int *kind) {
   static const struct { const char *name; int kind; } reds[] = {{"sum", REF_SR_SUM},

@@ -1,9 +1,10 @@
 /* reference/ref_index_check.h: the argument plan of the index ops: gather and
- * the scatters (scatter_reduce.two among them), index.Tensor and index_put
+ * the scatters (scatter_reduce.two among them), index_select, index.Tensor and index_put
  * (the advanced-indexing plan), masked_scatter, nonzero and randperm: the
  * checks (with their messages) and the geometry, shared by the reference
  * kernels (ref_index.c, ref_index2.c, ref_create2.c) and the CUDA/ROCm plugins
- * (plugins/cuda/tc_idx.cu links this file), so the two cannot drift apart.
+ * (plugins/cuda/tc_idx.cu, tc_index.cu and tc_scatter.cu link this file), so
+ * the two cannot drift apart.
  * Host side: metadata, and index values in host int64 arrays (what the GPU
  * glue reads back; the reference reads its own into one). */
 #ifndef TABI_REF_INDEX_CHECK_H
@@ -29,6 +30,17 @@ tabi_status ref_idx_scatter_check(const tabi_host_api *h, const tabi_call *call,
  * is_gather names the input "input" and has its own message). */
 tabi_status ref_idx_sg_shapes(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self, int32_t dim,
                               const tabi_tensor *index, const tabi_tensor *src, int is_gather);
+
+/* gather(self, dim, index, sparse_grad): every check before the index values,
+ * in order; on success the wrapped dim. */
+tabi_status ref_idx_gather_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                 int32_t *dim);
+
+/* index_select(self, dim, index): every check before the index values, in
+ * order; on success the wrapped dim (the values' bounds: ref_idx_check_bounds's
+ * message). */
+tabi_status ref_idx_select_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                 int32_t *dim);
 
 /* scatter_reduce.two(self, dim, index, src, reduce, include_self): the reduce
  * name, then ref_idx_scatter_check; on success the wrapped dim and the kind

@@ -17,11 +17,7 @@
 #include "ref.h"
 #include "ref_nn_util.h"
 #include "ref_norm_check.h"
-
-static tabi_status float_input(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                               const tabi_tensor *x) {
-  return ref_check_dtype(h, call, arg, tabi_tensor_dtype(x), REF_DTS_FLOAT);
-}
+#include "ref_softmax_check.h"
 
 static const tabi_tensor *opt_t(const tabi_value *v) { return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL; }
 
@@ -30,17 +26,10 @@ static const tabi_tensor *opt_t(const tabi_value *v) { return v->tag == TABI_TAG
 static tabi_status softmax(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
                            tabi_value *outs, int log_form) {
   const tabi_tensor *x = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(x), odt = dt;
-  tabi_status st;
+  tabi_dtype odt;
   int32_t d;
-  if ((st = float_input(h, call, "self", x))) return st;
-  if ((st = ref_wrap_dim(h, call, "dim", args[1].u.i, x->dl.ndim, &d))) return st;
-  if (args[2].u.i) { /* half_to_float: ATen's rule (torch 1.13 CPU refuses it outright) */
-    if (dt != TABI_DTYPE_FLOAT16)
-      return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'half_to_float' is true, which needs a float16 "
-                     "input; got %s", ref_op_name(h, call), tabi_dtype_name(dt));
-    odt = TABI_DTYPE_FLOAT32;
-  }
+  tabi_status st = ref_softmax_check(h, call, args, &d, &odt);
+  if (st) return st;
   tabi_tensor *out;
   if ((st = ref_empty(h, x, odt, x->dl.ndim, x->dl.shape, &out))) return st;
   int64_t len = x->dl.ndim ? x->dl.shape[d] : 1, xs = x->dl.ndim ? x->dl.strides[d] : 0;

@@ -15,6 +15,7 @@
  *    both unspecified). k outside 0..size is TABI_ERR_INDEX.
  */
 #include "ref_reduce_util.h"
+#include "ref_reduce2_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,21 +70,10 @@ static void arg_run(const tabi_tensor *self, const ref_red *r, int want_max, tab
 static tabi_status argminmax(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
                              int want_max, tabi_value *outs) {
   const tabi_tensor *self = args[0].u.t;
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self),
-                                   REF_DTS_INT | REF_DTS_FLOAT);
-  if (st != TABI_OK) return st;
-  int keepdim = (int)args[2].u.i;
   ref_red r;
-  st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, keepdim, &r);
+  tabi_status st = ref_argred_check(h, call, args, 0);
+  if (st == TABI_OK) st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  if (tabi_tensor_numel(self) == 0) {
-    if (args[1].tag == TABI_TAG_NONE)
-      return REF_ERR(h, TABI_ERR_INDEX,
-                     "%s: Expected reduction dim to be specified for input.numel() == 0.",
-                     ref_op_name(h, call));
-    st = ref_red_check_nonempty(h, call, self, &r);
-    if (st != TABI_OK) return st;
-  }
   tabi_tensor *idx;
   st = ref_empty(h, self, TABI_DTYPE_INT64, r.out_ndim, r.out_shape, &idx);
   if (st != TABI_OK) return st;
@@ -103,12 +93,9 @@ static tabi_status minmax_dim(const tabi_host_api *h, const tabi_call *call, tab
                               int want_max, tabi_value *outs) {
   const tabi_tensor *self = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
-  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_BOOL | REF_DTS_INT | REF_DTS_FLOAT);
-  if (st != TABI_OK) return st;
   ref_red r;
-  st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[2].u.i, &r);
-  if (st != TABI_OK) return st;
-  st = ref_red_check_nonempty(h, call, self, &r);
+  tabi_status st = ref_argred_check(h, call, args, 1);
+  if (st == TABI_OK) st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
   tabi_tensor *vals, *idx;
   st = ref_empty(h, self, dt, r.out_ndim, r.out_shape, &vals);
@@ -136,16 +123,10 @@ static tabi_status k_min_dim(void *ctx, const tabi_call *call, tabi_value *args,
 static tabi_status k_cumsum(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(self), want = ref_red_opt_dtype(&args[2]);
-  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
-  if (st != TABI_OK) return st;
-  tabi_dtype as = want != TABI_DTYPE_INVALID ? want : dt;
-  tabi_dtype out_dt = want != TABI_DTYPE_INVALID ? want
-                      : tabi_dtype_is_integral(dt, 1) ? TABI_DTYPE_INT64 : dt;
-  st = ref_check_dtype(h, call, "dtype", out_dt, REF_DTS_ALL & ~REF_DTS_BOOL);
-  if (st != TABI_OK) return st;
+  tabi_dtype as, out_dt;
   ref_red r;
-  st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, 1, &r);
+  tabi_status st = ref_cumsum_check(h, call, args, NULL, &as, &out_dt);
+  if (st == TABI_OK) st = ref_red_init(h, call, "dim", self, &args[1], REF_RED_EMPTY_IS_ALL, 1, &r);
   if (st != TABI_OK) return st;
   tabi_tensor *out;
   st = ref_empty(h, self, out_dt, self->dl.ndim, self->dl.shape, &out);
@@ -266,35 +247,20 @@ static tabi_status sort_common(const tabi_host_api *h, const tabi_tensor *self, 
 static tabi_status k_sort(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t;
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self),
-                                   REF_DTS_BOOL | REF_DTS_INT | REF_DTS_FLOAT);
-  if (st != TABI_OK) return st;
-  if (self->dl.ndim > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", ref_op_name(h, call));
   int32_t dim;
-  st = ref_wrap_dim(h, call, "dim", args[1].u.i, self->dl.ndim, &dim);
+  int64_t n;
+  tabi_status st = ref_sort_check(h, call, args, &dim, &n);
   if (st != TABI_OK) return st;
-  int64_t n = self->dl.ndim ? self->dl.shape[dim] : 1;
   return sort_common(h, self, dim, (int)args[2].u.i, n, outs);
 }
 
 static tabi_status k_topk(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t;
-  tabi_status st = ref_check_dtype(h, call, "self", tabi_tensor_dtype(self),
-                                   REF_DTS_INT | REF_DTS_FLOAT);
-  if (st != TABI_OK) return st;
-  if (self->dl.ndim > REF_MAX_DIMS)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: too many dims", ref_op_name(h, call));
   int32_t dim;
-  st = ref_wrap_dim(h, call, "dim", args[2].u.i, self->dl.ndim, &dim);
+  int64_t k;
+  tabi_status st = ref_topk_check(h, call, args, &dim, &k);
   if (st != TABI_OK) return st;
-  int64_t k = args[1].u.i, n = self->dl.ndim ? self->dl.shape[dim] : 1;
-  if (k < 0 || k > n)
-    return REF_ERR(h, TABI_ERR_INDEX,
-                   "%s: argument 'k': selected index k out of range (k = %lld, size of dim %d "
-                   "is %lld)",
-                   ref_op_name(h, call), (long long)k, (int)dim, (long long)n);
   /* largest: descending order; sorted=False is given the sorted order too */
   return sort_common(h, self, dim, (int)args[3].u.i, k, outs);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ref_resize_check.h"
 #include "ref_shape_util.h"
 
 #define OPN ref_op_name(h, call)
@@ -366,16 +367,12 @@ static tabi_status k_slice_scatter(void *ctx, const tabi_call *call, tabi_value 
 
 /* --- resize_ / prims::resize ------------------------------------------------------ */
 
-static tabi_status resize_common(const tabi_host_api *h, const tabi_call *call, const char *arg,
-                                 tabi_tensor *t, const tabi_value *size, int64_t fmt,
+static tabi_status resize_common(const tabi_host_api *h, const tabi_call *call, tabi_value *args, int prims,
                                  tabi_value *out) {
-  tabi_status st = rs_check_sizes(h, call, arg, size->u.list.len, tabi_value_ints(size));
+  tabi_tensor *t = args[0].u.t;
+  tabi_status st = ref_resize_check(h, call, args, prims);
   if (st != TABI_OK) return st;
-  if (fmt != RS_MF_CONTIGUOUS && fmt != RS_MF_PRESERVE)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'memory_format': only contiguous resizing is supported (got %lld)",
-                   OPN, (long long)fmt);
-  st = h->tensor_resize(h->ctx, t, (int32_t)size->u.list.len, tabi_value_ints(size));
+  st = h->tensor_resize(h->ctx, t, (int32_t)args[1].u.list.len, tabi_value_ints(&args[1]));
   if (st != TABI_OK) return st;
   h->tensor_retain(h->ctx, t);
   *out = tabi_tensor_value(t);
@@ -383,12 +380,11 @@ static tabi_status resize_common(const tabi_host_api *h, const tabi_call *call, 
 }
 
 static tabi_status k_resize_(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return resize_common(ctx, call, "size", args[0].u.t, &args[1], rs_memfmt_arg(&args[2], RS_MF_CONTIGUOUS),
-                       &outs[0]);
+  return resize_common(ctx, call, args, 0, &outs[0]);
 }
 
 static tabi_status k_prims_resize(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return resize_common(ctx, call, "shape", args[0].u.t, &args[1], RS_MF_CONTIGUOUS, &outs[0]);
+  return resize_common(ctx, call, args, 1, &outs[0]);
 }
 
 const ref_kernel ref_shape2_kernels[] = {

@@ -150,6 +150,10 @@ tabi_status tc_copy_convert(tc_ctx *c, const char *op, tabi_tensor *dst, const t
 tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value *v);
 /* A contiguous copy of t (same dtype) when t is not contiguous; else t retained. */
 tabi_status tc_contiguous(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tensor **out);
+/* An integer device tensor's values as int64 in row-major order, in a malloc'd
+ * host array (*out, n entries; free it): the reference's argument checks read
+ * index values there (tc_index.cu). */
+tabi_status tc_host_ints(tc_ctx *c, const char *op, const tabi_tensor *idx, int64_t **out, int64_t *n);
 
 /* --- kernel tables of the families ------------------------------------------ */
 extern TC_KTABLE tc_kernel tc_ew_kernels[];

@@ -3,10 +3,15 @@
  * One thread per output element walks its group in order, exactly as the
  * reference does: NaN is the largest value and the first NaN wins, otherwise
  * the first of equal extremes; cumsum accumulates in int64 (wrapping), double or
- * complex double. Sequential per group, so results are deterministic. Argument
- * handling is the reference's planner (tc_ref_glue.c). */
+ * complex double. Sequential per group, so results are deterministic. The
+ * argument checks are the reference's own (reference/ref_reduce2_check.c,
+ * ref_index_check.c, ref_resize_check.c; index values read back and checked on the host in
+ * order); the reduction plan is the reference's planner (tc_ref_glue.c). */
 #include "tc_ew_dev.cuh"
 #include "tc_ref_glue.h"
+#include "ref_index_check.h"
+#include "ref_reduce2_check.h"
+#include "ref_resize_check.h"
 
 #include <stdlib.h>
 
@@ -83,23 +88,9 @@ static tabi_status arg_common(TC_ARGS, int want_max, int with_vals) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
-  int ok = tabi_dtype_is_floating(dt) || tabi_dtype_is_integral(dt, with_vals);
-  if (!ok)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected an integer%s or floating "
-                  "dtype", OPN, tabi_dtype_name(dt), with_vals ? ", bool" : "");
   tc_red_plan r;
-  tabi_status st;
-  if (with_vals) {
-    st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 1, &r);
-  } else {
-    st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 0, &r);
-    if (st == TABI_OK && tabi_tensor_numel(self) == 0) {
-      if (args[1].tag == TABI_TAG_NONE)
-        return TC_ERR(c, TABI_ERR_INDEX, "%s: Expected reduction dim to be specified for "
-                      "input.numel() == 0.", OPN);
-      st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 1, &r);
-    }
-  }
+  tabi_status st = ref_argred_check(c->h, call, args, with_vals);
+  if (st == TABI_OK) st = tc_red_plan_init(c->h, call, "dim", self, &args[1], 1, (int)args[2].u.i, 0, &r);
   if (st != TABI_OK) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
   tabi_tensor *vals = NULL, *idx = NULL;
@@ -172,18 +163,10 @@ __global__ void cumsum_kernel(const scan_args a) {
 static tabi_status k_cumsum(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(self);
-  tabi_dtype want = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : TABI_DTYPE_INVALID;
-  if (tabi_dtype_size(dt) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: unsupported dtype", OPN);
-  tabi_dtype as = want != TABI_DTYPE_INVALID ? want : dt;
-  tabi_dtype odt = want != TABI_DTYPE_INVALID ? want : tabi_dtype_is_integral(dt, 1) ? TABI_DTYPE_INT64 : dt;
-  if (tabi_dtype_size(odt) == 0 || odt == TABI_DTYPE_BOOL)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'dtype' has dtype %s; bool and invalid dtypes are not "
-                  "accepted", OPN, tabi_dtype_name(odt));
+  tabi_dtype dt = tabi_tensor_dtype(self), as, odt;
   int32_t d;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &d);
+  tabi_status st = ref_cumsum_check(c->h, call, args, &d, &as, &odt);
   if (st) return st;
-  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
   tabi_tensor *out = NULL;
   if ((st = tc_empty(c, self->dl.device, odt, self->dl.ndim, self->dl.shape, &out))) return st;
@@ -215,22 +198,14 @@ static tabi_status k_cumsum(TC_ARGS) {
   return TABI_OK;
 }
 
-/* resize_: only contiguous (or preserve) memory formats, as the reference. */
+/* resize_: only contiguous (or preserve) memory formats; the reference's checks. */
 static tabi_status k_resize_(TC_ARGS) {
   TC_CTX;
   tabi_tensor *t = args[0].u.t;
   int64_t n = args[1].u.list.len;
   const int64_t *shape = tabi_value_ints(&args[1]);
-  if (n > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
-  for (int64_t i = 0; i < n; i++)
-    if (shape[i] < 0)
-      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'size': Trying to create tensor with "
-                    "negative dimension %lld", OPN, (long long)shape[i]);
-  int64_t fmt = args[2].tag == TABI_TAG_INT ? args[2].u.i : 0;
-  if (fmt != 0 && fmt != 1)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'memory_format': only contiguous resizing "
-                  "is supported (got %lld)", OPN, (long long)fmt);
-  tabi_status st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
+  tabi_status st = ref_resize_check(c->h, call, args, 0);
+  if (st == TABI_OK) st = c->h->tensor_resize(c->h->ctx, t, (int32_t)n, shape);
   if (st != TABI_OK) return st;
   c->h->tensor_retain(c->h->ctx, t);
   outs[0] = tabi_tensor_value(t);
@@ -240,8 +215,8 @@ static tabi_status k_resize_(TC_ARGS) {
 /* --- gather / index_select ------------------------------------------------------ */
 
 /* Index values are checked on the host, in order, as the reference reports the
- * first bad one (a device-side check could only say "some"). */
-static tabi_status host_ints(tc_ctx *c, const char *op, tabi_tensor *idx, int64_t **out, int64_t *n) {
+ * first bad one (a device-side check could only say "some"); see tc.h. */
+tabi_status tc_host_ints(tc_ctx *c, const char *op, const tabi_tensor *idx, int64_t **out, int64_t *n) {
   *n = tabi_tensor_numel(idx);
   *out = (int64_t *)malloc(sizeof(int64_t) * (size_t)(*n > 0 ? *n : 1));
   if (!*out) return TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
@@ -293,42 +268,28 @@ __global__ void gather_kernel(const gather_args a) {
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
-static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim ? t->dl.ndim : 1; }
+
+/* The index values against 0..size-1 along dim: the reference's check
+ * (ref_idx_check_bounds) over the values read back in row-major order. */
+static tabi_status index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim,
+                                int64_t size) {
+  int64_t *iv = NULL, n = 0;
+  tabi_status st = tc_host_ints(c, tc_op_name(c, call), index, &iv, &n);
+  if (st == TABI_OK) st = ref_idx_check_bounds(c->h, call, iv, n, dim, size);
+  free(iv);
+  return st;
+}
 
 static tabi_status k_gather(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
-  if (tabi_dtype_size(tabi_tensor_dtype(self)) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: bad dtype", OPN);
   int32_t dim;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &dim);
+  tabi_status st = ref_idx_gather_check(c->h, call, args, &dim);
   if (st) return st;
-  int64_t *iv = NULL, n = 0;
-  if (tabi_tensor_numel(index) != 0) {
-    if (tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
-      return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
-                    tabi_dtype_name(tabi_tensor_dtype(index)));
-    int32_t nd = ne_dim(self);
-    if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
-    if (ne_dim(index) != nd)
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as "
-                    "input tensor (index has %d, self has %d)", OPN, (int)index->dl.ndim, (int)self->dl.ndim);
-    for (int32_t d = 0; d < nd; d++)
-      if (d != dim && ne_size(index, d) > ne_size(self, d))
-        return TC_ERR(c, TABI_ERR_SHAPE, "%s: Size does not match at dimension %d: expected index to be "
-                      "smaller than self apart from dimension %d", OPN, (int)d, (int)dim);
-    if ((st = tc_check_cuda(c, index, OPN, "index")) || (st = tc_use_device(c, self, OPN))) return st;
-    if ((st = host_ints(c, OPN, index, &iv, &n))) return st;
-    int64_t size = ne_size(self, dim);
-    for (int64_t i = 0; i < n; i++)
-      if (iv[i] < 0 || iv[i] >= size) {
-        long long bad = (long long)iv[i];
-        free(iv);
-        return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension "
-                      "%d with size %lld", OPN, bad, (int)dim, (long long)size);
-      }
-    free(iv);
-  }
-  if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
+  int nonempty = tabi_tensor_numel(index) != 0; /* an empty index may live anywhere, as before */
+  if ((st = tc_check_cuda(c, self, OPN, "self")) || (nonempty && (st = tc_check_cuda(c, index, OPN, "index"))) ||
+      (st = tc_use_device(c, self, OPN)) || (nonempty && (st = index_bounds(c, call, index, dim, ne_size(self, dim)))))
+    return st;
   tabi_tensor *out = NULL;
   if ((st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), index->dl.ndim, index->dl.shape, &out))) return st;
   gather_args a;
@@ -362,36 +323,14 @@ static tabi_status k_gather(TC_ARGS) {
 static tabi_status k_index_select(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
-  if (tabi_dtype_size(tabi_tensor_dtype(self)) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: bad dtype", OPN);
   int32_t dim, nd = self->dl.ndim;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, nd, &dim);
+  tabi_status st = ref_idx_select_check(c->h, call, args, &dim);
   if (st) return st;
   int64_t n = tabi_tensor_numel(index);
-  if (index->dl.ndim > 1)
-    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': Index is supposed to be a vector (got %d dims)",
-                  OPN, (int)index->dl.ndim);
-  if (nd == 0 && n != 1)
-    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': Index to scalar can have only 1 value, got "
-                  "%lld value(s)", OPN, (long long)n);
   tabi_dtype idt = tabi_tensor_dtype(index);
-  if (idt != TABI_DTYPE_INT32 && idt != TABI_DTYPE_INT64)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'index' has dtype %s; expected one of int32, int64", OPN,
-                  tabi_dtype_name(idt));
-  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
-      (st = tc_use_device(c, self, OPN)))
+      (st = tc_use_device(c, self, OPN)) || (st = index_bounds(c, call, index, dim, ne_size(self, dim))))
     return st;
-  int64_t *iv = NULL, cnt = 0;
-  if ((st = host_ints(c, OPN, index, &iv, &cnt))) return st;
-  int64_t size = ne_size(self, dim);
-  for (int64_t j = 0; j < cnt; j++)
-    if (iv[j] < 0 || iv[j] >= size) {
-      long long bad = (long long)iv[j];
-      free(iv);
-      return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension %d "
-                    "with size %lld", OPN, bad, (int)dim, (long long)size);
-    }
-  free(iv);
   int64_t shape[TC_MAX_DIMS];
   for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];
   tabi_tensor *out = NULL;

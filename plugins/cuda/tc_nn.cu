@@ -3,8 +3,13 @@
  * One block per row (softmax: every position of the other dims; layer norm:
  * every leading index), reading the row through its stride, accumulating in
  * double like the reference and rounding once at the store. Block reductions
- * combine partials in a fixed order: deterministic. */
+ * combine partials in a fixed order: deterministic. The argument checks are
+ * the reference's own (reference/ref_softmax_check.c, ref_norm_check.c's
+ * ref_norm_ln_check), so statuses, messages and the accepted dtypes (layer
+ * norm's float32 weight/bias beside a float16/bfloat16 input) are its. */
 #include "tc_ew_dev.cuh"
+#include "ref_norm_check.h"
+#include "ref_softmax_check.h"
 
 #define NT 512
 
@@ -74,19 +79,10 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
 static tabi_status softmax(TC_ARGS, int log_form) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(x), odt = dt;
-  if (!tabi_dtype_is_floating(dt))
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected one of float16, "
-                  "bfloat16, float32, float64", OPN, tabi_dtype_name(dt));
+  tabi_dtype dt = tabi_tensor_dtype(x), odt;
   int32_t d;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, x->dl.ndim, &d);
+  tabi_status st = ref_softmax_check(c->h, call, args, &d, &odt);
   if (st != TABI_OK) return st;
-  if (args[2].u.i) {
-    if (dt != TABI_DTYPE_FLOAT16)
-      return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'half_to_float' is true, which needs a float16 "
-                    "input; got %s", OPN, tabi_dtype_name(dt));
-    odt = TABI_DTYPE_FLOAT32;
-  }
   if ((st = tc_check_cuda(c, x, OPN, "self")) || (st = tc_use_device(c, x, OPN))) return st;
   tabi_tensor *xc = NULL, *out = NULL;
   if ((st = tc_contiguous(c, OPN, x, &xc)) != TABI_OK) return st;
@@ -167,48 +163,18 @@ static tabi_status k_layer_norm(TC_ARGS) {
   tabi_tensor *b = args[3].tag == TABI_TAG_TENSOR ? args[3].u.t : NULL;
   double eps = args[4].u.f;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  if (!tabi_dtype_is_floating(dt))
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'input' has dtype %s; expected one of float16, "
-                  "bfloat16, float32, float64", OPN, tabi_dtype_name(dt));
-  int low = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16, mixed = 0;
-  tabi_tensor *ps[2] = {w, b};
-  const char *pn[2] = {"weight", "bias"};
-  for (int i = 0; i < 2; i++) {
-    if (!ps[i]) continue;
-    tabi_dtype pd = tabi_tensor_dtype(ps[i]);
-    if (pd == dt) continue;
-    if (low && pd == TABI_DTYPE_FLOAT32) {
-      mixed = 1;
-      continue;
-    }
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the input's)", OPN,
-                  pn[i], tabi_dtype_name(pd), tabi_dtype_name(dt));
-  }
-  tabi_dtype sdt = mixed ? TABI_DTYPE_FLOAT32 : dt;
-  int64_t k = args[1].tag == TABI_TAG_NONE ? 0 : args[1].u.list.len;
-  const int64_t *ns = tabi_value_ints(&args[1]);
-  if (k < 1)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'normalized_shape' must have at least 1 dim", OPN);
-  int bad = k > x->dl.ndim;
-  for (int64_t i = 0; !bad && i < k; i++) bad = x->dl.shape[x->dl.ndim - k + i] != ns[i];
-  if (bad)
-    return TC_ERR(c, TABI_ERR_SHAPE, "%s: given normalized_shape does not match the trailing dims of "
-                  "the input", OPN);
-  for (int p = 0; p < 2; p++) {
-    if (!ps[p]) continue;
-    int pb = ps[p]->dl.ndim != k;
-    for (int64_t i = 0; !pb && i < k; i++) pb = ps[p]->dl.shape[i] != ns[i];
-    if (pb)
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument '%s' does not have normalized_shape", OPN, pn[p]);
-  }
-  tabi_status st;
-  if ((st = tc_check_cuda(c, x, OPN, "input")) || (st = tc_use_device(c, x, OPN))) return st;
-  int32_t axis = x->dl.ndim - (int32_t)k;
-  int64_t M = 1, N = 1, sshape[TC_MAX_DIMS];
-  for (int32_t i = 0; i < x->dl.ndim; i++) {
-    *(i < axis ? &M : &N) *= x->dl.shape[i];
-    sshape[i] = i < axis ? x->dl.shape[i] : 1;
-  }
+  ref_norm_dims nd;
+  tabi_status st = ref_norm_ln_check(c->h, call, args, &nd);
+  if (st != TABI_OK) return st;
+  /* weight and bias are read through their own dtypes (the input's, or float32
+   * beside a float16/bfloat16 input: then the statistics are float32) */
+  tabi_dtype sdt = (tabi_dtype)nd.sdt;
+  if ((st = tc_check_cuda(c, x, OPN, "input")) || (w && (st = tc_check_cuda(c, w, OPN, "weight"))) ||
+      (b && (st = tc_check_cuda(c, b, OPN, "bias"))) || (st = tc_use_device(c, x, OPN)))
+    return st;
+  int32_t axis = x->dl.ndim - nd.pnd;
+  int64_t M = nd.rows, N = nd.cnt, sshape[TC_MAX_DIMS];
+  for (int32_t i = 0; i < x->dl.ndim; i++) sshape[i] = i < axis ? x->dl.shape[i] : 1;
   tabi_tensor *xc = NULL, *wc = NULL, *bc = NULL, *out = NULL, *mean = NULL, *rstd = NULL;
   st = tc_contiguous(c, OPN, x, &xc);
   if (st == TABI_OK && w) st = tc_contiguous(c, OPN, w, &wc);

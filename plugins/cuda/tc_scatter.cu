@@ -5,13 +5,17 @@
  * same way on every run (last write wins for scatter; for scatter_add every
  * target accumulates in int64/double/complex double and is rounded once, as the
  * reference). No atomics, so deterministic mode needs no refusal. Slow for big
- * index tensors: a sort-by-target parallel version is the fast path to add. */
-#include <float.h>
+ * index tensors: a sort-by-target parallel version is the fast path to add.
+ * The argument checks are the reference's own (reference/ref_index_check.c:
+ * ref_idx_scatter_check, then ref_idx_check_bounds over the index values read
+ * back to the host in row-major order). */
 #include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
+#include "ref_index_check.h"
 
-enum { SC_ASSIGN, SC_VALUE, SC_SUM };
+/* the kinds of ref_idx_scatter_check */
+enum { SC_ASSIGN = REF_SC_ASSIGN, SC_VALUE = REF_SC_VALUE, SC_SUM = REF_SR_SUM };
 
 typedef struct sc_args {
   const char *idx, *src;
@@ -75,44 +79,6 @@ __global__ void scatter_serial(const sc_args a) {
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
-static int32_t ne_dim(const tabi_tensor *t) { return t->dl.ndim ? t->dl.ndim : 1; }
-
-/* c10's overflows<To>(scalar), as the reference. */
-static int scalar_overflows(const tabi_value *v, tabi_dtype dt) {
-  if (dt == TABI_DTYPE_BOOL || v->tag == TABI_TAG_BOOL) return 0;
-  double lo, hi;
-  switch (dt) {
-    case TABI_DTYPE_UINT8: lo = 0; hi = 255; break;
-    case TABI_DTYPE_INT8: lo = -128; hi = 127; break;
-    case TABI_DTYPE_INT16: lo = -32768; hi = 32767; break;
-    case TABI_DTYPE_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
-    case TABI_DTYPE_INT64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
-    case TABI_DTYPE_FLOAT16: lo = -65504; hi = 65504; break;
-    case TABI_DTYPE_BFLOAT16: lo = -3.3895313892515355e38; hi = 3.3895313892515355e38; break;
-    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64: lo = -FLT_MAX; hi = FLT_MAX; break;
-    default: return 0;
-  }
-  int integral = tabi_dtype_is_integral(dt, 0);
-  if (v->tag == TABI_TAG_INT) {
-    int64_t i = v->u.i;
-    if (dt == TABI_DTYPE_UINT8) return i > 255 || i < -255;
-    if (dt == TABI_DTYPE_INT64) return 0;
-    return (double)i < lo || (double)i > hi;
-  }
-  double parts[2] = {v->tag == TABI_TAG_COMPLEX ? v->u.c[0] : v->u.f,
-                     v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0};
-  if (!tabi_dtype_is_complex(dt) && parts[1] != 0) return 1;
-  for (int k = 0; k < (tabi_dtype_is_complex(dt) ? 2 : 1); k++) {
-    double f = parts[k];
-    if (!integral && isinf(f)) continue;
-    if (isnan(f)) {
-      if (integral) return 1;
-      continue;
-    }
-    if (f < lo || f > hi) return 1;
-  }
-  return 0;
-}
 
 /* The Scalar stored in dt, as the reference's store_scalar. */
 static void scalar_bytes(const tabi_value *v, tabi_dtype dt, unsigned char *buf) {
@@ -140,51 +106,19 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
-  if (tabi_dtype_size(dt) == 0) return TC_ERR(c, TABI_ERR_TYPE, "%s: unsupported dtype", OPN);
-  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   int32_t dim;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &dim);
+  tabi_status st = ref_idx_scatter_check(c->h, call, args, kind, src, value, &dim);
   if (st) return st;
   int64_t nidx = tabi_tensor_numel(index);
-  if (nidx != 0 && tabi_tensor_dtype(index) != TABI_DTYPE_INT64)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected dtype int64 for index, got %s", OPN,
-                  tabi_dtype_name(tabi_tensor_dtype(index)));
-  if (src && tabi_tensor_dtype(src) != dt)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: Expected self.dtype to be equal to src.dtype (self is %s, src is "
-                  "%s)", OPN, tabi_dtype_name(dt), tabi_dtype_name(tabi_tensor_dtype(src)));
-  if (value && scalar_overflows(value, dt))
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'value' cannot be converted to type %s "
-                  "without overflow", OPN, tabi_dtype_name(dt));
-  int32_t nd = ne_dim(self);
-  if (nidx != 0) {
-    if (ne_dim(index) != nd || (src && ne_dim(src) != nd))
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: Index tensor must have the same number of dimensions as self "
-                    "tensor%s", OPN, src ? " and src tensor" : "");
-    for (int32_t d = 0; d < nd; d++)
-      if ((d != dim && ne_size(index, d) > ne_size(self, d)) || (src && ne_size(index, d) > ne_size(src, d)))
-        return TC_ERR(c, TABI_ERR_SHAPE, "%s: Expected index to be smaller than self apart from dimension "
-                      "%d%s", OPN, (int)dim, src ? " and to be smaller size than src" : "");
-  }
+  int32_t nd = self->dl.ndim ? self->dl.ndim : 1;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
       (src && (st = tc_check_cuda(c, src, OPN, "src"))) || (st = tc_use_device(c, self, OPN)))
     return st;
-  if (nidx != 0) { /* bounds, on the host, in order: the first bad value is named */
-    tabi_tensor *h64 = NULL, *tmp = NULL;
-    DLDevice cpu = {kDLCPU, 0};
-    st = tc_empty(c, index->dl.device, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &tmp);
-    if (st == TABI_OK) st = tc_copy_convert(c, OPN, tmp, index);
-    if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &h64);
-    if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, h64, tmp);
-    if (st == TABI_OK) {
-      const int64_t *iv = (const int64_t *)tabi_tensor_data(h64);
-      int64_t size = ne_size(self, dim);
-      for (int64_t i = 0; i < nidx && st == TABI_OK; i++)
-        if (iv[i] < 0 || iv[i] >= size)
-          st = TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'index': index %lld is out of bounds for dimension "
-                      "%d with size %lld", OPN, (long long)iv[i], (int)dim, (long long)size);
-    }
-    c->h->tensor_release(c->h->ctx, tmp);
-    c->h->tensor_release(c->h->ctx, h64);
+  if (nidx != 0) { /* bounds, on the host, in order: the reference's check names the first bad value */
+    int64_t *iv = NULL, n = 0;
+    st = tc_host_ints(c, OPN, index, &iv, &n);
+    if (st == TABI_OK) st = ref_idx_check_bounds(c->h, call, iv, n, dim, ne_size(self, dim));
+    free(iv);
     if (st != TABI_OK) return st;
   }
   tabi_tensor *out = NULL, *scr = NULL, *vbuf = NULL;

@@ -5,8 +5,10 @@
  * 0.0 included) keep their input order in both directions, exactly as the
  * reference's stable sort (a stable sort's result is unique, so the merge order
  * does not matter). topk is the stable sort cut to k. Simple and deterministic;
- * a segmented radix sort (CUB) is the fast path still to add for long rows. */
+ * a segmented radix sort (CUB) is the fast path still to add for long rows.
+ * The argument checks are the reference's own (reference/ref_reduce2_check.c). */
 #include "tc_ew_dev.cuh"
+#include "ref_reduce2_check.h"
 
 typedef struct sort_key {
   double f;
@@ -128,35 +130,20 @@ static tabi_status sort_common(tc_ctx *c, const char *op, tabi_tensor *self, int
 
 static tabi_status k_sort(TC_ARGS) {
   TC_CTX;
-  tabi_tensor *self = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(self);
-  if (!tabi_dtype_is_floating(dt) && !tabi_dtype_is_integral(dt, 1))
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected a bool, integer or "
-                  "floating dtype", OPN, tabi_dtype_name(dt));
-  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   int32_t dim;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[1].u.i, self->dl.ndim, &dim);
+  int64_t n;
+  tabi_status st = ref_sort_check(c->h, call, args, &dim, &n);
   if (st) return st;
-  int64_t n = self->dl.ndim ? self->dl.shape[dim] : 1;
-  return sort_common(c, OPN, self, dim, (int)args[2].u.i, n, outs);
+  return sort_common(c, OPN, args[0].u.t, dim, (int)args[2].u.i, n, outs);
 }
 
 static tabi_status k_topk(TC_ARGS) {
   TC_CTX;
-  tabi_tensor *self = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(self);
-  if (!tabi_dtype_is_floating(dt) && !tabi_dtype_is_integral(dt, 0))
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'self' has dtype %s; expected an integer or floating "
-                  "dtype", OPN, tabi_dtype_name(dt));
-  if (self->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
   int32_t dim;
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[2].u.i, self->dl.ndim, &dim);
+  int64_t k;
+  tabi_status st = ref_topk_check(c->h, call, args, &dim, &k);
   if (st) return st;
-  int64_t k = args[1].u.i, n = self->dl.ndim ? self->dl.shape[dim] : 1;
-  if (k < 0 || k > n)
-    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'k': selected index k out of range (k = %lld, size of "
-                  "dim %d is %lld)", OPN, (long long)k, (int)dim, (long long)n);
-  return sort_common(c, OPN, self, dim, (int)args[3].u.i, k, outs);
+  return sort_common(c, OPN, args[0].u.t, dim, (int)args[3].u.i, k, outs);
 }
 
 TC_KTABLE tc_kernel tc_sort_kernels[] = {{"aten::sort", k_sort}, {"aten::topk", k_topk}, {NULL, NULL}};
