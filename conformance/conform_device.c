@@ -3,8 +3,10 @@
  * Raw allocation and free (alignment included), host->device->host round trips
  * of awkward sizes, device->device copies, copies on a stream finished by a
  * synchronize, event ordering (record, wait, query, synchronize, elapsed time),
- * memset, and the same through the runtime's tensors (caching allocator). Each
- * check is a case "device N: what".
+ * memset, versioned props (no byte written past the caller's struct_size),
+ * NULL out pointers and absent indices refused with a status, and the same
+ * through the runtime's tensors (caching allocator). Each check is a case
+ * "device N: what".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,9 @@ static int ok(dctx *x, tabi_status st, const char *call) {
   return 0;
 }
 
-static void pass(dctx *x) { conform_emit(x->c, CONFORM_ST_PASS, DEV, NULL, x->what, NULL, NULL); }
+static void pass(dctx *x) {
+  conform_emit(x->c, CONFORM_ST_PASS, DEV, NULL, x->what, NULL, NULL);
+}
 
 static void pattern(uint8_t *p, uint64_t n, uint32_t salt) {
   for (uint64_t i = 0; i < n; i++) p[i] = (uint8_t)((i * 131u + salt * 7u + (i >> 8)) & 0xff);
@@ -79,7 +83,8 @@ static void streams_and_events(dctx *x) {
   const tabi_device_api *d = x->d;
   if (!d->stream_create || !d->stream_destroy) {
     begin(x, "streams");
-    conform_emit(x->c, CONFORM_ST_SKIP, DEV, NULL, x->what, NULL, "skipped: the table has no streams");
+    conform_emit(x->c, CONFORM_ST_SKIP, DEV, NULL, x->what, NULL,
+                 "skipped: the table has no streams");
     return;
   }
   begin(x, "asynchronous copies on a stream");
@@ -99,14 +104,16 @@ static void streams_and_events(dctx *x) {
            ok(x, d->event_create(d->ctx, x->index, &e2), "event_create") &&
            ok(x, d->event_record(d->ctx, x->index, e1, s1), "event_record");
   }
-  good = good && ok(x, d->copy(d->ctx, p, x->dev, src, x->host, n, s1), "copy host->device on a stream");
+  good = good &&
+         ok(x, d->copy(d->ctx, p, x->dev, src, x->host, n, s1), "copy host->device on a stream");
   if (good && have_events) good = ok(x, d->event_record(d->ctx, x->index, e2, s1), "event_record");
   /* s2 must see s1's copy once it waits for e2. */
   if (good && have_events && d->event_wait)
     good = ok(x, d->event_wait(d->ctx, x->index, s2, e2), "event_wait");
   else if (good && d->stream_synchronize)
     good = ok(x, d->stream_synchronize(d->ctx, x->index, s1), "stream_synchronize");
-  good = good && ok(x, d->copy(d->ctx, back, x->host, p, x->dev, n, s2), "copy device->host on a stream");
+  good = good &&
+         ok(x, d->copy(d->ctx, back, x->host, p, x->dev, n, s2), "copy device->host on a stream");
   if (good && d->stream_synchronize)
     good = ok(x, d->stream_synchronize(d->ctx, x->index, s2), "stream_synchronize");
   good = good && ok(x, d->synchronize(d->ctx, x->index), "synchronize");
@@ -119,7 +126,8 @@ static void streams_and_events(dctx *x) {
   if (have_events && e1 && e2) {
     begin(x, "events: query, synchronize, elapsed time");
     int eg = 1;
-    if (d->event_synchronize) eg = ok(x, d->event_synchronize(d->ctx, x->index, e2), "event_synchronize");
+    if (d->event_synchronize)
+      eg = ok(x, d->event_synchronize(d->ctx, x->index, e2), "event_synchronize");
     if (eg && d->event_query) {
       int32_t done = 0;
       eg = ok(x, d->event_query(d->ctx, x->index, e2, &done), "event_query");
@@ -170,6 +178,80 @@ static void memset_check(dctx *x) {
   if (good) pass(x);
 }
 
+/* An error the table must give: not OK, with a message of its own (the
+ * thread's last error is cleared before the call, so an old one cannot pass). */
+#define REFUSED(x, call, what) (tabi_clear_error(), refused((x), (call), (what)))
+static int refused(dctx *x, tabi_status st, const char *call) {
+  if (st != TABI_OK && tabi_last_error()[0]) return 1;
+  conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_DEVICE, "%s %s", call,
+               st == TABI_OK ? "returned TABI_OK" : "failed without a message");
+  return 0;
+}
+
+/* Versioned structs: a caller built against an older, shorter
+ * tabi_device_props passes its own struct_size; the plugin must write no byte
+ * past it and report how much it wrote. */
+static void short_props(dctx *x) {
+  begin(x, "properties into a shorter (older) struct");
+  const tabi_device_api *d = x->d;
+  enum { kShort = 24 }; /* struct_size, index and the first 16 bytes of name */
+  unsigned char buf[sizeof(tabi_device_props) + 64];
+  memset(buf, 0xa5, sizeof buf);
+  tabi_device_props *p = (tabi_device_props *)(void *)buf;
+  p->struct_size = kShort;
+  int good = ok(x, d->properties(d->ctx, x->index, p), "properties");
+  for (size_t i = kShort; good && i < sizeof buf; i++)
+    if (buf[i] != 0xa5) {
+      conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_DEVICE,
+                   "properties wrote byte %zu of a struct whose struct_size is %d", i, (int)kShort);
+      good = 0;
+    }
+  if (good && p->struct_size > kShort) {
+    conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_DEVICE,
+                 "properties set struct_size to %u, more than the caller's %d",
+                 (unsigned)p->struct_size, (int)kShort);
+    good = 0;
+  }
+  if (good) pass(x);
+}
+
+/* NULL out pointers and absent device indices are refused with a status: a
+ * table that writes through them crashes the caller instead. */
+static void bad_arguments(dctx *x) {
+  const tabi_device_api *d = x->d;
+  begin(x, "NULL out pointers are refused");
+  int good = REFUSED(x, d->properties(d->ctx, x->index, NULL), "properties(out_props NULL)") &&
+             REFUSED(x, d->alloc(d->ctx, x->index, 64, NULL), "alloc(out_ptr NULL)");
+  if (good && d->stream_create)
+    good = REFUSED(x, d->stream_create(d->ctx, x->index, NULL), "stream_create(out NULL)");
+  if (good && d->event_create)
+    good = REFUSED(x, d->event_create(d->ctx, x->index, NULL), "event_create(out NULL)");
+  tabi_event e = NULL;
+  int have_events = d->event_create && d->event_destroy && d->event_record;
+  if (good && have_events)
+    good = ok(x, d->event_create(d->ctx, x->index, &e), "event_create") &&
+           ok(x, d->event_record(d->ctx, x->index, e, NULL), "event_record") &&
+           ok(x, d->synchronize(d->ctx, x->index), "synchronize");
+  if (good && have_events && d->event_query)
+    good = REFUSED(x, d->event_query(d->ctx, x->index, e, NULL), "event_query(out_done NULL)");
+  if (good && have_events && d->event_elapsed_ms)
+    good = REFUSED(x, d->event_elapsed_ms(d->ctx, x->index, e, e, NULL),
+                   "event_elapsed_ms(out_ms NULL)");
+  if (e) d->event_destroy(d->ctx, x->index, e);
+  if (good) pass(x);
+  begin(x, "absent device indices are refused");
+  tabi_device_props props;
+  memset(&props, 0, sizeof props);
+  props.struct_size = sizeof props;
+  void *ptr = NULL;
+  int32_t past = x->c->device_count;
+  good = REFUSED(x, d->properties(d->ctx, past, &props), "properties(index = device count)") &&
+         REFUSED(x, d->properties(d->ctx, -1, &props), "properties(index -1)") &&
+         REFUSED(x, d->alloc(d->ctx, past, 64, &ptr), "alloc(index = device count)");
+  if (ptr) d->free(d->ctx, past, ptr);
+  if (good) pass(x);
+}
+
 /* The same through the runtime: caching allocator, tensor copies, statistics. */
 static void tensors(dctx *x) {
   begin(x, "tensors through the runtime");
@@ -177,8 +259,10 @@ static void tensors(dctx *x) {
   double host[37 * 29], back[37 * 29];
   for (int i = 0; i < 37 * 29; i++) host[i] = i * 0.25 - 7;
   tabi_tensor *t = NULL;
-  int good = ok(x, tabi_tensor_from_host(x->c->test, x->dev, TABI_DTYPE_FLOAT64, 2, shape, host,
-                                         sizeof host, &t), "tabi_tensor_from_host") &&
+  int good = ok(x,
+                tabi_tensor_from_host(x->c->test, x->dev, TABI_DTYPE_FLOAT64, 2, shape, host,
+                                      sizeof host, &t),
+                "tabi_tensor_from_host") &&
              ok(x, tabi_tensor_to_host(x->c->test, t, back, sizeof back), "tabi_tensor_to_host");
   if (good && memcmp(host, back, sizeof host) != 0) {
     conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_DEVICE,
@@ -188,7 +272,8 @@ static void tensors(dctx *x) {
   tabi_memory_stats ms;
   memset(&ms, 0, sizeof ms);
   ms.struct_size = sizeof ms;
-  if (good && ok(x, tabi_runtime_memory_stats(x->c->test, x->dev, &ms), "tabi_runtime_memory_stats") &&
+  if (good &&
+      ok(x, tabi_runtime_memory_stats(x->c->test, x->dev, &ms), "tabi_runtime_memory_stats") &&
       ms.allocated < sizeof host) {
     conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_DEVICE,
                  "memory stats show %llu bytes allocated with a %zu-byte tensor alive",
@@ -196,7 +281,8 @@ static void tensors(dctx *x) {
     good = 0;
   }
   if (good && tabi_tensor_check_guards(x->c->test, t) != TABI_OK) {
-    conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_GUARD, "%s", tabi_last_error());
+    conform_emit(x->c, CONFORM_ST_FAIL, DEV, NULL, x->what, CONFORM_K_GUARD, "%s",
+                 tabi_last_error());
     good = 0;
   }
   tabi_tensor_release(t);
@@ -236,6 +322,8 @@ void conform_device_group(conform_ctx *c) {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) round_trip(&x, sizes[s]);
     streams_and_events(&x);
     memset_check(&x);
+    short_props(&x);
+    bad_arguments(&x);
     tensors(&x);
   }
 }

@@ -44,7 +44,9 @@ typedef struct tabi_device_api {
 
   /* Required. The number of devices present; 0 is not an error (no GPU here). */
   tabi_status (*count)(void *ctx, int32_t *out_count);
-  /* Required. */
+  /* Required. The caller sets out_props->struct_size to the size it knows
+   * (0: the whole struct); the plugin writes at most that many bytes and sets
+   * struct_size to what it wrote. NULL out_props or an absent index is an error. */
   tabi_status (*properties)(void *ctx, int32_t index, tabi_device_props *out_props);
   /* Required. Raw allocation; the core caches on top. nbytes > 0. Alignment at
    * least 256 bytes. */

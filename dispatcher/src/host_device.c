@@ -19,25 +19,41 @@ static double now_ms(void) {
 }
 
 static tabi_status hd_count(void *ctx, int32_t *out) {
+  if (!out) return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: count: out_count is NULL");
   *out = 1;
   return TABI_OK;
 }
 
+static tabi_status no_device(int32_t index, const char *what) {
+  return tabi_set_error(TABI_ERR_DEVICE, "cpu: %s: no device index %d (the host is device 0)", what,
+                        (int)index);
+}
+
+/* Writes at most the caller's struct_size bytes (an older caller's struct is
+ * shorter) and reports how many it wrote. */
 static tabi_status hd_props(void *ctx, int32_t index, tabi_device_props *out) {
-  if (index != 0) return tabi_set_error(TABI_ERR_DEVICE, "cpu: no device index %d", (int)index);
-  memset(out, 0, sizeof *out);
-  out->struct_size = sizeof *out;
-  strcpy(out->name, "host cpu");
+  if (!out) return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: properties: out_props is NULL");
+  if (index != 0) return no_device(index, "properties");
+  tabi_device_props p;
+  memset(&p, 0, sizeof p);
+  p.struct_size = sizeof p;
+  strcpy(p.name, "host cpu");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  out->total_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  p.total_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  out->multiprocessors = n > 0 ? (int32_t)n : 1;
+  p.multiprocessors = n > 0 ? (int32_t)n : 1;
+  uint32_t size = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
+  memcpy(out, &p, size);
+  out->struct_size = size;
   return TABI_OK;
 }
 
 static tabi_status hd_alloc(void *ctx, int32_t index, uint64_t nbytes, void **out) {
+  if (!out) return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: alloc: out_ptr is NULL");
+  if (index != 0) return no_device(index, "alloc");
   void *p = NULL;
-  if (nbytes == 0 || nbytes > (uint64_t)SIZE_MAX / 2 || posix_memalign(&p, 256, (size_t)nbytes) != 0)
+  if (nbytes == 0 || nbytes > (uint64_t)SIZE_MAX / 2 ||
+      posix_memalign(&p, 256, (size_t)nbytes) != 0)
     return tabi_set_error(TABI_ERR_OUT_OF_MEMORY, "cpu: cannot allocate %llu bytes",
                           (unsigned long long)nbytes);
   *out = p;
@@ -58,9 +74,13 @@ static tabi_status hd_copy(void *ctx, void *dst, DLDevice dd, const void *src, D
   return TABI_OK;
 }
 
-static tabi_status hd_sync(void *ctx, int32_t index) { return TABI_OK; }
+static tabi_status hd_sync(void *ctx, int32_t index) {
+  return TABI_OK;
+}
 
 static tabi_status hd_stream_create(void *ctx, int32_t index, tabi_stream *out) {
+  if (!out)
+    return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: stream_create: out_stream is NULL");
   void *s = malloc(16);
   if (!s) return tabi_set_error(TABI_ERR_OUT_OF_MEMORY, "cpu: stream_create: out of memory");
   *out = (tabi_stream)s;
@@ -72,9 +92,13 @@ static tabi_status hd_stream_destroy(void *ctx, int32_t index, tabi_stream s) {
   return TABI_OK;
 }
 
-static tabi_status hd_stream_sync(void *ctx, int32_t index, tabi_stream s) { return TABI_OK; }
+static tabi_status hd_stream_sync(void *ctx, int32_t index, tabi_stream s) {
+  return TABI_OK;
+}
 
 static tabi_status hd_event_create(void *ctx, int32_t index, tabi_event *out) {
+  if (!out)
+    return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: event_create: out_event is NULL");
   host_event *e = calloc(1, sizeof *e);
   if (!e) return tabi_set_error(TABI_ERR_OUT_OF_MEMORY, "cpu: event_create: out of memory");
   *out = (tabi_event)(void *)e;
@@ -99,14 +123,20 @@ static tabi_status hd_event_wait(void *ctx, int32_t index, tabi_stream s, tabi_e
 }
 
 static tabi_status hd_event_query(void *ctx, int32_t index, tabi_event e, int32_t *out_done) {
+  if (!out_done)
+    return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: event_query: out_done is NULL");
   *out_done = 1;
   return TABI_OK;
 }
 
-static tabi_status hd_event_sync(void *ctx, int32_t index, tabi_event e) { return TABI_OK; }
+static tabi_status hd_event_sync(void *ctx, int32_t index, tabi_event e) {
+  return TABI_OK;
+}
 
 static tabi_status hd_event_elapsed(void *ctx, int32_t index, tabi_event a, tabi_event b,
                                     double *out_ms) {
+  if (!out_ms)
+    return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: event_elapsed_ms: out_ms is NULL");
   host_event *s = (host_event *)(void *)a, *e = (host_event *)(void *)b;
   if (!s || !e || !s->recorded || !e->recorded)
     return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: event_elapsed_ms: event not recorded");

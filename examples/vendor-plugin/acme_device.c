@@ -10,25 +10,39 @@
 #define ACME_DEVICES 1
 
 static tabi_status acme_count(void *ctx, int32_t *out_count) {
-  (void)ctx;
+  const tabi_host_api *h = ctx;
+  if (!out_count) return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "acme: count: out_count is NULL");
   *out_count = ACME_DEVICES;
   return TABI_OK;
 }
 
-static tabi_status acme_properties(void *ctx, int32_t index, tabi_device_props *p) {
+/* The caller's struct may be older and shorter than ours: fill a whole one,
+ * copy no more than the caller's struct_size, and say how much was written. */
+static tabi_status acme_properties(void *ctx, int32_t index, tabi_device_props *out) {
   const tabi_host_api *h = ctx;
+  if (!out) return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "acme: properties: out_props is NULL");
   if (index < 0 || index >= ACME_DEVICES)
     return TABI_ERR(h, TABI_ERR_DEVICE, "acme: no device %d", (int)index);
-  p->index = index;
-  strcpy(p->name, "ACME Pretend Accelerator");
-  p->total_memory = 1ull << 30;
-  p->multiprocessors = 1;
+  tabi_device_props p;
+  memset(&p, 0, sizeof p);
+  p.index = index;
+  strcpy(p.name, "ACME Pretend Accelerator");
+  p.total_memory = 1ull << 30;
+  p.multiprocessors = 1;
+  uint32_t size = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
+  p.struct_size = size;
+  memcpy(out, &p, size);
   return TABI_OK;
 }
 
 static tabi_status acme_alloc(void *ctx, int32_t index, uint64_t nbytes, void **out) {
   const tabi_host_api *h = ctx;
-  (void)index;
+  if (!out) return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "acme: alloc: out_ptr is NULL");
+  if (index < 0 || index >= ACME_DEVICES)
+    return TABI_ERR(h, TABI_ERR_DEVICE, "acme: no device %d", (int)index);
+  if (nbytes > UINT64_MAX - 255)
+    return TABI_ERR(h, TABI_ERR_OUT_OF_MEMORY, "acme: cannot allocate %llu bytes",
+                    (unsigned long long)nbytes);
   uint64_t n = (nbytes + 255) & ~(uint64_t)255; /* aligned_alloc wants a multiple */
   *out = aligned_alloc(256, n ? n : 256);
   if (!*out) return TABI_ERR(h, TABI_ERR_OUT_OF_MEMORY, "acme: out of memory (%llu bytes)",

@@ -3,20 +3,20 @@
  * Fork safety: CUDA cannot be used in a child forked after the parent touched
  * the driver, and `tabi conform` asks the device count in the parent before it
  * forks one child per group. So the first count in a process that has not used
- * CUDA yet is taken in a short-lived child (fork, cudaGetDeviceCount, _exit)
+ * CUDA yet is taken in a short-lived child (tc_probe.c: fork, count, _exit)
  * and cached in the plugin's ctx; the parent never initialises the driver.
  * Once this process has used CUDA itself (tc_mark_cuda_used), counts are direct.
  * A failing cudaGetDeviceCount (no driver, no GPU) is a count of 0, never an error.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tc.h"
+#include "tc_probe.h"
 
-/* The pid that initialised CUDA in this process: a process fact, not plugin state. */
+/* The pid that initialised CUDA in this process: a process fact, not plugin state.
+ * probe_direct marks it; run in the probe child it marks only the child. */
 static volatile pid_t tc_cuda_pid = 0;
 
 static void tc_mark_cuda_used(void) { tc_cuda_pid = getpid(); }
@@ -31,39 +31,12 @@ static int32_t probe_direct(void) {
   return n < 0 ? 0 : n;
 }
 
-static int32_t probe_in_child(void) {
-  int fds[2];
-  if (pipe(fds) != 0) return probe_direct();
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return probe_direct();
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-    ssize_t w = write(fds[1], &n, sizeof n);
-    (void)w;
-    _exit(0);
-  }
-  close(fds[1]);
-  int n = 0;
-  ssize_t r = read(fds[0], &n, sizeof n);
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-  }
-  if (r != (ssize_t)sizeof n || n < 0) n = 0;
-  return n;
-}
-
 static tabi_status dev_count(void *ctx, int32_t *out_count) {
   tc_ctx *c = (tc_ctx *)ctx;
   if (!out_count) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: count: out_count is NULL");
   pthread_mutex_lock(&c->mu);
-  if (c->count < 0) c->count = tc_cuda_pid == getpid() ? probe_direct() : probe_in_child();
+  if (c->count < 0)
+    c->count = tc_cuda_pid == getpid() ? probe_direct() : tc_probe_count_in_child(probe_direct);
   *out_count = c->count;
   pthread_mutex_unlock(&c->mu);
   return TABI_OK;
@@ -92,6 +65,7 @@ static tabi_status cuerr(tc_ctx *c, cudaError_t e, const char *what) {
 
 static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!p) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: properties: out_props is NULL");
   tabi_status st = check_index(c, index, "properties");
   if (st != TABI_OK) return st;
   cudaDeviceProp prop;
@@ -114,6 +88,7 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
 
 static tabi_status dev_alloc(void *ctx, int32_t index, uint64_t nbytes, void **out_ptr) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!out_ptr) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: alloc: out_ptr is NULL");
   tabi_status st = check_index(c, index, "alloc");
   if (st != TABI_OK) return st;
   void *p = NULL;
@@ -162,6 +137,7 @@ static tabi_status dev_synchronize(void *ctx, int32_t index) {
 
 static tabi_status stream_create(void *ctx, int32_t index, tabi_stream *out) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!out) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: stream_create: out_stream is NULL");
   tabi_status st = check_index(c, index, "stream_create");
   if (st != TABI_OK) return st;
   cudaStream_t s;
@@ -183,6 +159,7 @@ static tabi_status stream_sync(void *ctx, int32_t index, tabi_stream s) {
 }
 static tabi_status event_create(void *ctx, int32_t index, tabi_event *out) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!out) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: event_create: out_event is NULL");
   tabi_status st = check_index(c, index, "event_create");
   if (st != TABI_OK) return st;
   cudaEvent_t e;
@@ -210,6 +187,7 @@ static tabi_status event_wait(void *ctx, int32_t index, tabi_stream s, tabi_even
 }
 static tabi_status event_query(void *ctx, int32_t index, tabi_event e, int32_t *done) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!done) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: event_query: out_done is NULL");
   tabi_status st = check_index(c, index, "event_query");
   if (st != TABI_OK) return st;
   cudaError_t r = cudaEventQuery((cudaEvent_t)e);
@@ -230,6 +208,7 @@ static tabi_status event_sync(void *ctx, int32_t index, tabi_event e) {
 static tabi_status event_elapsed(void *ctx, int32_t index, tabi_event a, tabi_event b,
                                  double *ms) {
   tc_ctx *c = (tc_ctx *)ctx;
+  if (!ms) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: event_elapsed_ms: out_ms is NULL");
   tabi_status st = check_index(c, index, "event_elapsed_ms");
   if (st != TABI_OK) return st;
   float f = 0;

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
 #include "rocm.h"
+#include "../cuda/tc_probe.h"
 
 static volatile pid_t rocm_pid = 0; /* the process that initialised HIP */
 
@@ -27,38 +27,12 @@ static int32_t probe_direct(void) {
   return n < 0 ? 0 : n;
 }
 
-static int32_t probe_in_child(void) {
-  int fds[2];
-  if (pipe(fds) != 0) return probe_direct();
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return probe_direct();
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    int n = 0;
-    if (hipGetDeviceCount(&n) != hipSuccess) n = 0;
-    ssize_t w = write(fds[1], &n, sizeof n);
-    (void)w;
-    _exit(0);
-  }
-  close(fds[1]);
-  int n = 0;
-  ssize_t r = read(fds[0], &n, sizeof n);
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-  }
-  return (r == (ssize_t)sizeof n && n > 0) ? n : 0;
-}
-
 static tabi_status dev_count(void *ctx, int32_t *out) {
   rocm_ctx *c = ctx;
   if (!out) return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: count: out_count is NULL");
   pthread_mutex_lock(&c->mu);
-  if (c->count < 0) c->count = rocm_pid == getpid() ? probe_direct() : probe_in_child();
+  if (c->count < 0)
+    c->count = rocm_pid == getpid() ? probe_direct() : tc_probe_count_in_child(probe_direct);
   *out = c->count;
   pthread_mutex_unlock(&c->mu);
   return TABI_OK;
@@ -82,6 +56,7 @@ static tabi_status use(rocm_ctx *c, int32_t index, const char *what) {
 
 static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p) {
   rocm_ctx *c = ctx;
+  if (!p) return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: properties: out_props is NULL");
   tabi_status st = use(c, index, "properties");
   if (st != TABI_OK) return st;
   hipDeviceProp_t prop;
@@ -103,6 +78,7 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
 
 static tabi_status dev_alloc(void *ctx, int32_t index, uint64_t nbytes, void **out) {
   rocm_ctx *c = ctx;
+  if (!out) return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: alloc: out_ptr is NULL");
   tabi_status st = use(c, index, "alloc");
   return st ? st : herr(c, hipMalloc(out, nbytes), "hipMalloc");
 }
@@ -130,6 +106,8 @@ static tabi_status dev_sync(void *ctx, int32_t index) {
 }
 static tabi_status s_create(void *ctx, int32_t index, tabi_stream *out) {
   rocm_ctx *c = ctx;
+  if (!out)
+    return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: stream_create: out_stream is NULL");
   hipStream_t s;
   tabi_status st = use(c, index, "stream_create");
   if (st == TABI_OK) st = herr(c, hipStreamCreate(&s), "hipStreamCreate");
@@ -148,6 +126,8 @@ static tabi_status s_sync(void *ctx, int32_t index, tabi_stream s) {
 }
 static tabi_status e_create(void *ctx, int32_t index, tabi_event *out) {
   rocm_ctx *c = ctx;
+  if (!out)
+    return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: event_create: out_event is NULL");
   hipEvent_t e;
   tabi_status st = use(c, index, "event_create");
   if (st == TABI_OK) st = herr(c, hipEventCreate(&e), "hipEventCreate");
@@ -167,10 +147,13 @@ static tabi_status e_record(void *ctx, int32_t index, tabi_event e, tabi_stream 
 static tabi_status e_wait(void *ctx, int32_t index, tabi_stream s, tabi_event e) {
   rocm_ctx *c = ctx;
   tabi_status st = use(c, index, "event_wait");
-  return st ? st : herr(c, hipStreamWaitEvent((hipStream_t)s, (hipEvent_t)e, 0), "hipStreamWaitEvent");
+  return st ? st
+            : herr(c, hipStreamWaitEvent((hipStream_t)s, (hipEvent_t)e, 0), "hipStreamWaitEvent");
 }
 static tabi_status e_query(void *ctx, int32_t index, tabi_event e, int32_t *done) {
   rocm_ctx *c = ctx;
+  if (!done)
+    return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: event_query: out_done is NULL");
   tabi_status st = use(c, index, "event_query");
   if (st) return st;
   hipError_t r = hipEventQuery((hipEvent_t)e);
@@ -184,13 +167,17 @@ static tabi_status e_sync(void *ctx, int32_t index, tabi_event e) {
 }
 static tabi_status e_elapsed(void *ctx, int32_t index, tabi_event a, tabi_event b, double *ms) {
   rocm_ctx *c = ctx;
+  if (!ms)
+    return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: event_elapsed_ms: out_ms is NULL");
   float f = 0;
   tabi_status st = use(c, index, "event_elapsed_ms");
-  if (st == TABI_OK) st = herr(c, hipEventElapsedTime(&f, (hipEvent_t)a, (hipEvent_t)b), "hipEventElapsedTime");
+  if (st == TABI_OK)
+    st = herr(c, hipEventElapsedTime(&f, (hipEvent_t)a, (hipEvent_t)b), "hipEventElapsedTime");
   *ms = f;
   return st;
 }
-static tabi_status dev_memset(void *ctx, int32_t index, void *p, int32_t byte, uint64_t n, tabi_stream s) {
+static tabi_status dev_memset(void *ctx, int32_t index, void *p, int32_t byte, uint64_t n,
+                              tabi_stream s) {
   rocm_ctx *c = ctx;
   tabi_status st = use(c, index, "memset");
   return st ? st : herr(c, hipMemsetAsync(p, byte, n, (hipStream_t)s), "hipMemsetAsync");
