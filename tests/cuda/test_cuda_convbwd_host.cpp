@@ -36,16 +36,16 @@ static const tabi_dtype DTS[9] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_
 /* n logical values of dt: floats with specials (sometimes), integers with
  * int64's extremes (wrapping). */
 static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
-  int esz = tcb_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> b((size_t)(n * esz) + 8);
   for (int64_t i = 0; i < n; i++) {
     char *p = b.data() + i * esz;
-    if (tcb_isint(dt)) {
+    if (tcn_is_int(dt)) {
       int64_t v = irand(-300, 300);
       int r = (int)irand(0, 19);
       if (dt == TABI_DTYPE_INT64 && r == 0) v = INT64_MAX - irand(0, 3);
       if (dt == TABI_DTYPE_INT64 && r == 1) v = INT64_MIN + irand(0, 3);
-      tcb_sti(p, dt, v);
+      tcn_st(p, dt, v);
       continue;
     }
     double v = urand() * 4 - 2;
@@ -74,7 +74,7 @@ static tabi_value call_ref(const char *name, tabi_value *args, int nargs, tabi_v
  * of the last dim (a view). *base: what to release besides it. */
 static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
                                 int mode, tabi_tensor **base) {
-  int esz = tcb_esz(dt);
+  int esz = tcn_esz(dt);
   int64_t bshape[8], n = 1, bn = 1;
   memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
   if (mode == 1) {
@@ -147,8 +147,8 @@ static void run_compare(const char *what, const tcb_geom *g, const tabi_tensor *
   empty_cases += n == 0;
   double fa = 0, fb = 0;
   if (first >= 0) {
-    fa = g->isint ? (double)tcb_ldi(ours.data() + first * esz, g->dt) : tcp_ld(ours.data() + first * esz, g->dt);
-    fb = g->isint ? (double)tcb_ldi(theirs.data() + first * esz, g->dt) : tcp_ld(theirs.data() + first * esz, g->dt);
+    fa = g->isint ? (double)tcn_ld(ours.data() + first * esz, g->dt) : tcp_ld(ours.data() + first * esz, g->dt);
+    fb = g->isint ? (double)tcn_ld(theirs.data() + first * esz, g->dt) : tcp_ld(theirs.data() + first * esz, g->dt);
   }
   CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
             tabi_dtype_name((tabi_dtype)g->dt), (long long)bad, (long long)n, (long long)first, fa, fb);

@@ -43,7 +43,7 @@ static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger case
 /* Host bytes of n elements of dt (floating: random with specials when asked;
  * integers: random over the dtype's range, so sums wrap). */
 static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
-  int esz = tcm_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> b((size_t)(n * esz) + 8);
   for (int64_t i = 0; i < n; i++) {
     char *p = b.data() + i * esz;
@@ -67,18 +67,18 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
 
 static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, int mode,
                                 const std::vector<char> &bytes, tabi_tensor **base) {
-  return host_laid_out(dt, tcm_esz(dt), nd, shape, mode, bytes, base);
+  return host_laid_out(dt, tcn_esz(dt), nd, shape, mode, bytes, base);
 }
 
 static int is_nan_elem(const char *p, tabi_dtype dt) {
-  if (tcm_is_int(dt)) return 0;
+  if (tcn_is_int(dt)) return 0;
   return std::isnan(tcp_ld(p, dt));
 }
 
 /* ours (n elements of dt) against the reference's output tensor. */
 static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
                     tabi_tensor *refout) {
-  int esz = tcm_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> theirs((size_t)(n * esz) + 8);
   if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
   int64_t bad = 0, first = -1;
@@ -92,8 +92,8 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
   checked_cases++;
   double ov = 0, tv = 0;
   if (first >= 0) {
-    ov = tcm_is_int(dt) ? (double)tcm_ld_i(ours.data() + first * esz, dt) : tcp_ld(ours.data() + first * esz, dt);
-    tv = tcm_is_int(dt) ? (double)tcm_ld_i(theirs.data() + first * esz, dt) : tcp_ld(theirs.data() + first * esz, dt);
+    ov = tcn_is_int(dt) ? (double)tcn_ld(ours.data() + first * esz, dt) : tcp_ld(ours.data() + first * esz, dt);
+    tv = tcn_is_int(dt) ? (double)tcn_ld(theirs.data() + first * esz, dt) : tcp_ld(theirs.data() + first * esz, dt);
   }
   CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
             tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, ov, tv);
@@ -107,14 +107,14 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
 static std::vector<int64_t> host_ints(const tabi_tensor *t) {
   int64_t n = numel_of(t);
   std::vector<int64_t> v((size_t)(n > 0 ? n : 1));
-  int dt = tabi_tensor_dtype(t), esz = tcm_esz(dt);
+  int dt = tabi_tensor_dtype(t), esz = tcn_esz(dt);
   for (int64_t e = 0; e < n; e++) {
     int64_t r = e, off = 0;
     for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
       off += (r % t->dl.shape[d]) * t->dl.strides[d];
       r /= t->dl.shape[d];
     }
-    v[(size_t)e] = tcm_ld_i((const char *)tabi_tensor_data(t) + off * esz, dt);
+    v[(size_t)e] = tcn_ld((const char *)tabi_tensor_data(t) + off * esz, dt);
   }
   return v;
 }
@@ -191,7 +191,7 @@ static void grid_case(tabi_dtype dt, int mode, int interp, int padm, int align) 
   int64_t n = irand(1, 2), c = irand(1, 3);
   int64_t ishape[4] = {n, c, irand(1, 6 * big), irand(1, 6 * big)};
   int64_t gshape[4] = {n, urand() < 0.05 ? 0 : irand(1, 5 * big), irand(1, 5 * big), 2};
-  int esz = tcm_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> ib = random_bytes(dt, prod(4, ishape), 1);
   int64_t gn = prod(4, gshape);
   std::vector<char> gb((size_t)(gn * esz) + 8);
@@ -246,7 +246,7 @@ static void cdist_case(tabi_dtype dt, int mode) {
   int specials = urand() < 0.3;
   std::vector<char> b1 = random_bytes(dt, prod(n1, s1), specials), b2 = random_bytes(dt, prod(n2, s2), specials);
   /* some exactly equal rows, so p = 0 counts and 0-distances come up */
-  int esz = tcm_esz(dt);
+  int esz = tcn_esz(dt);
   if (urand() < 0.5 && prod(n1, s1) > 0 && prod(n2, s2) >= m)
     memcpy(b2.data(), b1.data(), (size_t)(m * esz));
   tabi_tensor *base1 = NULL, *base2 = NULL;
@@ -285,7 +285,7 @@ static void pdist_case(tabi_dtype dt, int mode) {
   int64_t shape[2] = {irand(0, 9 * big), irand(0, 7 * big)};
   if (big > 1) shape[0] = irand(20, 60); /* pair indices past small triangles */
   double p = PS[irand(0, 7)];
-  int esz = tcm_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> b = random_bytes(dt, prod(2, shape), urand() < 0.3);
   if (shape[0] >= 3 && urand() < 0.5) /* a repeated row */
     memcpy(b.data() + 2 * shape[1] * esz, b.data(), (size_t)(shape[1] * esz));
@@ -346,7 +346,7 @@ static void embbw_case(tabi_dtype dt, tabi_dtype idt, int mode) {
   if (V == 0) ni = 0, ind_nd = 1, ishape[0] = 0;
   memcpy(gshape, ishape, sizeof(int64_t) * (size_t)ind_nd);
   gshape[ind_nd] = D;
-  int iesz = tcm_esz(idt), esz = tcm_esz(dt);
+  int iesz = tcn_esz(idt), esz = tcn_esz(dt);
   std::vector<char> ib((size_t)(ni * iesz) + 8);
   for (int64_t i = 0; i < ni; i++) {
     int64_t v = irand(0, V - 1);
@@ -410,8 +410,8 @@ static void bucket_cases() {
 /* --- _embedding_bag ------------------------------------------------------------------ */
 /* An int64 host vector as bytes of integer dtype it. */
 static std::vector<char> int_bytes(const int64_t *v, int64_t n, tabi_dtype it) {
-  std::vector<char> b((size_t)(n * tcm_esz(it)) + 8);
-  for (int64_t i = 0; i < n; i++) tcm_st_i(b.data() + i * tcm_esz(it), it, v[i]);
+  std::vector<char> b((size_t)(n * tcn_esz(it)) + 8);
+  for (int64_t i = 0; i < n; i++) tcn_st(b.data() + i * tcn_esz(it), it, v[i]);
   return b;
 }
 
@@ -459,7 +459,7 @@ static void ebag_case(tabi_dtype dt, tabi_dtype it, int mode, int layout) {
           numel_of(r[2].u.t) == B && numel_of(r[3].u.t) == (mode == 2 ? B * D : B));
     tcm_ebag_geom g;
     tcm_ebag_init(&g, w->dl.shape, w->dl.strides, dt, it, mode, psw != NULL, psw ? psw->dl.strides[0] : 0, pad);
-    std::vector<char> out((size_t)(B * D * tcm_esz(dt)) + 8), mxi((size_t)(B * D * 8) + 8);
+    std::vector<char> out((size_t)(B * D * tcn_esz(dt)) + 8), mxi((size_t)(B * D * 8) + 8);
     for (int64_t i = 0; i < B * D; i++)
       tcm_ebag_elem(&g, (const char *)tabi_tensor_data(w), hiv.data(), psw ? (const char *)tabi_tensor_data(psw) : NULL,
                     starts.data(), out.data(), mxi.data(), i);
