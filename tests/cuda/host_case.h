@@ -50,6 +50,15 @@ static inline int host_exit() {
   return check_report();
 }
 
+/* name on args in the reference runtime into out[0..nouts) (None first): its
+ * status, for the caller to judge (a refused case may be expected). */
+static inline tabi_status host_call(const char *name, tabi_value *args, int nargs, tabi_value *out, int nouts) {
+  tabi_op op;
+  for (int i = 0; i < nouts; i++) out[i] = tabi_none();
+  CHECK_OK(tabi_op_find(ref, name, &op));
+  return tabi_call(ref, op, args, nargs, out, nouts);
+}
+
 static inline int host_esz(tabi_dtype dt) { return (int)tabi_dtype_size(dt); }
 
 /* --- random inputs (each draws from host_stub.h's stream in a fixed order, so

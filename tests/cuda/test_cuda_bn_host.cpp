@@ -44,11 +44,11 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_nn_bn_check.h"
 #include "tc_bn.cuh"
 
-static long long checked_elems, checked_slots, checked_cases, exact_cases, empty_cases, checked_errors;
+static long long checked_slots, exact_cases, checked_errors;
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
@@ -382,13 +382,7 @@ static void tree_cases() {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   rng = 0xb47c4a0e5d11f00dull;
   tree_cases();
   for (int round = 0; round < 2; round++) {
@@ -404,6 +398,5 @@ int main(int argc, char **argv) {
   printf("%lld emulated runs (%lld asserted bit-exact, %lld empty outputs): %lld output elements and %lld "
          "running-statistic slots compared; %lld bad-argument cases\n",
          checked_cases, exact_cases, empty_cases, checked_elems, checked_slots, checked_errors);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

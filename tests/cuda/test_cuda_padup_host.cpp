@@ -29,11 +29,10 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_padup_check.h"
 #include "tc_pad_up.cuh"
 
-static long long checked_elems, checked_cases;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
@@ -299,14 +298,8 @@ static void col2im_case(tabi_dtype dt, int mode) {
 
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
   rng = 0x9e3779b97f4a7c15ull;
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   const tabi_dtype pad_dts[6] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                  TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
   const tabi_dtype near_dts[5] = {TABI_DTYPE_UINT8, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
@@ -339,6 +332,5 @@ int main(int argc, char **argv) {
       if (d < 4) up_case(1, FLOATS[d], mode);
     }
   printf("%lld cases, %lld output elements compared\n", checked_cases, checked_elems);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

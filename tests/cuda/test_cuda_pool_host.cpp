@@ -30,11 +30,11 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_pool_check.h"
 #include "tc_pool.cuh"
 
-static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths, empty_cases;
+static long long checked_errors, window_paths, full_paths;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
@@ -489,14 +489,8 @@ static void adapt_case(int32_t ns, tabi_dtype dt, int mode) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
   rng = 0x2545f4914f6cdd1dull;
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   for (int round = 0; round < 2; round++) {
     big = round ? 4 : 1;
     int reps = round ? 3 : 8;
@@ -515,6 +509,5 @@ int main(int argc, char **argv) {
   printf("%lld cases (%lld empty), %lld output elements compared (max backward: %lld window, %lld whole-plane "
          "gathers); %lld out-of-plane index cases\n",
          checked_cases, empty_cases, checked_elems, window_paths, full_paths, checked_errors);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }
