@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ref_shape_util.h"
+#include "ref_slice.h"
 
 #define OPN ref_op_name(h, call)
 
@@ -295,16 +296,7 @@ static tabi_status k_slice(void *ctx, const tabi_call *call, tabi_value *args, t
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'step': slice step must be positive, got %lld",
                    OPN, (long long)step);
   int64_t size = s->dl.shape[dim];
-  int64_t start = args[2].tag == TABI_TAG_INT ? args[2].u.i : 0;
-  int64_t end = args[3].tag == TABI_TAG_INT ? args[3].u.i : INT64_MAX;
-  /* ATen's clamping: negative indices count from the end, then both clamp to [0, size] */
-  if (start < 0) start += size;
-  if (end < 0) end += size;
-  if (start < 0) start = 0;
-  else if (start >= size) start = size;
-  if (end < start) end = start;
-  else if (end >= size) end = size;
-  int64_t len = end - start;
+  int64_t start, len = ref_slice_bounds(size, &args[2], &args[3], &start); /* ATen's clamping */
   int64_t shape[REF_MAX_DIMS], strides[REF_MAX_DIMS];
   for (int32_t i = 0; i < nd; i++) {
     shape[i] = s->dl.shape[i];

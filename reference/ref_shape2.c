@@ -12,6 +12,7 @@
 
 #include "ref_resize_check.h"
 #include "ref_shape_util.h"
+#include "ref_slice.h"
 
 #define OPN ref_op_name(h, call)
 
@@ -349,15 +350,7 @@ static tabi_status k_slice_scatter(void *ctx, const tabi_call *call, tabi_value 
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'step': slice step must be positive, got %lld",
                    OPN, (long long)step);
   int64_t size = s->dl.shape[dim];
-  int64_t start = args[3].tag == TABI_TAG_INT ? args[3].u.i : 0;
-  int64_t end = args[4].tag == TABI_TAG_INT ? args[4].u.i : INT64_MAX;
-  if (start < 0) start += size;
-  if (end < 0) end += size;
-  if (start < 0) start = 0;
-  else if (start >= size) start = size;
-  if (end < start) end = start;
-  else if (end >= size) end = size;
-  int64_t len = end - start;
+  int64_t start, len = ref_slice_bounds(size, &args[3], &args[4], &start);
   int64_t shape[REF_MAX_DIMS];
   memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
   shape[dim] = len == 0 ? 0 : (len - 1) / step + 1;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpu_idx.h"
+#include "ref_slice.h" /* ATen's slice bounds, the reference's own */
 
 #define MD CPU_IDX_MAX_DIMS
 
@@ -107,15 +108,7 @@ tabi_status cpu_k_slice_scatter(void *ctx, const tabi_call *call, tabi_value *ar
   if (dim < 0 || step <= 0 || src->dl.ndim != nd) return CPU_FALLBACK(c, SLICE_SCATTER);
   /* start / end clamped as the reference (and ATen's slice) do */
   int64_t size = self->dl.shape[dim];
-  int64_t start = args[3].tag == TABI_TAG_INT ? args[3].u.i : 0;
-  int64_t end = args[4].tag == TABI_TAG_INT ? args[4].u.i : INT64_MAX;
-  if (start < 0) start += size;
-  if (end < 0) end += size;
-  if (start < 0) start = 0;
-  else if (start >= size) start = size;
-  if (end < start) end = start;
-  else if (end >= size) end = size;
-  int64_t len = end - start, ost[MD], shape[MD], rst[MD];
+  int64_t start, len = ref_slice_bounds(size, &args[3], &args[4], &start), ost[MD], shape[MD], rst[MD];
   row_major(self, ost);
   for (int32_t d = 0; d < nd; d++) {
     shape[d] = d == dim ? (len == 0 ? 0 : (len - 1) / step + 1) : self->dl.shape[d];

@@ -71,6 +71,16 @@ tabi_status tc_same_device(tc_ctx *c, const char *op, int n, const tabi_tensor *
                            const char *const *names);
 /* Releases the non-NULL tensors of t[0..n). */
 void tc_release_all(tc_ctx *c, tabi_tensor **t, int n);
+/* The end of a kernel with one result: on failure releases out (NULL or not)
+ * and returns st; else *dst holds out. Scratch is the caller's to release first. */
+static inline tabi_status tc_finish(tc_ctx *c, tabi_status st, tabi_tensor *out, tabi_value *dst) {
+  if (st != TABI_OK) {
+    if (out) c->h->tensor_release(c->h->ctx, out);
+    return st;
+  }
+  *dst = tabi_tensor_value(out);
+  return TABI_OK;
+}
 /* Blocks of nt threads for a grid-stride loop over n elements (capped at 2^20:
  * the loop strides over the rest). */
 static inline unsigned tc_blocks(int64_t n, int nt) {
@@ -154,6 +164,13 @@ tabi_status tc_contiguous(tc_ctx *c, const char *op, tabi_tensor *t, tabi_tensor
  * host array (*out, n entries; free it): the reference's argument checks read
  * index values there (tc_index.cu). */
 tabi_status tc_host_ints(tc_ctx *c, const char *op, const tabi_tensor *idx, int64_t **out, int64_t *n);
+/* t (on a device of this plugin) converted to dtype dt and copied to a new
+ * contiguous CPU tensor (*out, to release; NULL on failure, nothing leaks). */
+tabi_status tc_host_copy(tc_ctx *c, const char *op, const tabi_tensor *t, tabi_dtype dt, tabi_tensor **out);
+/* The reference's bounds check of index's values (read back with
+ * tc_host_ints, freed on every path) against a dim of size `size`; TABI_OK
+ * for an empty index. */
+tabi_status tc_index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim, int64_t size);
 
 /* --- kernel tables of the families ------------------------------------------ */
 extern TC_KTABLE tc_kernel tc_ew_kernels[];

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "tc_pad_up.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st (float types) */
+#include "tc_int.cuh"     /* tcn_*: integer elements, wrapping sums */
 
 #define TCB_HD TCP_HD
 
@@ -39,48 +40,14 @@ typedef struct tcb_geom {
   int64_t xs[5], ys[5];
 } tcb_geom;
 
-TCB_HD int tcb_esz(int dt) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: return 1;
-    case TABI_DTYPE_INT16: case TABI_DTYPE_FLOAT16: case TABI_DTYPE_BFLOAT16: return 2;
-    case TABI_DTYPE_INT32: case TABI_DTYPE_FLOAT32: return 4;
-    default: return 8; /* int64, float64 */
-  }
-}
-TCB_HD int tcb_isint(int dt) {
-  return dt == TABI_DTYPE_UINT8 || dt == TABI_DTYPE_INT8 || dt == TABI_DTYPE_INT16 ||
-         dt == TABI_DTYPE_INT32 || dt == TABI_DTYPE_INT64;
-}
-TCB_HD int64_t tcb_ldi(const char *p, int dt) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
-    case TABI_DTYPE_INT8: return *(const int8_t *)p;
-    case TABI_DTYPE_INT16: return *(const int16_t *)p;
-    case TABI_DTYPE_INT32: return *(const int32_t *)p;
-    default: return *(const int64_t *)p;
-  }
-}
-/* Integer results wrap to the dtype's width, as the reference's store. */
-TCB_HD void tcb_sti(char *p, int dt, int64_t v) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)v; break;
-    case TABI_DTYPE_INT8: *(int8_t *)p = (int8_t)(uint8_t)v; break;
-    case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
-    case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
-    default: *(int64_t *)p = v; break;
-  }
-}
-TCB_HD int64_t tcb_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-TCB_HD int64_t tcb_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
-
 /* Geometry from the checked convolution parameters (tc_conv.cu's conv_setup
  * or the test's): sizes padded to 3 spatial dims. */
 TCB_HD void tcb_init(tcb_geom *g, int dt, int mode, int64_t n, int64_t cl, int64_t ch, int64_t groups,
                      const int64_t *lsp, const int64_t *hsp, const int64_t *k, const int64_t *s,
                      const int64_t *p, const int64_t *d) {
   g->dt = dt;
-  g->esz = tcb_esz(dt);
-  g->isint = tcb_isint(dt);
+  g->esz = tcn_esz(dt);
+  g->isint = tcn_is_int(dt);
   g->mode = mode;
   g->n = n;
   g->cl = cl;
@@ -125,7 +92,7 @@ TCB_HD void tcb_elem(const tcb_geom *g, const char *x, const char *y, char *out,
   int64_t clg = g->cl / g->groups, chg = g->ch / g->groups;
 #define TCB_FMA(xo, yo)                                                                      \
   do {                                                                                       \
-    if (isint) iacc = tcb_wadd(iacc, tcb_wmul(tcb_ldi(x + (xo) * esz, dt), tcb_ldi(y + (yo) * esz, dt))); \
+    if (isint) iacc = tcn_wadd(iacc, tcn_wmul(tcn_ld(x + (xo) * esz, dt), tcn_ld(y + (yo) * esz, dt))); \
     else facc = TCP_ADD(facc, TCP_MUL(tcp_ld(x + (xo) * esz, dt), tcp_ld(y + (yo) * esz, dt)));          \
   } while (0)
   if (g->mode == TCB_GATHER_L) { /* L[b, cl, l] = sum_c,k H[b, grp*chg + c, h] W[cl, c, k] */
@@ -200,12 +167,12 @@ TCB_HD void tcb_elem(const tcb_geom *g, const char *x, const char *y, char *out,
         for (int64_t l1 = 0; l1 < g->lsp[1]; l1++)
           for (int64_t l2 = 0; l2 < g->lsp[2]; l2++) {
             const char *p = x + (b * xs[0] + o * xs[1] + l0 * xs[2] + l1 * xs[3] + l2 * xs[4]) * esz;
-            if (isint) iacc = tcb_wadd(iacc, tcb_ldi(p, dt));
+            if (isint) iacc = tcn_wadd(iacc, tcn_ld(p, dt));
             else facc = TCP_ADD(facc, tcp_ld(p, dt));
           }
   }
 #undef TCB_FMA
-  if (isint) tcb_sti(out + o * esz, dt, iacc);
+  if (isint) tcn_st(out + o * esz, dt, iacc);
   else tcp_st(out + o * esz, dt, facc);
 }
 

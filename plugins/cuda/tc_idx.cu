@@ -68,24 +68,6 @@ __global__ void tci_iput_kernel(const tci_adv p, char *out, const tci_strides os
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
 
-/* idx's values as int64 in row-major element order, on the host (*out, to
- * release). */
-static tabi_status host_index(tc_ctx *c, const char *OPN, const tabi_tensor *index, tabi_tensor **out) {
-  tabi_tensor *tmp = NULL;
-  DLDevice cpu = {kDLCPU, 0};
-  *out = NULL;
-  tabi_status st = tc_empty(c, index->dl.device, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, &tmp);
-  if (st == TABI_OK) st = tc_copy_convert(c, OPN, tmp, index);
-  if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, index->dl.ndim, index->dl.shape, out);
-  if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, *out, tmp);
-  c->h->tensor_release(c->h->ctx, tmp);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, *out);
-    *out = NULL;
-  }
-  return st;
-}
-
 static tabi_status k_scatter_reduce(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t, *src = args[3].u.t;
@@ -97,14 +79,7 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
       (st = tc_check_cuda(c, src, OPN, "src")) || (st = tc_use_device(c, self, OPN)))
     return st;
   int64_t nidx = tabi_tensor_numel(index);
-  if (nidx != 0) {
-    tabi_tensor *h64 = NULL;
-    st = host_index(c, OPN, index, &h64);
-    if (st == TABI_OK)
-      st = ref_idx_check_bounds(c->h, call, (const int64_t *)tabi_tensor_data(h64), nidx, dim, ne_size(self, dim));
-    c->h->tensor_release(c->h->ctx, h64);
-    if (st != TABI_OK) return st;
-  }
+  if ((st = tc_index_bounds(c, call, index, dim, ne_size(self, dim)))) return st;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_tensor *out = NULL, *scr = NULL;
   if ((st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out))) return st;
@@ -136,13 +111,8 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
       st = tc_launch_status(c, OPN);
     }
   }
-  c->h->tensor_release(c->h->ctx, scr);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &scr, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 /* A device int64 scalar (scratch) and its read back. */
@@ -183,13 +153,8 @@ static tabi_status k_nonzero(TC_ARGS) {
     tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
     st = tc_launch_status(c, OPN);
   }
-  c->h->tensor_release(c->h->ctx, cnt);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &cnt, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 /* t's strides against the broadcast shape (nd dims): 0 on expanded dims. */
@@ -238,13 +203,8 @@ static tabi_status k_masked_scatter(TC_ARGS) {
     if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
     if (st == TABI_OK && short_) st = ref_idx_ms_short(c->h, call, a.nsrc);
   }
-  c->h->tensor_release(c->h->ctx, flag);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &flag, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 static tabi_status k_randperm(TC_ARGS) {
@@ -270,13 +230,8 @@ static tabi_status k_randperm(TC_ARGS) {
       st = tc_launch_status(c, OPN);
     }
   }
-  c->h->tensor_release(c->h->ctx, perm);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &perm, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 /* --- advanced indexing -------------------------------------------------------- */
@@ -285,20 +240,13 @@ static tabi_status k_randperm(TC_ARGS) {
 static tabi_status host_list(tc_ctx *c, const char *OPN, const tabi_value *v, int64_t *n, tabi_tensor **hl) {
   *n = v->u.list.len;
   tabi_tensor *const *list = *n ? tabi_value_tensors(v) : NULL;
-  DLDevice cpu = {kDLCPU, 0};
   tabi_status st = TABI_OK;
   for (int64_t k = 0; k < *n && k < REF_ADV_MAX + 1; k++) hl[k] = NULL;
   for (int64_t k = 0; k < *n && k < REF_ADV_MAX + 1 && st == TABI_OK; k++) {
     const tabi_tensor *t = list[k];
     if (!t) continue;
     if ((st = tc_check_cuda(c, t, OPN, "indices"))) break;
-    tabi_tensor *tmp = NULL;
-    tabi_dtype dt = tabi_tensor_dtype(t);
-    st = tc_empty(c, t->dl.device, dt, t->dl.ndim, t->dl.shape, &tmp);
-    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = tc_copy_convert(c, OPN, tmp, t);
-    if (st == TABI_OK) st = tc_empty(c, cpu, dt, t->dl.ndim, t->dl.shape, &hl[k]);
-    if (st == TABI_OK && tabi_tensor_numel(t) > 0) st = c->h->tensor_copy(c->h->ctx, hl[k], tmp);
-    c->h->tensor_release(c->h->ctx, tmp);
+    st = tc_host_copy(c, OPN, t, tabi_tensor_dtype(t), &hl[k]);
   }
   return st;
 }
@@ -314,7 +262,7 @@ static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, c
   memset(dp, 0, sizeof *dp);
   tabi_status st = host_list(c, OPN, indices, &n, hl);
   if (st == TABI_OK) st = ref_adv_build(c->h, call, self, n, (const tabi_tensor *const *)hl, p);
-  for (int64_t k = 0; k < n && k < REF_ADV_MAX + 1; k++) c->h->tensor_release(c->h->ctx, hl[k]);
+  tc_release_all(c, hl, (int)(n < REF_ADV_MAX + 1 ? n : REF_ADV_MAX + 1));
   if (st != TABI_OK) return st;
   int64_t ndef = 0;
   dp->ndim = p->ndim;
@@ -373,13 +321,8 @@ static tabi_status k_index(TC_ARGS) {
                                                (char *)tabi_tensor_data(out), tci_esz(tabi_tensor_dtype(self)));
     st = tc_launch_status(c, OPN);
   }
-  c->h->tensor_release(c->h->ctx, ib);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &ib, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 static tabi_status k_index_put(TC_ARGS) {
@@ -411,13 +354,8 @@ static tabi_status k_index_put(TC_ARGS) {
                               dt, args[3].u.i != 0);
     st = tc_launch_status(c, OPN);
   }
-  c->h->tensor_release(c->h->ctx, ib);
-  if (st != TABI_OK) {
-    c->h->tensor_release(c->h->ctx, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  tc_release_all(c, &ib, 1);
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 TC_KTABLE tc_kernel tc_idx_kernels[] = {{"aten::index.Tensor", k_index},

@@ -20,7 +20,7 @@
 #include <tabi/philox.h>
 
 #include "ref_index_check.h"
-#include "tc_misc.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st, tcm_esz */
+#include "tc_misc.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st, tcn_esz */
 
 #define TCI_MAX_DIMS 16
 
@@ -31,11 +31,11 @@ enum { TCI_SUM = REF_SR_SUM, TCI_PROD = REF_SR_PROD, TCI_MEAN = REF_SR_MEAN, TCI
 /* Integer element access with bool (ref_load_i_ptr/ref_store_i_ptr). */
 TCP_HD int64_t tci_ld_i(const char *p, int dt) {
   if (dt == TABI_DTYPE_BOOL) return *(const uint8_t *)p != 0;
-  return tcm_ld_i(p, dt);
+  return tcn_ld(p, dt);
 }
 TCP_HD void tci_st_i(char *p, int dt, int64_t v) {
   if (dt == TABI_DTYPE_BOOL) *(uint8_t *)p = v != 0;
-  else tcm_st_i(p, dt, v);
+  else tcn_st(p, dt, v);
 }
 TCP_HD int64_t tci_wrap_i(int64_t v, int dt) {
   char b[8];
@@ -52,7 +52,7 @@ TCP_HD int tci_domain(int dt) {
 TCP_HD int tci_esz(int dt) {
   if (dt == TABI_DTYPE_COMPLEX128) return 16;
   if (dt == TABI_DTYPE_COMPLEX64) return 8;
-  return tcm_esz(dt);
+  return tcn_esz(dt);
 }
 TCP_HD void tci_ld_c(const char *p, int dt, double *re, double *im) {
   if (dt == TABI_DTYPE_COMPLEX64) {

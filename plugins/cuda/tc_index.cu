@@ -216,24 +216,45 @@ static tabi_status k_resize_(TC_ARGS) {
 
 /* Index values are checked on the host, in order, as the reference reports the
  * first bad one (a device-side check could only say "some"); see tc.h. */
+tabi_status tc_host_copy(tc_ctx *c, const char *op, const tabi_tensor *t, tabi_dtype dt, tabi_tensor **out) {
+  tabi_tensor *tmp = NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  int nonempty = tabi_tensor_numel(t) > 0;
+  *out = NULL;
+  tabi_status st = tc_empty(c, t->dl.device, dt, t->dl.ndim, t->dl.shape, &tmp);
+  if (st == TABI_OK && nonempty) st = tc_copy_convert(c, op, tmp, t);
+  if (st == TABI_OK) st = tc_empty(c, cpu, dt, t->dl.ndim, t->dl.shape, out);
+  if (st == TABI_OK && nonempty) st = c->h->tensor_copy(c->h->ctx, *out, tmp);
+  tc_release_all(c, &tmp, 1);
+  if (st != TABI_OK) {
+    tc_release_all(c, out, 1);
+    *out = NULL;
+  }
+  return st;
+}
+
 tabi_status tc_host_ints(tc_ctx *c, const char *op, const tabi_tensor *idx, int64_t **out, int64_t *n) {
   *n = tabi_tensor_numel(idx);
   *out = (int64_t *)malloc(sizeof(int64_t) * (size_t)(*n > 0 ? *n : 1));
   if (!*out) return TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
   if (*n == 0) return TABI_OK;
-  tabi_tensor *tmp = NULL, *h64 = NULL;
-  DLDevice cpu = {kDLCPU, 0};
-  tabi_status st = tc_empty(c, idx->dl.device, TABI_DTYPE_INT64, idx->dl.ndim, idx->dl.shape, &tmp);
-  if (st == TABI_OK) st = tc_copy_convert(c, op, tmp, idx);
-  if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, idx->dl.ndim, idx->dl.shape, &h64);
-  if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, h64, tmp);
+  tabi_tensor *h64 = NULL;
+  tabi_status st = tc_host_copy(c, op, idx, TABI_DTYPE_INT64, &h64);
   if (st == TABI_OK) memcpy(*out, tabi_tensor_data(h64), sizeof(int64_t) * (size_t)*n);
-  c->h->tensor_release(c->h->ctx, tmp);
-  c->h->tensor_release(c->h->ctx, h64);
+  tc_release_all(c, &h64, 1);
   if (st != TABI_OK) {
     free(*out);
     *out = NULL;
   }
+  return st;
+}
+
+tabi_status tc_index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim, int64_t size) {
+  if (tabi_tensor_numel(index) == 0) return TABI_OK;
+  int64_t *iv = NULL, n = 0;
+  tabi_status st = tc_host_ints(c, tc_op_name(c, call), index, &iv, &n);
+  if (st == TABI_OK) st = ref_idx_check_bounds(c->h, call, iv, n, dim, size);
+  free(iv);
   return st;
 }
 
@@ -271,15 +292,6 @@ static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t-
 
 /* The index values against 0..size-1 along dim: the reference's check
  * (ref_idx_check_bounds) over the values read back in row-major order. */
-static tabi_status index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim,
-                                int64_t size) {
-  int64_t *iv = NULL, n = 0;
-  tabi_status st = tc_host_ints(c, tc_op_name(c, call), index, &iv, &n);
-  if (st == TABI_OK) st = ref_idx_check_bounds(c->h, call, iv, n, dim, size);
-  free(iv);
-  return st;
-}
-
 static tabi_status k_gather(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t, *index = args[2].u.t;
@@ -288,7 +300,7 @@ static tabi_status k_gather(TC_ARGS) {
   if (st) return st;
   int nonempty = tabi_tensor_numel(index) != 0; /* an empty index may live anywhere, as before */
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (nonempty && (st = tc_check_cuda(c, index, OPN, "index"))) ||
-      (st = tc_use_device(c, self, OPN)) || (nonempty && (st = index_bounds(c, call, index, dim, ne_size(self, dim)))))
+      (st = tc_use_device(c, self, OPN)) || (nonempty && (st = tc_index_bounds(c, call, index, dim, ne_size(self, dim)))))
     return st;
   tabi_tensor *out = NULL;
   if ((st = tc_empty(c, self->dl.device, tabi_tensor_dtype(self), index->dl.ndim, index->dl.shape, &out))) return st;
@@ -329,7 +341,7 @@ static tabi_status k_index_select(TC_ARGS) {
   int64_t n = tabi_tensor_numel(index);
   tabi_dtype idt = tabi_tensor_dtype(index);
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
-      (st = tc_use_device(c, self, OPN)) || (st = index_bounds(c, call, index, dim, ne_size(self, dim))))
+      (st = tc_use_device(c, self, OPN)) || (st = tc_index_bounds(c, call, index, dim, ne_size(self, dim))))
     return st;
   int64_t shape[TC_MAX_DIMS];
   for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? n : self->dl.shape[d];

@@ -142,7 +142,7 @@ static tabi_status upload(tc_ctx *c, const char *op, DLDevice dev, const int64_t
   *out = NULL;
   tabi_status st = tc_empty(c, cpu, dt, 1, &n, &h);
   if (st == TABI_OK) {
-    for (int64_t i = 0; i < n; i++) tcm_st_i((char *)tabi_tensor_data(h) + i * tcm_esz(dt), dt, v[i]);
+    for (int64_t i = 0; i < n; i++) tcn_st((char *)tabi_tensor_data(h) + i * tcn_esz(dt), dt, v[i]);
     st = tc_empty(c, dev, dt, 1, &n, out);
   }
   if (st == TABI_OK && n > 0) st = c->h->tensor_copy(c->h->ctx, *out, h);

@@ -22,41 +22,9 @@
 #define TABI_TC_MISC_CUH
 
 #include "tc_pad_up.cuh" /* TCP_HD, TCP_MUL/TCP_ADD, tcp_ld/tcp_st/tcp_esz */
+#include "tc_int.cuh"     /* tcn_esz, tcn_is_int, tcn_ld/tcn_st: integer elements */
 
 #define TCM_MAX_DIMS 16
-
-/* --- integer element access (the reference's ref_load_i_ptr/ref_store_i_ptr
- * for the integer dtypes: stores wrap) ---------------------------------------- */
-TCP_HD int tcm_esz(int dt) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: return 1;
-    case TABI_DTYPE_INT16: case TABI_DTYPE_FLOAT16: case TABI_DTYPE_BFLOAT16: return 2;
-    case TABI_DTYPE_INT32: case TABI_DTYPE_FLOAT32: return 4;
-    default: return 8;
-  }
-}
-TCP_HD int tcm_is_int(int dt) {
-  return dt == TABI_DTYPE_UINT8 || dt == TABI_DTYPE_INT8 || dt == TABI_DTYPE_INT16 ||
-         dt == TABI_DTYPE_INT32 || dt == TABI_DTYPE_INT64;
-}
-TCP_HD int64_t tcm_ld_i(const char *p, int dt) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
-    case TABI_DTYPE_INT8: return *(const int8_t *)p;
-    case TABI_DTYPE_INT16: return *(const int16_t *)p;
-    case TABI_DTYPE_INT32: return *(const int32_t *)p;
-    default: return *(const int64_t *)p;
-  }
-}
-TCP_HD void tcm_st_i(char *p, int dt, int64_t v) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)v; break;
-    case TABI_DTYPE_INT8: *(int8_t *)p = (int8_t)(uint8_t)v; break;
-    case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
-    case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
-    default: *(int64_t *)p = v; break;
-  }
-}
 
 /* --- grid_sampler_2d ------------------------------------------------------------
  * reference/ref_grid.h, with every product that feeds a sum written TCP_MUL.
@@ -135,7 +103,7 @@ TCP_HD void tcm_grid_init(tcm_grid_geom *g, const int64_t *ishape, const int64_t
 TCP_HD double tcm_gs_get(const tcm_grid_geom *g, const char *in, int64_t base, int64_t yy, int64_t xx) {
   TCP_NOCONTRACT
   if (yy < 0 || yy >= g->h || xx < 0 || xx >= g->w) return 0;
-  return tcp_ld(in + (base + yy * g->ist[2] + xx * g->ist[3]) * tcm_esz(g->dt), g->dt);
+  return tcp_ld(in + (base + yy * g->ist[2] + xx * g->ist[3]) * tcn_esz(g->dt), g->dt);
 }
 
 TCP_HD void tcm_grid_elem(const tcm_grid_geom *g, const char *in, const char *grid, char *out,
@@ -145,7 +113,7 @@ TCP_HD void tcm_grid_elem(const tcm_grid_geom *g, const char *in, const char *gr
   int64_t i = r % g->ho;
   r /= g->ho;
   int64_t c = r % g->c, n = r / g->c;
-  int esz = tcm_esz(g->dt);
+  int esz = tcn_esz(g->dt);
   const char *gp = grid + (n * g->gst[0] + i * g->gst[1] + j * g->gst[2]) * esz;
   double gx = tcp_ld(gp, g->dt), gy = tcp_ld(gp + g->gst[3] * esz, g->dt);
   double ix, iy;
@@ -260,7 +228,7 @@ TCP_HD void tcm_cdist_elem(const tcm_cdist_geom *g, const char *x1, const char *
     o1 += k * g->s1[d];
     o2 += k * g->s2[d];
   }
-  int esz = tcm_esz(g->dt);
+  int esz = tcn_esz(g->dt);
   tcm_dist_acc acc = {g->p, 0};
   for (int64_t c = 0; c < g->m; c++)
     tcm_dist_add(&acc, tcp_ld(x1 + (o1 + c * g->cs1) * esz, g->dt) - tcp_ld(x2 + (o2 + c * g->cs2) * esz, g->dt));
@@ -306,7 +274,7 @@ TCP_HD void tcm_pdist_elem(const tcm_pdist_geom *g, const char *x, char *out, in
   TCP_NOCONTRACT
   int64_t i, j;
   tcm_pdist_pair(g->n, lin, &i, &j);
-  int esz = tcm_esz(g->dt);
+  int esz = tcn_esz(g->dt);
   tcm_dist_acc acc = {g->p, 0};
   for (int64_t c = 0; c < g->m; c++)
     tcm_dist_add(&acc, tcp_ld(x + (i * g->rs + c * g->cs) * esz, g->dt) -
@@ -332,7 +300,7 @@ TCP_HD void tcm_embbw_init(tcm_embbw_geom *g, int32_t nd, const int64_t *shape, 
   g->dt = dt;
   g->nd = nd;
   g->scale = scale;
-  g->integral = tcm_is_int(dt);
+  g->integral = tcn_is_int(dt);
   g->v = V;
   g->d = D;
   g->pad = pad;
@@ -357,14 +325,14 @@ TCP_HD void tcm_embbw_elem(const tcm_embbw_geom *g, const char *go, const int64_
   TCP_NOCONTRACT
   int64_t r = lin / g->d, col = lin % g->d;
   int64_t b = starts[r], e = starts[r + 1], cnt = e - b;
-  int esz = tcm_esz(g->dt);
+  int esz = tcn_esz(g->dt);
   if (r == g->pad) b = e; /* the padding row gets nothing */
   if (g->integral) {
     uint64_t acc = 0;
     if (!g->scale || cnt == 1)
       for (int64_t k = b; k < e; k++)
-        acc += (uint64_t)tcm_ld_i(go + tcm_embbw_off(g, pos[k] * g->d + col) * esz, g->dt);
-    tcm_st_i(out + lin * esz, g->dt, (int64_t)acc);
+        acc += (uint64_t)tcn_ld(go + tcm_embbw_off(g, pos[k] * g->d + col) * esz, g->dt);
+    tcn_st(out + lin * esz, g->dt, (int64_t)acc);
   } else {
     double acc = 0;
     for (int64_t k = b; k < e; k++) {
@@ -405,7 +373,7 @@ TCP_HD void tcm_ebag_elem(const tcm_ebag_geom *g, const char *w, const int64_t *
                           const int64_t *starts, char *out, char *mxi, int64_t lin) {
   TCP_NOCONTRACT
   int64_t b = lin / g->d, col = lin % g->d, cnt = 0, arg = 0;
-  int esz = tcm_esz(g->dt);
+  int esz = tcn_esz(g->dt);
   double acc = 0;
   for (int64_t i = starts[b]; i < starts[b + 1]; i++) {
     int64_t v = iv[i];
@@ -424,7 +392,7 @@ TCP_HD void tcm_ebag_elem(const tcm_ebag_geom *g, const char *w, const int64_t *
   }
   if (g->mode == 1) acc = cnt ? acc / (double)cnt : 0;
   tcp_st(out + lin * esz, g->dt, acc);
-  if (g->mode == 2) tcm_st_i(mxi + lin * tcm_esz(g->it), g->it, arg);
+  if (g->mode == 2) tcn_st(mxi + lin * tcn_esz(g->it), g->it, arg);
 }
 
 /* --- host side: the index layouts the gathers read ----------------------------

@@ -114,13 +114,8 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_check_cuda(c, index, OPN, "index")) ||
       (src && (st = tc_check_cuda(c, src, OPN, "src"))) || (st = tc_use_device(c, self, OPN)))
     return st;
-  if (nidx != 0) { /* bounds, on the host, in order: the reference's check names the first bad value */
-    int64_t *iv = NULL, n = 0;
-    st = tc_host_ints(c, OPN, index, &iv, &n);
-    if (st == TABI_OK) st = ref_idx_check_bounds(c->h, call, iv, n, dim, ne_size(self, dim));
-    free(iv);
-    if (st != TABI_OK) return st;
-  }
+  /* bounds, on the host, in order: the reference's check names the first bad value */
+  if ((st = tc_index_bounds(c, call, index, dim, ne_size(self, dim)))) return st;
   tabi_tensor *out = NULL, *scr = NULL, *vbuf = NULL;
   if ((st = tc_empty(c, self->dl.device, dt, self->dl.ndim, self->dl.shape, &out))) return st;
   if (tabi_tensor_numel(out) > 0) st = tc_copy_convert(c, OPN, out, self);

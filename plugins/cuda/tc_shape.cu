@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "tc.h"
+#include "ref_slice.h"
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
 
@@ -32,12 +33,7 @@ static tabi_status k_reshape(TC_ARGS) {
                                            (size_t)(n * tabi_dtype_size(tabi_tensor_dtype(a))),
                                            cudaMemcpyDeviceToDevice, 0), OPN, "cudaMemcpyAsync");
   release(c, src);
-  if (st != TABI_OK) {
-    release(c, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 /* rev: a view of the input with negated strides along the flipped dims, copied. */
@@ -62,11 +58,7 @@ static tabi_status k_rev(TC_ARGS) {
   tabi_tensor *out = NULL;
   if (st == TABI_OK) st = tc_empty(c, a->dl.device, tabi_tensor_dtype(a), nd, a->dl.shape, &out);
   if (st != TABI_OK) return st;
-  if (tabi_tensor_numel(a) > 0) {
-    if ((st = tc_use_device(c, a, OPN)) != TABI_OK) {
-      release(c, out);
-      return st;
-    }
+  if (tabi_tensor_numel(a) > 0 && (st = tc_use_device(c, a, OPN)) == TABI_OK) {
     tc_operand o, i;
     tc_operand_of(out, nd, out->dl.shape, &o);
     tc_operand_of(a, nd, a->dl.shape, &i);
@@ -84,12 +76,7 @@ static tabi_status k_rev(TC_ARGS) {
     p.cd = tabi_tensor_dtype(a);
     st = tc_ew_launch(c, OPN, nd, a->dl.shape, &o, 1, &i, &p, NULL);
   }
-  if (st != TABI_OK) {
-    release(c, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 static tabi_status k_cat(TC_ARGS) {
@@ -141,12 +128,7 @@ static tabi_status k_cat(TC_ARGS) {
     }
     off += t->dl.shape[dim];
   }
-  if (st != TABI_OK) {
-    release(c, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 static tabi_status k_copy_to(TC_ARGS) {
@@ -200,12 +182,7 @@ static tabi_status k_device_put(TC_ARGS) {
   st = tc_empty(c, dev, tabi_tensor_dtype(a), a->dl.ndim, a->dl.shape, &out);
   if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, out, src);
   release(c, src);
-  if (st != TABI_OK) {
-    release(c, out);
-    return st;
-  }
-  outs[0] = tabi_tensor_value(out);
-  return TABI_OK;
+  return tc_finish(c, st, out, &outs[0]);
 }
 
 static tabi_status k_resize(TC_ARGS) {
@@ -254,22 +231,23 @@ static tabi_status scatter_into(tc_ctx *c, const char *op, tabi_tensor *self, ta
     if (st == TABI_OK) st = tc_copy_convert(c, op, view, src);
     release(c, view);
   }
-  if (st != TABI_OK) {
-    release(c, res);
-    return st;
-  }
-  *out = tabi_tensor_value(res);
-  return TABI_OK;
+  return tc_finish(c, st, res, out);
+}
+
+/* The wrapped dim of select/slice (`what`) on s: 0-d refused, as the reference. */
+static tabi_status scatter_dim(tc_ctx *c, const char *op, const char *what, const tabi_tensor *s, int64_t d,
+                               int32_t *dim) {
+  if (s->dl.ndim == 0)
+    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self': %s() cannot be applied to a 0-dim tensor.", op, what);
+  if (s->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", op);
+  return tc_wrap_dim(c, op, "dim", d, s->dl.ndim, dim);
 }
 
 static tabi_status k_select_scatter(TC_ARGS) {
   TC_CTX;
   tabi_tensor *s = args[0].u.t;
   int32_t nd = s->dl.ndim, dim;
-  if (nd == 0)
-    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self': select() cannot be applied to a 0-dim tensor.", OPN);
-  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[2].u.i, nd, &dim);
+  tabi_status st = scatter_dim(c, OPN, "select", s, args[2].u.i, &dim);
   if (st) return st;
   int64_t size = s->dl.shape[dim], index = args[3].u.i;
   if (index < -size || index >= size)
@@ -287,25 +265,14 @@ static tabi_status k_slice_scatter(TC_ARGS) {
   TC_CTX;
   tabi_tensor *s = args[0].u.t;
   int32_t nd = s->dl.ndim, dim;
-  if (nd == 0)
-    return TC_ERR(c, TABI_ERR_INDEX, "%s: argument 'self': slice() cannot be applied to a 0-dim tensor.", OPN);
-  if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", OPN);
-  tabi_status st = tc_wrap_dim(c, OPN, "dim", args[2].u.i, nd, &dim);
+  tabi_status st = scatter_dim(c, OPN, "slice", s, args[2].u.i, &dim);
   if (st) return st;
   int64_t step = args[5].u.i;
   if (step <= 0)
     return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'step': slice step must be positive, got %lld",
                   OPN, (long long)step);
   int64_t size = s->dl.shape[dim];
-  int64_t start = args[3].tag == TABI_TAG_INT ? args[3].u.i : 0;
-  int64_t end = args[4].tag == TABI_TAG_INT ? args[4].u.i : INT64_MAX;
-  if (start < 0) start += size;
-  if (end < 0) end += size;
-  if (start < 0) start = 0;
-  else if (start >= size) start = size;
-  if (end < start) end = start;
-  else if (end >= size) end = size;
-  int64_t len = end - start, shape[TC_MAX_DIMS];
+  int64_t start, len = ref_slice_bounds(size, &args[3], &args[4], &start), shape[TC_MAX_DIMS];
   memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
   shape[dim] = len == 0 ? 0 : (len - 1) / step + 1;
   if (shape[dim] <= 1) step = 1;

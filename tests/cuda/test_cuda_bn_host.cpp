@@ -44,11 +44,11 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_nn_bn_check.h"
 #include "tc_bn.cuh"
 
-static long long checked_elems, checked_slots, checked_cases, exact_cases, empty_cases, checked_errors;
+static long long checked_slots, exact_cases, checked_errors;
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
@@ -62,23 +62,8 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials, do
   std::vector<char> b((size_t)(n * esz) + 8, 0);
   for (int64_t i = 0; i < n; i++) {
     double v = lo + urand() * 4;
-    if (specials) switch (irand(0, 40)) {
-        case 0: v = NAN; break;
-        case 1: v = INFINITY; break;
-        case 2: v = -INFINITY; break;
-        case 3: v = -0.0; break;
-        default: break;
-      }
-    tcp_st(b.data() + i * esz, dt, v);
+    tcp_st(b.data() + i * esz, dt, specials ? host_special_or(v, 40) : v);
   }
-  return b;
-}
-
-/* The row-major bytes of a contiguous CPU tensor. */
-static std::vector<char> bytes_of(const tabi_tensor *t) {
-  int64_t n = numel_of(t), esz = tcp_esz(tabi_tensor_dtype(t));
-  std::vector<char> b((size_t)(n * esz) + 8, 0);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, t, b.data(), (uint64_t)(n * esz)));
   return b;
 }
 
@@ -96,7 +81,7 @@ static void make_param(Param *p, tabi_dtype dt, int64_t C, int strided, int spec
   std::vector<char> v = random_bytes(dt, C, specials, lo);
   p->t = host_laid_out(dt, tcp_esz(dt), 1, &C, strided ? 2 : 0, v, &p->base);
   p->stride = p->t->dl.strides[0];
-  p->mem = bytes_of(p->base ? p->base : p->t);
+  p->mem = host_bytes_of(p->base ? p->base : p->t);
 }
 static void release_param(Param *p) {
   if (p->t) tabi_tensor_release(p->t);
@@ -141,11 +126,8 @@ static int64_t compare_bytes(const char *what, tabi_dtype dt, int64_t n, const c
 static void compare_out(const char *what, tabi_dtype dt, int32_t nd, const int64_t *shape,
                         const std::vector<char> &ours, const tabi_value *rv, int exact) {
   const tabi_tensor *r = rv->tag == TABI_TAG_TENSOR ? rv->u.t : NULL;
-  int same = r && tabi_tensor_dtype(r) == dt && r->dl.ndim == nd;
-  for (int32_t i = 0; same && i < nd; i++) same = r->dl.shape[i] == shape[i];
-  CHECK_MSG(same, "%s: the reference's output has another dtype or shape (or is missing)", what);
-  if (!same) return;
-  std::vector<char> theirs = bytes_of(r);
+  if (!host_same_shape(what, r, dt, nd, shape)) return;
+  std::vector<char> theirs = host_bytes_of(r);
   int64_t n = numel_of(r);
   checked_elems += compare_bytes(what, dt, n, ours.data(), theirs.data(), exact);
   empty_cases += n == 0;
@@ -176,13 +158,6 @@ static void emulate(const tcb_geom *g, int T, const char *x, const char *w, cons
     tcb_chan_train(g, c, mu, part[0], sm->data(), si->data(), rm, rv, ms.data());
   }
   for (int64_t i = 0; i < n; i++) tcb_elem(g, x, w, b, ms.data(), out->data(), i);
-}
-
-static tabi_status call_ref3(const char *name, tabi_value *args, int nargs, tabi_value *out) {
-  tabi_op op;
-  for (int i = 0; i < 3; i++) out[i] = tabi_none();
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  return tabi_call(ref, op, args, nargs, out, 3);
 }
 
 /* Boxed arguments of `form`. */
@@ -246,7 +221,7 @@ static void bn_case(tabi_dtype dt, int mixed, int form, int mode, int64_t scale)
 
   tabi_value a[8], o[3];
   int na = box(form, x, w.t, b.t, rm.t, rv.t, training, momentum, eps, a);
-  tabi_status sr = call_ref3(FORMS[form], a, na, o);
+  tabi_status sr = host_call(FORMS[form], a, na, o, 3);
   CHECK_MSG(sr == TABI_OK, "%s: %s", FORMS[form], tabi_last_error());
   ref_bn_args ba;
   ref_bn_dims d;
@@ -256,8 +231,8 @@ static void bn_case(tabi_dtype dt, int mixed, int form, int mode, int64_t scale)
   CHECK_MSG(sc == TABI_OK, "%s: check %d (%s)", FORMS[form], (int)sc, fake_msg);
   if (sr == TABI_OK && sc == TABI_OK) {
     CHECK(d.N == N && d.C == C && d.S == S);
-    std::vector<char> rm_ref = has_stats ? bytes_of(rm.base ? rm.base : rm.t) : std::vector<char>();
-    std::vector<char> rv_ref = has_stats ? bytes_of(rv.base ? rv.base : rv.t) : std::vector<char>();
+    std::vector<char> rm_ref = has_stats ? host_bytes_of(rm.base ? rm.base : rm.t) : std::vector<char>();
+    std::vector<char> rv_ref = has_stats ? host_bytes_of(rv.base ? rv.base : rv.t) : std::vector<char>();
     tcb_geom g;
     memset(&g, 0, sizeof g);
     tcb_init(&g, N, C, S, dt, d.sdt, has_w ? (int)w.dt : -1, w.stride, has_b ? (int)b.dt : -1, b.stride,
@@ -300,7 +275,7 @@ static void bn_case(tabi_dtype dt, int mixed, int form, int mode, int64_t scale)
  * the stand-in host (valid argument sets are skipped). */
 static void check_error(int form, tabi_value *a, int na) {
   tabi_value out[3];
-  tabi_status sr = call_ref3(FORMS[form], a, na, out);
+  tabi_status sr = host_call(FORMS[form], a, na, out, 3);
   char rmsg[1024];
   snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
   for (int i = 0; i < 3; i++) tabi_value_release(&out[i]);
@@ -382,13 +357,7 @@ static void tree_cases() {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   rng = 0xb47c4a0e5d11f00dull;
   tree_cases();
   for (int round = 0; round < 2; round++) {
@@ -404,6 +373,5 @@ int main(int argc, char **argv) {
   printf("%lld emulated runs (%lld asserted bit-exact, %lld empty outputs): %lld output elements and %lld "
          "running-statistic slots compared; %lld bad-argument cases\n",
          checked_cases, exact_cases, empty_cases, checked_elems, checked_slots, checked_errors);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

@@ -24,10 +24,10 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "tc_convbwd.cuh"
 
-static long long checked_elems, checked_cases, skipped, empty_cases;
+static long long skipped;
 
 static const tabi_dtype DTS[9] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                   TABI_DTYPE_FLOAT64, TABI_DTYPE_UINT8,   TABI_DTYPE_INT8,
@@ -36,90 +36,26 @@ static const tabi_dtype DTS[9] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_
 /* n logical values of dt: floats with specials (sometimes), integers with
  * int64's extremes (wrapping). */
 static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
-  int esz = tcb_esz(dt);
+  int esz = tcn_esz(dt);
   std::vector<char> b((size_t)(n * esz) + 8);
   for (int64_t i = 0; i < n; i++) {
     char *p = b.data() + i * esz;
-    if (tcb_isint(dt)) {
-      int64_t v = irand(-300, 300);
-      int r = (int)irand(0, 19);
-      if (dt == TABI_DTYPE_INT64 && r == 0) v = INT64_MAX - irand(0, 3);
-      if (dt == TABI_DTYPE_INT64 && r == 1) v = INT64_MIN + irand(0, 3);
-      tcb_sti(p, dt, v);
+    if (tcn_is_int(dt)) {
+      tcn_st(p, dt, host_int_or_extreme(300, dt == TABI_DTYPE_INT64));
       continue;
     }
     double v = urand() * 4 - 2;
-    if (specials) switch (irand(0, 60)) {
-        case 0: v = NAN; break;
-        case 1: v = INFINITY; break;
-        case 2: v = -INFINITY; break;
-        case 3: v = -0.0; break;
-        default: break;
-      }
-    tcp_st(p, dt, v);
+    tcp_st(p, dt, specials ? host_special_or(v, 60) : v);
   }
   return b;
 }
 
-static tabi_value call_ref(const char *name, tabi_value *args, int nargs, tabi_value *out, int nouts) {
-  tabi_op op;
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  tabi_status st = tabi_call(ref, op, args, nargs, out, nouts);
-  if (st != TABI_OK) return tabi_none();
-  return out[0];
-}
-
-/* A CPU tensor of `shape` holding the row-major logical bytes v: mode 0
- * contiguous, 1 the last two dims transposed (a view), 2 every other element
- * of the last dim (a view). *base: what to release besides it. */
+/* host_tensor with the bytes before the mode: the calls draw their mode from
+ * the random stream in the same argument (evaluation) order as ever. */
 static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
                                 int mode, tabi_tensor **base) {
-  int esz = tcb_esz(dt);
-  int64_t bshape[8], n = 1, bn = 1;
-  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
-  if (mode == 1) {
-    bshape[nd - 1] = shape[nd - 2];
-    bshape[nd - 2] = shape[nd - 1];
-  } else if (mode == 2) {
-    bshape[nd - 1] = 2 * shape[nd - 1];
-  }
-  for (int32_t i = 0; i < nd; i++) {
-    n *= shape[i];
-    bn *= bshape[i];
-  }
-  std::vector<char> bb((size_t)(bn * esz) + 8, 0);
-  int64_t last = shape[nd - 1], prev = shape[nd - 2];
-  for (int64_t i = 0; i < n; i++) {
-    int64_t j = i;
-    if (mode == 1) {
-      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
-      j = (outer * last + b) * prev + a;
-    } else if (mode == 2) {
-      j = (i / last) * (2 * last) + 2 * (i % last);
-    }
-    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
-  }
-  *base = NULL;
-  tabi_tensor *t = NULL;
-  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
-  if (!t || mode == 0) return t;
-  *base = t;
-  tabi_value r[1] = {tabi_none()};
-  if (mode == 1) {
-    int64_t perm[8];
-    for (int32_t i = 0; i < nd; i++) perm[i] = i;
-    perm[nd - 1] = nd - 2;
-    perm[nd - 2] = nd - 1;
-    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
-    call_ref("aten::permute", a, 2, r, 1);
-  } else {
-    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
-    call_ref("aten::slice.Tensor", a, 5, r, 1);
-  }
-  CHECK(r[0].tag == TABI_TAG_TENSOR);
-  return r[0].u.t;
+  return host_tensor(dt, nd, shape, mode, v, base);
 }
-
 
 /* Runs tcb_elem over every index (the kernel's threads) and compares with the
  * reference's output. */
@@ -130,28 +66,10 @@ static void run_compare(const char *what, const tcb_geom *g, const tabi_tensor *
   CHECK_MSG(refout && numel_of(refout) == n, "%s: reference output has %lld elements, ours %lld", what,
             refout ? (long long)numel_of(refout) : -1LL, (long long)n);
   if (!refout || numel_of(refout) != n) return;
-  std::vector<char> ours((size_t)(n * esz) + 8), theirs((size_t)(n * esz) + 8);
+  std::vector<char> ours((size_t)(n * esz) + 8);
   const char *xp = (const char *)tabi_tensor_data(x), *yp = y ? (const char *)tabi_tensor_data(y) : NULL;
   for (int64_t o = 0; o < n; o++) tcb_elem(g, xp, yp, ours.data(), o);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, (tabi_tensor *)refout, theirs.data(), (uint64_t)(n * esz)));
-  int64_t bad = 0, first = -1;
-  for (int64_t i = 0; i < n; i++) {
-    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
-    int ok = memcmp(a, b, (size_t)esz) == 0 ||
-             (!g->isint && std::isnan(tcp_ld(a, g->dt)) && std::isnan(tcp_ld(b, g->dt)));
-    if (!ok && first < 0) first = i;
-    bad += !ok;
-  }
-  checked_elems += n;
-  checked_cases++;
-  empty_cases += n == 0;
-  double fa = 0, fb = 0;
-  if (first >= 0) {
-    fa = g->isint ? (double)tcb_ldi(ours.data() + first * esz, g->dt) : tcp_ld(ours.data() + first * esz, g->dt);
-    fb = g->isint ? (double)tcb_ldi(theirs.data() + first * esz, g->dt) : tcp_ld(theirs.data() + first * esz, g->dt);
-  }
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
-            tabi_dtype_name((tabi_dtype)g->dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+  host_compare(what, (tabi_dtype)g->dt, ours.data(), n, (tabi_tensor *)refout);
 }
 
 static void one_case(tabi_dtype dt, int big) {
@@ -254,18 +172,11 @@ static void one_case(tabi_dtype dt, int big) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   for (int round = 0; round < 2; round++)
     for (int dti = 0; dti < 9; dti++)
       for (int rep = 0; rep < (round ? 20 : 150); rep++) one_case(DTS[dti], round ? 3 : 1);
   printf("%lld outputs (%lld empty), %lld elements compared, %lld cases the reference refused\n",
          checked_cases, empty_cases, checked_elems, skipped);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

@@ -28,11 +28,11 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_index_check.h"
 #include "tc_idx.cuh"
 
-static long long checked_elems, checked_cases, checked_errors, invalid_cases;
+static long long checked_errors, invalid_cases;
 
 /* like host_stub.h's special_or_random, with small integers mixed in (ties, exact indices) */
 static double special_or_small_int(int i) {
@@ -53,10 +53,6 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
     double v = specials ? special_or_small_int((int)(i + irand(0, 18))) : urand() * 4 - 2;
     switch (dt) {
       case TABI_DTYPE_BOOL: p[0] = urand() < 0.5; break;
-      case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(p, &h, 2); break; }
-      case TABI_DTYPE_BFLOAT16: { uint16_t h = tabi_f32_to_bf16((float)v); memcpy(p, &h, 2); break; }
-      case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(p, &f, 4); break; }
-      case TABI_DTYPE_FLOAT64: memcpy(p, &v, 8); break;
       case TABI_DTYPE_COMPLEX64: {
         float f[2] = {(float)v, (float)(specials ? special_or_small_int((int)irand(0, 18)) : urand())};
         memcpy(p, f, 8);
@@ -67,56 +63,13 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
         memcpy(p, f, 16);
         break;
       }
-      default: {
-        uint64_t r = rng ^ (uint64_t)i * 0x9e3779b97f4a7c15ull;
-        urand();
-        if (urand() < 0.5) r = (uint64_t)irand(-3, 3);
-        memcpy(p, &r, (size_t)esz);
+      default:
+        if (host_is_float(dt)) tcp_st(p, dt, v);
+        else host_any_int(p, esz, i);
         break;
-      }
     }
   }
   return b;
-}
-
-static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, int mode,
-                                const std::vector<char> &bytes, tabi_tensor **base) {
-  return host_laid_out(dt, tci_esz(dt), nd, shape, mode, bytes, base);
-}
-
-static int is_nan_elem(const char *p, tabi_dtype dt) {
-  int dom = tci_domain(dt);
-  if (dom == 0) return 0;
-  if (dom == 1) return std::isnan(tcp_ld(p, dt));
-  double re, im;
-  tci_ld_c(p, dt, &re, &im);
-  return std::isnan(re) || std::isnan(im);
-}
-
-static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
-                    tabi_tensor *refout) {
-  int esz = tci_esz(dt);
-  std::vector<char> theirs((size_t)(n * esz) + 16);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
-  int64_t bad = 0, first = -1;
-  for (int64_t i = 0; i < n; i++) {
-    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
-    int ok = memcmp(a, b, (size_t)esz) == 0;
-    if (!ok && tci_domain(dt) == 1) ok = is_nan_elem(a, dt) && is_nan_elem(b, dt);
-    if (!ok && tci_domain(dt) == 2) { /* NaN parts where the reference has them, other parts exact */
-      double ar, ai, br, bi;
-      tci_ld_c(a, dt, &ar, &ai);
-      tci_ld_c(b, dt, &br, &bi);
-      ok = (std::isnan(ar) ? std::isnan(br) : memcmp(&ar, &br, 8) == 0) &&
-           (std::isnan(ai) ? std::isnan(bi) : memcmp(&ai, &bi, 8) == 0);
-    }
-    if (!ok && first < 0) first = i;
-    bad += !ok;
-  }
-  checked_elems += n;
-  checked_cases++;
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld", what, tabi_dtype_name(dt),
-            (long long)bad, (long long)n, (long long)first);
 }
 
 /* --- the shared checks (reference/ref_index_check.c) under a stand-in host table */
@@ -124,22 +77,6 @@ static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ou
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
-
-/* index's values in row-major element order (what the kernel's host copy holds). */
-static std::vector<int64_t> host_ints(const tabi_tensor *t) {
-  int64_t n = numel_of(t);
-  std::vector<int64_t> v((size_t)(n > 0 ? n : 1));
-  int dt = tabi_tensor_dtype(t), esz = tci_esz(dt);
-  for (int64_t e = 0; e < n; e++) {
-    int64_t r = e, off = 0;
-    for (int32_t d = t->dl.ndim - 1; d >= 0; d--) {
-      off += (r % t->dl.shape[d]) * t->dl.strides[d];
-      r /= t->dl.shape[d];
-    }
-    v[(size_t)e] = tci_ld_i((const char *)tabi_tensor_data(t) + off * esz, dt);
-  }
-  return v;
-}
 
 /* What tc_idx.cu's k_scatter_reduce checks on the host. */
 static tabi_status run_check(tabi_value *a, int32_t *dim, int *kind) {
@@ -184,9 +121,9 @@ static void sr_case(tabi_dtype dt, int kind, int include_self, int mode, int big
     memcpy(ib.data() + i * 8, &v, 8);
   }
   tabi_tensor *sbase, *ibase, *rbase;
-  tabi_tensor *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
-  tabi_tensor *index = make_tensor(TABI_DTYPE_INT64, nd, ishape, (mode + 1) % 3, ib, &ibase);
-  tabi_tensor *src = make_tensor(dt, nd, rshape, (mode + 2) % 3, rb, &rbase);
+  tabi_tensor *self = host_tensor(dt, nd, sshape, mode, sb, &sbase);
+  tabi_tensor *index = host_tensor(TABI_DTYPE_INT64, nd, ishape, (mode + 1) % 3, ib, &ibase);
+  tabi_tensor *src = host_tensor(dt, nd, rshape, (mode + 2) % 3, rb, &rbase);
   if (!self || !index || !src) return;
   tabi_value a[6] = {tabi_tensor_value(self), tabi_int(urand() < 0.3 ? dim - nd : dim),
                      tabi_tensor_value(index), tabi_tensor_value(src),
@@ -228,7 +165,7 @@ static void sr_case(tabi_dtype dt, int kind, int include_self, int mode, int big
     char what[96];
     snprintf(what, sizeof what, "scatter_reduce %s include_self=%d nd=%d mode=%d", RED[kind], include_self,
              (int)nd, mode);
-    compare(what, dt, out, ns, r.u.t);
+    host_compare(what, dt, out, ns, r.u.t);
   }
   tabi_value_release(&r);
   release(self), release(index), release(src), release(sbase), release(ibase), release(rbase);
@@ -250,7 +187,7 @@ static void nz_case(tabi_dtype dt, int mode, int big) {
       memset(b.data() + i * esz, 0, (size_t)esz);
       if (tci_domain(dt) == 1 && urand() < 0.3) tcp_st(b.data() + i * esz, dt, -0.0);
     }
-  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  tabi_tensor *base, *t = host_tensor(dt, nd, shape, mode, b, &base);
   if (!t) return;
   tabi_value a[1] = {tabi_tensor_value(t)};
   tabi_value r = call_ref("aten::nonzero", a, 1);
@@ -274,7 +211,7 @@ static void nz_case(tabi_dtype dt, int mode, int big) {
     std::vector<char> out((size_t)(count * nd * 8) + 8);
     z.out = (int64_t *)out.data();
     if (count > 0 && nd > 0) CHECK(tci_nz_run(&z) == count);
-    if (r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count) compare("nonzero", TABI_DTYPE_INT64, out, count * nd, r.u.t);
+    if (r.u.t->dl.ndim == 2 && r.u.t->dl.shape[0] == count) host_compare("nonzero", TABI_DTYPE_INT64, out, count * nd, r.u.t);
   }
   tabi_value_release(&r);
   release(t), release(base);
@@ -301,9 +238,9 @@ static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
   double p1 = urand();
   for (int64_t i = 0; i < nm; i++) mb[(size_t)i] = (char)(urand() < p1 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 255) : 1) : 0);
   tabi_tensor *b1, *b2, *b3;
-  tabi_tensor *self = make_tensor(dt, snd, sshape, mode, sb, &b1);
-  tabi_tensor *mask = make_tensor(mdt, mnd, mshape, (mode + 1) % 3, mb, &b2);
-  tabi_tensor *src = make_tensor(dt, 2, srcshape, (mode + 2) % 3, rb, &b3);
+  tabi_tensor *self = host_tensor(dt, snd, sshape, mode, sb, &b1);
+  tabi_tensor *mask = host_tensor(mdt, mnd, mshape, (mode + 1) % 3, mb, &b2);
+  tabi_tensor *src = host_tensor(dt, 2, srcshape, (mode + 2) % 3, rb, &b3);
   if (!self || !mask || !src) return;
   tabi_value a[3] = {tabi_tensor_value(self), tabi_tensor_value(mask), tabi_tensor_value(src)};
   tabi_op op;
@@ -344,7 +281,7 @@ static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
   if (st == TABI_OK && m.n > 0 && tci_ms_run(&m)) st = ref_idx_ms_short(&FAKE, &call, m.nsrc);
   if (sr == TABI_OK) {
     CHECK_MSG(st == TABI_OK, "masked_scatter: ours %d \"%s\", reference OK", (int)st, fake_msg);
-    if (st == TABI_OK) compare("masked_scatter", dt, out, m.n, r.u.t);
+    if (st == TABI_OK) host_compare("masked_scatter", dt, out, m.n, r.u.t);
   } else {
     checked_errors++;
     CHECK_MSG(st == sr && strcmp(rmsg, fake_msg) == 0, "masked_scatter: ours %d \"%s\", reference %d \"%s\"",
@@ -368,7 +305,7 @@ static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
       std::vector<int64_t> perm((size_t)n + 1);
       std::vector<char> out((size_t)(n * tci_esz(dt)) + 16);
       tci_rp_run(perm.data(), n, seed, call_no ? (uint64_t)n : 0, out.data(), dt);
-      compare("randperm", dt, out, n, r.u.t);
+      host_compare("randperm", dt, out, n, r.u.t);
       /* and it is a permutation */
       std::vector<char> seen((size_t)n + 1, 0);
       int ok = 1;
@@ -403,7 +340,7 @@ static tabi_tensor *int_index(tabi_dtype dt, int32_t nd, const int64_t *shape, i
       memcpy(b.data() + i * 8, &v, 8);
     }
   }
-  tabi_tensor *base, *t = make_tensor(dt, nd, shape, mode, b, &base);
+  tabi_tensor *base, *t = host_tensor(dt, nd, shape, mode, b, &base);
   if (base) tabi_tensor_release(base);
   return t;
 }
@@ -425,7 +362,7 @@ static void make_indices(const int64_t *sshape, int32_t nd, int big, idx_list *L
       int64_t n = msh[0] * (mnd == 2 ? msh[1] : 1);
       std::vector<char> mb((size_t)n + 8);
       for (int64_t i = 0; i < n; i++) mb[(size_t)i] = (char)(urand() < 0.5 ? (mdt == TABI_DTYPE_UINT8 ? irand(1, 9) : 1) : 0);
-      tabi_tensor *base, *t = make_tensor(mdt, mnd, msh, (int)irand(0, 2), mb, &base);
+      tabi_tensor *base, *t = host_tensor(mdt, mnd, msh, (int)irand(0, 2), mb, &base);
       if (base) tabi_tensor_release(base);
       L->ts.push_back(t);
       L->owned.push_back(t);
@@ -478,7 +415,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big) 
     ns *= sshape[d];
   }
   std::vector<char> sb = random_bytes(dt, ns, 1);
-  tabi_tensor *sbase, *self = make_tensor(dt, nd, sshape, mode, sb, &sbase);
+  tabi_tensor *sbase, *self = host_tensor(dt, nd, sshape, mode, sb, &sbase);
   idx_list L;
   make_indices(sshape, nd, big, &L);
   tabi_value a[4] = {tabi_tensor_value(self), tabi_tensor_list(L.ts.data(), (int64_t)L.ts.size()), tabi_none(),
@@ -505,7 +442,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big) 
     int64_t nv = 1;
     for (int32_t j = 0; j < vnd; j++) nv *= vsh[j];
     std::vector<char> vb = random_bytes(dt, nv, 1);
-    values = make_tensor(dt, vnd, vsh, (mode + 1) % 3, vb, &vbase);
+    values = host_tensor(dt, vnd, vsh, (mode + 1) % 3, vb, &vbase);
     a[2] = tabi_tensor_value(values);
     tabi_status s0 = ref_idx_iput_check(&FAKE, &call, a);
     if (s0 != TABI_OK) {
@@ -538,7 +475,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big) 
       int64_t sst[TCI_MAX_DIMS] = {0};
       for (int32_t d = 0; d < nd; d++) sst[d] = self->dl.strides[d];
       for (int64_t e = 0; e < dp.n; e++) tci_index_elem(&dp, (const char *)tabi_tensor_data(self), sst, out.data(), esz, e);
-      compare("index.Tensor", dt, out, dp.n, r.u.t);
+      host_compare("index.Tensor", dt, out, dp.n, r.u.t);
     } else if (put) {
       std::vector<char> out(sb.begin(), sb.begin() + ns * esz);
       int64_t ost[TCI_MAX_DIMS] = {0}, vst[TCI_MAX_DIMS] = {0};
@@ -553,7 +490,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big) 
       if (dp.n > 0) tci_iput_run(&dp, out.data(), ost, (const char *)tabi_tensor_data(values), vst, dt, accumulate);
       char what[64];
       snprintf(what, sizeof what, "index_put accumulate=%d", accumulate);
-      compare(what, dt, out, ns, r.u.t);
+      host_compare(what, dt, out, ns, r.u.t);
     }
   }
   tabi_value_release(&r);
@@ -562,13 +499,7 @@ static void adv_case(tabi_dtype dt, int put, int accumulate, int mode, int big) 
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   const tabi_dtype dts[12] = {TABI_DTYPE_BOOL,    TABI_DTYPE_UINT8,    TABI_DTYPE_INT8,      TABI_DTYPE_INT16,
                               TABI_DTYPE_INT32,   TABI_DTYPE_INT64,    TABI_DTYPE_FLOAT16,   TABI_DTYPE_BFLOAT16,
                               TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64,  TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
@@ -607,6 +538,5 @@ int main(int argc, char **argv) {
         }
   printf("cuda_idx_host: %lld cases, %lld elements bit-exact, %lld masked_scatter error cases, %lld invalid "
          "index lists skipped\n", checked_cases, checked_elems, checked_errors, invalid_cases);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

@@ -27,126 +27,29 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "tc_norm.cuh"
 #include "ref_norm_check.h"
 
-static long long checked_elems, checked_cases, empty_cases;
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
-static int esz_of(tabi_dtype dt) { return dt == TABI_DTYPE_INT64 ? 8 : dt == TABI_DTYPE_INT32 ? 4 : tcp_esz(dt); }
 
 /* n random values (specials mixed in when `specials`). */
 static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
-  int esz = esz_of(dt);
+  int esz = host_esz(dt);
   std::vector<char> b((size_t)(n * esz) + 8, 0);
   for (int64_t i = 0; i < n; i++) {
     double v = urand() * 4 - 2;
-    if (specials) switch (irand(0, 60)) {
-        case 0: v = NAN; break;
-        case 1: v = INFINITY; break;
-        case 2: v = -INFINITY; break;
-        case 3: v = -0.0; break;
-        default: break;
-      }
-    tcp_st(b.data() + i * esz, dt, v);
+    tcp_st(b.data() + i * esz, dt, specials ? host_special_or(v, 60) : v);
   }
-  return b;
-}
-
-static tabi_status call_ref(const char *name, tabi_value *args, int nargs, tabi_value *out, int nouts) {
-  tabi_op op;
-  for (int i = 0; i < nouts; i++) out[i] = tabi_none();
-  CHECK_OK(tabi_op_find(ref, name, &op));
-  return tabi_call(ref, op, args, nargs, out, nouts);
-}
-
-/* A tensor of `shape` on the CPU holding the row-major logical bytes `v`:
- * mode 0 contiguous, 1 a view with the last two dims transposed, 2 a view of
- * every other element of the last dim. *base: what to release besides it. */
-static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
-                                int mode, tabi_tensor **base) {
-  int esz = esz_of(dt);
-  if ((mode == 1 && nd < 2) || (mode == 2 && nd < 1)) mode = 0;
-  int64_t bshape[8], n = 1, bn = 1;
-  if (nd) memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
-  if (mode == 1) {
-    bshape[nd - 1] = shape[nd - 2];
-    bshape[nd - 2] = shape[nd - 1];
-  } else if (mode == 2) {
-    bshape[nd - 1] = 2 * shape[nd - 1];
-  }
-  for (int32_t i = 0; i < nd; i++) {
-    n *= shape[i];
-    bn *= bshape[i];
-  }
-  std::vector<char> bb((size_t)(bn * esz) + 1, 0);
-  int64_t last = nd ? shape[nd - 1] : 1, prev = nd >= 2 ? shape[nd - 2] : 1;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t j = i;
-    if (mode == 1) {
-      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
-      j = (outer * last + b) * prev + a;
-    } else if (mode == 2) {
-      j = (i / last) * (2 * last) + 2 * (i % last);
-    }
-    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
-  }
-  *base = NULL;
-  tabi_tensor *t = NULL;
-  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
-  if (!t || mode == 0) return t;
-  *base = t;
-  tabi_value r[1];
-  tabi_status st;
-  if (mode == 1) {
-    int64_t perm[8];
-    for (int32_t i = 0; i < nd; i++) perm[i] = i;
-    perm[nd - 1] = nd - 2;
-    perm[nd - 2] = nd - 1;
-    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
-    st = call_ref("aten::permute", a, 2, r, 1);
-  } else {
-    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
-    st = call_ref("aten::slice.Tensor", a, 5, r, 1);
-  }
-  CHECK_OK(st);
-  return r[0].u.t;
-}
-
-
-/* The logical row-major bytes of a (reference output) tensor. */
-static std::vector<char> bytes_of(tabi_tensor *t) {
-  int64_t n = numel_of(t), esz = esz_of(tabi_tensor_dtype(t));
-  std::vector<char> b((size_t)(n * esz) + 8, 0);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, t, b.data(), (uint64_t)(n * esz)));
   return b;
 }
 
 /* ours (dtype dt, shape nd/shape) against the reference's output tensor. */
 static void compare(const char *what, tabi_dtype dt, int32_t nd, const int64_t *shape,
                     const std::vector<char> &ours, tabi_tensor *refout) {
-  int same = refout && tabi_tensor_dtype(refout) == dt && refout->dl.ndim == nd;
-  for (int32_t i = 0; same && i < nd; i++) same = refout->dl.shape[i] == shape[i];
-  CHECK_MSG(same, "%s: the reference's output has another dtype or shape (or is missing)", what);
-  if (!same) return;
-  int esz = esz_of(dt);
-  int64_t n = numel_of(refout), bad = 0, first = -1;
-  std::vector<char> theirs = bytes_of(refout);
-  for (int64_t i = 0; i < n; i++) {
-    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
-    int ok = memcmp(a, b, (size_t)esz) == 0 || (std::isnan(tcp_ld(a, dt)) && std::isnan(tcp_ld(b, dt)));
-    if (!ok && first < 0) first = i;
-    bad += !ok;
-  }
-  checked_elems += n;
-  checked_cases++;
-  empty_cases += n == 0;
-  double fa = first >= 0 ? tcp_ld(ours.data() + first * esz, dt) : 0;
-  double fb = first >= 0 ? tcp_ld(theirs.data() + first * esz, dt) : 0;
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
-            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+  if (host_same_shape(what, refout, dt, nd, shape)) host_compare(what, dt, ours, numel_of(refout), refout);
 }
 
 /* --- the shared checks (reference/ref_norm_check.c) under a stand-in host table -- */
@@ -189,7 +92,7 @@ static void backward_compare(const char *name, tabi_value *a, int na, const int6
                              tabi_tensor *mean, tabi_tensor *rstd, tabi_tensor *w, const std::vector<char> &wb,
                              tabi_tensor *b) {
   tabi_value out[3];
-  tabi_status sr = call_ref(name, a, na, out, 3);
+  tabi_status sr = host_call(name, a, na, out, 3);
   CHECK_OK(sr);
   ref_norm_dims d;
   tabi_status sc = run_check(name, a, &d);
@@ -200,7 +103,7 @@ static void backward_compare(const char *name, tabi_value *a, int na, const int6
     memset(&g, 0, sizeof g);
     tcn_init(&g, &d, dt, godt, tabi_tensor_dtype(mean), tabi_tensor_dtype(rstd), w ? (int)tabi_tensor_dtype(w) : -1,
              -1, 0);
-    std::vector<char> mb = bytes_of(mean), rb = bytes_of(rstd), gi, dg, db;
+    std::vector<char> mb = host_bytes_of(mean), rb = host_bytes_of(rstd), gi, dg, db;
     int dgdt = w ? (int)tabi_tensor_dtype(w) : (int)dt, dbdt = b ? (int)tabi_tensor_dtype(b) : (int)dt;
     emulate_backward(&g, &d, gob.data(), xb.data(), mb.data(), rb.data(), w ? wb.data() : NULL, mask, &gi, &dg,
                      dgdt, &db, dbdt);
@@ -237,17 +140,17 @@ static void ln_case(tabi_dtype dt, int mixed, int mode, int64_t scale) {
   tabi_dtype godt = irand(0, 5) == 0 ? FLOATS[irand(0, 3)] : dt; /* the reference reads any grad_out dtype */
   std::vector<char> gob = random_bytes(godt, n, 1);
   tabi_tensor *xbase, *gbase, *wbase, *bbase;
-  tabi_tensor *x = make_tensor(dt, nd, shape, xb, mode, &xbase);
-  tabi_tensor *go = make_tensor(godt, nd, shape, gob, (mode + 1) % 3, &gbase);
-  tabi_tensor *w = has_w ? make_tensor(pdt, k, shape + nd - k, wb, mode, &wbase) : NULL;
-  tabi_tensor *b = has_b ? make_tensor(pdt, k, shape + nd - k, bb, 0, &bbase) : NULL;
+  tabi_tensor *x = host_tensor(dt, nd, shape, mode, xb, &xbase);
+  tabi_tensor *go = host_tensor(godt, nd, shape, (mode + 1) % 3, gob, &gbase);
+  tabi_tensor *w = has_w ? host_tensor(pdt, k, shape + nd - k, mode, wb, &wbase) : NULL;
+  tabi_tensor *b = has_b ? host_tensor(pdt, k, shape + nd - k, 0, bb, &bbase) : NULL;
   if (!has_w) wbase = NULL;
   if (!has_b) bbase = NULL;
   /* mean/rstd from the reference's forward (its statistics' dtype) */
   tabi_value fa[5] = {tabi_tensor_value(x), tabi_int_list(shape + nd - k, k), tabi_tensor_value(w),
                       tabi_tensor_value(b), tabi_float(irand(0, 3) == 0 ? 0.0 : 1e-5)};
   tabi_value fo[3];
-  CHECK_OK(call_ref("aten::native_layer_norm", fa, 5, fo, 3));
+  CHECK_OK(host_call("aten::native_layer_norm", fa, 5, fo, 3));
   if (fo[1].tag == TABI_TAG_TENSOR && fo[2].tag == TABI_TAG_TENSOR)
     for (int m = 0; m < 8; m++) {
       int64_t mask[3] = {m & 1, (m >> 1) & 1, (m >> 2) & 1};
@@ -278,15 +181,15 @@ static void gn_case(tabi_dtype dt, int mixed, int mode, int64_t scale) {
   tabi_dtype godt = irand(0, 5) == 0 ? FLOATS[irand(0, 3)] : dt;
   std::vector<char> gob = random_bytes(godt, n, 1);
   tabi_tensor *xbase, *gbase, *wbase = NULL, *bbase = NULL;
-  tabi_tensor *x = make_tensor(dt, nd, shape, xb, mode, &xbase);
-  tabi_tensor *go = make_tensor(godt, nd, shape, gob, (mode + 2) % 3, &gbase);
-  tabi_tensor *w = has_w ? make_tensor(pdt, 1, &C, wb, mode ? 2 : 0, &wbase) : NULL;
-  tabi_tensor *b = has_b ? make_tensor(pdt, 1, &C, bb, 0, &bbase) : NULL;
+  tabi_tensor *x = host_tensor(dt, nd, shape, mode, xb, &xbase);
+  tabi_tensor *go = host_tensor(godt, nd, shape, (mode + 2) % 3, gob, &gbase);
+  tabi_tensor *w = has_w ? host_tensor(pdt, 1, &C, mode ? 2 : 0, wb, &wbase) : NULL;
+  tabi_tensor *b = has_b ? host_tensor(pdt, 1, &C, 0, bb, &bbase) : NULL;
   double eps = irand(0, 3) == 0 ? 0.0 : 1e-5;
   tabi_value fa[8] = {tabi_tensor_value(x), tabi_tensor_value(w), tabi_tensor_value(b), tabi_int(N),
                       tabi_int(C), tabi_int(HxW), tabi_int(G), tabi_float(eps)};
   tabi_value fo[3];
-  tabi_status sr = call_ref("aten::native_group_norm", fa, 8, fo, 3);
+  tabi_status sr = host_call("aten::native_group_norm", fa, 8, fo, 3);
   CHECK_OK(sr);
   ref_norm_dims d;
   tabi_status sc = run_check("aten::native_group_norm", fa, &d);
@@ -323,13 +226,7 @@ static void gn_case(tabi_dtype dt, int mixed, int mode, int64_t scale) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   for (int round = 0; round < 2; round++) {
     int64_t scale = round ? 6 : 1;
     int reps = round ? 2 : 6;
@@ -342,6 +239,5 @@ int main(int argc, char **argv) {
           }
   }
   printf("%lld outputs (%lld empty), %lld elements compared\n", checked_cases, empty_cases, checked_elems);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

@@ -29,11 +29,10 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_padup_check.h"
 #include "tc_pad_up.cuh"
 
-static long long checked_elems, checked_cases;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
@@ -49,12 +48,9 @@ static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int specials) {
     double v = specials ? special_or_random((int)i) : urand() * 4 - 2, w = urand() * 4 - 2;
     switch (dt) {
       case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)irand(0, 255); break;
-      case TABI_DTYPE_FLOAT16: { uint16_t h = tabi_f32_to_f16((float)v); memcpy(p, &h, 2); break; }
-      case TABI_DTYPE_BFLOAT16: { uint16_t h = tabi_f32_to_bf16((float)v); memcpy(p, &h, 2); break; }
-      case TABI_DTYPE_FLOAT32: { float f = (float)v; memcpy(p, &f, 4); break; }
-      case TABI_DTYPE_FLOAT64: memcpy(p, &v, 8); break;
       case TABI_DTYPE_COMPLEX64: { float f[2] = {(float)v, (float)w}; memcpy(p, f, 8); break; }
-      default: { double d[2] = {v, w}; memcpy(p, d, 16); break; }
+      case TABI_DTYPE_COMPLEX128: { double d[2] = {v, w}; memcpy(p, d, 16); break; }
+      default: tcp_st(p, dt, v); break;
     }
   }
   return b;
@@ -97,36 +93,6 @@ static tabi_tensor *make_input(tabi_dtype dt, int32_t nd, const int64_t *shape, 
     r = call_ref("aten::slice.Tensor", a, 5);
   }
   return r.u.t;
-}
-
-static int is_nan_elem(const char *p, tabi_dtype dt) {
-  switch (dt) {
-    case TABI_DTYPE_UINT8: return 0;
-    case TABI_DTYPE_COMPLEX64: return std::isnan(((const float *)p)[0]) || std::isnan(((const float *)p)[1]);
-    case TABI_DTYPE_COMPLEX128: return std::isnan(((const double *)p)[0]) || std::isnan(((const double *)p)[1]);
-    default: return std::isnan(tcp_ld(p, dt));
-  }
-}
-
-/* ours (n elements of dt) against the reference's output tensor. */
-static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
-                    tabi_tensor *refout) {
-  int esz = tcp_esz(dt);
-  std::vector<char> theirs((size_t)(n * esz) + 1);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
-  int64_t bad = 0, first = -1;
-  for (int64_t i = 0; i < n; i++) {
-    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
-    int ok = memcmp(a, b, (size_t)esz) == 0 || (is_nan_elem(a, dt) && is_nan_elem(b, dt));
-    if (!ok && first < 0) first = i;
-    bad += !ok;
-  }
-  checked_elems += n;
-  checked_cases++;
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
-            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first,
-            first >= 0 ? tcp_ld(ours.data() + first * esz, dt) : 0.0,
-            first >= 0 ? tcp_ld(theirs.data() + first * esz, dt) : 0.0);
 }
 
 /* --- the shared checks (reference/ref_padup_check.c) under a stand-in host table */
@@ -198,7 +164,7 @@ static void pad_case(int32_t k, int reflect, tabi_dtype dt, int mode, int batch0
     int64_t n = numel_of(r.u.t);
     std::vector<char> ours((size_t)(n * g.esz) + 1);
     for (int64_t i = 0; i < n; i++) tcp_pad_elem(&g, (const char *)tabi_tensor_data(x), ours.data(), i);
-    compare(name, dt, ours, n, r.u.t);
+    host_compare(name, dt, ours, n, r.u.t);
   }
   tabi_value_release(&r);
   tabi_tensor_release(x);
@@ -247,7 +213,7 @@ static void up_case(int bilinear, tabi_dtype dt, int mode) {
     snprintf(what, sizeof what, "%s in %lldx%lld out %lldx%lld %s align %d mode %d", name,
              (long long)shape[2], (long long)shape[3], (long long)out[0], (long long)out[1],
              use_scale ? "scale" : "size", align, mode);
-    compare(what, dt, ours, n, r.u.t);
+    host_compare(what, dt, ours, n, r.u.t);
   }
   tabi_value_release(&r);
   tabi_tensor_release(x);
@@ -290,7 +256,7 @@ static void col2im_case(tabi_dtype dt, int mode) {
     snprintf(what, sizeof what, "aten::col2im out %lldx%lld k %lldx%lld d %lldx%lld p %lldx%lld s %lldx%lld mode %d",
              (long long)osz[0], (long long)osz[1], (long long)ks[0], (long long)ks[1], (long long)dil[0],
              (long long)dil[1], (long long)pad[0], (long long)pad[1], (long long)str[0], (long long)str[1], mode);
-    compare(what, dt, ours, n, r.u.t);
+    host_compare(what, dt, ours, n, r.u.t);
   }
   tabi_value_release(&r);
   tabi_tensor_release(x);
@@ -299,14 +265,8 @@ static void col2im_case(tabi_dtype dt, int mode) {
 
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
   rng = 0x9e3779b97f4a7c15ull;
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   const tabi_dtype pad_dts[6] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                  TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64, TABI_DTYPE_COMPLEX128};
   const tabi_dtype near_dts[5] = {TABI_DTYPE_UINT8, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
@@ -339,6 +299,5 @@ int main(int argc, char **argv) {
       if (d < 4) up_case(1, FLOATS[d], mode);
     }
   printf("%lld cases, %lld output elements compared\n", checked_cases, checked_elems);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

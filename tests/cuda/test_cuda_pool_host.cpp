@@ -30,41 +30,30 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "ref_pool_check.h"
 #include "tc_pool.cuh"
 
-static long long checked_elems, checked_cases, checked_errors, window_paths, full_paths, empty_cases;
+static long long checked_errors, window_paths, full_paths;
 static int64_t big = 1; /* size multiplier: 1, then 4 for a round of larger cases */
 
 static const tabi_dtype FLOATS[4] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT32,
                                      TABI_DTYPE_FLOAT64};
-static int esz_of(tabi_dtype dt) { return dt == TABI_DTYPE_INT64 ? 8 : tcp_esz(dt); }
 
 /* n logical values: floats (specials mixed in; coarse: small integers, many
  * ties) or int64 (extremes mixed in). */
 static std::vector<char> random_bytes(tabi_dtype dt, int64_t n, int coarse) {
-  int esz = esz_of(dt);
+  int esz = host_esz(dt);
   std::vector<char> b((size_t)(n * esz) + 1);
   for (int64_t i = 0; i < n; i++) {
     char *p = b.data() + i * esz;
     if (dt == TABI_DTYPE_INT64) {
-      int64_t v = irand(-1000, 1000);
-      int r = (int)irand(0, 19);
-      if (r == 0) v = INT64_MAX - irand(0, 3);
-      if (r == 1) v = INT64_MIN + irand(0, 3);
+      int64_t v = host_int_or_extreme(1000, 1);
       memcpy(p, &v, 8);
       continue;
     }
     double v = coarse ? (double)irand(-2, 2) : urand() * 4 - 2;
-    switch (irand(0, 40)) {
-      case 0: v = NAN; break;
-      case 1: v = INFINITY; break;
-      case 2: v = -INFINITY; break;
-      case 3: v = -0.0; break;
-      default: break;
-    }
-    tcp_st(p, dt, v);
+    tcp_st(p, dt, host_special_or(v, 40));
   }
   return b;
 }
@@ -78,95 +67,17 @@ static tabi_value call_ref(const char *name, tabi_value *args, int nargs, int no
   return out[0];
 }
 
-/* A tensor of `shape` on the CPU holding the row-major logical bytes `v`:
- * mode 0 contiguous, 1 a view with the last two dims transposed, 2 a view of
- * every other element of the last dim. *base: what to release besides it. */
+/* host_tensor with the bytes before the mode: the calls draw their mode from
+ * the random stream in the same argument (evaluation) order as ever. */
 static tabi_tensor *make_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const std::vector<char> &v,
                                 int mode, tabi_tensor **base) {
-  int esz = esz_of(dt);
-  if (mode == 1 && nd < 2) mode = 0;
-  int64_t bshape[8], n = 1, bn = 1;
-  memcpy(bshape, shape, sizeof(int64_t) * (size_t)nd);
-  if (mode == 1) {
-    bshape[nd - 1] = shape[nd - 2];
-    bshape[nd - 2] = shape[nd - 1];
-  } else if (mode == 2) {
-    bshape[nd - 1] = 2 * shape[nd - 1];
-  }
-  for (int32_t i = 0; i < nd; i++) {
-    n *= shape[i];
-    bn *= bshape[i];
-  }
-  std::vector<char> bb((size_t)(bn * esz) + 1, 0);
-  int64_t last = nd ? shape[nd - 1] : 1, prev = nd >= 2 ? shape[nd - 2] : 1;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t j = i;
-    if (mode == 1) { /* logical [.., a, b] at base [.., b, a] */
-      int64_t b = i % last, a = (i / last) % prev, outer = i / (last * prev);
-      j = (outer * last + b) * prev + a;
-    } else if (mode == 2) {
-      j = (i / last) * (2 * last) + 2 * (i % last);
-    }
-    memcpy(bb.data() + j * esz, v.data() + i * esz, (size_t)esz);
-  }
-  *base = NULL;
-  tabi_tensor *t = NULL;
-  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, nd, bshape, bb.data(), (uint64_t)(bn * esz), &t));
-  if (!t || mode == 0) return t;
-  *base = t;
-  tabi_value r;
-  tabi_status st;
-  if (mode == 1) {
-    int64_t perm[8];
-    for (int32_t i = 0; i < nd; i++) perm[i] = i;
-    perm[nd - 1] = nd - 2;
-    perm[nd - 2] = nd - 1;
-    tabi_value a[2] = {tabi_tensor_value(t), tabi_int_list(perm, nd)};
-    r = call_ref("aten::permute", a, 2, 1, &st);
-  } else {
-    tabi_value a[5] = {tabi_tensor_value(t), tabi_int(nd - 1), tabi_int(0), tabi_none(), tabi_int(2)};
-    r = call_ref("aten::slice.Tensor", a, 5, 1, &st);
-  }
-  CHECK_OK(st);
-  return r.u.t;
+  return host_tensor(dt, nd, shape, mode, v, base);
 }
-
-
-static int is_nan_elem(const char *p, tabi_dtype dt) { return dt != TABI_DTYPE_INT64 && std::isnan(tcp_ld(p, dt)); }
 
 /* ours (n elements of dt) against the reference's output tensor. */
 static void compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, tabi_tensor *refout) {
-  int esz = esz_of(dt);
-  int64_t n = numel_of(refout);
-  std::vector<char> theirs((size_t)(n * esz) + 1);
-  if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
-  int64_t bad = 0, first = -1;
-  for (int64_t i = 0; i < n; i++) {
-    const char *a = ours.data() + i * esz, *b = theirs.data() + i * esz;
-    int ok = memcmp(a, b, (size_t)esz) == 0 || (is_nan_elem(a, dt) && is_nan_elem(b, dt));
-    if (!ok && first < 0) first = i;
-    bad += !ok;
-  }
-  checked_elems += n;
-  checked_cases++;
-  empty_cases += n == 0;
-  double fa = 0, fb = 0;
-  if (first >= 0) {
-    if (dt == TABI_DTYPE_INT64) {
-      fa = (double)tcq_ldi(ours.data() + first * 8);
-      fb = (double)tcq_ldi(theirs.data() + first * 8);
-    } else {
-      fa = tcp_ld(ours.data() + first * esz, dt);
-      fb = tcp_ld(theirs.data() + first * esz, dt);
-    }
-  }
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
-            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first, fa, fb);
+  host_compare(what, dt, ours, numel_of(refout), refout);
 }
-
-/* --- the shared checks (reference/ref_pool_check.c) under a stand-in host table - */
-/* the stand-in host table: host_stub.h. The reference kernels run the same
- * checks, so bad arguments need no comparison; the geometry is what is used. */
 
 /* The check the device kernel of `name` runs on args. */
 static tabi_status run_check(const char *name, const tabi_value *a, ref_pool_dims *m) {
@@ -489,14 +400,8 @@ static void adapt_case(int32_t ns, tabi_dtype dt, int mode) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
   rng = 0x2545f4914f6cdd1dull;
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   for (int round = 0; round < 2; round++) {
     big = round ? 4 : 1;
     int reps = round ? 3 : 8;
@@ -515,6 +420,5 @@ int main(int argc, char **argv) {
   printf("%lld cases (%lld empty), %lld output elements compared (max backward: %lld window, %lld whole-plane "
          "gathers); %lld out-of-plane index cases\n",
          checked_cases, empty_cases, checked_elems, window_paths, full_paths, checked_errors);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }

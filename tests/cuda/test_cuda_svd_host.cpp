@@ -32,7 +32,7 @@
 #include <tabi/runtime.h>
 
 #include "check.h"
-#include "host_stub.h"
+#include "host_case.h"
 #include "tc_svd.cuh"
 
 extern "C" {
@@ -42,7 +42,7 @@ tabi_status ref_linalg_svd_nonfinite(const tabi_host_api *h, const tabi_call *ca
 }
 
 typedef std::complex<double> cd;
-static long long checked_elems, checked_cases, empty_cases, bit_cases, bad_cases, order_cases;
+static long long bit_cases, bad_cases, order_cases;
 
 static const tabi_dtype DTS[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64,
                                   TABI_DTYPE_COMPLEX128};
@@ -320,14 +320,8 @@ static void error_cases() {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s libtabi_reference.so\n", argv[0]);
-    return 2;
-  }
   rng = 0x5bd1e9955bd1e995ull;
-  CHECK_OK(tabi_runtime_create(NULL, &ref));
-  CHECK_OK(tabi_runtime_load_plugin(ref, argv[1], NULL));
-  if (check_failed_) return check_report();
+  if (!host_open(argc, argv)) return host_exit();
   /* fixed shapes: square, tall, wide, vectors, empty, batch 0 */
   static const int64_t MN[][2] = {{1, 1}, {3, 3}, {5, 2}, {2, 5}, {6, 1}, {1, 6}, {0, 3}, {3, 0}, {0, 0}, {8, 8}};
   for (int d = 0; d < 4; d++)
@@ -364,6 +358,5 @@ int main(int argc, char **argv) {
   printf("%lld cases x threads (%lld empty, %lld bit-exact at T=1, %lld the same in reverse thread order), "
          "%lld elements compared; %lld error cases\n",
          checked_cases, empty_cases, bit_cases, order_cases, checked_elems, bad_cases);
-  tabi_runtime_destroy(ref);
-  return check_report();
+  return host_exit();
 }
