@@ -11,6 +11,8 @@
 
 #include <math.h>
 
+#include "ref_floordiv.h" /* floor division: one copy with the CPU and GPU plugins */
+
 #define ALL REF_DTS_ALL
 #define BI (REF_DTS_BOOL | REF_DTS_INT)
 #define INT REF_DTS_INT
@@ -51,35 +53,9 @@ static int64_t i_div_floor(int64_t a, int64_t b, ref_ew_ctx *x) {
   return (r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-/* ATen's div_floor_floating, in the op's own precision: Python's floor division,
- * with -0.0 where the true quotient is a negative zero. */
-static double floordiv_f64(double a, double b) {
-  if (b == 0) return a / b;
-  double mod = fmod(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
-  if (div != 0) {
-    fd = floor(div);
-    if (div - fd > 0.5) fd += 1.0;
-  } else {
-    fd = copysign(0.0, a / b);
-  }
-  return fd;
-}
-static float floordiv_f32(float a, float b) {
-  if (b == 0) return a / b;
-  float mod = fmodf(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0f;
-  if (div != 0) {
-    fd = floorf(div);
-    if (div - fd > 0.5f) fd += 1.0f;
-  } else {
-    fd = copysignf(0.0f, a / b);
-  }
-  return fd;
-}
 static double f_div_floor(double a, double b, ref_ew_ctx *x) {
-  if (x->cd == TABI_DTYPE_FLOAT64) return floordiv_f64(a, b);
-  return floordiv_f32((float)a, (float)b); /* float16/bfloat16 compute in float */
+  if (x->cd == TABI_DTYPE_FLOAT64) return ref_floordiv_f64(a, b);
+  return ref_floordiv_f32((float)a, (float)b); /* float16/bfloat16 compute in float */
 }
 
 /* fmod: the sign follows the dividend; remainder: the sign follows the divisor. */

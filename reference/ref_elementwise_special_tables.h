@@ -1,5 +1,5 @@
 /* reference/ref_elementwise_special_tables.h: coefficient tables of the special
- * functions in ref_elementwise_special.c, and the one copy the CUDA plugin's
+ * functions in ref_special_impl.h, and the one copy the CUDA plugin's
  * device functions use too (plugins/cuda/tc_special.cuh includes this file with
  * REF_SPECIAL_TABLE defined as `static __device__ const`).
  *

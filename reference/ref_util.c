@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ref_cast.h"
+
 const char *ref_op_name(const tabi_host_api *h, const tabi_call *call) {
   const tabi_op_info *info = h->op_info(h->ctx, call->op);
   return info ? info->name : "<unknown op>";
@@ -140,42 +142,9 @@ tabi_dtype ref_rt_result(const ref_result_type *rt) {
 
 /* --- element access -------------------------------------------------------- */
 
-/* x86's cvttsd2si: truncation, with INT_MIN for NaN and out-of-range values. */
-static int64_t f_to_i64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return (int64_t)v;
-}
-static int32_t f_to_i32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return (int32_t)v;
-}
-
-int64_t ref_load_i_ptr(const void *p, tabi_dtype dt) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: return *(const uint8_t *)p != 0;
-    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
-    case TABI_DTYPE_INT8: return *(const int8_t *)p;
-    case TABI_DTYPE_INT16: return *(const int16_t *)p;
-    case TABI_DTYPE_INT32: return *(const int32_t *)p;
-    case TABI_DTYPE_INT64: return *(const int64_t *)p;
-    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_FLOAT64: case TABI_DTYPE_FLOAT16:
-    case TABI_DTYPE_BFLOAT16: case TABI_DTYPE_COMPLEX64: case TABI_DTYPE_COMPLEX128:
-      return f_to_i64(ref_load_f_ptr(p, dt));
-    default: return 0;
-  }
-}
-
-double ref_load_f_ptr(const void *p, tabi_dtype dt) {
-  switch (dt) {
-    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(*(const uint16_t *)p);
-    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(*(const uint16_t *)p);
-    case TABI_DTYPE_FLOAT32: return *(const float *)p;
-    case TABI_DTYPE_FLOAT64: return *(const double *)p;
-    case TABI_DTYPE_COMPLEX64: return ((const float *)p)[0];
-    case TABI_DTYPE_COMPLEX128: return ((const double *)p)[0];
-    default: return (double)ref_load_i_ptr(p, dt);
-  }
-}
+/* The real loads and stores are ref_cast.h's, one copy with the GPU plugins. */
+int64_t ref_load_i_ptr(const void *p, tabi_dtype dt) { return ref_cast_ld_i((const char *)p, dt); }
+double ref_load_f_ptr(const void *p, tabi_dtype dt) { return ref_cast_ld_f((const char *)p, dt); }
 
 ref_cplx ref_load_c_ptr(const void *p, tabi_dtype dt) {
   switch (dt) {
@@ -191,41 +160,8 @@ ref_cplx ref_load_c_ptr(const void *p, tabi_dtype dt) {
   }
 }
 
-void ref_store_i_ptr(void *p, tabi_dtype dt, int64_t v) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
-    case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)v; break;
-    case TABI_DTYPE_INT8: *(int8_t *)p = (int8_t)(uint8_t)v; break;
-    case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
-    case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
-    case TABI_DTYPE_INT64: *(int64_t *)p = v; break;
-    /* one rounding from int64, as static_cast<float>(int64_t) does; through
-       double first would round twice for |v| > 2^53 */
-    case TABI_DTYPE_FLOAT32: *(float *)p = (float)v; break;
-    case TABI_DTYPE_FLOAT16: *(uint16_t *)p = tabi_f32_to_f16((float)v); break;
-    case TABI_DTYPE_BFLOAT16: *(uint16_t *)p = tabi_f32_to_bf16((float)v); break;
-    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v; ((float *)p)[1] = 0.0f; break;
-    default: ref_store_f_ptr(p, dt, (double)v); break; /* float64, complex128: one rounding */
-  }
-}
-
-void ref_store_f_ptr(void *p, tabi_dtype dt, double v) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
-    case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: case TABI_DTYPE_INT16: case TABI_DTYPE_INT32:
-      /* narrow integers convert through a 32-bit truncation, as compiled ATen does */
-      ref_store_i_ptr(p, dt, f_to_i32(v));
-      break;
-    case TABI_DTYPE_INT64: *(int64_t *)p = f_to_i64(v); break;
-    case TABI_DTYPE_FLOAT16: *(uint16_t *)p = tabi_f32_to_f16((float)v); break;
-    case TABI_DTYPE_BFLOAT16: *(uint16_t *)p = tabi_f32_to_bf16((float)v); break;
-    case TABI_DTYPE_FLOAT32: *(float *)p = (float)v; break;
-    case TABI_DTYPE_FLOAT64: *(double *)p = v; break;
-    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v; ((float *)p)[1] = 0.0f; break;
-    case TABI_DTYPE_COMPLEX128: ((double *)p)[0] = v; ((double *)p)[1] = 0.0; break;
-    default: break;
-  }
-}
+void ref_store_i_ptr(void *p, tabi_dtype dt, int64_t v) { ref_cast_st_i((char *)p, dt, v); }
+void ref_store_f_ptr(void *p, tabi_dtype dt, double v) { ref_cast_st_f((char *)p, dt, v); }
 
 void ref_store_c_ptr(void *p, tabi_dtype dt, ref_cplx v) {
   switch (dt) {
@@ -250,8 +186,8 @@ void ref_store_c(tabi_tensor *t, int64_t off, ref_cplx v) { ref_store_c_ptr(elem
 int64_t ref_scalar_i(const tabi_value *v) {
   switch (v->tag) {
     case TABI_TAG_BOOL: case TABI_TAG_INT: return v->u.i;
-    case TABI_TAG_FLOAT: return f_to_i64(v->u.f);
-    case TABI_TAG_COMPLEX: return f_to_i64(v->u.c[0]);
+    case TABI_TAG_FLOAT: return ref_cast_f_to_i64(v->u.f);
+    case TABI_TAG_COMPLEX: return ref_cast_f_to_i64(v->u.c[0]);
     default: return 0;
   }
 }

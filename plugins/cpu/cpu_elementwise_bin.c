@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../reference/ref_elementwise.h"
+#include "../../reference/ref_floordiv.h"
 #include "cpu_elementwise_cplx.h"
 #include "cpu_elementwise_int.h"
 #include "cpu_ew_engine.h"
@@ -57,32 +58,10 @@ static void d_remainder(double *x, const double *y, int64_t n, const cpu_ew_call
     x[i] = mod;
   }
 }
-/* ATen's div_floor_floating (Python's //), in the op's precision (half types in float) */
-static double floordiv_f64(double a, double b) {
-  if (b == 0) return a / b;
-  double mod = fmod(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
-  if (div != 0) {
-    fd = floor(div);
-    if (div - fd > 0.5) fd += 1.0;
-  } else {
-    fd = copysign(0.0, a / b);
-  }
-  return fd;
-}
-static float floordiv_f32(float a, float b) {
-  if (b == 0) return a / b;
-  float mod = fmodf(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0f;
-  if (div != 0) {
-    fd = floorf(div);
-    if (div - fd > 0.5f) fd += 1.0f;
-  } else {
-    fd = copysignf(0.0f, a / b);
-  }
-  return fd;
-}
-D2(d_div_floor, e->cd == TABI_DTYPE_FLOAT64 ? floordiv_f64(a, b) : floordiv_f32((float)a, (float)b))
+/* ATen's div_floor_floating (Python's //), in the op's precision (half types in float):
+   the reference's own functions (ref_floordiv.h) */
+D2(d_div_floor,
+   e->cd == TABI_DTYPE_FLOAT64 ? ref_floordiv_f64(a, b) : ref_floordiv_f32((float)a, (float)b))
 /* the quotient rounds to the op's precision first, as ATen */
 D2(d_div_trunc, trunc(e->cd == TABI_DTYPE_FLOAT64 ? a / b : (double)(float)(a / b)))
 

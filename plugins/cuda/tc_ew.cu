@@ -8,6 +8,10 @@
 
 #include "tc_ew_dev.cuh"
 
+/* floor division: the reference's own functions (one copy with it and the CPU plugin) */
+#define REF_FLOORDIV_FN TC_D
+#include "../../reference/ref_floordiv.h"
+
 #define LN10 2.302585092994045684017991454684364208
 #define LN2 0.693147180559945309417232121458176568
 
@@ -316,31 +320,6 @@ TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err
   }
 }
 
-TC_D double floordiv64(double a, double b) {
-  if (b == 0) return a / b;
-  double mod = fmod(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
-  if (div != 0) {
-    fd = floor(div);
-    if (div - fd > 0.5) fd += 1.0;
-  } else {
-    fd = copysign(0.0, a / b);
-  }
-  return fd;
-}
-TC_D float floordiv32(float a, float b) {
-  if (b == 0) return a / b;
-  float mod = fmodf(a, b), div = (a - mod) / b, fd;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0f;
-  if (div != 0) {
-    fd = floorf(div);
-    if (div - fd > 0.5f) fd += 1.0f;
-  } else {
-    fd = copysignf(0.0f, a / b);
-  }
-  return fd;
-}
-
 TC_D uint16_t to_bits16(double v, int dt) {
   return dt == TABI_DTYPE_FLOAT16 ? tabi_f32_to_f16((float)v) : tabi_f32_to_bf16((float)v);
 }
@@ -371,7 +350,8 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_DIV: return a / b;
     case TC_B_DIV_TRUNC: return trunc(round_opmath(a / b, p.cd));
     case TC_B_DIV_FLOOR:
-      return p.cd == TABI_DTYPE_FLOAT64 ? floordiv64(a, b) : (double)floordiv32((float)a, (float)b);
+      return p.cd == TABI_DTYPE_FLOAT64 ? ref_floordiv_f64(a, b)
+                                        : (double)ref_floordiv_f32((float)a, (float)b);
     case TC_B_ATAN2: return atan2(a, b);
     case TC_B_EQ: return a == b;
     case TC_B_NE: return a != b;

@@ -21,78 +21,22 @@ TC_D int tc_cat(int dt) {
             dt == TABI_DTYPE_BFLOAT16) ? 1 : 0;
 }
 
-TC_D int64_t tc_f_to_i64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return (int64_t)v;
-}
-TC_D int32_t tc_f_to_i32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return (int32_t)v;
-}
-
-TC_D double tc_ld_f(const char *p, int dt);
-TC_D int64_t tc_ld_i(const char *p, int dt) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: return *(const uint8_t *)p != 0;
-    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
-    case TABI_DTYPE_INT8: return *(const int8_t *)p;
-    case TABI_DTYPE_INT16: return *(const int16_t *)p;
-    case TABI_DTYPE_INT32: return *(const int32_t *)p;
-    case TABI_DTYPE_INT64: return *(const int64_t *)p;
-    default: return tc_f_to_i64(tc_ld_f(p, dt));
-  }
-}
-TC_D double tc_ld_f(const char *p, int dt) {
-  switch (dt) {
-    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(*(const uint16_t *)p);
-    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(*(const uint16_t *)p);
-    case TABI_DTYPE_FLOAT32: return *(const float *)p;
-    case TABI_DTYPE_FLOAT64: return *(const double *)p;
-    case TABI_DTYPE_COMPLEX64: return ((const float *)p)[0];
-    case TABI_DTYPE_COMPLEX128: return ((const double *)p)[0];
-    case TABI_DTYPE_BOOL: return *(const uint8_t *)p != 0;
-    case TABI_DTYPE_UINT8: return *(const uint8_t *)p;
-    case TABI_DTYPE_INT8: return *(const int8_t *)p;
-    case TABI_DTYPE_INT16: return *(const int16_t *)p;
-    case TABI_DTYPE_INT32: return *(const int32_t *)p;
-    case TABI_DTYPE_INT64: return (double)*(const int64_t *)p;
-    default: return 0;
-  }
-}
+/* The real loads, stores and float-to-integer casts are the reference's own
+   (reference/ref_cast.h), as device functions. */
+#define REF_CAST_FN TC_D
+#include "../../reference/ref_cast.h"
+TC_D int64_t tc_f_to_i64(double v) { return ref_cast_f_to_i64(v); }
+TC_D int32_t tc_f_to_i32(double v) { return ref_cast_f_to_i32(v); }
+TC_D int64_t tc_ld_i(const char *p, int dt) { return ref_cast_ld_i(p, dt); }
+TC_D double tc_ld_f(const char *p, int dt) { return ref_cast_ld_f(p, dt); }
 TC_D tc_c tc_ld_c(const char *p, int dt) {
   if (dt == TABI_DTYPE_COMPLEX64) return tc_c(((const float *)p)[0], ((const float *)p)[1]);
   if (dt == TABI_DTYPE_COMPLEX128) return tc_c(((const double *)p)[0], ((const double *)p)[1]);
   return tc_c(tc_ld_f(p, dt), 0.0);
 }
 
-TC_D void tc_st_f(char *p, int dt, double v);
-TC_D void tc_st_i(char *p, int dt, int64_t v) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
-    case TABI_DTYPE_UINT8: *(uint8_t *)p = (uint8_t)v; break;
-    case TABI_DTYPE_INT8: *(int8_t *)p = (int8_t)(uint8_t)v; break;
-    case TABI_DTYPE_INT16: *(int16_t *)p = (int16_t)(uint16_t)v; break;
-    case TABI_DTYPE_INT32: *(int32_t *)p = (int32_t)(uint32_t)v; break;
-    case TABI_DTYPE_INT64: *(int64_t *)p = v; break;
-    default: tc_st_f(p, dt, (double)v); break;
-  }
-}
-TC_D void tc_st_f(char *p, int dt, double v) {
-  switch (dt) {
-    case TABI_DTYPE_BOOL: *(uint8_t *)p = v != 0; break;
-    case TABI_DTYPE_UINT8: case TABI_DTYPE_INT8: case TABI_DTYPE_INT16: case TABI_DTYPE_INT32:
-      tc_st_i(p, dt, tc_f_to_i32(v));
-      break;
-    case TABI_DTYPE_INT64: *(int64_t *)p = tc_f_to_i64(v); break;
-    case TABI_DTYPE_FLOAT16: *(uint16_t *)p = tabi_f32_to_f16((float)v); break;
-    case TABI_DTYPE_BFLOAT16: *(uint16_t *)p = tabi_f32_to_bf16((float)v); break;
-    case TABI_DTYPE_FLOAT32: *(float *)p = (float)v; break;
-    case TABI_DTYPE_FLOAT64: *(double *)p = v; break;
-    case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v; ((float *)p)[1] = 0.0f; break;
-    case TABI_DTYPE_COMPLEX128: ((double *)p)[0] = v; ((double *)p)[1] = 0.0; break;
-    default: break;
-  }
-}
+TC_D void tc_st_i(char *p, int dt, int64_t v) { ref_cast_st_i(p, dt, v); }
+TC_D void tc_st_f(char *p, int dt, double v) { ref_cast_st_f(p, dt, v); }
 TC_D void tc_st_c(char *p, int dt, tc_c v) {
   switch (dt) {
     case TABI_DTYPE_COMPLEX64: ((float *)p)[0] = (float)v.real(); ((float *)p)[1] = (float)v.imag(); break;
