@@ -182,19 +182,14 @@ REF_SF_FN double ref_sf_spherical_j0(double x) {
 
 /* --- Hurwitz zeta: Euler-Maclaurin summation ---------------------------------- */
 
-REF_SF_FN double ref_sf_zeta(double x, double q) {
+/* Cephes' Euler-Maclaurin sum; its first loop runs about max(9, 9 - q) times. */
+REF_SF_HELPER double zeta_em(double x, double q) {
   REF_SF_LOCAL_TABLE double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0,
                              -1.8924375803183791606e9, 7.47242496e10,
                              -2.950130727918164224e12, 1.1646782814350067249e14,
                              -4.5979787224074726105e15, 1.8152105401943546773e17,
                              -7.1661652561756670113e18};
   double a, b, k, s, t, w;
-  if (x == 1.0) return INFINITY;
-  if (x < 1.0) return NAN;
-  if (q <= 0) {
-    if (q == floor(q)) return INFINITY;
-    if (x != floor(x)) return NAN; /* q^-x would be complex */
-  }
   s = pow(q, -x);
   a = q;
   b = 0;
@@ -224,6 +219,30 @@ REF_SF_FN double ref_sf_zeta(double x, double q) {
     k += 1.0;
   }
   return s;
+}
+
+/* Past this |q| (negative, non-integer; x an integer) the sum is not walked
+ * term by term up to q = 9, which ATen does (about |q| iterations: hours for
+ * |q| near 2^52, a hung kernel). The terms split at zero into two Hurwitz sums
+ * of positive arguments: with q = -(m + f), 0 < f < 1,
+ *   zeta(x, q) = (-1)^x (zeta(x, f) - zeta(x, f + m + 1)) + zeta(x, 1 - f),
+ * three short sums, equal to ATen's walk to ~1e-15 where no cancellation
+ * dominates. Up to here the result is ATen's walk, bit for bit. */
+#define REF_SF_ZETA_WALK_MAX 65536.0
+
+REF_SF_FN double ref_sf_zeta(double x, double q) {
+  if (x == 1.0) return INFINITY;
+  if (x < 1.0) return NAN;
+  if (q <= 0) {
+    if (q == floor(q)) return INFINITY;
+    if (x != floor(x)) return NAN; /* q^-x would be complex */
+    if (q < -REF_SF_ZETA_WALK_MAX) {
+      double m = floor(-q), f = -q - m; /* exact: |q| < 2^52 here */
+      double below = zeta_em(x, f) - zeta_em(x, f + m + 1.0);
+      return (fmod(x, 2.0) != 0.0 ? -below : below) + zeta_em(x, 1.0 - f);
+    }
+  }
+  return zeta_em(x, q);
 }
 
 /* --- regularized incomplete gamma (SciPy's igam/igamc) ----------------------- */
@@ -416,3 +435,4 @@ REF_SF_FN double ref_sf_igamma(double a, double x) {
 #undef REF_SF_PI
 #undef REF_SF_MACHEP
 #undef REF_SF_MAXLOG
+#undef REF_SF_ZETA_WALK_MAX

@@ -213,6 +213,10 @@ def define(case, T, I, F, B, CX, STR, NONE, DTYPE):
     case("prims::atan2", [T("float64", [1.0, -1.0]), T("float64", [-1.0, -1.0])], P + "atan2(T([1.,-1.],dtype='float64'), T([-1.,-1.],dtype='float64'))")
     case("prims::zeta", [T("float64", [2.0, 3.0, 1.0, 0.5, 4.0]), T("float64", [1.0, 2.5, 1.0, 1.0, -2.0])],
          P + "zeta(T([2.,3.,1.,0.5,4.],dtype='float64'), T([1.,2.5,1.,1.,-2.],dtype='float64'))")
+    # negative non-integer q: walked term by term up to |q| 65536 (bit for bit),
+    # split into positive-argument sums past it (ATen walks |q| terms: hours near 2^52)
+    case("prims::zeta", [T("float64", [3.0, 2.0, 4.0, 2.0, 4.0, 5.0]), T("float64", [-10.25, -1000.3, -65535.5, -1000000.5, -123456.7, -3000000.9])],
+         P + "zeta(T([3.,2.,4.,2.,4.,5.],dtype='float64'), T([-10.25,-1000.3,-65535.5,-1000000.5,-123456.7,-3000000.9],dtype='float64'))")
     case("prims::igamma", [T("float64", [2.0, 0.5, 30.0, 250.0, 0.0, 3.0]), T("float64", [1.0, 3.0, 28.0, 260.0, 1.0, 0.0])],
          P + "igamma(T([2.,0.5,30.,250.,0.,3.],dtype='float64'), T([1.,3.,28.,260.,1.,0.],dtype='float64'))")
     case("prims::igammac", [T("float64", [2.0, 0.5, 30.0, 250.0, 5.0, 0.1]), T("float64", [1.0, 3.0, 28.0, 260.0, 0.3, 0.7])],

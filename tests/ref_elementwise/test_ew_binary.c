@@ -1053,6 +1053,15 @@ int main(void) {
   tabi_tensor_release(t0);
   tabi_tensor_release(t1);
   }
+  { /* torch.ops.prims.zeta(T([3.,2.,4.,2.,4.,5.],dtype='float64'), T([-10.25,-1000.3,-65535.5,-1000000.5,-123456.7,-3000000.9],dtype='float64')) */
+  tabi_tensor *t0 = ew_make(TABI_DTYPE_FLOAT64, 1, (int64_t[]){6}, NULL, (double[]){3.0, 2.0, 4.0, 2.0, 4.0, 5.0}, NULL, EW_CONTIG);
+  tabi_tensor *t1 = ew_make(TABI_DTYPE_FLOAT64, 1, (int64_t[]){6}, NULL, (double[]){-10.25, -1000.3, -65535.5, -1000000.5, -123456.7, -3000000.9}, NULL, EW_CONTIG);
+  tabi_value args[] = {tabi_tensor_value(t0), tabi_tensor_value(t1)};
+  /* torch: tensor([-6.2008236011e+01,  1.5078414502e+01,  3.2469697011e+01,          9.8696034011e+00,  1.2817015238e+02,  9.9998909316e+04],        dtype=torch.float64) */
+  ew_expect(__LINE__, "prims::zeta", args, 2, TABI_DTYPE_FLOAT64, 1, (int64_t[]){6}, NULL, (double[]){-62.008236010743545, 15.078414502249117, 32.46969701133414, 9.869603401090357, 128.1701523841889, 99998.90931588021}, NULL);
+  tabi_tensor_release(t0);
+  tabi_tensor_release(t1);
+  }
   { /* torch.ops.prims.igamma(T([2.,0.5,30.,250.,0.,3.],dtype='float64'), T([1.,3.,28.,260.,1.,0.],dtype='float64')) */
   tabi_tensor *t0 = ew_make(TABI_DTYPE_FLOAT64, 1, (int64_t[]){6}, NULL, (double[]){2.0, 0.5, 30.0, 250.0, 0.0, 3.0}, NULL, EW_CONTIG);
   tabi_tensor *t1 = ew_make(TABI_DTYPE_FLOAT64, 1, (int64_t[]){6}, NULL, (double[]){1.0, 3.0, 28.0, 260.0, 1.0, 0.0}, NULL, EW_CONTIG);
