@@ -36,6 +36,20 @@ typedef struct tabi_device_props {
   int32_t reserved;
 } tabi_device_props;
 
+/* For a plugin's `properties` slot: copies a filled `full` struct into the
+ * caller's `out`, no more than out->struct_size bytes (0: the whole struct;
+ * a caller built against an older, shorter struct passes less), and sets
+ * out->struct_size to the bytes written. Header-only: not part of the ABI. */
+static inline void tabi_device_props_copy_out(tabi_device_props *out,
+                                              const tabi_device_props *full) {
+  uint32_t size = out->struct_size;
+  if (size == 0 || size > (uint32_t)sizeof *full) size = (uint32_t)sizeof *full;
+  if (size < (uint32_t)sizeof out->struct_size) size = (uint32_t)sizeof out->struct_size;
+  for (uint32_t i = 0; i < size; i++)
+    ((unsigned char *)out)[i] = ((const unsigned char *)full)[i];
+  out->struct_size = size;
+}
+
 typedef struct tabi_device_api {
   uint32_t struct_size;
   int32_t device_type;        /* DLDeviceType */

@@ -29,8 +29,6 @@ static tabi_status no_device(int32_t index, const char *what) {
                         (int)index);
 }
 
-/* Writes at most the caller's struct_size bytes (an older caller's struct is
- * shorter) and reports how many it wrote. */
 static tabi_status hd_props(void *ctx, int32_t index, tabi_device_props *out) {
   if (!out) return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "cpu: properties: out_props is NULL");
   if (index != 0) return no_device(index, "properties");
@@ -42,9 +40,7 @@ static tabi_status hd_props(void *ctx, int32_t index, tabi_device_props *out) {
   p.total_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   p.multiprocessors = n > 0 ? (int32_t)n : 1;
-  uint32_t size = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
-  memcpy(out, &p, size);
-  out->struct_size = size;
+  tabi_device_props_copy_out(out, &p);
   return TABI_OK;
 }
 

@@ -16,8 +16,8 @@ static tabi_status acme_count(void *ctx, int32_t *out_count) {
   return TABI_OK;
 }
 
-/* The caller's struct may be older and shorter than ours: fill a whole one,
- * copy no more than the caller's struct_size, and say how much was written. */
+/* The caller's struct may be older and shorter than ours: fill a whole one and
+ * let tabi_device_props_copy_out copy no more than the caller's struct_size. */
 static tabi_status acme_properties(void *ctx, int32_t index, tabi_device_props *out) {
   const tabi_host_api *h = ctx;
   if (!out) return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "acme: properties: out_props is NULL");
@@ -29,9 +29,7 @@ static tabi_status acme_properties(void *ctx, int32_t index, tabi_device_props *
   strcpy(p.name, "ACME Pretend Accelerator");
   p.total_memory = 1ull << 30;
   p.multiprocessors = 1;
-  uint32_t size = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
-  p.struct_size = size;
-  memcpy(out, &p, size);
+  tabi_device_props_copy_out(out, &p); /* tabi/device.h */
   return TABI_OK;
 }
 

@@ -71,7 +71,6 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
   cudaDeviceProp prop;
   st = cuerr(c, cudaGetDeviceProperties(&prop, index), "cudaGetDeviceProperties");
   if (st != TABI_OK) return st;
-  uint32_t size = p->struct_size ? p->struct_size : (uint32_t)sizeof *p;
   tabi_device_props out;
   memset(&out, 0, sizeof out);
   out.struct_size = (uint32_t)sizeof out;
@@ -81,8 +80,7 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
   out.compute_major = prop.major;
   out.compute_minor = prop.minor;
   out.multiprocessors = prop.multiProcessorCount;
-  memcpy(p, &out, size < sizeof out ? size : sizeof out);
-  p->struct_size = size < sizeof out ? size : (uint32_t)sizeof out;
+  tabi_device_props_copy_out(p, &out);
   return TABI_OK;
 }
 

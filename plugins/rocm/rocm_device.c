@@ -61,7 +61,6 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
   if (st != TABI_OK) return st;
   hipDeviceProp_t prop;
   if ((st = herr(c, hipGetDeviceProperties(&prop, index), "hipGetDeviceProperties"))) return st;
-  uint32_t size = p->struct_size ? p->struct_size : (uint32_t)sizeof *p;
   tabi_device_props o;
   memset(&o, 0, sizeof o);
   o.struct_size = (uint32_t)sizeof o;
@@ -71,8 +70,7 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
   o.compute_major = prop.major;
   o.compute_minor = prop.minor;
   o.multiprocessors = prop.multiProcessorCount;
-  memcpy(p, &o, size < sizeof o ? size : sizeof o);
-  p->struct_size = size < sizeof o ? size : (uint32_t)sizeof o;
+  tabi_device_props_copy_out(p, &o);
   return TABI_OK;
 }
 

@@ -1,5 +1,5 @@
 /* test_tensor.c: tensors, views, sizes, copies, the caching allocator, guards,
- * memory hooks, DLPack in and out, Philox. */
+ * memory hooks, DLPack in and out, Philox, versioned device properties. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +345,36 @@ static void test_philox(void) {
   tabi_runtime_destroy(r2);
 }
 
+/* tabi_device_props_copy_out: an older caller's shorter struct gets no byte
+ * past its struct_size, 0 means the whole struct, a size larger than ours is
+ * clamped to ours, and struct_size always says what was written. */
+static void test_props_copy_out(void) {
+  tabi_device_props full;
+  memset(&full, 0, sizeof full);
+  full.struct_size = sizeof full;
+  full.index = 3;
+  strcpy(full.name, "a device with a name of some length");
+  full.multiprocessors = 7;
+  const uint32_t sizes[] = {0, 1, 4, 8, 24, (uint32_t)sizeof full, (uint32_t)sizeof full + 40};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    unsigned char buf[sizeof full + 64];
+    memset(buf, 0x5a, sizeof buf);
+    tabi_device_props *out = (tabi_device_props *)(void *)buf;
+    out->struct_size = sizes[k];
+    tabi_device_props_copy_out(out, &full);
+    uint32_t want = sizes[k] == 0 || sizes[k] > sizeof full ? (uint32_t)sizeof full
+                    : sizes[k] < 4                          ? 4
+                                                            : sizes[k];
+    CHECK_MSG(out->struct_size == want, "size %u: struct_size %u, wanted %u", sizes[k],
+              out->struct_size, want);
+    size_t past = 0;
+    for (size_t i = want; i < sizeof buf; i++) past += buf[i] != 0x5a;
+    CHECK_MSG(past == 0, "size %u: %zu bytes written past %u", sizes[k], past, want);
+    CHECK_MSG(memcmp(buf + 4, (const unsigned char *)&full + 4, want - 4) == 0,
+              "size %u: the copied bytes differ", sizes[k]);
+  }
+}
+
 int main(void) {
   tabi_runtime *rt = rt_new(0);
   test_create_and_views(rt);
@@ -355,5 +385,6 @@ int main(void) {
   test_allocator();
   test_guards_and_hooks();
   test_philox();
+  test_props_copy_out();
   return check_report();
 }
