@@ -38,7 +38,7 @@ typedef struct tc_ctx {
   uint64_t blas_ws_bytes[TC_MAX_DEVICES];
   void *dnn[TC_MAX_DEVICES];    /* cudnnHandle_t */
   void *fft;                    /* the cuFFT plan cache (tc_fft.cu) */
-  void *conv_algos;             /* cuDNN algorithm choices (tc_conv.cu), freed at unload */
+  void *conv_algos;             /* tc_algo_cache: cuDNN/MIOpen algorithm choices (tc_conv.cu) */
 } tc_ctx;
 
 typedef struct tc_kernel {

@@ -7,119 +7,20 @@
  * mode picks only algorithms cuDNN reports deterministic. Every other case
  * (integers, 1-D/3-D, transposed, anything cuDNN refuses) runs a direct strided
  * kernel that accumulates in int64 or double, like the reference. The argument
- * checks are the reference's (reference/ref_nn.c conv_setup). */
+ * checks are the reference's own (reference/ref_conv_check.c, linked in). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
 #include "tc_convbwd.cuh"
+#include "ref_conv_check.h"
+#include "tc_algo_cache.h"
 #ifdef TC_HAVE_CUDNN
 #include <cudnn.h>
 #endif
 
-extern "C" const char *ref_shape_str(char *buf, int64_t cap, int32_t ndim, const int64_t *shape);
-
-typedef struct conv_geom {
-  int64_t n, cl, ch, groups;
-  int64_t lsp[3], hsp[3], k[3];
-  int64_t s[3], p[3], d[3];
-} conv_geom;
-
-static tabi_status conv_list(tc_ctx *c, const char *op, const tabi_value *v, const char *name,
-                             int32_t ns, int64_t lo, int64_t *out) {
-  int64_t len = v->tag == TABI_TAG_NONE ? 0 : v->u.list.len;
-  const int64_t *x = tabi_value_ints(v);
-  if (len != 1 && len != ns)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has %lld values; expected 1 or %d "
-                  "(one per spatial dim)", op, name, (long long)len, (int)ns);
-  for (int32_t i = 0; i < 3; i++) {
-    out[i] = i < ns ? x[len == 1 ? 0 : i] : (lo > 0 ? 1 : 0);
-    if (i < ns && out[i] < lo)
-      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has value %lld; expected >= %lld",
-                    op, name, (long long)out[i], (long long)lo);
-  }
-  return TABI_OK;
-}
-
-static tabi_status conv_setup(tc_ctx *c, const char *op, const tabi_tensor *in, const tabi_tensor *w,
-                              const tabi_value *a, conv_geom *g, int32_t *out_ns, int64_t *out_shape,
-                              int *out_transposed) {
-  int32_t nd = w->dl.ndim, ns = nd - 2;
-  tabi_dtype dt = tabi_tensor_dtype(in);
-  if (!tabi_dtype_is_floating(dt) && !tabi_dtype_is_integral(dt, 0))
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'input' has dtype %s; expected one of: uint8, int8, "
-                  "int16, int32, int64, float16, bfloat16, float32, float64", op, tabi_dtype_name(dt));
-  if (tabi_tensor_dtype(w) != dt)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'weight' has dtype %s; expected %s (the input's)", op,
-                  tabi_dtype_name(tabi_tensor_dtype(w)), tabi_dtype_name(dt));
-  if (nd < 3 || nd > 5)
-    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'weight' must be 3-D, 4-D or 5-D, got %dD", op, (int)nd);
-  char b1[96], b2[96]; /* the messages are the reference's (reference/ref_nn.c conv_setup) */
-  if (in->dl.ndim != nd)
-    return TC_ERR(c, TABI_ERR_SHAPE, "%s: expected %d-dimensional input for %d-dimensional weight %s, but "
-                  "got %d-dimensional input of size %s", op, (int)nd, (int)nd,
-                  ref_shape_str(b1, sizeof b1, nd, w->dl.shape), (int)in->dl.ndim,
-                  ref_shape_str(b2, sizeof b2, in->dl.ndim, in->dl.shape));
-  int transposed = a[3].u.i != 0;
-  int64_t groups = a[5].u.i, opad[3];
-  memset(g, 0, sizeof *g);
-  tabi_status st;
-  if ((st = conv_list(c, op, &a[0], "stride", ns, 1, g->s)) ||
-      (st = conv_list(c, op, &a[1], "padding", ns, 0, g->p)) ||
-      (st = conv_list(c, op, &a[2], "dilation", ns, 1, g->d)) ||
-      (st = conv_list(c, op, &a[4], "output_padding", ns, 0, opad)))
-    return st;
-  if (groups < 1)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'groups' is %lld; expected >= 1", op,
-                  (long long)groups);
-  int64_t cin = in->dl.shape[1];
-  int64_t cin_w = transposed ? w->dl.shape[0] : w->dl.shape[1] * groups;
-  int64_t cout = transposed ? w->dl.shape[1] * groups : w->dl.shape[0];
-  if (cin != cin_w || w->dl.shape[0] % groups != 0)
-    return TC_ERR(c, TABI_ERR_SHAPE, "%s: given groups=%lld and transposed=%d, weight of size %s expects "
-                  "input %s to have %lld channels (and weight's dim 0 divisible by groups)", op,
-                  (long long)groups, transposed, ref_shape_str(b1, sizeof b1, nd, w->dl.shape),
-                  ref_shape_str(b2, sizeof b2, in->dl.ndim, in->dl.shape), (long long)cin_w);
-  g->n = in->dl.shape[0];
-  g->groups = groups;
-  g->cl = transposed ? cin : cout;
-  g->ch = transposed ? cout : cin;
-  out_shape[0] = g->n;
-  out_shape[1] = cout;
-  for (int32_t i = 0; i < 3; i++) {
-    g->k[i] = i < ns ? w->dl.shape[2 + i] : 1;
-    if (i >= ns) {
-      g->lsp[i] = g->hsp[i] = 1;
-      continue;
-    }
-    int64_t isz = in->dl.shape[2 + i], span = g->d[i] * (g->k[i] - 1) + 1;
-    if (transposed) {
-      if (opad[i] >= g->s[i] && opad[i] >= g->d[i])
-        return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: output_padding (%lld) must be smaller than "
-                      "either stride (%lld) or dilation (%lld)", op, (long long)opad[i],
-                      (long long)g->s[i], (long long)g->d[i]);
-      int64_t osz = (isz - 1) * g->s[i] - 2 * g->p[i] + span + opad[i];
-      if (osz < 0 || (osz == 0 && isz > 0))
-        return TC_ERR(c, TABI_ERR_SHAPE, "%s: the computed output size %lld of spatial dim %d is too "
-                      "small", op, (long long)osz, (int)i);
-      g->lsp[i] = isz;
-      g->hsp[i] = osz;
-      out_shape[2 + i] = osz;
-    } else {
-      if (isz + 2 * g->p[i] < span)
-        return TC_ERR(c, TABI_ERR_SHAPE, "%s: padded input size %lld of spatial dim %d is smaller than "
-                      "the (dilated) kernel size %lld", op, (long long)(isz + 2 * g->p[i]), (int)i,
-                      (long long)span);
-      int64_t osz = (isz + 2 * g->p[i] - span) / g->s[i] + 1;
-      g->hsp[i] = isz;
-      g->lsp[i] = osz;
-      out_shape[2 + i] = osz;
-    }
-  }
-  *out_ns = ns;
-  *out_transposed = transposed;
-  return TABI_OK;
-}
+/* The geometry and the checks are the reference's (reference/ref_conv_check.c). */
+typedef ref_conv_geom conv_geom;
 
 typedef struct conv_args {
   conv_geom g;
@@ -224,6 +125,15 @@ static tabi_status conv_add_bias(tc_ctx *c, const char *op, tabi_tensor *out, co
   return tc_ew_launch(c, op, nd, out->dl.shape, &oo, 2, ia, &p, NULL);
 }
 
+/* The library's chosen algorithm per configuration key (cuDNN's here, MIOpen's
+ * in rocm_conv.cuh), in c->conv_algos: created on first use, 64 keys (the
+ * oldest key goes when full), freed with the context (tc_plugin.cu,
+ * rocm_kernels.cpp). */
+#define CONV_ALGO_KEYS 64
+static inline tc_algo_cache *conv_algo_cache(tc_ctx *c) {
+  return tc_algo_cache_of(&c->conv_algos, &c->mu, CONV_ALGO_KEYS);
+}
+
 #ifdef TC_HIP /* the ROCm plugin's MIOpen call and implicit GEMM, where CUDA calls cuDNN */
 #include "rocm_conv.cuh"
 #endif
@@ -242,46 +152,89 @@ void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op) {
   return r;
 }
 
-/* The chosen algorithm per configuration key; a small table in the ctx. */
-#define ALGO_CACHE 64
-typedef struct bwd_algo { /* a backward-data or backward-filter choice */
+typedef struct bwd_algo { /* a backward-data or backward-filter choice (the cached record) */
   int algo, math;
   size_t mem;
 } bwd_algo;
-typedef struct algo_cache {
-  char key[ALGO_CACHE][256]; /* backward keys start with "D|" / "F|", forward ones with a digit */
-  cudnnConvolutionFwdAlgoPerf_t perf[ALGO_CACHE];
-  bwd_algo bperf[ALGO_CACHE];
-  int n, next;
-} algo_cache;
+/* forward records are cudnnConvolutionFwdAlgoPerf_t; backward keys start with
+ * "D|" / "F|", forward ones with a digit */
+static_assert(sizeof(cudnnConvolutionFwdAlgoPerf_t) <= TC_ALGO_REC && sizeof(bwd_algo) <= TC_ALGO_REC,
+              "a cuDNN algorithm record exceeds the cache's record size");
 
-static int algo_lookup(tc_ctx *c, const char *key, cudnnConvolutionFwdAlgoPerf_t *out, bwd_algo *bout = NULL) {
-  int hit = 0;
-  pthread_mutex_lock(&c->mu);
-  algo_cache *ac = (algo_cache *)c->conv_algos;
-  for (int i = 0; ac && i < ac->n && !hit; i++)
-    if (strcmp(ac->key[i], key) == 0) {
-      if (out) *out = ac->perf[i];
-      if (bout) *bout = ac->bperf[i];
-      hit = 1;
-    }
-  pthread_mutex_unlock(&c->mu);
-  return hit;
+/* The descriptors of one 2-D cuDNN convolution call (x: the input, y: the
+ * output or grad_output, w: the weight) and the int dims they were set from,
+ * which make the algorithm cache's key. Forward and backward set them alike. */
+typedef struct cdnn_conv {
+  cudnnTensorDescriptor_t xd, yd;
+  cudnnFilterDescriptor_t wd;
+  cudnnConvolutionDescriptor_t cd;
+  int xs[4], xst[4], ys[4], yst[4], ws[4];
+  int pad[2], str[2], dil[2];
+} cdnn_conv;
+
+static cudnnDataType_t cdnn_dtype(tabi_dtype dt) {
+  return dt == TABI_DTYPE_FLOAT16    ? CUDNN_DATA_HALF
+         : dt == TABI_DTYPE_BFLOAT16 ? CUDNN_DATA_BFLOAT16
+         : dt == TABI_DTYPE_FLOAT32  ? CUDNN_DATA_FLOAT
+                                     : CUDNN_DATA_DOUBLE;
 }
 
-static void algo_store(tc_ctx *c, const char *key, const cudnnConvolutionFwdAlgoPerf_t *p,
-                       const bwd_algo *bp = NULL) {
-  pthread_mutex_lock(&c->mu);
-  if (!c->conv_algos) c->conv_algos = calloc(1, sizeof(algo_cache));
-  algo_cache *ac = (algo_cache *)c->conv_algos;
-  if (ac) {
-    int i = ac->n < ALGO_CACHE ? ac->n++ : ac->next;
-    if (ac->n == ALGO_CACHE) ac->next = (ac->next + 1) % ALGO_CACHE;
-    snprintf(ac->key[i], sizeof ac->key[i], "%s", key);
-    if (p) ac->perf[i] = *p;
-    if (bp) ac->bperf[i] = *bp;
+/* A 4-D tensor descriptor of t's shape and strides, also given as int in s, st. */
+static int cdnn_tensor(cudnnTensorDescriptor_t *d, cudnnDataType_t ddt, const tabi_tensor *t, int *s, int *st) {
+  for (int i = 0; i < 4; i++) {
+    s[i] = (int)t->dl.shape[i];
+    st[i] = (int)t->dl.strides[i];
   }
-  pthread_mutex_unlock(&c->mu);
+  return cudnnCreateTensorDescriptor(d) == 0 && cudnnSetTensorNdDescriptor(*d, ddt, 4, s, st) == 0;
+}
+
+/* The weight's filter descriptor in layout fmt; its shape as int in ws. */
+static int cdnn_filter(cudnnFilterDescriptor_t *d, cudnnDataType_t ddt, cudnnTensorFormat_t fmt,
+                       const tabi_tensor *w, int *ws) {
+  for (int i = 0; i < 4; i++) ws[i] = (int)w->dl.shape[i];
+  return cudnnCreateFilterDescriptor(d) == 0 && cudnnSetFilterNdDescriptor(*d, ddt, fmt, 4, ws) == 0;
+}
+
+/* g's 2-D cross-correlation: float64 computes in double, the rest in float32;
+ * FMA math for float32/float64 (no TF32), tensor ops for the half types. */
+static int cdnn_convolution(cudnnConvolutionDescriptor_t *d, tabi_dtype dt, const conv_geom *g, int *pad, int *str,
+                            int *dil) {
+  for (int i = 0; i < 2; i++) {
+    pad[i] = (int)g->p[i];
+    str[i] = (int)g->s[i];
+    dil[i] = (int)g->d[i];
+  }
+  cudnnDataType_t cdt = dt == TABI_DTYPE_FLOAT64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+  return cudnnCreateConvolutionDescriptor(d) == 0 &&
+         cudnnSetConvolutionNdDescriptor(*d, 2, pad, str, dil, CUDNN_CROSS_CORRELATION, cdt) == 0 &&
+         cudnnSetConvolutionGroupCount(*d, (int)g->groups) == 0 &&
+         cudnnSetConvolutionMathType(*d, dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT64
+                                             ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH) == 0;
+}
+
+/* All four descriptors; 0 when cuDNN refused one (cdnn_conv_destroy still
+ * frees those created). The filter is NHWC when nhwc, else NCHW. */
+static int cdnn_conv_init(cdnn_conv *d, tabi_dtype dt, const tabi_tensor *x, const tabi_tensor *y,
+                          const tabi_tensor *w, const conv_geom *g, int nhwc) {
+  memset(d, 0, sizeof *d);
+  cudnnDataType_t ddt = cdnn_dtype(dt);
+  return cdnn_tensor(&d->xd, ddt, x, d->xs, d->xst) && cdnn_tensor(&d->yd, ddt, y, d->ys, d->yst) &&
+         cdnn_filter(&d->wd, ddt, nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, w, d->ws) &&
+         cdnn_convolution(&d->cd, dt, g, d->pad, d->str, d->dil);
+}
+
+static void cdnn_conv_destroy(cdnn_conv *d) {
+  if (d->xd) cudnnDestroyTensorDescriptor(d->xd);
+  if (d->yd) cudnnDestroyTensorDescriptor(d->yd);
+  if (d->wd) cudnnDestroyFilterDescriptor(d->wd);
+  if (d->cd) cudnnDestroyConvolutionDescriptor(d->cd);
+}
+
+/* The device's cuDNN handle on the default stream (NULL with the error set). */
+static cudnnHandle_t cdnn_handle(tc_ctx *c, const tabi_tensor *t, const char *op) {
+  cudnnHandle_t hd = (cudnnHandle_t)tc_cudnn(c, t->dl.device.device_id, op);
+  if (hd) cudnnSetStream(hd, 0);
+  return hd;
 }
 
 static int is_nhwc(const tabi_tensor *t) {
@@ -295,36 +248,15 @@ static int is_nhwc(const tabi_tensor *t) {
 static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, const tabi_tensor *w,
                               const conv_geom *g, tabi_tensor *out, int nhwc) {
   tabi_dtype dt = tabi_tensor_dtype(in);
-  cudnnDataType_t ddt = dt == TABI_DTYPE_FLOAT16 ? CUDNN_DATA_HALF
-                        : dt == TABI_DTYPE_BFLOAT16 ? CUDNN_DATA_BFLOAT16
-                        : dt == TABI_DTYPE_FLOAT32 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE;
-  cudnnDataType_t cdt = dt == TABI_DTYPE_FLOAT64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
-  cudnnHandle_t hd = (cudnnHandle_t)tc_cudnn(c, in->dl.device.device_id, op);
+  cudnnHandle_t hd = cdnn_handle(c, in, op);
   if (!hd) return TABI_ERR_DEVICE;
-  cudnnSetStream(hd, 0);
-  cudnnTensorDescriptor_t xd = NULL, yd = NULL;
-  cudnnFilterDescriptor_t wd = NULL;
-  cudnnConvolutionDescriptor_t cd = NULL;
+  cdnn_conv d;
   tabi_status st = TABI_ERR_UNIMPLEMENTED;
-  int ok = cudnnCreateTensorDescriptor(&xd) == 0 && cudnnCreateTensorDescriptor(&yd) == 0 &&
-           cudnnCreateFilterDescriptor(&wd) == 0 && cudnnCreateConvolutionDescriptor(&cd) == 0;
-  int xs[4], xst[4], ys[4], yst[4];
-  for (int i = 0; i < 4; i++) {
-    xs[i] = (int)in->dl.shape[i];
-    xst[i] = (int)in->dl.strides[i];
-    ys[i] = (int)out->dl.shape[i];
-    yst[i] = (int)out->dl.strides[i];
-  }
-  int pad[2] = {(int)g->p[0], (int)g->p[1]}, str[2] = {(int)g->s[0], (int)g->s[1]},
-      dil[2] = {(int)g->d[0], (int)g->d[1]};
-  int ws[4] = {(int)w->dl.shape[0], (int)w->dl.shape[1], (int)w->dl.shape[2], (int)w->dl.shape[3]};
-  ok = ok && cudnnSetTensorNdDescriptor(xd, ddt, 4, xs, xst) == 0 &&
-       cudnnSetTensorNdDescriptor(yd, ddt, 4, ys, yst) == 0 &&
-       cudnnSetFilterNdDescriptor(wd, ddt, nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, 4, ws) == 0 &&
-       cudnnSetConvolutionNdDescriptor(cd, 2, pad, str, dil, CUDNN_CROSS_CORRELATION, cdt) == 0 &&
-       cudnnSetConvolutionGroupCount(cd, (int)g->groups) == 0 &&
-       cudnnSetConvolutionMathType(cd, dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT64
-                                           ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH) == 0;
+  int ok = cdnn_conv_init(&d, dt, in, out, w, g, nhwc);
+  const int *xs = d.xs, *xst = d.xst, *ws = d.ws, *pad = d.pad, *str = d.str, *dil = d.dil;
+  cudnnTensorDescriptor_t xd = d.xd, yd = d.yd;
+  cudnnFilterDescriptor_t wd = d.wd;
+  cudnnConvolutionDescriptor_t cd = d.cd;
   if (ok) {
     cudnnConvolutionFwdAlgoPerf_t perf[16];
     int n = 0;
@@ -335,7 +267,7 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
     snprintf(key, sizeof key, "%d|%d %d %d %d|%d %d %d %d|%d %d %d %d|%d %d %d %d %d %d %d|%d", (int)dt,
              xs[0], xs[1], xs[2], xs[3], xst[0], xst[1], xst[2], xst[3], ws[0], ws[1], ws[2], ws[3],
              pad[0], pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, nhwc * 2 + det);
-    int cached = algo_lookup(c, key, &perf[0]);
+    int cached = tc_algo_cache_get(conv_algo_cache(c), key, &perf[0], sizeof perf[0]);
     if (cached) {
       n = 1;
     } else {
@@ -372,15 +304,12 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
         c->h->tensor_release(c->h->ctx, wst);
         if (r == CUDNN_STATUS_SUCCESS) {
           st = TABI_OK;
-          if (!cached) algo_store(c, key, &perf[i]);
+          if (!cached) tc_algo_cache_put(conv_algo_cache(c), key, &perf[i], sizeof perf[i]);
         }
       }
     }
   }
-  if (xd) cudnnDestroyTensorDescriptor(xd);
-  if (yd) cudnnDestroyTensorDescriptor(yd);
-  if (wd) cudnnDestroyFilterDescriptor(wd);
-  if (cd) cudnnDestroyConvolutionDescriptor(cd);
+  cdnn_conv_destroy(&d);
   return st;
 }
 
@@ -394,35 +323,17 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
 static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const tabi_tensor *go,
                                   const tabi_tensor *in, const tabi_tensor *w, const conv_geom *g,
                                   tabi_tensor *res) {
-  tabi_dtype dt = tabi_tensor_dtype(in);
-  cudnnDataType_t ddt = dt == TABI_DTYPE_FLOAT16 ? CUDNN_DATA_HALF
-                        : dt == TABI_DTYPE_BFLOAT16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT;
-  cudnnHandle_t hd = (cudnnHandle_t)tc_cudnn(c, in->dl.device.device_id, op);
+  tabi_dtype dt = tabi_tensor_dtype(in); /* float32 or a half type: compute in float32 */
+  cudnnHandle_t hd = cdnn_handle(c, in, op);
   if (!hd) return TABI_ERR_DEVICE;
-  cudnnSetStream(hd, 0);
-  cudnnTensorDescriptor_t xd = NULL, yd = NULL;
-  cudnnFilterDescriptor_t wd = NULL;
-  cudnnConvolutionDescriptor_t cd = NULL;
+  cdnn_conv d;
   tabi_status st = TABI_ERR_UNIMPLEMENTED;
-  int ok = cudnnCreateTensorDescriptor(&xd) == 0 && cudnnCreateTensorDescriptor(&yd) == 0 &&
-           cudnnCreateFilterDescriptor(&wd) == 0 && cudnnCreateConvolutionDescriptor(&cd) == 0;
-  int xs[4], xst[4], ys[4], yst[4], ws[4];
-  for (int i = 0; i < 4; i++) {
-    xs[i] = (int)in->dl.shape[i];
-    xst[i] = (int)in->dl.strides[i];
-    ys[i] = (int)go->dl.shape[i];
-    yst[i] = (int)go->dl.strides[i];
-    ws[i] = (int)w->dl.shape[i];
-  }
-  int pad[2] = {(int)g->p[0], (int)g->p[1]}, str[2] = {(int)g->s[0], (int)g->s[1]},
-      dil[2] = {(int)g->d[0], (int)g->d[1]};
+  int ok = cdnn_conv_init(&d, dt, in, go, w, g, 0);
+  const int *xs = d.xs, *ys = d.ys, *ws = d.ws, *pad = d.pad, *str = d.str, *dil = d.dil;
+  cudnnTensorDescriptor_t xd = d.xd, yd = d.yd;
+  cudnnFilterDescriptor_t wd = d.wd;
+  cudnnConvolutionDescriptor_t cd = d.cd;
   int f32 = dt == TABI_DTYPE_FLOAT32;
-  ok = ok && cudnnSetTensorNdDescriptor(xd, ddt, 4, xs, xst) == 0 &&
-       cudnnSetTensorNdDescriptor(yd, ddt, 4, ys, yst) == 0 &&
-       cudnnSetFilterNdDescriptor(wd, ddt, CUDNN_TENSOR_NCHW, 4, ws) == 0 &&
-       cudnnSetConvolutionNdDescriptor(cd, 2, pad, str, dil, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT) == 0 &&
-       cudnnSetConvolutionGroupCount(cd, (int)g->groups) == 0 &&
-       cudnnSetConvolutionMathType(cd, f32 ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH) == 0;
   if (ok) {
     int det = c->h->deterministic(c->h->ctx);
     char key[256];
@@ -430,7 +341,7 @@ static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const ta
              (int)dt, xs[0], xs[1], xs[2], xs[3], ys[0], ys[1], ys[2], ys[3], ws[0], ws[1], ws[2], ws[3], pad[0],
              pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, det);
     bwd_algo cand[16];
-    int nc = 0, cached = algo_lookup(c, key, NULL, &cand[0]);
+    int nc = 0, cached = tc_algo_cache_get(conv_algo_cache(c), key, &cand[0], sizeof cand[0]);
     if (cached) {
       nc = 1;
     } else { /* candidates, fastest first: measured once, else the heuristics */
@@ -486,14 +397,11 @@ static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const ta
       c->h->tensor_release(c->h->ctx, wst);
       if (r == CUDNN_STATUS_SUCCESS) {
         st = TABI_OK;
-        if (!cached) algo_store(c, key, NULL, &cand[i]);
+        if (!cached) tc_algo_cache_put(conv_algo_cache(c), key, &cand[i], sizeof cand[i]);
       }
     }
   }
-  if (xd) cudnnDestroyTensorDescriptor(xd);
-  if (yd) cudnnDestroyTensorDescriptor(yd);
-  if (wd) cudnnDestroyFilterDescriptor(wd);
-  if (cd) cudnnDestroyConvolutionDescriptor(cd);
+  cdnn_conv_destroy(&d);
   return st;
 }
 #else
@@ -511,17 +419,9 @@ static tabi_status k_convolution(TC_ARGS) {
   int32_t ns = 0;
   int transposed = 0;
   int64_t oshape[5];
-  tabi_status st = conv_setup(c, OPN, in, w, &args[3], &g, &ns, oshape, &transposed);
+  tabi_status st = ref_conv_check(c->h, call, args, &g, &ns, oshape, &transposed);
   if (st) return st;
   tabi_dtype dt = tabi_tensor_dtype(in);
-  if (bias) {
-    if (tabi_tensor_dtype(bias) != dt)
-      return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'bias' has dtype %s; expected %s (the input's)", OPN,
-                    tabi_dtype_name(tabi_tensor_dtype(bias)), tabi_dtype_name(dt));
-    if (bias->dl.ndim != 1 || bias->dl.shape[0] != oshape[1])
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'bias' must be 1-D with %lld elements (the output "
-                    "channels)", OPN, (long long)oshape[1]);
-  }
   if ((st = tc_check_cuda(c, in, OPN, "input")) || (st = tc_check_cuda(c, w, OPN, "weight")) ||
       (st = tc_use_device(c, in, OPN)))
     return st;
@@ -675,8 +575,8 @@ static tabi_status conv_bwd_cudnn(tc_ctx *c, const char *op, tabi_tensor *go, ta
 #endif
 
 /* grad_input, grad_weight, grad_bias (each None when its output_mask is off):
- * the reference's checks (conv_setup on input/weight, then grad_output's dtype
- * and shape) and its sums, element by element (tc_convbwd.cuh). */
+ * the reference's checks (ref_conv_bwd_check: convolution's, then grad_output's
+ * dtype and shape) and its sums, element by element (tc_convbwd.cuh). */
 static tabi_status k_convolution_backward(TC_ARGS) {
   TC_CTX;
   tabi_tensor *go = args[0].u.t, *in = args[1].u.t, *w = args[2].u.t;
@@ -685,19 +585,10 @@ static tabi_status k_convolution_backward(TC_ARGS) {
   int32_t ns = 0;
   int transposed = 0;
   int64_t oshape[5];
-  tabi_status st = conv_setup(c, OPN, in, w, &args[4], &g, &ns, oshape, &transposed);
+  tabi_status st = ref_conv_bwd_check(c->h, call, args, &g, &ns, oshape, &transposed);
   if (st) return st;
   tabi_dtype dt = tabi_tensor_dtype(in);
-  if (tabi_tensor_dtype(go) != dt)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'grad_output' has dtype %s; expected %s (the input's)", OPN,
-                  tabi_dtype_name(tabi_tensor_dtype(go)), tabi_dtype_name(dt));
   int32_t nd = ns + 2;
-  int bad = go->dl.ndim != nd;
-  for (int32_t i = 0; !bad && i < nd; i++) bad = go->dl.shape[i] != oshape[i];
-  char b1[96], b2[96];
-  if (bad)
-    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'grad_output' has shape %s; expected %s (the output's)", OPN,
-                  ref_shape_str(b1, sizeof b1, go->dl.ndim, go->dl.shape), ref_shape_str(b2, sizeof b2, nd, oshape));
   if ((st = tc_check_cuda(c, go, OPN, "grad_output")) || (st = tc_check_cuda(c, in, OPN, "input")) ||
       (st = tc_check_cuda(c, w, OPN, "weight")) || (st = tc_use_device(c, in, OPN)))
     return st;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tc.h"
+#include "tc_algo_cache.h"
 
 extern "C" {
 /* The reference's kernel table entry (reference/ref.h), declared here because
@@ -51,7 +52,7 @@ static void tc_destroy(void *ctx) {
 #endif
   }
   tc_fft_destroy(c);
-  free(c->conv_algos);
+  tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
   pthread_mutex_destroy(&c->mu);
   free(c);
 }

@@ -28,40 +28,9 @@
 #include "rocm_dl.h"
 #include "rocm_tile.cuh"
 
-/* MIOpen's chosen algorithm per configuration (c->conv_algos; freed with the
- * context by rocm_kernels_destroy). */
-#define RM_CACHE 64
-typedef struct rm_cache {
-  char key[RM_CACHE][160];
-  rocm_mi_perf perf[RM_CACHE];
-  int n, next;
-} rm_cache;
-
-static int rm_lookup(tc_ctx *c, const char *key, rocm_mi_perf *out) {
-  int hit = 0;
-  pthread_mutex_lock(&c->mu);
-  rm_cache *rc = (rm_cache *)c->conv_algos;
-  for (int i = 0; rc && i < rc->n && !hit; i++)
-    if (strcmp(rc->key[i], key) == 0) {
-      *out = rc->perf[i];
-      hit = 1;
-    }
-  pthread_mutex_unlock(&c->mu);
-  return hit;
-}
-
-static void rm_store(tc_ctx *c, const char *key, const rocm_mi_perf *p) {
-  pthread_mutex_lock(&c->mu);
-  if (!c->conv_algos) c->conv_algos = calloc(1, sizeof(rm_cache));
-  rm_cache *rc = (rm_cache *)c->conv_algos;
-  if (rc) {
-    int i = rc->n < RM_CACHE ? rc->n++ : rc->next;
-    if (rc->n == RM_CACHE) rc->next = (rc->next + 1) % RM_CACHE;
-    snprintf(rc->key[i], sizeof rc->key[i], "%s", key);
-    rc->perf[i] = *p;
-  }
-  pthread_mutex_unlock(&c->mu);
-}
+/* MIOpen's chosen algorithm per configuration: the record of the shared
+ * algorithm cache (tc_algo_cache.h, conv_algo_cache in tc_conv.cu). */
+static_assert(sizeof(rocm_mi_perf) <= TC_ALGO_REC, "rocm_mi_perf exceeds the cache's record size");
 
 /* The device's MIOpen handle, created on first use (kept in c->dnn[]). */
 static void *rm_handle(tc_ctx *c, const rocm_miopen *mi, int32_t dev) {
@@ -115,7 +84,7 @@ static tabi_status rocm_miopen_conv(tc_ctx *c, const tabi_tensor *in, const tabi
            xs[1], xs[2], xs[3], xst[0], xst[1], xst[2], xst[3], ws[0], ws[1], ws[2], ws[3], (int)g->p[0],
            (int)g->p[1], (int)g->s[0], (int)g->s[1], (int)g->d[0], (int)g->d[1], (long long)g->groups);
   rocm_mi_perf perf[8];
-  int n = 0, cached = ok && rm_lookup(c, key, &perf[0]);
+  int n = 0, cached = ok && tc_algo_cache_get(conv_algo_cache(c), key, &perf[0], sizeof perf[0]);
   if (cached) {
     n = 1;
   } else if (ok) {
@@ -144,7 +113,7 @@ static tabi_status rocm_miopen_conv(tc_ctx *c, const tabi_tensor *in, const tabi
     c->h->tensor_release(c->h->ctx, wst_t);
     if (r == ROCM_MI_SUCCESS) {
       st = TABI_OK;
-      if (!cached) rm_store(c, key, &perf[i]);
+      if (!cached) tc_algo_cache_put(conv_algo_cache(c), key, &perf[i], sizeof perf[i]);
     }
   }
   if (xd) mi->destroy_tensor(xd);

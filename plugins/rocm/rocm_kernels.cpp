@@ -9,6 +9,7 @@
 #include "rocm.h"
 #include "rocm_dl.h"
 #include "tc.h"
+#include "tc_algo_cache.h"
 
 /* The shared files mark the process as a HIP user (fork safety, rocm_device.c). */
 extern "C" void tc_note_cuda_used(void) { rocm_note_hip_used(); }
@@ -43,7 +44,7 @@ void rocm_kernels_destroy(void *ctx) {
       if (mi && hipSetDevice(d) == hipSuccess) mi->destroy(c->dnn[d]);
     }
   }
-  free(c->conv_algos); /* MIOpen's algorithm choices */
+  tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
   pthread_mutex_destroy(&c->mu);
   free(c);
 }
