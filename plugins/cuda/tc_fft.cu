@@ -7,8 +7,9 @@
  * Plans are cached per (type, n, batch, device, thread): cuFFT lets several
  * threads run FFTs only with distinct plans. The ROCm plugin (TC_HIP; no
  * rocFFT on Debian 12) runs each 1-D stage on its own kernels instead: the
- * Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths, else the direct DFT
- * of rocm_dft.cuh. */
+ * Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths, Bluestein's
+ * algorithm over it (rocm_bluestein.cuh) for other lengths from RD_FFT_MIN,
+ * the direct DFT of rocm_dft.cuh for shorter rows. */
 #ifndef __HIPCC__ /* the ROCm plugin compiles this file too: rocm_fft.cuh / rocm_dft.cuh */
 #include <cufft.h>
 #endif
@@ -93,6 +94,7 @@ void tc_fft_destroy(tc_ctx *c) {
 #else
 #include "rocm_dft.cuh"
 #include "rocm_fft.cuh"
+#include "rocm_bluestein.cuh"
 #endif /* TC_HIP */
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
@@ -162,6 +164,59 @@ static int grid(int64_t n) {
   return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
 }
 
+#ifdef TC_HIP
+/* rocm_bluestein.cuh's launch order for a batch of rows of length n on the
+ * Stockham FFT of length m (steps/ns its plan), ip -> opp: the filter's
+ * spectrum once for the whole batch (no plan cache here), then forward,
+ * pointwise product, inverse. Scratch: (2*batch + 2) * m double complex. */
+static tabi_status bluestein(tc_ctx *c, const char *op, DLDevice dev, const char *ip, char *opp,
+                             int kind, int fwd, int dbl, int64_t batch, int64_t n, int64_t m,
+                             const rd_fft_step *steps, int ns) {
+  tabi_tensor *scr = NULL;
+  int64_t scr_n = (2 * batch + 2) * m;
+  tabi_status st = tc_empty(c, dev, TABI_DTYPE_COMPLEX128, 1, &scr_n, &scr);
+  if (st != TABI_OK) return st;
+  double *base = (double *)tabi_tensor_data(scr);
+  double *ab[2] = {base, base + 2 * batch * m}, *fb[2] = {base + 4 * batch * m, base + 4 * batch * m + 2 * m};
+  rd_bs_filter<<<grid(m), 256>>>(fb[0], kind, fwd, n, m);
+  st = tc_launch_status(c, op);
+  for (int s = 0; s < ns && st == TABI_OK; s++) {
+    rd_fft_stage<<<grid(m / steps[s].radix), 256>>>(fb[s % 2], fb[(s + 1) % 2], 1, m, steps[s].p,
+                                                    steps[s].radix, 1);
+    st = tc_launch_status(c, op);
+  }
+  if (st == TABI_OK) {
+    if (dbl)
+      rd_bs_load<double><<<grid(batch * m), 256>>>(ip, ab[0], kind, fwd, batch, n, m);
+    else
+      rd_bs_load<float><<<grid(batch * m), 256>>>(ip, ab[0], kind, fwd, batch, n, m);
+    st = tc_launch_status(c, op);
+  }
+  for (int s = 0; s < 2 * ns && st == TABI_OK; s++) {
+    if (s == ns) { /* ab[ns % 2] holds FFT_m(a) */
+      rd_bs_mul<<<grid(batch * m), 256>>>(ab[s % 2], fb[ns % 2], batch, m);
+      st = tc_launch_status(c, op);
+      if (st != TABI_OK) break;
+    }
+    const rd_fft_step *sp = &steps[s % ns];
+    rd_fft_stage<<<grid(batch * (m / sp->radix)), 256>>>(ab[s % 2], ab[(s + 1) % 2], batch, m, sp->p,
+                                                         sp->radix, s < ns);
+    st = tc_launch_status(c, op);
+  }
+  if (st == TABI_OK) { /* 2*ns stages: the result is back in ab[0] */
+    int64_t outs_n = batch * (kind == 1 ? n / 2 + 1 : n);
+    if (dbl)
+      rd_bs_store<double><<<grid(outs_n), 256>>>(ab[0], opp, kind, fwd, batch, n, m);
+    else
+      rd_bs_store<float><<<grid(outs_n), 256>>>(ab[0], opp, kind, fwd, batch, n, m);
+    st = tc_launch_status(c, op);
+  }
+  /* back to the allocator: its next user is ordered after these launches */
+  release(c, scr);
+  return st;
+}
+#endif
+
 /* One 1-D stage along dim d of `in` (any layout). kind: 0 c2c (sign), 1 r2c
  * onesided, 2 c2r to length n. Returns a new tensor in `in`'s dim order. */
 static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, int kind, int fwd,
@@ -224,13 +279,21 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
 #ifdef TC_HIP
     /* No rocFFT: the Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths
      * from RD_FFT_MIN (a scratch of two double complex copies of the batch,
-     * 32*batch*n bytes; r2c/c2r run as full complex transforms), else the
-     * direct DFT of rocm_dft.cuh (O(n^2), no scratch). */
+     * 32*batch*n bytes; r2c/c2r run as full complex transforms); other
+     * lengths from RD_FFT_MIN Bluestein's algorithm of rocm_bluestein.cuh on
+     * the Stockham FFT of a 2,3,5-smooth m >= 2n-1 (scratch 16*(2*batch+2)*m
+     * bytes); shorter rows the direct DFT of rocm_dft.cuh (O(n^2), no
+     * scratch). */
     const char *ip = (const char *)tabi_tensor_data(src);
     char *opp = (char *)tabi_tensor_data(dst);
     rd_fft_step steps[RD_FFT_MAX_STAGES];
     int ns = sig >= RD_FFT_MIN ? rd_fft_plan(sig, steps) : -1;
-    if (ns >= 0) {
+    int64_t bs_m = ns < 0 && sig >= RD_FFT_MIN ? rd_bs_len(sig) : -1;
+    int bs_ns = bs_m > 0 ? rd_fft_plan(bs_m, steps) : -1;
+    if (bs_ns > 0) {
+      st = bluestein(c, op, in->dl.device, ip, opp, kind, fwd, dbl, batch, sig, bs_m, steps,
+                     bs_ns);
+    } else if (ns >= 0) {
       tabi_tensor *scr = NULL;
       int64_t scr_n = 2 * batch * sig;
       st = tc_empty(c, in->dl.device, TABI_DTYPE_COMPLEX128, 1, &scr_n, &scr);

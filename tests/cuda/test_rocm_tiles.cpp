@@ -38,6 +38,7 @@ static std::barrier<> *emu_bar;
 
 #include "rocm_dft.cuh"
 #include "rocm_fft.cuh"
+#include "rocm_bluestein.cuh"
 #include "rocm_tile.cuh"
 
 /* The fields the kernels read, named as tc_blas.cu's mm_args and tc_conv.cu's
@@ -281,10 +282,14 @@ static void dft_case(int64_t n) {
  * or barriers in these kernels; creating threads is what costs here) */
 #define FFT_NT 8
 template <typename R>
+static std::vector<R> bs_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n,
+                             int *stages);
+template <typename R>
 static std::vector<R> fft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n,
                               int *stages) {
   rd_fft_step st[RD_FFT_MAX_STAGES];
   int ns = rd_fft_plan(n, st);
+  if (ns < 0 && n >= RD_FFT_MIN) return bs_run(in, kind, fwd, batch, n, stages);
   *stages = ns;
   std::vector<R> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
   if (ns < 0) return out;
@@ -306,6 +311,38 @@ static std::vector<R> fft_run(const std::vector<R> &in, int kind, int fwd, int64
   return out;
 }
 
+/* Bluestein (rocm_bluestein.cuh) as tc_fft.cu's bluestein() launches it:
+ * the filter's spectrum in F0/F1, the data forward A<->B, the product, the
+ * inverse, the store from A. *stages: the length-m plan's, -1 without one. */
+template <typename R>
+static std::vector<R> bs_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n,
+                             int *stages) {
+  rd_fft_step st[RD_FFT_MAX_STAGES];
+  const int64_t m = rd_bs_len(n);
+  const int ns = m > 0 ? rd_fft_plan(m, st) : -1;
+  *stages = ns;
+  std::vector<R> out((size_t)(batch * (kind == 1 ? n / 2 + 1 : n) * (kind == 2 ? 1 : 2)));
+  if (ns <= 0) return out;
+  std::vector<double> scratch((size_t)(2 * (2 * batch + 2) * m));
+  double *ab[2] = {scratch.data(), scratch.data() + 2 * batch * m};
+  double *fb[2] = {scratch.data() + 4 * batch * m, scratch.data() + 4 * batch * m + 2 * m};
+  const char *src = (const char *)in.data();
+  char *dst = (char *)out.data();
+  launch(dim3{2, 1, 1}, [&] { rd_bs_filter(fb[0], kind, fwd, n, m); }, FFT_NT);
+  for (int s = 0; s < ns; s++)
+    launch(dim3{2, 1, 1}, [&] { rd_fft_stage(fb[s % 2], fb[(s + 1) % 2], 1, m, st[s].p, st[s].radix, 1); },
+           FFT_NT);
+  launch(dim3{2, 1, 1}, [&] { rd_bs_load<R>(src, ab[0], kind, fwd, batch, n, m); }, FFT_NT);
+  for (int s = 0; s < 2 * ns; s++) {
+    if (s == ns) launch(dim3{2, 1, 1}, [&] { rd_bs_mul(ab[s % 2], fb[ns % 2], batch, m); }, FFT_NT);
+    const rd_fft_step sp = st[s % ns];
+    launch(dim3{2, 1, 1},
+           [&] { rd_fft_stage(ab[s % 2], ab[(s + 1) % 2], batch, m, sp.p, sp.radix, s < ns); }, FFT_NT);
+  }
+  launch(dim3{2, 1, 1}, [&] { rd_bs_store<R>(ab[0], dst, kind, fwd, batch, n, m); }, FFT_NT);
+  return out;
+}
+
 template <typename R>
 static std::vector<R> rd_dft_run(const std::vector<R> &in, int kind, int fwd, int64_t batch,
                                  int64_t n) {
@@ -320,6 +357,9 @@ static std::vector<R> rd_dft_run(const std::vector<R> &in, int kind, int fwd, in
 static double fft_worst[2][3];  /* [double storage][kind]: max relative error vs naive */
 static double fft_worst_dft[2]; /* [double storage]: max relative difference from rd_dft */
 static int fft_compared;
+/* the same for the lengths Bluestein takes (fft_case sets fft_bs) */
+static double bs_worst[2][3], bs_worst_dft[2], bs_worst_rms[2];
+static int bs_compared, fft_bs;
 
 /* Output element (row b, bin/sample j) of the naive transform, long double. */
 template <typename R>
@@ -365,6 +405,8 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
       if (n % 2 == 0) in[(size_t)(2 * (b * in_len + n / 2) + 1)] = 0;
     }
   int ns = 0;
+  rd_fft_step plan[RD_FFT_MAX_STAGES];
+  fft_bs = n >= RD_FFT_MIN && rd_fft_plan(n, plan) < 0;
   std::vector<R> got = fft_run(in, kind, fwd, batch, n, &ns);
   checks++;
   if (ns < 0) {
@@ -395,7 +437,8 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
         failures++;
       }
     }
-    fft_worst_dft[dbl] = fmax(fft_worst_dft[dbl], mx > 0 ? err / mx : err);
+    double *w = fft_bs ? bs_worst_dft : fft_worst_dft;
+    w[dbl] = fmax(w[dbl], mx > 0 ? err / mx : err);
   }
   /* (b) against the naive long double DFT */
   std::vector<long double> cs((size_t)n), sn((size_t)n);
@@ -435,6 +478,7 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
         double tol = dbl ? 1e-7 + 1e-7 * fabs(want) : 1e-5 + 1.3e-6 * fabs(want);
         checks++;
         fft_compared++;
+        bs_compared += fft_bs;
         if (!(dw <= tol) || !(d <= (dbl ? 1e-13 : 1.2e-7) * (mx + 1e-300) + 1e-300)) {
           if (failures < 10)
             fprintf(stderr, "%s vs naive bin %lld.%d: got %.15g, want %.15Lg\n", what,
@@ -444,10 +488,13 @@ static void fft_case(int64_t n, int64_t batch, int kind, int fwd) {
       }
     }
     double rel = mx > 0 ? err / mx : err;
-    fft_worst[dbl][kind] = fmax(fft_worst[dbl][kind], rel);
-    if (n >= 65536 && b == 0) /* also against the rms |ref|: the typical bin */
-      printf("  %s: max |err| / max |ref| %.3g, / rms |ref| %.3g\n", what, rel,
-             err / sqrt(ss / (double)bins.size()));
+    double rel_rms = ss > 0 ? err / sqrt(ss / (double)bins.size()) : err;
+    double *w = fft_bs ? bs_worst[dbl] : fft_worst[dbl];
+    w[kind] = fmax(w[kind], rel);
+    if (fft_bs) bs_worst_rms[dbl] = fmax(bs_worst_rms[dbl], rel_rms);
+    if ((n >= 65536 || (fft_bs && n >= 1000 && batch == 1)) && b == 0) /* and to the rms |ref| */
+      printf("  %s%s: max |err| / max |ref| %.3g, / rms |ref| %.3g\n", what,
+             fft_bs ? " (Bluestein)" : "", rel, rel_rms);
   }
 }
 
@@ -473,6 +520,48 @@ static void fft_plan_checks() {
       failures++;
     }
   }
+}
+
+/* rd_bs_len: the smallest 2,3,5-smooth m >= 2n-1, against a scan */
+static void bs_len_checks() {
+  rd_fft_step st[RD_FFT_MAX_STAGES];
+  for (int64_t n : {2, 3, 7, 32, 37, 97, 143, 257, 1009, 65537, 1048573}) {
+    int64_t want = 2 * n - 1;
+    while (rd_fft_plan(want, st) < 0) want++;
+    checks++;
+    if (rd_bs_len(n) != want) {
+      fprintf(stderr, "rd_bs_len(%lld) = %lld, want %lld\n", (long long)n, (long long)rd_bs_len(n),
+              (long long)want);
+      failures++;
+    }
+  }
+  checks += 2;
+  if (rd_bs_len(1) != -1 || rd_bs_len(RD_BS_MAX_N + 1) != -1) {
+    fprintf(stderr, "rd_bs_len: out-of-range lengths accepted\n");
+    failures++;
+  }
+}
+
+/* Bluestein's lengths: primes, 7-smooth, 11*13-type, 17*241 */
+static void fft_bs_all(int big) {
+  bs_len_checks();
+  for (int64_t n : {33, 37, 49, 97, 143, 257, 448, 1001, 1009, 4097, 9152, 65537})
+    for (int64_t batch : {1, 3})
+      for (int kind = 0; kind < 3; kind++)
+        for (int fwd = 0; fwd < 2; fwd++) {
+          if (n > 4097 && (batch == 3 || fwd == (kind == 2))) continue; /* one direction a kind */
+          fft_case<double>(n, batch, kind, fwd);
+          fft_case<float>(n, batch, kind, fwd);
+        }
+  if (big) /* near 2^20: a prime (m = 2^21) and 7^7 */
+    for (int kind = 0; kind < 3; kind++) {
+      fft_case<double>(1048573, 1, kind, 1);
+      fft_case<float>(1048573, 1, kind, kind == 2);
+      if (kind == 0) {
+        fft_case<double>(823543, 1, 0, 0);
+        fft_case<float>(823543, 1, 0, 1);
+      }
+    }
 }
 
 static void fft_all(int big) {
@@ -513,6 +602,13 @@ int main(int argc, char **argv) {
     printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g\n",
            d ? "float64" : "float32", fft_worst[d][0], fft_worst[d][1], fft_worst[d][2],
            fft_worst_dft[d]);
+  fft_bs_all(strcmp(arg, "--no-big") != 0);
+  printf("bluestein: %d outputs compared with the naive DFT; max relative error", bs_compared);
+  printf(" (to the largest |ref|; last column to the rms |ref|):\n");
+  for (int d = 1; d >= 0; d--)
+    printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g; rms %.3g\n",
+           d ? "float64" : "float32", bs_worst[d][0], bs_worst[d][1], bs_worst[d][2],
+           bs_worst_dft[d], bs_worst_rms[d]);
   for (int64_t n : {1, 2, 7, 8, 16, 45}) dft_case(n);
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
