@@ -55,7 +55,7 @@ const char *tc_op_name(tc_ctx *c, const tabi_call *call);
 tabi_status tc_cuda_status(tc_ctx *c, cudaError_t e, const char *op, const char *what);
 /* Makes the tensor's device current. */
 tabi_status tc_use_device(tc_ctx *c, const tabi_tensor *t, const char *op);
-/* The last launch's error, as a status (after <<<>>>). */
+/* The last launch's error, as a status (after TC_LAUNCH). */
 tabi_status tc_launch_status(tc_ctx *c, const char *op);
 
 /* A new contiguous tensor on `dev`. */

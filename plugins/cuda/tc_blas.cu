@@ -8,7 +8,7 @@
  * dtypes, and empty inner dimensions, use a plain strided kernel (int64
  * accumulation, wrapping, as the reference). cuBLAS GEMM is bitwise
  * reproducible run to run, so deterministic mode needs nothing more. */
-#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: own GEMM, rocm_gemm.cuh */
+#if !defined(__HIPCC__) && !defined(TC_SIM) /* ROCm and gpusim compile this file too: own GEMM, rocm_gemm.cuh */
 #include <cublas_v2.h>
 #endif
 
@@ -230,7 +230,7 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     j.alpha[0] = al[0]; j.alpha[1] = al[1];
     j.beta[0] = be[0]; j.beta[1] = be[1];
     int64_t g = (total + 255) / 256;
-    mm_naive<<<(int)(g > 65536 ? 65536 : g), 256>>>(j);
+    TC_LAUNCH((int)(g > 65536 ? 65536 : g), 256, mm_naive)(j);
     st = tc_launch_status(c, op);
   }
   if (st != TABI_OK) {

@@ -87,10 +87,10 @@ static tabi_status batch_norm(TC_ARGS, int form) {
     double *ms = (double *)tabi_tensor_data(tmp[1]);
     unsigned cb = (unsigned)(d.C < (1 << 20) ? d.C : (1 << 20));
     if (a.training)
-      bn_stats_kernel<<<cb, NT>>>(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), tc_mdata(a.rm), tc_mdata(a.rv), ms);
+      TC_LAUNCH(cb, NT, bn_stats_kernel)(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), tc_mdata(a.rm), tc_mdata(a.rv), ms);
     else
-      bn_eval_kernel<<<tc_blocks(d.C, NT), NT>>>(g, tc_cdata(a.rm), tc_cdata(a.rv), ms);
-    if (n > 0) bn_elem_kernel<<<tc_blocks(n, NT), NT>>>(g, tc_cdata(tmp[0]), tc_cdata(a.w), tc_cdata(a.b), ms, tc_mdata(o[0]), n);
+      TC_LAUNCH(tc_blocks(d.C, NT), NT, bn_eval_kernel)(g, tc_cdata(a.rm), tc_cdata(a.rv), ms);
+    if (n > 0) TC_LAUNCH(tc_blocks(n, NT), NT, bn_elem_kernel)(g, tc_cdata(tmp[0]), tc_cdata(a.w), tc_cdata(a.b), ms, tc_mdata(o[0]), n);
     st = tc_launch_status(c, OPN);
   }
   tc_release_all(c, tmp, 2);

@@ -493,7 +493,7 @@ static tabi_status k_convolution(TC_ARGS) {
     }
     a.total = total;
     int64_t gr = (total + 127) / 128;
-    conv_direct<<<(int)(gr > 65536 ? 65536 : gr), 128>>>(a);
+    TC_LAUNCH((int)(gr > 65536 ? 65536 : gr), 128, conv_direct)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {
@@ -523,7 +523,7 @@ static tabi_status conv_bwd_run(tc_ctx *c, tcb_geom *g, int32_t ns, const tabi_t
   int64_t total = tcb_count(g);
   if (total == 0) return TABI_OK;
   int64_t gr = (total + 127) / 128;
-  conv_bwd_direct<<<(int)(gr > 65536 ? 65536 : gr), 128>>>(*g, (const char *)tabi_tensor_data(x),
+  TC_LAUNCH((int)(gr > 65536 ? 65536 : gr), 128, conv_bwd_direct)(*g, (const char *)tabi_tensor_data(x),
                                                             y ? (const char *)tabi_tensor_data(y) : NULL,
                                                             (char *)tabi_tensor_data(*res), total);
   st = tc_launch_status(c, "aten::convolution_backward");

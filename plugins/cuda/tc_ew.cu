@@ -548,7 +548,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
       (p->op == TC_B_MUL || p->op == TC_B_DIV || ((p->op == TC_B_ADD || p->op == TC_B_SUB) && p->pf == 1.0)) &&
       ((uintptr_t)a.o[0].ptr % 16 == 0) && ((uintptr_t)a.o[1].ptr % 16 == 0) &&
       ((uintptr_t)a.o[2].ptr % 16 == 0)) {
-    tc_f32_binary<<<grid_for((a.n + 3) / 4), 256>>>(
+    TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary)(
         (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)a.o[2].ptr, a.n, p->op,
         (float)p->pf);
     return tc_launch_status(c, op);
@@ -567,20 +567,20 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     a.err = err;
   }
   int g = grid_for(a.n);
-#define TC_LAUNCH(CAT)                                                   \
-  switch (nin) {                                                         \
-    case 1: tc_ew_kernel<CAT, 1><<<g, 256>>>(a); break;                  \
-    case 2: tc_ew_kernel<CAT, 2><<<g, 256>>>(a); break;                  \
-    default: tc_ew_kernel<CAT, 3><<<g, 256>>>(a); break;                 \
+#define TC_EW_LAUNCH(CAT)                                        \
+  switch (nin) {                                                 \
+    case 1: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 1>)(a); break;   \
+    case 2: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 2>)(a); break;   \
+    default: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 3>)(a); break;  \
   }
   if (cat == 0) {
-    TC_LAUNCH(0)
+    TC_EW_LAUNCH(0)
   } else if (cat == 1) {
-    TC_LAUNCH(1)
+    TC_EW_LAUNCH(1)
   } else {
-    TC_LAUNCH(2)
+    TC_EW_LAUNCH(2)
   }
-#undef TC_LAUNCH
+#undef TC_EW_LAUNCH
   tabi_status st = tc_launch_status(c, op);
   if (need_err) {
     int flag = 0;

@@ -10,7 +10,7 @@
  * Stockham FFT of rocm_fft.cuh for 2,3,5-smooth lengths, Bluestein's
  * algorithm over it (rocm_bluestein.cuh) for other lengths from RD_FFT_MIN,
  * the direct DFT of rocm_dft.cuh for shorter rows. */
-#ifndef __HIPCC__ /* the ROCm plugin compiles this file too: rocm_fft.cuh / rocm_dft.cuh */
+#if !defined(__HIPCC__) && !defined(TC_SIM) /* ROCm and gpusim compile this file too: rocm_fft.cuh */
 #include <cufft.h>
 #endif
 #include <stdlib.h>
@@ -178,37 +178,37 @@ static tabi_status bluestein(tc_ctx *c, const char *op, DLDevice dev, const char
   if (st != TABI_OK) return st;
   double *base = (double *)tabi_tensor_data(scr);
   double *ab[2] = {base, base + 2 * batch * m}, *fb[2] = {base + 4 * batch * m, base + 4 * batch * m + 2 * m};
-  rd_bs_filter<<<grid(m), 256>>>(fb[0], kind, fwd, n, m);
+  TC_LAUNCH(grid(m), 256, rd_bs_filter)(fb[0], kind, fwd, n, m);
   st = tc_launch_status(c, op);
   for (int s = 0; s < ns && st == TABI_OK; s++) {
-    rd_fft_stage<<<grid(m / steps[s].radix), 256>>>(fb[s % 2], fb[(s + 1) % 2], 1, m, steps[s].p,
+    TC_LAUNCH(grid(m / steps[s].radix), 256, rd_fft_stage)(fb[s % 2], fb[(s + 1) % 2], 1, m, steps[s].p,
                                                     steps[s].radix, 1);
     st = tc_launch_status(c, op);
   }
   if (st == TABI_OK) {
     if (dbl)
-      rd_bs_load<double><<<grid(batch * m), 256>>>(ip, ab[0], kind, fwd, batch, n, m);
+      TC_LAUNCH(grid(batch * m), 256, rd_bs_load<double>)(ip, ab[0], kind, fwd, batch, n, m);
     else
-      rd_bs_load<float><<<grid(batch * m), 256>>>(ip, ab[0], kind, fwd, batch, n, m);
+      TC_LAUNCH(grid(batch * m), 256, rd_bs_load<float>)(ip, ab[0], kind, fwd, batch, n, m);
     st = tc_launch_status(c, op);
   }
   for (int s = 0; s < 2 * ns && st == TABI_OK; s++) {
     if (s == ns) { /* ab[ns % 2] holds FFT_m(a) */
-      rd_bs_mul<<<grid(batch * m), 256>>>(ab[s % 2], fb[ns % 2], batch, m);
+      TC_LAUNCH(grid(batch * m), 256, rd_bs_mul)(ab[s % 2], fb[ns % 2], batch, m);
       st = tc_launch_status(c, op);
       if (st != TABI_OK) break;
     }
     const rd_fft_step *sp = &steps[s % ns];
-    rd_fft_stage<<<grid(batch * (m / sp->radix)), 256>>>(ab[s % 2], ab[(s + 1) % 2], batch, m, sp->p,
+    TC_LAUNCH(grid(batch * (m / sp->radix)), 256, rd_fft_stage)(ab[s % 2], ab[(s + 1) % 2], batch, m, sp->p,
                                                          sp->radix, s < ns);
     st = tc_launch_status(c, op);
   }
   if (st == TABI_OK) { /* 2*ns stages: the result is back in ab[0] */
     int64_t outs_n = batch * (kind == 1 ? n / 2 + 1 : n);
     if (dbl)
-      rd_bs_store<double><<<grid(outs_n), 256>>>(ab[0], opp, kind, fwd, batch, n, m);
+      TC_LAUNCH(grid(outs_n), 256, rd_bs_store<double>)(ab[0], opp, kind, fwd, batch, n, m);
     else
-      rd_bs_store<float><<<grid(outs_n), 256>>>(ab[0], opp, kind, fwd, batch, n, m);
+      TC_LAUNCH(grid(outs_n), 256, rd_bs_store<float>)(ab[0], opp, kind, fwd, batch, n, m);
     st = tc_launch_status(c, op);
   }
   /* back to the allocator: its next user is ordered after these launches */
@@ -254,7 +254,7 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
         release(c, b);
       }
       if (st == TABI_OK && batch > 0) {
-        herm_fix<<<grid(batch), 256>>>((char *)tabi_tensor_data(src), dbl, batch, m, n);
+        TC_LAUNCH(grid(batch), 256, herm_fix)((char *)tabi_tensor_data(src), dbl, batch, m, n);
         st = tc_launch_status(c, op);
       }
     } else {
@@ -302,12 +302,12 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
                            (double *)tabi_tensor_data(scr) + 2 * batch * sig};
         int g = grid(batch * sig);
         if (dbl)
-          rd_fft_load<double><<<g, 256>>>(ip, buf2[0], kind, batch, sig);
+          TC_LAUNCH(g, 256, rd_fft_load<double>)(ip, buf2[0], kind, batch, sig);
         else
-          rd_fft_load<float><<<g, 256>>>(ip, buf2[0], kind, batch, sig);
+          TC_LAUNCH(g, 256, rd_fft_load<float>)(ip, buf2[0], kind, batch, sig);
         st = tc_launch_status(c, op);
         for (int s = 0; s < ns && st == TABI_OK; s++) {
-          rd_fft_stage<<<grid(batch * (sig / steps[s].radix)), 256>>>(
+          TC_LAUNCH(grid(batch * (sig / steps[s].radix)), 256, rd_fft_stage)(
               buf2[s % 2], buf2[(s + 1) % 2], batch, sig, steps[s].p, steps[s].radix,
               kind != 2 && fwd);
           st = tc_launch_status(c, op);
@@ -315,9 +315,9 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
         int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
         if (st == TABI_OK) {
           if (dbl)
-            rd_fft_store<double><<<grid(outs_n), 256>>>(buf2[ns % 2], opp, kind, batch, sig);
+            TC_LAUNCH(grid(outs_n), 256, rd_fft_store<double>)(buf2[ns % 2], opp, kind, batch, sig);
           else
-            rd_fft_store<float><<<grid(outs_n), 256>>>(buf2[ns % 2], opp, kind, batch, sig);
+            TC_LAUNCH(grid(outs_n), 256, rd_fft_store<float>)(buf2[ns % 2], opp, kind, batch, sig);
           st = tc_launch_status(c, op);
         }
       }
@@ -326,9 +326,9 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
     } else {
       int64_t outs_n = batch * (kind == 1 ? sig / 2 + 1 : sig);
       if (dbl)
-        rd_dft<double><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+        TC_LAUNCH(grid(outs_n), 256, rd_dft<double>)(ip, opp, kind, fwd, batch, sig);
       else
-        rd_dft<float><<<grid(outs_n), 256>>>(ip, opp, kind, fwd, batch, sig);
+        TC_LAUNCH(grid(outs_n), 256, rd_dft<float>)(ip, opp, kind, fwd, batch, sig);
       st = tc_launch_status(c, op);
     }
 #else
@@ -423,7 +423,7 @@ static tabi_status finish(tc_ctx *c, const char *op, tabi_tensor *cur, double sc
     int dbl = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
     int64_t n = tabi_tensor_numel(o) * (tabi_dtype_is_complex(dt) ? 2 : 1);
     if (n > 0) {
-      scale_kernel<<<grid(n), 256>>>((char *)tabi_tensor_data(o), dbl, n, scale);
+      TC_LAUNCH(grid(n), 256, scale_kernel)((char *)tabi_tensor_data(o), dbl, n, scale);
       st = tc_launch_status(c, op);
     }
   }

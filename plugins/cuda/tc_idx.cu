@@ -107,7 +107,7 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
         a.sst[d] = ne_stride(src, d);
         a.ost[d] = ne_stride(out, d);
       }
-      tci_sr_kernel<<<1, 1>>>(a);
+      TC_LAUNCH(1, 1, tci_sr_kernel)(a);
       st = tc_launch_status(c, OPN);
     }
   }
@@ -141,7 +141,7 @@ static tabi_status k_nonzero(TC_ARGS) {
   if (a.n > 0) {
     st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &cnt);
     if (st == TABI_OK) {
-      tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+      TC_LAUNCH(1, 1, tci_nz_kernel)(a, (int64_t *)tabi_tensor_data(cnt));
       st = tc_launch_status(c, OPN);
     }
     if (st == TABI_OK) st = read_i64(c, OPN, cnt, &count);
@@ -150,7 +150,7 @@ static tabi_status k_nonzero(TC_ARGS) {
   if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 2, oshape, &out);
   if (st == TABI_OK && count > 0 && a.nd > 0) {
     a.out = (int64_t *)tabi_tensor_data(out);
-    tci_nz_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(cnt));
+    TC_LAUNCH(1, 1, tci_nz_kernel)(a, (int64_t *)tabi_tensor_data(cnt));
     st = tc_launch_status(c, OPN);
   }
   tc_release_all(c, &cnt, 1);
@@ -197,7 +197,7 @@ static tabi_status k_masked_scatter(TC_ARGS) {
     a.out = (char *)tabi_tensor_data(out);
     st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &flag);
     if (st == TABI_OK) {
-      tci_ms_kernel<<<1, 1>>>(a, (int64_t *)tabi_tensor_data(flag));
+      TC_LAUNCH(1, 1, tci_ms_kernel)(a, (int64_t *)tabi_tensor_data(flag));
       st = tc_launch_status(c, OPN);
     }
     if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
@@ -225,7 +225,7 @@ static tabi_status k_randperm(TC_ARGS) {
     if (st == TABI_OK) st = tc_use_device(c, out, OPN);
     if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n, &perm);
     if (st == TABI_OK) {
-      tci_rp_kernel<<<1, 1>>>((int64_t *)tabi_tensor_data(perm), n, seed, offset, (char *)tabi_tensor_data(out),
+      TC_LAUNCH(1, 1, tci_rp_kernel)((int64_t *)tabi_tensor_data(perm), n, seed, offset, (char *)tabi_tensor_data(out),
                               dt);
       st = tc_launch_status(c, OPN);
     }
@@ -317,7 +317,7 @@ static tabi_status k_index(TC_ARGS) {
     tci_strides sst;
     memset(&sst, 0, sizeof sst);
     for (int32_t d = 0; d < self->dl.ndim; d++) sst.s[d] = self->dl.strides[d];
-    tci_index_kernel<<<grid_for(dp.n), 256>>>(dp, (const char *)tabi_tensor_data(self), sst,
+    TC_LAUNCH(grid_for(dp.n), 256, tci_index_kernel)(dp, (const char *)tabi_tensor_data(self), sst,
                                                (char *)tabi_tensor_data(out), tci_esz(tabi_tensor_dtype(self)));
     st = tc_launch_status(c, OPN);
   }
@@ -350,7 +350,7 @@ static tabi_status k_index_put(TC_ARGS) {
       int32_t vd = d - (dp.rnd - values->dl.ndim);
       vst.s[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
     }
-    tci_iput_kernel<<<1, 1>>>(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
+    TC_LAUNCH(1, 1, tci_iput_kernel)(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
                               dt, args[3].u.i != 0);
     st = tc_launch_status(c, OPN);
   }

@@ -105,7 +105,7 @@ static tabi_status arg_common(TC_ARGS, int want_max, int with_vals) {
     a.idx = (char *)tabi_tensor_data(idx);
     a.dt = dt;
     a.want_max = want_max;
-    arg_kernel<<<grid(a.m), 128>>>(a);
+    TC_LAUNCH(grid(a.m), 128, arg_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {
@@ -187,7 +187,7 @@ static tabi_status k_cumsum(TC_ARGS) {
     if (i != d) a.m *= self->dl.shape[i];
   }
   if (tabi_tensor_numel(self) > 0) {
-    cumsum_kernel<<<grid(a.m), 128>>>(a);
+    TC_LAUNCH(grid(a.m), 128, cumsum_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {
@@ -321,7 +321,7 @@ static tabi_status k_gather(TC_ARGS) {
       a.ost[d] = out->dl.strides[d];
       a.sst[d] = self->dl.ndim ? self->dl.strides[d] : 0;
     }
-    gather_kernel<<<grid(a.n), 128>>>(a);
+    TC_LAUNCH(grid(a.n), 128, gather_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {
@@ -365,7 +365,7 @@ static tabi_status k_index_select(TC_ARGS) {
       a.ost[d] = out->dl.strides[d];
       a.sst[d] = self->dl.strides[d];
     }
-    gather_kernel<<<grid(a.n), 128>>>(a);
+    TC_LAUNCH(grid(a.n), 128, gather_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {

@@ -74,7 +74,7 @@ static tabi_status k_grid_sampler_2d(TC_ARGS) {
   if ((st = tc_empty(c, x->dl.device, tabi_tensor_dtype(x), 4, shape, &out))) return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    grid_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (const char *)tabi_tensor_data(grid),
+    TC_LAUNCH(tc_blocks(n, NT), NT, grid_kernel)(g, (const char *)tabi_tensor_data(x), (const char *)tabi_tensor_data(grid),
                                        (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
@@ -97,7 +97,7 @@ static tabi_status k_cdist(TC_ARGS) {
   if ((st = tc_empty(c, x1->dl.device, tabi_tensor_dtype(x1), bnd + 2, oshape, &out))) return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    cdist_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x1), (const char *)tabi_tensor_data(x2),
+    TC_LAUNCH(tc_blocks(n, NT), NT, cdist_kernel)(g, (const char *)tabi_tensor_data(x1), (const char *)tabi_tensor_data(x2),
                                         (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
@@ -114,7 +114,7 @@ static tabi_status k_pdist(TC_ARGS) {
   tabi_tensor *out = NULL;
   if ((st = tc_empty(c, x->dl.device, tabi_tensor_dtype(x), 1, &cnt, &out))) return st;
   if (cnt > 0)
-    pdist_kernel<<<tc_blocks(cnt, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), cnt);
+    TC_LAUNCH(tc_blocks(cnt, NT), NT, pdist_kernel)(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), cnt);
   return finish(c, OPN, cnt > 0, out, outs);
 }
 
@@ -185,7 +185,7 @@ static tabi_status k_embedding_dense_backward(TC_ARGS) {
     memset(&g, 0, sizeof g);
     tcm_embbw_init(&g, go->dl.ndim, go->dl.shape, go->dl.strides, tabi_tensor_dtype(go), V, D, args[3].u.i,
                    args[4].u.i != 0);
-    embbw_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(go),
+    TC_LAUNCH(tc_blocks(n, NT), NT, embbw_kernel)(g, (const char *)tabi_tensor_data(go),
                                         (const int64_t *)tabi_tensor_data(dstarts),
                                         ni > 0 ? (const int64_t *)tabi_tensor_data(dpos) : NULL,
                                         (char *)tabi_tensor_data(out), n);
@@ -249,7 +249,7 @@ static tabi_status k_embedding_bag(TC_ARGS) {
     tcm_ebag_geom g;
     memset(&g, 0, sizeof g);
     tcm_ebag_init(&g, w->dl.shape, w->dl.strides, dt, it, (int)mode, psw != NULL, psw ? psw->dl.strides[0] : 0, pad);
-    ebag_kernel<<<tc_blocks(total, NT), NT>>>(g, (const char *)tabi_tensor_data(w),
+    TC_LAUNCH(tc_blocks(total, NT), NT, ebag_kernel)(g, (const char *)tabi_tensor_data(w),
                                            n > 0 ? (const int64_t *)tabi_tensor_data(div) : NULL,
                                            psw ? (const char *)tabi_tensor_data(psw) : NULL,
                                            (const int64_t *)tabi_tensor_data(dstarts), (char *)tabi_tensor_data(o[0]),

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
                                                       int64_t len, int64_t inner, int log_form,
                                                       int cache) {
   __shared__ double sh[NT];
-  extern __shared__ float srow[];
+  TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -100,10 +100,10 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     int cache = dt != TABI_DTYPE_FLOAT64 && len <= 12288;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
     switch (dt) {
-      case TABI_DTYPE_FLOAT32: softmax_kernel<TABI_DTYPE_FLOAT32><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
-      case TABI_DTYPE_FLOAT64: softmax_kernel<TABI_DTYPE_FLOAT64><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
-      case TABI_DTYPE_FLOAT16: softmax_kernel<TABI_DTYPE_FLOAT16><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
-      default: softmax_kernel<TABI_DTYPE_BFLOAT16><<<g, NT, smem>>>(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      case TABI_DTYPE_FLOAT32: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT32>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      case TABI_DTYPE_FLOAT64: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT64>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      case TABI_DTYPE_FLOAT16: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT16>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
+      default: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_BFLOAT16>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
     }
     st = tc_launch_status(c, OPN);
   }
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, in
                                                  int bdt, char *y, char *mean, char *rstd, int sdt,
                                                  int64_t m, int64_t n, double eps, int cache) {
   __shared__ double sh[NT];
-  extern __shared__ float srow[];
+  TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
@@ -192,7 +192,7 @@ static tabi_status k_layer_norm(TC_ARGS) {
          *rp = (char *)tabi_tensor_data(rstd);
     int cache = dt != TABI_DTYPE_FLOAT64 && N <= 12288;
     size_t smem = cache ? (size_t)N * sizeof(float) : 0;
-#define LN(D) ln_kernel<D><<<g, NT, smem>>>(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
+#define LN(D) TC_LAUNCH_SMEM(g, NT, smem, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
     switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;

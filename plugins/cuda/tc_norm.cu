@@ -87,10 +87,10 @@ static tabi_status k_group_norm(TC_ARGS) {
     memset(&g, 0, sizeof g);
     tcn_init(&g, &d, dt, -1, d.sdt, d.sdt, tc_dt_or(tmp[1]), tc_dt_or(tmp[2]), args[7].u.f);
     double *ms = (double *)tabi_tensor_data(tmp[3]);
-    fw_set_kernel<<<tc_blocks(d.rows, NT), NT>>>(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), ms);
+    TC_LAUNCH(tc_blocks(d.rows, NT), NT, fw_set_kernel)(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), ms);
     int64_t n = d.rows * d.cnt;
     if (n > 0)
-      fw_elem_kernel<<<tc_blocks(n, NT), NT>>>(g, tc_cdata(tmp[0]), tc_cdata(tmp[1]), tc_cdata(tmp[2]), ms, tc_mdata(o[0]), n);
+      TC_LAUNCH(tc_blocks(n, NT), NT, fw_elem_kernel)(g, tc_cdata(tmp[0]), tc_cdata(tmp[1]), tc_cdata(tmp[2]), ms, tc_mdata(o[0]), n);
     st = tc_launch_status(c, OPN);
   }
   tc_release_all(c, tmp, 4);
@@ -139,11 +139,11 @@ static tabi_status norm_backward(TC_ARGS, int group) {
                *wp = tc_cdata(tmp[4]);
     if (mask[0] && n > 0) {
       double *s = (double *)tabi_tensor_data(tmp[5]);
-      bw_set_kernel<<<tc_blocks(d.rows, NT), NT>>>(g, gp, xp, mp, rp, wp, s);
-      dx_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, xp, mp, rp, wp, s, tc_mdata(o[0]), n);
+      TC_LAUNCH(tc_blocks(d.rows, NT), NT, bw_set_kernel)(g, gp, xp, mp, rp, wp, s);
+      TC_LAUNCH(tc_blocks(n, NT), NT, dx_kernel)(g, gp, xp, mp, rp, wp, s, tc_mdata(o[0]), n);
     }
     if ((mask[1] || mask[2]) && d.pn > 0)
-      param_kernel<<<tc_blocks(d.pn, NT), NT>>>(g, gp, xp, mp, rp, tc_mdata(o[1]), dgdt, tc_mdata(o[2]), dbdt, d.pn);
+      TC_LAUNCH(tc_blocks(d.pn, NT), NT, param_kernel)(g, gp, xp, mp, rp, tc_mdata(o[1]), dgdt, tc_mdata(o[2]), dbdt, d.pn);
     st = tc_launch_status(c, OPN);
   }
   tc_release_all(c, tmp, 6);

@@ -68,7 +68,7 @@ static tabi_status pad(TC_ARGS, int32_t k, int reflect) {
   if ((st = prepare(c, OPN, s, "self", g.nd, g.oshape, &out)) != TABI_OK) return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    pad_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(s), (char *)tabi_tensor_data(out), n);
+    TC_LAUNCH(tc_blocks(n, NT), NT, pad_kernel)(g, (const char *)tabi_tensor_data(s), (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
 static tabi_status k_reflection_pad1d(TC_ARGS) { return pad(ctx, call, args, outs, 1, 1); }
@@ -98,8 +98,8 @@ static tabi_status upsample(TC_ARGS, int bilinear) {
   const char *ip = (const char *)tabi_tensor_data(x);
   char *op = (char *)tabi_tensor_data(out);
   if (n > 0) {
-    if (bilinear) bilinear_kernel<<<tc_blocks(n, NT), NT>>>(g, ip, op, n);
-    else nearest_kernel<<<tc_blocks(n, NT), NT>>>(g, ip, op, n);
+    if (bilinear) TC_LAUNCH(tc_blocks(n, NT), NT, bilinear_kernel)(g, ip, op, n);
+    else TC_LAUNCH(tc_blocks(n, NT), NT, nearest_kernel)(g, ip, op, n);
   }
   return finish(c, OPN, n > 0, out, outs);
 }
@@ -122,7 +122,7 @@ static tabi_status k_col2im(TC_ARGS) {
     return st;
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    col2im_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), n);
+    TC_LAUNCH(tc_blocks(n, NT), NT, col2im_kernel)(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out), n);
   return finish(c, OPN, n > 0, out, outs);
 }
 

@@ -131,7 +131,7 @@ static tabi_status max_pool(TC_ARGS, int32_t ns) {
   }
   int64_t n = tabi_tensor_numel(out);
   if (n > 0)
-    max_kernel<<<tc_blocks(n, NT), NT>>>(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out),
+    TC_LAUNCH(tc_blocks(n, NT), NT, max_kernel)(g, (const char *)tabi_tensor_data(x), (char *)tabi_tensor_data(out),
                                       (int64_t *)tabi_tensor_data(idx), n);
   return finish(c, OPN, n > 0, out, idx, outs);
 }
@@ -159,8 +159,8 @@ static tabi_status avg_like(TC_ARGS, int32_t ns, int adaptive) {
   const char *xp = (const char *)tabi_tensor_data(x);
   char *op = (char *)tabi_tensor_data(out);
   if (n > 0) {
-    if (adaptive) adapt_kernel<<<tc_blocks(n, NT), NT>>>(g, xp, op, n);
-    else avg_kernel<<<tc_blocks(n, NT), NT>>>(g, xp, op, n);
+    if (adaptive) TC_LAUNCH(tc_blocks(n, NT), NT, adapt_kernel)(g, xp, op, n);
+    else TC_LAUNCH(tc_blocks(n, NT), NT, avg_kernel)(g, xp, op, n);
   }
   return finish(c, OPN, n > 0, out, NULL, outs);
 }
@@ -184,7 +184,7 @@ static tabi_status mpb_check(tc_ctx *c, const tabi_call *call, const char *op, c
   DLDevice cpu = {kDLCPU, 0};
   tabi_status st = tc_empty(c, ind->dl.device, TABI_DTYPE_INT64, 1, &rn, &dres);
   if (st == TABI_OK) {
-    mpb_check_kernel<<<nb, NT>>>(*g, (const char *)tabi_tensor_data(ind), n, (int64_t *)tabi_tensor_data(dres));
+    TC_LAUNCH(nb, NT, mpb_check_kernel)(*g, (const char *)tabi_tensor_data(ind), n, (int64_t *)tabi_tensor_data(dres));
     st = tc_launch_status(c, op);
   }
   if (st == TABI_OK) st = tc_empty(c, cpu, TABI_DTYPE_INT64, 1, &rn, &hres);
@@ -234,9 +234,9 @@ static tabi_status backward(TC_ARGS, int kind) {
   const char *gp = (const char *)tabi_tensor_data(go);
   char *op = (char *)tabi_tensor_data(gi);
   if (n > 0) {
-    if (kind == 0) mpb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, (const char *)tabi_tensor_data(ind), op, n, full);
-    else if (kind == 1) avgb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, op, n);
-    else adaptb_kernel<<<tc_blocks(n, NT), NT>>>(g, gp, op, n);
+    if (kind == 0) TC_LAUNCH(tc_blocks(n, NT), NT, mpb_kernel)(g, gp, (const char *)tabi_tensor_data(ind), op, n, full);
+    else if (kind == 1) TC_LAUNCH(tc_blocks(n, NT), NT, avgb_kernel)(g, gp, op, n);
+    else TC_LAUNCH(tc_blocks(n, NT), NT, adaptb_kernel)(g, gp, op, n);
   }
   return finish(c, OPN, n > 0, gi, NULL, outs);
 }

@@ -8,8 +8,20 @@
  * shared files use are mapped: a new cuda* call in a shared file fails to
  * compile under hipcc until it is added here, which is the point.
  *
+ * Under a host C++ compiler with TC_SIM (the gpusim plugin, plugins/gpusim):
+ * the same sources run on the CPU. TC_HIP is set too, so the files take the
+ * ROCm plugin's own GEMM, convolution and FFT where CUDA calls its
+ * libraries; tc_sim.h stands for the runtime, the launch and the thread
+ * indices, and runs every block's threads as fibers that meet at
+ * __syncthreads.
+ *
  * Warp size: 32 on NVIDIA, 64 on gfx90a/gfx908, 32 on gfx1030 (wave32): a
- * shared kernel never hard-codes it; TC_WARP is the device-side value. */
+ * shared kernel never hard-codes it; TC_WARP is the device-side value.
+ *
+ * Launches are written TC_LAUNCH(grid, block, kernel)(args...) (and
+ * TC_LAUNCH_SMEM with the bytes of dynamic shared memory), never with the
+ * triple chevrons, which only nvcc and hipcc parse; dynamic shared memory is
+ * declared TC_SHARED_DYN(type, name). */
 #ifndef TABI_TC_PORT_H
 #define TABI_TC_PORT_H
 
@@ -17,7 +29,12 @@
 #define TC_HIP 1
 #endif
 
-#ifdef TC_HIP
+#ifdef TC_SIM
+#ifndef TC_HIP
+#define TC_HIP 1
+#endif
+#include "tc_sim.h"
+#elif defined(TC_HIP)
 #include <hip/hip_runtime.h>
 
 #define cudaError_t hipError_t
@@ -56,6 +73,12 @@
 #define TC_WARP 32
 #define TC_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
 #define TC_SHFL_XOR(v, d) __shfl_xor_sync(0xffffffffu, (v), (d))
+#endif
+
+#ifndef TC_SIM
+#define TC_LAUNCH(grid, block, ...) __VA_ARGS__<<<(grid), (block)>>>
+#define TC_LAUNCH_SMEM(grid, block, smem, ...) __VA_ARGS__<<<(grid), (block), (smem)>>>
+#define TC_SHARED_DYN(type, name) extern __shared__ type name[]
 #endif
 
 #endif /* TABI_TC_PORT_H */

@@ -72,7 +72,7 @@ static tabi_status rng_run(tc_ctx *c, const tabi_call *call, const tabi_value *s
     if (st == TABI_OK) st = tc_use_device(c, t, op);
     if (st == TABI_OK) {
       int64_t g = (n + 255) / 256;
-      rng_kernel<<<(int)(g > 65536 ? 65536 : g), 256>>>((char *)tabi_tensor_data(t), dt, n, seed,
+      TC_LAUNCH((int)(g > 65536 ? 65536 : g), 256, rng_kernel)((char *)tabi_tensor_data(t), dt, n, seed,
                                                         offset, normal, are, aim, b);
       st = tc_launch_status(c, op);
     }

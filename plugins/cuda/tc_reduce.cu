@@ -196,10 +196,10 @@ static tabi_status red_run(tc_ctx *c, const char *op, const tabi_tensor *self, c
   if (a.m > 0) {
     int grid = a.m > 65535 ? 65535 : (int)a.m;
     int cat = tc_category(as);
-    if (kind == RK_VAR) var_kernel<<<grid, RT>>>(a);
-    else if (cat == 0) red_kernel<int64_t><<<grid, RT>>>(a);
-    else if (cat == 1) red_kernel<double><<<grid, RT>>>(a);
-    else red_kernel<tc_c><<<grid, RT>>>(a);
+    if (kind == RK_VAR) TC_LAUNCH(grid, RT, var_kernel)(a);
+    else if (cat == 0) TC_LAUNCH(grid, RT, red_kernel<int64_t>)(a);
+    else if (cat == 1) TC_LAUNCH(grid, RT, red_kernel<double>)(a);
+    else TC_LAUNCH(grid, RT, red_kernel<tc_c>)(a);
     st = tc_launch_status(c, op);
   }
   if (st != TABI_OK) {

@@ -153,7 +153,7 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
         a.sst[d] = src ? ne_stride(src, d) : 0;
         a.ost[d] = ne_stride(out, d);
       }
-      scatter_serial<<<1, 1>>>(a);
+      TC_LAUNCH(1, 1, scatter_serial)(a);
       st = tc_launch_status(c, OPN);
     }
   }

@@ -113,7 +113,7 @@ static tabi_status sort_common(tc_ctx *c, const char *op, tabi_tensor *self, int
         a.ist[d] = idx->dl.strides[d];
       }
       int64_t g = (a.slices + 63) / 64;
-      sort_kernel<<<(int)(g > 65536 ? 65536 : g), 64>>>(a);
+      TC_LAUNCH((int)(g > 65536 ? 65536 : g), 64, sort_kernel)(a);
       st = tc_launch_status(c, op);
     }
   }

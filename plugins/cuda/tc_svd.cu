@@ -30,7 +30,7 @@ tabi_status ref_linalg_svd_nonfinite(const tabi_host_api *h, const tabi_call *ca
  * host pass of nvcc/hipcc from seeing device-only names). */
 struct tcs_dev_block {
   template <class F> __host__ __device__ void run(F f) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(TC_SIM)
     f((int)threadIdx.x, (int)blockDim.x);
     __syncthreads();
 #else
@@ -38,7 +38,7 @@ struct tcs_dev_block {
 #endif
   }
   __host__ __device__ int threads() const {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(TC_SIM)
     return (int)blockDim.x;
 #else
     return 1;
@@ -49,7 +49,7 @@ struct tcs_dev_block {
 /* Block b: matrix b0 + b of the batch. */
 __global__ void __launch_bounds__(TCS_MAX_THREADS) svd_kernel(tcs_geom g, const char *a, double *wk, int *bad,
                                                               char *u, char *s, char *vh) {
-  extern __shared__ double tcs_part[];
+  TC_SHARED_DYN(double, tcs_part);
   int64_t b = blockIdx.x;
   tcs_dev_block x;
   tcs_matrix(x, &g, a + b * g.m * g.n * tcs_esz(g.dt), wk + b * g.per, tcs_part, bad,
@@ -108,7 +108,7 @@ static tabi_status k_svd(TC_ARGS) {
          *pv = (char *)tabi_tensor_data(o[2]);
     for (int64_t b0 = 0; b0 < batch && st == TABI_OK; b0 += chunk) {
       int64_t nb = batch - b0 < chunk ? batch - b0 : chunk;
-      svd_kernel<<<(unsigned)nb, T, (size_t)T * 4 * sizeof(double)>>>(
+      TC_LAUNCH_SMEM((unsigned)nb, T, (size_t)T * 4 * sizeof(double), svd_kernel)(
           g, pa + b0 * m * n * ez, (double *)tabi_tensor_data(scratch), dflag, pu + b0 * m * g.ucols * ez,
           ps + b0 * g.k * sz, pv + b0 * g.vrows * n * ez);
       st = tc_launch_status(c, OPN);

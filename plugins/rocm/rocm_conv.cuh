@@ -172,10 +172,10 @@ static tabi_status rocm_conv(tc_ctx *c, const char *op, const tabi_tensor *in, c
   *done = 1;
   dim3 grid((unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), (unsigned)g->groups);
   switch (dt) {
-    case TABI_DTYPE_FLOAT32: rc_igemm<TABI_DTYPE_FLOAT32, conv_args><<<grid, RG_NT>>>(a); break;
-    case TABI_DTYPE_FLOAT64: rc_igemm<TABI_DTYPE_FLOAT64, conv_args><<<grid, RG_NT>>>(a); break;
-    case TABI_DTYPE_FLOAT16: rc_igemm<TABI_DTYPE_FLOAT16, conv_args><<<grid, RG_NT>>>(a); break;
-    default: rc_igemm<TABI_DTYPE_BFLOAT16, conv_args><<<grid, RG_NT>>>(a); break;
+    case TABI_DTYPE_FLOAT32: TC_LAUNCH(grid, RG_NT, rc_igemm<TABI_DTYPE_FLOAT32, conv_args>)(a); break;
+    case TABI_DTYPE_FLOAT64: TC_LAUNCH(grid, RG_NT, rc_igemm<TABI_DTYPE_FLOAT64, conv_args>)(a); break;
+    case TABI_DTYPE_FLOAT16: TC_LAUNCH(grid, RG_NT, rc_igemm<TABI_DTYPE_FLOAT16, conv_args>)(a); break;
+    default: TC_LAUNCH(grid, RG_NT, rc_igemm<TABI_DTYPE_BFLOAT16, conv_args>)(a); break;
   }
   return tc_launch_status(c, op);
 }

@@ -75,10 +75,10 @@ static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const 
                   (long long)j->p);
   dim3 grid((unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), (unsigned)(gz > 65535 ? 65535 : gz));
   switch (dt) {
-    case TABI_DTYPE_FLOAT32: rg_tiled<TABI_DTYPE_FLOAT32, mm_args><<<grid, RG_NT>>>(*j); break;
-    case TABI_DTYPE_FLOAT64: rg_tiled<TABI_DTYPE_FLOAT64, mm_args><<<grid, RG_NT>>>(*j); break;
-    case TABI_DTYPE_FLOAT16: rg_tiled<TABI_DTYPE_FLOAT16, mm_args><<<grid, RG_NT>>>(*j); break;
-    default: rg_tiled<TABI_DTYPE_BFLOAT16, mm_args><<<grid, RG_NT>>>(*j); break;
+    case TABI_DTYPE_FLOAT32: TC_LAUNCH(grid, RG_NT, rg_tiled<TABI_DTYPE_FLOAT32, mm_args>)(*j); break;
+    case TABI_DTYPE_FLOAT64: TC_LAUNCH(grid, RG_NT, rg_tiled<TABI_DTYPE_FLOAT64, mm_args>)(*j); break;
+    case TABI_DTYPE_FLOAT16: TC_LAUNCH(grid, RG_NT, rg_tiled<TABI_DTYPE_FLOAT16, mm_args>)(*j); break;
+    default: TC_LAUNCH(grid, RG_NT, rg_tiled<TABI_DTYPE_BFLOAT16, mm_args>)(*j); break;
   }
   return tc_launch_status(c, op);
 }

@@ -37,11 +37,11 @@ void rocm_kernels_destroy(void *ctx) {
   for (int d = 0; d < TC_MAX_DEVICES; d++) {
     if (c->blas[d]) {
       if (!rb) rb = rocm_dl_rocblas();
-      if (rb && hipSetDevice(d) == hipSuccess) rb->destroy_handle(c->blas[d]);
+      if (rb && cudaSetDevice(d) == cudaSuccess) rb->destroy_handle(c->blas[d]);
     }
     if (c->dnn[d]) { /* MIOpen handles (rocm_conv.cuh) */
       if (!mi) mi = rocm_dl_miopen();
-      if (mi && hipSetDevice(d) == hipSuccess) mi->destroy(c->dnn[d]);
+      if (mi && cudaSetDevice(d) == cudaSuccess) mi->destroy(c->dnn[d]);
     }
   }
   tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
