@@ -99,9 +99,12 @@ TCX_HD complex<T> sin(const complex<T> &z) {
 }
 template <class T>
 TCX_HD complex<T> cos(const complex<T> &z) { return cosh(complex<T>(-z.imag(), z.real())); }
-/* tanh of finite z: (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), and for |x| > 20
- * (where that overflows) +-1 + i 4 sin y cos y e^{-2|x|}; non-finite input is
- * the caller's (tc_ew.cu's tc_ctanh handles it before calling this). */
+/* tanh of finite z: (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y),
+ * which is (sinh 2x + i sin 2y) / (cosh 2x + cos 2y) without doubling y (2y
+ * overflows for |y| > DBL_MAX/2: tan of a huge real was NaN, found by the
+ * gpusim conformance run); for |x| > 20 (where sinh^2 overflows sooner)
+ * +-1 + i 4 sin y cos y e^{-2|x|}. Non-finite input is the caller's
+ * (tc_ew.cu's tc_ctanh handles it before calling this). */
 template <class T>
 TCX_HD complex<T> tanh(const complex<T> &z) {
   T x = z.real(), y = z.imag();
@@ -110,8 +113,9 @@ TCX_HD complex<T> tanh(const complex<T> &z) {
     return complex<T>(r.real(), r.imag());
   }
   if (fabs(x) > 20) return complex<T>(copysign((T)1, x), 4 * ::sin(y) * ::cos(y) * ::exp(-2 * fabs(x)));
-  T d = ::cosh(2 * x) + ::cos(2 * y);
-  return complex<T>(::sinh(2 * x) / d, ::sin(2 * y) / d);
+  T sx = ::sinh(x), cx = ::cosh(x), sy = ::sin(y), cy = ::cos(y);
+  T d = sx * sx + cy * cy;
+  return complex<T>(sx * cx / d, sy * cy / d);
 }
 
 /* sqrt and the inverse functions are our own: libstdc++'s generic formulas
