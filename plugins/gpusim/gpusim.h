@@ -1,0 +1,33 @@
+/* plugins/gpusim/gpusim.h: what the gpusim plugin's C files share.
+ *
+ * gpusim runs the CUDA and ROCm plugins' kernel sources on the host (see
+ * tc_sim.h): a pretend GPU of device type kDLExtDev whose memory is host
+ * memory, for testing those sources where there is no GPU. It is a test
+ * instrument, not a backend to run models on: it is slow on purpose (every
+ * GPU thread is a fiber) and is not installed. */
+#ifndef TABI_GPUSIM_H
+#define TABI_GPUSIM_H
+
+#include <pthread.h>
+
+#include <tabi/tabi.h>
+
+typedef struct gpusim_ctx {
+  const tabi_host_api *h;
+  void *kernels; /* the shared kernels' context (plugins/rocm/rocm_kernels.cpp) */
+} gpusim_ctx;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Devices present: TABI_GPUSIM_DEVICES (0..8), default 1 (tc_sim.cpp). */
+int tc_sim_device_count(void);
+/* Registers the device table for kDLExtDev. */
+tabi_status gpusim_device_register(gpusim_ctx *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TABI_GPUSIM_H */

@@ -1,0 +1,382 @@
+/* plugins/gpusim/tc_sim.cpp: the executor and the runtime calls of tc_sim.h.
+ *
+ * A launch runs every block in turn on the calling OS thread. A block's
+ * threads are fibers (own stacks, switched by ctx_switch): each runs until it reaches __syncthreads or
+ * returns, then the next one runs; when every live thread has had its turn,
+ * the round is over and all of them stand at the same barrier, which is what
+ * a barrier means. Rounds alternate forward and backward thread order (and
+ * start the other way round on odd blocks), so a kernel that reads what
+ * another thread writes without a barrier between them gets a different
+ * answer from one round to the next instead of passing by luck.
+ *
+ * Stacks are mmap'ed with a guard page below each (an overflow faults rather
+ * than overwriting the neighbour) and kept per OS thread for its life. Dynamic
+ * shared memory is refilled with 0xA5 bytes for every block: CUDA leaves it
+ * undefined, so a kernel must not find zeros there. Nothing here aborts: a
+ * bad configuration is an error for cudaGetLastError, as on a GPU. */
+#include "tc_sim.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <deque>
+
+/* AddressSanitizer must be told when the stack changes under it (it checks
+ * every access against the stack it thinks is current), so each switch is
+ * announced with the stack it goes to: the fiber's, or the scheduler's
+ * (learnt at a fiber's first entry). Empty without ASan. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_SIM_ASAN 1
+#endif
+#endif
+#ifdef TC_SIM_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#define SWITCH_START(save, bottom, size) __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define SWITCH_DONE(save, bottom, size) __sanitizer_finish_switch_fiber((save), (bottom), (size))
+#else
+#define SWITCH_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define SWITCH_DONE(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+__thread uint3 threadIdx, blockIdx, blockDim, gridDim;
+
+namespace {
+
+const size_t kStack = (size_t)256 << 10; /* per simulated thread */
+const size_t kMaxDynShared = (size_t)227 << 10; /* an H100's per-block limit */
+
+/* A saved execution context and the switch between two. On x86-64 a few
+ * instructions (the callee-saved registers, the SSE and x87 control words,
+ * the stack pointer): swapcontext also saves the signal mask, a system call
+ * each way, which made it most of the simulator's time. Elsewhere ucontext. */
+#if defined(__x86_64__) && !defined(TC_SIM_UCONTEXT) /* TC_SIM_UCONTEXT: the portable path, tested */
+struct fctx {
+  void *sp;
+};
+extern "C" void tc_sim_swap_x64(void **save_sp, void *to_sp);
+__asm__(".text\n"
+        ".globl tc_sim_swap_x64\n"
+        ".hidden tc_sim_swap_x64\n"
+        ".type tc_sim_swap_x64,@function\n"
+        "tc_sim_swap_x64:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size tc_sim_swap_x64, .-tc_sim_swap_x64\n");
+static void ctx_switch(fctx *from, fctx *to) { tc_sim_swap_x64(&from->sp, to->sp); }
+/* A first switch to the stack [lo, lo + size) 'returns' into entry, with the
+ * stack aligned as at a function's first instruction; entry never returns. */
+static void ctx_make(fctx *c, char *lo, size_t size, void (*entry)()) {
+  uintptr_t top = ((uintptr_t)(lo + size)) & ~(uintptr_t)15;
+  uint64_t *sp = (uint64_t *)top - 9;
+  uint32_t csr[2];
+  __asm__ volatile("stmxcsr %0\n fnstcw %1" : "=m"(csr[0]), "=m"(csr[1]));
+  memcpy(&sp[0], csr, 8); /* the control words in force now */
+  for (int i = 1; i <= 6; i++) sp[i] = 0; /* r15 .. rbp */
+  sp[7] = (uint64_t)(uintptr_t)entry;
+  sp[8] = 0; /* entry's return address: none */
+  c->sp = sp;
+}
+#else
+struct fctx {
+  ucontext_t uc;
+};
+static void ctx_switch(fctx *from, fctx *to) { swapcontext(&from->uc, &to->uc); }
+static void ctx_make(fctx *c, char *lo, size_t size, void (*entry)()) {
+  getcontext(&c->uc);
+  c->uc.uc_stack.ss_sp = lo;
+  c->uc.uc_stack.ss_size = size;
+  c->uc.uc_link = nullptr;
+  makecontext(&c->uc, entry, 0);
+}
+#endif
+
+struct fiber {
+  fctx ctx;
+  char *base; /* mapping: guard page, then the stack */
+  bool started; /* its context runs fiber_entry's loop */
+  bool done;    /* this block's thread has returned */
+  void *fake; /* ASan's fake stack while switched away */
+};
+
+struct executor {
+  std::deque<fiber> fibers; /* grows without moving: a parked fiber holds its address */
+  fctx sched;
+  int cur = -1; /* the fiber running, -1 on the scheduler */
+  void *sched_fake = nullptr; /* ASan: the scheduler's stack while a fiber runs */
+  const void *sched_bottom = nullptr;
+  size_t sched_size = 0;
+  bool running = false;
+  bool direct = false;      /* this block's threads are plain calls (no barrier seen) */
+  unsigned long barriers = 0; /* __syncthreads reached in this launch */
+  bool lost_barrier = false; /* one was reached in a direct block */
+  void (*body)(void *) = nullptr;
+  void *arg = nullptr;
+  void *dyn = nullptr;
+  size_t dyn_bytes = 0;
+  ~executor() {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (fiber &f : fibers)
+      if (f.base) {
+        /* A parked fiber's frames leave ASan's stack poison behind in the
+         * shadow; memory mapped there later (another thread's stack) would
+         * read as a stack overflow. */
+        UNPOISON(f.base + page, kStack);
+        munmap(f.base, kStack + page);
+      }
+    free(dyn);
+  }
+  /* n fibers with stacks; false when the memory is not there */
+  bool reserve(size_t n) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    while (fibers.size() < n) {
+      void *m = mmap(nullptr, kStack + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) return false;
+      mprotect(m, page, PROT_NONE);
+      fiber f;
+      memset(&f, 0, sizeof f);
+      f.base = (char *)m;
+      fibers.push_back(f);
+    }
+    return true;
+  }
+};
+
+thread_local executor X;
+thread_local cudaError_t last_error = cudaSuccess;
+thread_local int current_device = 0;
+
+/* A fiber lives as long as its OS thread: it runs one simulated thread's
+ * body, parks, and runs the next one when resumed after that. (Ending fibers
+ * and starting new ones for every block made ASan map and unmap a fake stack
+ * for each, which slowed the sanitizer build's suite twentyfold.) */
+[[noreturn]] void fiber_entry() {
+  SWITCH_DONE(nullptr, &X.sched_bottom, &X.sched_size);
+  for (;;) {
+    fiber &f = X.fibers[(size_t)X.cur];
+    X.body(X.arg);
+    f.done = true;
+    SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
+    ctx_switch(&f.ctx, &X.sched);
+    SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
+  }
+}
+
+/* Scheduler -> fiber t, back when it waits at a barrier or has returned. */
+void resume(fiber &f) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  SWITCH_START(&X.sched_fake, f.base + page, kStack);
+  ctx_switch(&X.sched, &f.ctx);
+  SWITCH_DONE(X.sched_fake, nullptr, nullptr);
+}
+
+/* A block without barriers: each thread a plain call, in the order of the
+ * round the block would have started with. */
+void run_direct(unsigned nt, unsigned long long linear) {
+  if (X.dyn_bytes) memset(X.dyn, 0xA5, X.dyn_bytes);
+  bool back = linear & 1;
+  for (unsigned i = 0; i < nt; i++) {
+    unsigned t = back ? nt - 1 - i : i;
+    threadIdx.x = t % blockDim.x;
+    threadIdx.y = (t / blockDim.x) % blockDim.y;
+    threadIdx.z = t / (blockDim.x * blockDim.y);
+    X.body(X.arg);
+  }
+}
+
+void run_block(unsigned nt, unsigned long long linear) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  for (unsigned t = 0; t < nt; t++) {
+    fiber &f = X.fibers[t];
+    if (!f.started) ctx_make(&f.ctx, f.base + page, kStack, fiber_entry);
+    f.started = true;
+    f.done = false;
+  }
+  if (X.dyn_bytes) memset(X.dyn, 0xA5, X.dyn_bytes);
+  unsigned live = nt;
+  for (unsigned long long round = linear & 1; live > 0; round++) {
+    bool back = round & 1;
+    for (unsigned i = 0; i < nt; i++) {
+      unsigned t = back ? nt - 1 - i : i;
+      fiber &f = X.fibers[t];
+      if (f.done) continue;
+      X.cur = (int)t;
+      threadIdx.x = t % blockDim.x;
+      threadIdx.y = (t / blockDim.x) % blockDim.y;
+      threadIdx.z = t / (blockDim.x * blockDim.y);
+      resume(f);
+      X.cur = -1;
+      if (f.done) live--;
+    }
+  }
+}
+
+int env_devices() {
+  const char *e = getenv("TABI_GPUSIM_DEVICES");
+  if (!e || !*e) return 1;
+  char *end = nullptr;
+  long v = strtol(e, &end, 10);
+  if (*end || v < 0) return 1;
+  return v > 8 ? 8 : (int)v;
+}
+
+} // namespace
+
+extern "C" {
+
+int tc_sim_device_count(void) {
+  static int n = -1;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, [] { n = env_devices(); });
+  return n;
+}
+
+void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
+  unsigned long long nt = (unsigned long long)b.x * b.y * b.z;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535 ||
+      nt == 0 || nt > 1024 || b.z > 64) {
+    last_error = cudaErrorInvalidConfiguration;
+    return;
+  }
+  if (smem > kMaxDynShared || X.running) { /* too much shared memory; a launch from a kernel */
+    last_error = cudaErrorInvalidValue;
+    return;
+  }
+  if (!X.reserve((size_t)nt)) {
+    last_error = cudaErrorMemoryAllocation;
+    return;
+  }
+  if (smem > X.dyn_bytes) {
+    void *d = nullptr;
+    if (posix_memalign(&d, 64, smem) != 0) {
+      last_error = cudaErrorMemoryAllocation;
+      return;
+    }
+    free(X.dyn);
+    X.dyn = d;
+  }
+  X.dyn_bytes = smem > X.dyn_bytes ? smem : X.dyn_bytes;
+  X.running = true;
+  X.barriers = 0;
+  X.lost_barrier = false;
+  X.body = body;
+  X.arg = arg;
+  gridDim = uint3{g.x, g.y, g.z};
+  blockDim = uint3{b.x, b.y, b.z};
+  unsigned long long linear = 0;
+  for (unsigned z = 0; z < g.z; z++)
+    for (unsigned y = 0; y < g.y; y++)
+      for (unsigned x = 0; x < g.x; x++, linear++) {
+        blockIdx.x = x;
+        blockIdx.y = y;
+        blockIdx.z = z;
+        /* Fibers cost two context switches a thread; most kernels never
+         * wait at a barrier. So the first block runs on fibers, and when
+         * none of its threads reached __syncthreads the others run as
+         * plain calls. A kernel whose later blocks do reach one (block-
+         * dependent barriers) fails the launch rather than running wrong. */
+        X.direct = linear > 0 && X.barriers == 0;
+        if (X.direct) run_direct((unsigned)nt, linear);
+        else run_block((unsigned)nt, linear);
+      }
+  X.running = false;
+  X.direct = false;
+  if (X.lost_barrier) last_error = cudaErrorLaunchFailure;
+}
+
+void tc_sim_syncthreads(void) {
+  if (X.direct) {
+    X.lost_barrier = true; /* cannot wait here: the launch fails */
+    return;
+  }
+  if (X.cur < 0) return; /* outside a launch: nothing to wait for */
+  X.barriers++;
+  fiber &f = X.fibers[(size_t)X.cur];
+  SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
+  ctx_switch(&f.ctx, &X.sched);
+  SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
+}
+
+void *tc_sim_dyn_shared(void) { return X.dyn; }
+
+const char *cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorLaunchFailure:
+      return "gpusim: __syncthreads in a block after a first block that reached none (the "
+             "simulator runs such blocks without fibers)";
+  }
+  return "unknown error";
+}
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  return e;
+}
+
+cudaError_t cudaGetDevice(int *dev) {
+  if (!dev) return cudaErrorInvalidValue;
+  *dev = current_device;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int dev) {
+  if (dev < 0 || dev >= tc_sim_device_count()) return last_error = cudaErrorInvalidDevice;
+  current_device = dev;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n) {
+  if (!p) return cudaErrorInvalidValue;
+  *p = nullptr;
+  if (n == 0) return cudaSuccess;
+  if (posix_memalign(p, 256, n) != 0) {
+    *p = nullptr;
+    return last_error = cudaErrorMemoryAllocation;
+  }
+  memset(*p, 0xA5, n); /* device memory starts undefined, not zero */
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *p) {
+  free(p);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
+  if (n && (!dst || !src)) return last_error = cudaErrorInvalidValue;
+  if (n) memmove(dst, src, n);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k,
+                            cudaStream_t s) {
+  return cudaMemcpy(dst, src, n, k);
+}
+
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  if (n && !p) return last_error = cudaErrorInvalidValue;
+  if (n) memset(p, v, n);
+  return cudaSuccess;
+}
+
+} // extern "C"

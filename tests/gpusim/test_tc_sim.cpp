@@ -1,0 +1,144 @@
+/* tests/gpusim/test_tc_sim.cpp: the gpusim executor (plugins/gpusim/tc_sim.h)
+ * behaves as a GPU does where the shared kernels depend on it:
+ *   - every thread of a 3-D grid of 3-D blocks runs exactly once, with its
+ *     own indices and its own copy of the arguments;
+ *   - __syncthreads is a barrier: a block tree reduction in shared memory is
+ *     exact, and a kernel that omits the barrier is caught (its answer
+ *     changes with the thread order the executor alternates);
+ *   - dynamic shared memory is there, undefined (0xA5), not zero;
+ *   - a bad configuration runs nothing and is reported by cudaGetLastError,
+ *     once; a launch from inside a kernel is refused; a barrier the
+ *     executor cannot honour (only in blocks after the first) fails the
+ *     launch;
+ *   - the runtime calls copy and set host memory and refuse absent devices. */
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "check.h"
+#include "tc_port.h"
+
+__global__ void mark(int *hits, unsigned bx, unsigned by, unsigned tx, unsigned ty, int64_t add) {
+  unsigned b = blockIdx.x + bx * (blockIdx.y + by * blockIdx.z);
+  unsigned t = threadIdx.x + tx * (threadIdx.y + ty * threadIdx.z);
+  unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+  hits[b * nt + t] += 1 + (int)add;
+  add = 1000; /* a thread's own copy: the next thread must still see 0 */
+}
+
+#define NT 128
+__global__ void tree_sum(const double *x, double *out, int barrier) {
+  __shared__ double sh[NT];
+  sh[threadIdx.x] = x[blockIdx.x * NT + threadIdx.x];
+  if (barrier) __syncthreads();
+  for (int s = NT / 2; s > 0; s >>= 1) {
+    double v = threadIdx.x < (unsigned)s ? sh[threadIdx.x + s] : 0;
+    if (barrier) __syncthreads();
+    if (threadIdx.x < (unsigned)s) sh[threadIdx.x] += v;
+    if (barrier) __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
+}
+
+__global__ void dyn_first(unsigned char *out, int n) {
+  TC_SHARED_DYN(unsigned char, buf);
+  if (threadIdx.x == 0)
+    for (int i = 0; i < n; i++) out[i] = buf[i];
+}
+
+/* Only blocks past the first wait at a barrier: the simulator, which ran the
+ * first block's threads as fibers and found no barrier there, runs the rest
+ * as plain calls and must fail the launch rather than skip the wait. */
+__global__ void late_barrier(int *ran) {
+  if (blockIdx.x > 0) __syncthreads();
+  ran[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
+__global__ void tree_sum_probe(int *ran) { ran[threadIdx.x] = 2; }
+
+__global__ void nested(int *ran) {
+  *ran = 1;
+  TC_LAUNCH(1, 1, nested)(ran);
+}
+
+int main() {
+  /* every thread once, indices and argument copies */
+  {
+    const unsigned bx = 3, by = 2, bz = 2, tx = 4, ty = 3, tz = 2;
+    std::vector<int> hits(bx * by * bz * tx * ty * tz, 0);
+    TC_LAUNCH(dim3(bx, by, bz), dim3(tx, ty, tz), mark)(hits.data(), bx, by, tx, ty, 0);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    int wrong = 0;
+    for (int h : hits) wrong += h != 1;
+    CHECK(wrong == 0);
+  }
+  /* a barrier is a barrier; its absence shows */
+  {
+    const int nb = 6;
+    std::vector<double> x(nb * NT), ok(nb), racy(nb), want(nb, 0);
+    for (int i = 0; i < nb * NT; i++) {
+      x[i] = (double)(i % 97) - 40;
+      want[i / NT] += x[i];
+    }
+    TC_LAUNCH(nb, NT, tree_sum)(x.data(), ok.data(), 1);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    int good = 0, caught = 0;
+    for (int b = 0; b < nb; b++) good += ok[b] == want[b];
+    CHECK(good == nb);
+    TC_LAUNCH(nb, NT, tree_sum)(x.data(), racy.data(), 0);
+    for (int b = 0; b < nb; b++) caught += racy[b] != want[b];
+    CHECK(caught > 0); /* without barriers some block must come out wrong */
+    printf("tree sum: %d/%d blocks exact with barriers, %d/%d wrong without\n", good, nb, caught, nb);
+  }
+  /* dynamic shared memory: present and undefined */
+  {
+    std::vector<unsigned char> got(4096, 0);
+    TC_LAUNCH_SMEM(1, 32, 4096, dyn_first)(got.data(), 4096);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    int a5 = 0;
+    for (unsigned char v : got) a5 += v == 0xA5;
+    CHECK(a5 == 4096);
+  }
+  /* bad configurations run nothing; the error is reported once */
+  {
+    std::vector<int> hits(4096, 0);
+    TC_LAUNCH(1, 1025, mark)(hits.data(), 1, 1, 1025, 1, 0);
+    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    TC_LAUNCH(0, 32, mark)(hits.data(), 1, 1, 32, 1, 0);
+    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    TC_LAUNCH_SMEM(1, 32, (size_t)1 << 30, mark)(hits.data(), 1, 1, 32, 1, 0);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    int touched = 0;
+    for (int h : hits) touched += h != 0;
+    CHECK(touched == 0);
+    std::vector<int> late(4 * 32, 0);
+    TC_LAUNCH(4, 32, late_barrier)(late.data());
+    CHECK(cudaGetLastError() == cudaErrorLaunchFailure);
+    TC_LAUNCH(4, 32, tree_sum_probe)(late.data());
+    CHECK(cudaGetLastError() == cudaSuccess); /* the failure does not stick */
+    int ran = 0;
+    TC_LAUNCH(1, 1, nested)(&ran);
+    CHECK(ran == 1);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue); /* the inner launch */
+  }
+  /* runtime calls */
+  {
+    void *p = nullptr;
+    CHECK(cudaMalloc(&p, 64) == cudaSuccess && p != nullptr);
+    CHECK(((unsigned char *)p)[63] == 0xA5);
+    CHECK(cudaMemsetAsync(p, 7, 64, 0) == cudaSuccess);
+    unsigned char h[64];
+    CHECK(cudaMemcpy(h, p, 64, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(h[0] == 7 && h[63] == 7);
+    CHECK(cudaFree(p) == cudaSuccess);
+    CHECK(cudaSetDevice(0) == cudaSuccess);
+    CHECK(cudaSetDevice(-1) == cudaErrorInvalidDevice);
+    CHECK(cudaSetDevice(99) == cudaErrorInvalidDevice);
+    int d = -1;
+    CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
+    CHECK(cudaGetDevice(&d) == cudaSuccess && d == 0);
+    CHECK(cudaMalloc(nullptr, 8) == cudaErrorInvalidValue);
+  }
+  return check_report();
+}
