@@ -1,13 +1,14 @@
 /* plugins/gpusim/tc_sim.cpp: the executor and the runtime calls of tc_sim.h.
  *
  * A launch runs every block in turn on the calling OS thread. A block's
- * threads are fibers (own stacks, switched by ctx_switch): each runs until it reaches __syncthreads or
- * returns, then the next one runs; when every live thread has had its turn,
- * the round is over and all of them stand at the same barrier, which is what
- * a barrier means. Rounds alternate forward and backward thread order (and
- * start the other way round on odd blocks), so a kernel that reads what
- * another thread writes without a barrier between them gets a different
- * answer from one round to the next instead of passing by luck.
+ * threads are fibers (own stacks, switched by ctx_switch): each runs until
+ * it reaches __syncthreads or returns, then the next one runs; when every
+ * live thread has had its turn, the round is over and all of them stand at
+ * the same barrier, which is what a barrier means. Rounds alternate forward
+ * and backward thread order (and start the other way round on odd blocks),
+ * so a kernel that reads what another thread writes without a barrier
+ * between them gets a different answer from one round to the next instead
+ * of passing by luck.
  *
  * Stacks are mmap'ed with a guard page below each (an overflow faults rather
  * than overwriting the neighbour) and kept per OS thread for its life. Dynamic
