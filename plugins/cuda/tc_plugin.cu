@@ -10,17 +10,10 @@
 #include <string.h>
 
 #include "tc.h"
+#include "tc_ref_views.h"
 #include "tc_algo_cache.h"
 
 extern "C" {
-/* The reference's kernel table entry (reference/ref.h), declared here because
- * ref.h's C99 complex types are not C++. */
-typedef struct ref_kernel {
-  const char *op;
-  tabi_kernel_fn fn;
-} ref_kernel;
-extern const ref_kernel ref_shape_kernels[];
-extern const ref_kernel ref_create_kernels[];
 tabi_status tc_device_register(tc_ctx *c);
 TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out);
 }
@@ -30,14 +23,18 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
 #include <cudnn.h>
 #endif
 
+/* The plugin's own kernel tables, in registration order. */
+static const tc_kernel *const tables[] = {
+    tc_ew_kernels,      tc_shape_kernels,  tc_reduce_kernels, tc_random_kernels, tc_blas_kernels,
+    tc_nn_kernels,      tc_fft_kernels,    tc_index_kernels,  tc_conv_kernels,   tc_sort_kernels,
+    tc_scatter_kernels, tc_pad_up_kernels, tc_pool_kernels,   tc_misc_kernels,   tc_norm_kernels,
+    tc_idx_kernels,     tc_bn_kernels,     tc_svd_kernels};
 
-/* Reference kernels that never dereference tensor data (or copy through the
- * host table): reused as they are. prims::reshape copies on the host: not here. */
-static int ref_reusable(const char *op) {
-  static const char *const skip[] = {"prims::reshape", NULL};
-  for (int i = 0; skip[i]; i++)
-    if (strcmp(op, skip[i]) == 0) return 0;
-  return 1;
+static int tc_owns(const char *op) {
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+    for (const tc_kernel *k = tables[t]; k && k->op; k++)
+      if (strcmp(k->op, op) == 0) return 1;
+  return 0;
 }
 
 static void tc_destroy(void *ctx) {
@@ -81,28 +78,10 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
   tabi_status st = tc_device_register(c);
   if (st != TABI_OK) return st;
   /* Own kernels first; reference kernels fill only the ops still open. */
-  const tc_kernel *tables[] = {tc_ew_kernels,   tc_shape_kernels, tc_reduce_kernels,
-                               tc_random_kernels, tc_blas_kernels, tc_nn_kernels,
-                               tc_fft_kernels,  tc_index_kernels, tc_conv_kernels, tc_sort_kernels,
-                               tc_scatter_kernels, tc_pad_up_kernels,
-                               tc_pool_kernels, tc_misc_kernels,
-                               tc_norm_kernels, tc_idx_kernels,
-                               tc_bn_kernels, tc_svd_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     if (!tables[t]) continue;
     for (const tc_kernel *k = tables[t]; k->op; k++)
       if ((st = reg(host, k->op, k->fn, c)) != TABI_OK) return st;
   }
-  const ref_kernel *refs[] = {ref_shape_kernels, ref_create_kernels};
-  for (size_t t = 0; t < sizeof refs / sizeof refs[0]; t++) {
-    for (const ref_kernel *k = refs[t]; k->op; k++) {
-      if (!ref_reusable(k->op)) continue;
-      int mine = 0;
-      for (size_t u = 0; u < sizeof tables / sizeof tables[0] && !mine; u++)
-        for (const tc_kernel *m = tables[u]; m && m->op && !mine; m++) mine = strcmp(m->op, k->op) == 0;
-      if (mine) continue;
-      if ((st = reg(host, k->op, k->fn, (void *)host)) != TABI_OK) return st;
-    }
-  }
-  return TABI_OK;
+  return tc_register_ref_views(host, "cuda", tc_owns);
 }

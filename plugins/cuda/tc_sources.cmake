@@ -13,10 +13,11 @@ set(tc_kernel_families tc_util tc_ew tc_ew_ops tc_shape tc_reduce tc_random tc_b
     tc_svd)
 
 # Host C both device tables use, with or without kernels: the forked device
-# count, and the reference's metadata-only kernels (views, factories that build
+# count, the registration of the reference's views (tc_ref_views.c), and the reference's metadata-only kernels (views, factories that build
 # on the host and hand over through host->tensor_copy), device-agnostic.
 set(tc_common_sources
   ${tc_dir}/tc_probe.c
+  ${tc_dir}/tc_ref_views.c
   ${tc_ref_dir}/ref_util.c
   ${tc_ref_dir}/ref_shape.c
   ${tc_ref_dir}/ref_shape_util.c

@@ -7,11 +7,10 @@
  * `tabi conform --plugin gpusim` runs the GPU plugins' kernel sources through
  * the whole conformance suite on a machine without a GPU. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "gpusim.h"
-#include "ref.h"
 #include "rocm.h"
+#include "tc_ref_views.h"
 #include "rocm_dl.h"
 
 TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out);
@@ -43,18 +42,7 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
   tabi_status st = gpusim_device_register(c);
   if (st != TABI_OK) return st;
   if ((st = rocm_kernels_register(host, &c->kernels)) != TABI_OK) return st;
-  const ref_kernel *tables[] = {ref_shape_kernels, ref_create_kernels};
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-    for (const ref_kernel *k = tables[t]; k->op; k++) {
-      if (strcmp(k->op, "prims::reshape") == 0) continue; /* copies on the host */
-      if (rocm_kernels_own(k->op)) continue;
-      tabi_op op;
-      if ((st = host->op_find(host->ctx, k->op, &op)) != TABI_OK)
-        return TABI_ERR(host, st, "gpusim: no op named '%s'", k->op);
-      if ((st = host->kernel_register(host->ctx, op, TABI_LAYER_BACKEND, k->fn, (void *)host)) != TABI_OK)
-        return st;
-    }
-  return TABI_OK;
+  return tc_register_ref_views(host, "gpusim", rocm_kernels_own);
 }
 
 /* The vendor libraries rocm_kernels.cpp and the shared files would load

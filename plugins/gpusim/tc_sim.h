@@ -138,8 +138,4 @@ struct alignas(16) float4 {
 };
 static inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 
-/* Device-only math the shared files call. */
-static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-
 #endif /* TABI_TC_SIM_H */

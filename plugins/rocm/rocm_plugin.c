@@ -8,10 +8,9 @@
  * device table and the reference's view/factory kernels. Never run on AMD
  * hardware so far (docs/cuda.md). */
 #include <stdlib.h>
-#include <string.h>
 
-#include "ref.h"
 #include "rocm.h"
+#include "tc_ref_views.h"
 
 TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out);
 
@@ -50,19 +49,8 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
 #ifdef ROCM_HAVE_KERNELS
   /* Own kernels first; the reference's fill only the ops still open. */
   if ((st = rocm_kernels_register(host, &c->kernels)) != TABI_OK) return st;
+  return tc_register_ref_views(host, "rocm", rocm_kernels_own);
+#else
+  return tc_register_ref_views(host, "rocm", NULL);
 #endif
-  const ref_kernel *tables[] = {ref_shape_kernels, ref_create_kernels};
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-    for (const ref_kernel *k = tables[t]; k->op; k++) {
-      if (strcmp(k->op, "prims::reshape") == 0) continue; /* copies on the host */
-#ifdef ROCM_HAVE_KERNELS
-      if (rocm_kernels_own(k->op)) continue;
-#endif
-      tabi_op op;
-      if ((st = host->op_find(host->ctx, k->op, &op)) != TABI_OK)
-        return TABI_ERR(host, st, "rocm: no op named '%s'", k->op);
-      if ((st = host->kernel_register(host->ctx, op, TABI_LAYER_BACKEND, k->fn, (void *)host)) != TABI_OK)
-        return st;
-    }
-  return TABI_OK;
 }
