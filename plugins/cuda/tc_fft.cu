@@ -145,18 +145,29 @@ __global__ void scale_kernel(char *p, int dbl, int64_t n, double s) {
   }
 }
 
-/* Zeroes the imaginary parts the Hermitian input ignores (element 0 and n/2). */
-__global__ void herm_fix(char *p, int dbl, int64_t rows, int64_t m, int64_t n) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
-    int64_t idx[2] = {0, n % 2 == 0 ? n / 2 : -1};
-    for (int k = 0; k < 2; k++) {
-      if (idx[k] < 0 || idx[k] >= m) continue;
-      int64_t e = (r * m + idx[k]) * 2 + 1;
-      if (dbl) ((double *)p)[e] = 0;
-      else ((float *)p)[e] = 0;
+/* The input of a c2r stage, in one pass: src[r][k] = scale * v[r][k] for k
+ * below both len and m (= n/2 + 1), zeros past v's end, and zero imaginary
+ * parts at k = 0 and k = n/2 (n even), which the Hermitian transform ignores
+ * but cuFFT would not. A copy is needed anyway (cuFFT's C2R overwrites its
+ * input), and the transform is linear, so the normalisation rides along
+ * instead of a pass over the output. v: rows of len complex elements, row r
+ * at r * rs, element k at k * es (in elements). Rows go along blockIdx.y. */
+template <typename T>
+__global__ void herm_load(const T *v, T *src, int64_t rows, int64_t len, int64_t rs, int64_t es,
+                          int64_t m, int64_t n, double scale) {
+  int64_t kstride = (int64_t)gridDim.x * blockDim.x, half = n % 2 == 0 ? n / 2 : -1;
+  for (int64_t r = blockIdx.y; r < rows; r += gridDim.y)
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < m; k += kstride) {
+      T re = 0, im = 0;
+      if (k < len) {
+        const T *p = v + 2 * (r * rs + k * es);
+        re = (T)(p[0] * scale);
+        im = (T)(p[1] * scale);
+      }
+      if (k == 0 || k == half) im = 0;
+      src[2 * (r * m + k)] = re;
+      src[2 * (r * m + k) + 1] = im;
     }
-  }
 }
 
 static int grid(int64_t n) {
@@ -220,7 +231,7 @@ static tabi_status bluestein(tc_ctx *c, const char *op, DLDevice dev, const char
 /* One 1-D stage along dim d of `in` (any layout). kind: 0 c2c (sign), 1 r2c
  * onesided, 2 c2r to length n. Returns a new tensor in `in`'s dim order. */
 static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, int kind, int fwd,
-                         int64_t n, tabi_tensor **out) {
+                         int64_t n, double scale, tabi_tensor **out) {
   tabi_dtype dt = tabi_tensor_dtype(in);
   int dbl = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
   tabi_dtype cdt = dbl ? TABI_DTYPE_COMPLEX128 : TABI_DTYPE_COMPLEX64;
@@ -234,29 +245,43 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
   for (int32_t i = 0; i < nd - 1; i++) batch *= shape[i];
   if (st == TABI_OK) {
     if (kind == 2) {
-      /* the first n/2+1 elements of the last dim; zeros past the input's end */
+      /* the first n/2+1 elements of the last dim, scaled; zeros past the
+       * input's end (herm_load). Its rows must be one stride apart: the
+       * batch dims of v collapse, or v is first made contiguous. */
       int64_t m = n / 2 + 1, sh2[TC_MAX_DIMS];
       memcpy(sh2, shape, sizeof(int64_t) * (size_t)nd);
       sh2[nd - 1] = m;
-      st = tc_empty(c, in->dl.device, cdt, nd, sh2, &src);
-      tabi_value zero = tabi_float(0.0);
-      if (st == TABI_OK && m > len) st = tc_fill(c, op, src, &zero);
-      if (st == TABI_OK) {
-        int64_t cp = len < m ? len : m;
-        int64_t vs[TC_MAX_DIMS];
-        memcpy(vs, sh2, sizeof(int64_t) * (size_t)nd);
-        vs[nd - 1] = cp;
-        tabi_tensor *a = NULL, *b = NULL;
-        st = c->h->tensor_view(c->h->ctx, src, nd, vs, src->dl.strides, (int64_t)src->dl.byte_offset, &a);
-        if (st == TABI_OK) st = c->h->tensor_view(c->h->ctx, v, nd, vs, v->dl.strides, (int64_t)v->dl.byte_offset, &b);
-        if (st == TABI_OK && cp > 0 && batch > 0) st = tc_copy_convert(c, op, a, b);
-        release(c, a);
-        release(c, b);
+      tabi_tensor *vr = v;
+      int64_t rs = len, es = v->dl.strides[nd - 1];
+      int flat = tabi_tensor_dtype(v) == cdt;
+      for (int32_t i = nd - 2, prev = -1; i >= 0 && flat; i--) {
+        if (shape[i] == 1) continue; /* its stride is never used */
+        if (prev < 0) rs = v->dl.strides[i];
+        else flat = v->dl.strides[i] == v->dl.strides[prev] * shape[prev];
+        prev = i;
       }
+      if (!flat) { /* a dense copy of the input's dtype */
+        st = tc_empty(c, in->dl.device, cdt, nd, shape, &vr);
+        if (st == TABI_OK) st = tc_copy_convert(c, op, vr, v);
+        rs = len;
+        es = 1;
+      }
+      if (st == TABI_OK) st = tc_empty(c, in->dl.device, cdt, nd, sh2, &src);
       if (st == TABI_OK && batch > 0) {
-        TC_LAUNCH(grid(batch), 256, herm_fix)((char *)tabi_tensor_data(src), dbl, batch, m, n);
+        int64_t gx = (m + 255) / 256, gy;
+        gx = gx > 65535 ? 65535 : gx;
+        gy = 262144 / gx;
+        gy = gy < 1 ? 1 : gy > batch ? batch : gy > 65535 ? 65535 : gy;
+        dim3 g((unsigned)gx, (unsigned)gy);
+        if (dbl)
+          TC_LAUNCH(g, 256, herm_load<double>)((const double *)tabi_tensor_data(vr),
+                                               (double *)tabi_tensor_data(src), batch, len, rs, es, m, n, scale);
+        else
+          TC_LAUNCH(g, 256, herm_load<float>)((const float *)tabi_tensor_data(vr),
+                                              (float *)tabi_tensor_data(src), batch, len, rs, es, m, n, scale);
         st = tc_launch_status(c, op);
       }
+      if (vr != v) release(c, vr);
     } else {
       tabi_dtype want = kind == 1 ? rdt : cdt;
       if (tabi_dtype_tensor_ok(v, want)) { /* already a dense buffer of the right type */
@@ -399,9 +424,9 @@ static tabi_status get_dims(tc_ctx *c, const char *op, const tabi_tensor *t, con
 
 /* Chains stages, releasing intermediates; *cur starts retained. */
 static tabi_status chain(tc_ctx *c, const char *op, tabi_tensor **cur, int32_t d, int kind, int fwd,
-                         int64_t n) {
+                         int64_t n, double scale) {
   tabi_tensor *nx = NULL;
-  tabi_status st = stage(c, op, *cur, d, kind, fwd, n, &nx);
+  tabi_status st = stage(c, op, *cur, d, kind, fwd, n, scale, &nx);
   release(c, *cur);
   *cur = nx;
   return st;
@@ -468,7 +493,7 @@ static tabi_status r2c(tc_ctx *c, const tabi_call *call, tabi_value *args, int64
     int32_t d = fd.d[i];
     n *= (double)cur->dl.shape[d];
     int first = i == fd.n - 1;
-    st = chain(c, op, &cur, d, first && onesided ? 1 : 0, 1, 0);
+    st = chain(c, op, &cur, d, first && onesided ? 1 : 0, 1, 0, 1.0);
   }
   if (st != TABI_OK) {
     release(c, cur);
@@ -493,15 +518,16 @@ static tabi_status c2r(tc_ctx *c, const tabi_call *call, tabi_value *args, int64
   c->h->tensor_retain(c->h->ctx, cur);
   for (int32_t i = 0; i < fd.n - 1 && st == TABI_OK; i++) {
     n *= (double)cur->dl.shape[fd.d[i]];
-    st = chain(c, op, &cur, fd.d[i], 0, 0, 0);
+    st = chain(c, op, &cur, fd.d[i], 0, 0, 0, 1.0);
   }
   n *= (double)last;
-  if (st == TABI_OK) st = chain(c, op, &cur, fd.d[fd.n - 1], 2, 0, last);
+  /* the normalisation is applied to the last stage's input (herm_load) */
+  if (st == TABI_OK) st = chain(c, op, &cur, fd.d[fd.n - 1], 2, 0, last, norm_scale(norm, n));
   if (st != TABI_OK) {
     release(c, cur);
     return st;
   }
-  return finish(c, op, cur, norm_scale(norm, n), outs);
+  return finish(c, op, cur, 1.0, outs);
 }
 
 static tabi_status check_norm(tc_ctx *c, const char *op, int64_t norm) {
@@ -531,7 +557,7 @@ static tabi_status k_prims_c2c(TC_ARGS) {
   if (st != TABI_OK) return st;
   tabi_tensor *cur = x;
   c->h->tensor_retain(c->h->ctx, cur);
-  for (int32_t i = 0; i < fd.n && st == TABI_OK; i++) st = chain(c, OPN, &cur, fd.d[i], 0, args[2].u.i != 0, 0);
+  for (int32_t i = 0; i < fd.n && st == TABI_OK; i++) st = chain(c, OPN, &cur, fd.d[i], 0, args[2].u.i != 0, 0, 1.0);
   if (st == TABI_OK && cur == x) { /* no dims: a copy */
     tabi_tensor *o = NULL;
     st = tc_empty(c, x->dl.device, tabi_tensor_dtype(x), x->dl.ndim, x->dl.shape, &o);
