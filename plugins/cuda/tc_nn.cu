@@ -1,44 +1,122 @@
 /* plugins/cuda/tc_nn.cu: _softmax, _log_softmax and native_layer_norm.
  *
  * One block per row (softmax: every position of the other dims; layer norm:
- * every leading index), reading the row through its stride, accumulating in
- * double like the reference and rounding once at the store. Block reductions
- * combine partials in a fixed order: deterministic. The argument checks are
- * the reference's own (reference/ref_softmax_check.c, ref_norm_check.c's
- * ref_norm_ln_check), so statuses, messages and the accepted dtypes (layer
- * norm's float32 weight/bias beside a float16/bfloat16 input) are its. */
+ * every leading index). Rows of float32/float16/bfloat16 along the last dim
+ * of up to NT*32 elements take the register kernels: every thread loads its
+ * share of the row at once (PER independent loads in flight, where a loop
+ * that uses each value before loading the next waits out one memory latency
+ * per element: the first kernel here was latency-bound, 0.64x PyTorch on
+ * 8192x8192), keeps it in registers, and exponentiates in float (expf, within
+ * 2 ulp) while sums, means and variances accumulate in double. Other rows
+ * (float64, other dims, longer rows) read through their stride in double.
+ * Block reductions combine partials in a fixed order: deterministic. The
+ * argument checks are the reference's own (reference/ref_softmax_check.c,
+ * ref_norm_check.c's ref_norm_ln_check), so statuses, messages and the
+ * accepted dtypes (layer norm's float32 weight/bias beside a float16/bfloat16
+ * input) are its. */
 #include "tc_ew_dev.cuh"
 #include "ref_norm_check.h"
 #include "ref_softmax_check.h"
 
 #define NT 512
+#define MAX_PER 32 /* register kernels: rows of up to NT * MAX_PER elements */
 
-template <typename T>
-__device__ T block_sum(T v, T *sh) {
+struct op_add {
+  __device__ double operator()(double a, double b) const { return a + b; }
+};
+struct op_max_nan { /* NaN wins, as in the reference */
+  __device__ double operator()(double a, double b) const {
+    return isnan(a) ? a : isnan(b) ? b : (b > a ? b : a);
+  }
+};
+
+/* Combines one value per thread; every thread gets the result. sh holds
+ * NT + 32 doubles. Three barriers (a tree takes log2(NT) + 1): 32 threads
+ * each fold a column of NT/32 partials, then every thread folds the 32 column
+ * results. The order is fixed, so the result is too. */
+template <typename Op>
+__device__ double block_reduce(double v, double *sh, Op op) {
   sh[threadIdx.x] = v;
   __syncthreads();
-  for (int s = NT / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
-    __syncthreads();
+  if (threadIdx.x < 32) {
+    double a = sh[threadIdx.x];
+    for (int j = threadIdx.x + 32; j < NT; j += 32) a = op(a, sh[j]);
+    sh[NT + threadIdx.x] = a;
   }
-  T r = sh[0];
   __syncthreads();
+  double r = sh[NT];
+  for (int j = 1; j < 32; j++) r = op(r, sh[NT + j]);
+  __syncthreads(); /* sh is free again for the next reduction */
   return r;
 }
 
-__device__ double block_max_nan(double v, double *sh) {
-  sh[threadIdx.x] = v;
-  __syncthreads();
-  for (int s = NT / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) {
-      double a = sh[threadIdx.x], b = sh[threadIdx.x + s];
-      sh[threadIdx.x] = isnan(a) ? a : isnan(b) ? b : (b > a ? b : a);
-    }
-    __syncthreads();
+/* The elements per thread for a register kernel over rows of len, or 0 when
+ * the row is too long for one. */
+static int regs_per_thread(int64_t len) {
+  return len <= NT ? 1 : len <= 4 * NT ? 4 : len <= 16 * NT ? 16 : len <= MAX_PER * NT ? MAX_PER : 0;
+}
+
+/* L(dtype, per) for dt one of float32/float16/bfloat16, per from regs_per_thread. */
+#define REGS_PER(L, D, per)      \
+  switch (per) {                 \
+    case 1: L(D, 1); break;      \
+    case 4: L(D, 4); break;      \
+    case 16: L(D, 16); break;    \
+    default: L(D, MAX_PER); break; \
   }
-  double r = sh[0];
-  __syncthreads();
-  return r;
+#define REGS_SWITCH(L, dt, per)                                             \
+  switch (dt) {                                                             \
+    case TABI_DTYPE_FLOAT32: REGS_PER(L, TABI_DTYPE_FLOAT32, per); break;   \
+    case TABI_DTYPE_FLOAT16: REGS_PER(L, TABI_DTYPE_FLOAT16, per); break;   \
+    default: REGS_PER(L, TABI_DTYPE_BFLOAT16, per); break;                  \
+  }
+
+/* Thread t's k-th element of a contiguous row is element k*NT + t: each load
+ * instruction of a warp reads 32 neighbours. Past the row: `pad`. */
+template <int DT, int PER>
+__device__ void load_row(const char *row, int64_t len, float pad, float *v) {
+  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+#pragma unroll
+  for (int k = 0; k < PER; k++) {
+    int64_t i = (int64_t)k * NT + threadIdx.x;
+    v[k] = i < len ? (float)tc_ld_f(row + i * esz, DT) : pad;
+  }
+}
+
+/* Register softmax over contiguous rows of len (see the file comment). */
+template <int DT, int PER>
+__global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y, int odt, int64_t rows,
+                                                           int64_t len, int log_form) {
+  __shared__ double sh[NT + 32];
+  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int osz = tc_dt_size(odt);
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    float v[PER];
+    load_row<DT, PER>(x + r * len * esz, len, -INFINITY, v);
+    double mx = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < PER; k++) mx = op_max_nan()(mx, v[k]);
+    mx = block_reduce(mx, sh, op_max_nan());
+    float mxf = (float)mx; /* a max of floats: exact */
+    double s = 0;
+#pragma unroll
+    for (int k = 0; k < PER; k++)
+      if ((int64_t)k * NT + threadIdx.x < len) {
+        float e = expf(v[k] - mxf);
+        s += e;
+        if (!log_form) v[k] = e;
+      }
+    s = block_reduce(s, sh, op_add());
+    double ls = log(s), inv = 1.0 / s;
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+      int64_t i = (int64_t)k * NT + threadIdx.x;
+      if (i >= len) continue;
+      double o = log_form ? (double)v[k] - mx - ls : (double)v[k] * inv;
+      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[r * len + i] = (float)o;
+      else tc_st_f(y + (r * len + i) * osz, odt, o);
+    }
+  }
 }
 
 /* rows = outer * inner; row r starts at (r / inner) * len * inner + r % inner, step inner.
@@ -48,7 +126,7 @@ template <int DT>
 __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int odt, int64_t rows,
                                                       int64_t len, int64_t inner, int log_form,
                                                       int cache) {
-  __shared__ double sh[NT];
+  __shared__ double sh[NT + 32];
   TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
@@ -58,13 +136,13 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
     for (int64_t i = threadIdx.x; i < len; i += NT) {
       double v = tc_ld_f(x + (base + i * inner) * esz, DT);
       if (cache) srow[i] = (float)v;
-      if (v > mx || isnan(v)) mx = isnan(mx) ? mx : v;
+      mx = op_max_nan()(mx, v);
     }
-    mx = block_max_nan(mx, sh);
+    mx = block_reduce(mx, sh, op_max_nan());
     double s = 0;
     for (int64_t i = threadIdx.x; i < len; i += NT)
       s += exp((cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx);
-    s = block_sum<double>(s, sh);
+    s = block_reduce(s, sh, op_add());
     double ls = log(s), inv = 1.0 / s;
     for (int64_t i = threadIdx.x; i < len; i += NT) {
       double v = (cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx;
@@ -72,7 +150,7 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
       if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[base + i * inner] = (float)o;
       else tc_st_f(y + (base + i * inner) * osz, odt, o);
     }
-    __syncthreads();
+    __syncthreads(); /* srow is rewritten by the next row */
   }
 }
 
@@ -97,9 +175,14 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     int g = rows > 65535 * 4 ? 65535 * 4 : (int)rows;
     const char *xp = (const char *)tabi_tensor_data(xc);
     char *yp = (char *)tabi_tensor_data(out);
+    int per = inner == 1 && dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(len) : 0;
     int cache = dt != TABI_DTYPE_FLOAT64 && len <= 12288;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
-    switch (dt) {
+    if (per) {
+#define SM(D, P) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P>)(xp, yp, odt, rows, len, log_form)
+      REGS_SWITCH(SM, dt, per);
+#undef SM
+    } else switch (dt) {
       case TABI_DTYPE_FLOAT32: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT32>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
       case TABI_DTYPE_FLOAT64: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT64>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
       case TABI_DTYPE_FLOAT16: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT16>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
@@ -118,11 +201,63 @@ static tabi_status softmax(TC_ARGS, int log_form) {
 static tabi_status k_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 0); }
 static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 1); }
 
+/* Element j of a layer norm weight or bias beside a DT input: its dtype is
+ * DT's or float32 (ref_nn_stats_dtype), two cases instead of tc_ld_f's
+ * switch over every dtype, which unrolled 32 times spilled registers. */
+template <int DT>
+__device__ double ld_param(const char *p, int pdt, int64_t j) {
+  if (pdt == TABI_DTYPE_FLOAT32) return ((const float *)p)[j];
+  return tc_ld_f(p + j * (DT == TABI_DTYPE_FLOAT32 ? 4 : 2), DT);
+}
+
+/* Register layer norm over rows of n (see the file comment): mean and
+ * variance in double from the row in registers, then (x - mean) * rstd in
+ * double, weight and bias applied, one rounding at the store. */
+template <int DT, int PER>
+__global__ void __launch_bounds__(NT) ln_regs_kernel(const char *x, const char *w, int wdt,
+                                                      const char *b, int bdt, char *y, char *mean,
+                                                      char *rstd, int sdt, int64_t m, int64_t n,
+                                                      double eps) {
+  __shared__ double sh[NT + 32];
+  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int ssz = tc_dt_size(sdt);
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    float v[PER];
+    load_row<DT, PER>(x + r * n * esz, n, 0.0f, v);
+    double s = 0;
+#pragma unroll
+    for (int k = 0; k < PER; k++) s += v[k]; /* the padding is 0 */
+    double mu = block_reduce(s, sh, op_add()) / (double)n;
+    double q = 0;
+#pragma unroll
+    for (int k = 0; k < PER; k++)
+      if ((int64_t)k * NT + threadIdx.x < n) {
+        double d = (double)v[k] - mu;
+        q += d * d;
+      }
+    double rs = 1 / sqrt(block_reduce(q, sh, op_add()) / (double)n + eps);
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+      int64_t j = (int64_t)k * NT + threadIdx.x;
+      if (j >= n) continue;
+      double o = ((double)v[k] - mu) * rs;
+      if (w) o *= ld_param<DT>(w, wdt, j);
+      if (b) o += ld_param<DT>(b, bdt, j);
+      if (DT == TABI_DTYPE_FLOAT32) ((float *)y)[r * n + j] = (float)o;
+      else tc_st_f(y + (r * n + j) * esz, DT, o);
+    }
+    if (threadIdx.x == 0) {
+      tc_st_f(mean + r * ssz, sdt, mu);
+      tc_st_f(rstd + r * ssz, sdt, rs);
+    }
+  }
+}
+
 template <int DT>
 __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, int wdt, const char *b,
                                                  int bdt, char *y, char *mean, char *rstd, int sdt,
                                                  int64_t m, int64_t n, double eps, int cache) {
-  __shared__ double sh[NT];
+  __shared__ double sh[NT + 32];
   TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
@@ -134,13 +269,13 @@ __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, in
       if (cache) srow[j] = (float)v;
       s += v;
     }
-    double mu = block_sum<double>(s, sh) / (double)n;
+    double mu = block_reduce(s, sh, op_add()) / (double)n;
     double v = 0;
     for (int64_t j = threadIdx.x; j < n; j += NT) {
       double dv = (cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu;
       v += dv * dv;
     }
-    double rs = 1 / sqrt(block_sum<double>(v, sh) / (double)n + eps);
+    double rs = 1 / sqrt(block_reduce(v, sh, op_add()) / (double)n + eps);
     for (int64_t j = threadIdx.x; j < n; j += NT) {
       double o = ((cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu) * rs;
       if (w) o *= tc_ld_f(w + j * wsz, wdt);
@@ -190,16 +325,20 @@ static tabi_status k_layer_norm(TC_ARGS) {
     int wdt = wc ? tabi_tensor_dtype(wc) : dt, bdt = bc ? tabi_tensor_dtype(bc) : dt;
     char *yp = (char *)tabi_tensor_data(out), *mp = (char *)tabi_tensor_data(mean),
          *rp = (char *)tabi_tensor_data(rstd);
+    int per = dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(N) : 0;
     int cache = dt != TABI_DTYPE_FLOAT64 && N <= 12288;
     size_t smem = cache ? (size_t)N * sizeof(float) : 0;
+#define LNR(D, P) TC_LAUNCH(g, NT, ln_regs_kernel<D, P>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
 #define LN(D) TC_LAUNCH_SMEM(g, NT, smem, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
-    switch (dt) {
+    if (per) REGS_SWITCH(LNR, dt, per)
+    else switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;
       case TABI_DTYPE_FLOAT16: LN(TABI_DTYPE_FLOAT16); break;
       default: LN(TABI_DTYPE_BFLOAT16); break;
     }
 #undef LN
+#undef LNR
     st = tc_launch_status(c, OPN);
   }
   c->h->tensor_release(c->h->ctx, xc);

@@ -154,10 +154,11 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
   tabi_op og, orf;
   CHECK_OK(tabi_op_find(gpu, name, &og));
   CHECK_OK(tabi_op_find(ref, name, &orf));
-  tabi_value go = tabi_none(), ro = tabi_none();
-  tabi_status sg = tabi_call(gpu, og, ga, na, &go, 1);
+  tabi_value gv[3] = {tabi_none(), tabi_none(), tabi_none()}, rv[3] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, na, gv, 3);
   CHECK_MSG(sg == TABI_OK, "%s: %s", name, tabi_last_error());
-  tabi_status sr = tabi_call(ref, orf, ra, na, &ro, 1);
+  tabi_status sr = tabi_call(ref, orf, ra, na, rv, 3);
+  tabi_value go = gv[0], ro = rv[0];
   CHECK_MSG(sr == TABI_OK, "%s (reference): %s", name, tabi_last_error());
   if (sg == TABI_OK && sr == TABI_OK) {
     tabi_tensor *xg = NULL, *xr = NULL;
@@ -189,8 +190,10 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
     tabi_tensor_release(xg);
     tabi_tensor_release(xr);
   }
-  tabi_value_release(&go);
-  tabi_value_release(&ro);
+  for (int k = 0; k < 3; k++) {
+    tabi_value_release(&gv[k]);
+    tabi_value_release(&rv[k]);
+  }
 }
 
 /* g (device) against r (CPU), both converted to float64: same dtype and shape,

@@ -34,7 +34,7 @@ tabi_tensor *upload(tabi_runtime *rt, DLDevice dev, tabi_dtype dt, int32_t nd, c
 /* The same float64 host values as dt in both runtimes. */
 void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *h, tabi_tensor **g,
                  tabi_tensor **r);
-/* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 compared. */
+/* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 of up to 3 compared. */
 void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol);
 /* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */
 void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol);
@@ -48,5 +48,6 @@ void bn_cases(void);
 void misc_cases(void);
 void idx_cases(void);
 void svd_cases(void);
+void rows_cases(void);
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

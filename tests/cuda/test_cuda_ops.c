@@ -5,7 +5,9 @@
  * for a shared seed. The ROCm plugin compiles the same kernel sources, so the
  * same cases run against it (argv[3] = 10, kDLROCM). argv[1]: the device plugin; argv[2]: libtabi_reference.so;
  * argv[3]: its DLDeviceType (default 2, kDLCUDA; 1 runs the cases against the
- * CPU plugin, ctest's cuda_ops_cases_on_cpu, to test the cases without a GPU). This file: main and the core
+ * CPU plugin, ctest's cuda_ops_cases_on_cpu, to test the cases without a GPU;
+ * 12, kDLExtDev, against gpusim, ctest's gpusim_ops: the kernel sources on the
+ * host). This file: main and the core
  * cases (elementwise, reductions, scans, FFT, matmul, Philox); the op families'
  * cases are in test_cuda_ops_nn.c and test_cuda_ops_misc.c, the shared
  * helpers in gpu_harness.c. */
@@ -134,6 +136,7 @@ int main(int argc, char **argv) {
   pool_cases();
   misc_cases();
   norm_cases();
+  rows_cases();      /* softmax and layer norm rows of every length class (tc_nn.cu) */
   idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
   bn_cases();       /* the three batch-norm forms (tc_bn.cu) */

@@ -523,3 +523,83 @@ void bn_cases(void) {
         free(hx);
       }
 }
+
+/* _softmax, _log_softmax and native_layer_norm over rows of every length class
+ * of tc_nn.cu: its register kernels' 1, 4, 16 and 32 elements per thread
+ * (rows to 512, 2048, 8192 and 16384 elements) on both sides of each bound,
+ * the strided kernel past them and along a leading dim, rows of special
+ * values, and layer norm of data with a large mean (centring must be exact
+ * enough that the float32 tolerance holds). Exp is float in the register
+ * kernels (within 2 ulp), so softmax keeps the dtype's own tolerance. */
+void rows_cases(void) {
+  const tabi_dtype fdt[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[4] = {1.3e-6, 1e-7, 1e-3, 1.6e-2};
+  const int64_t lens[] = {1, 7, 512, 513, 2048, 2049, 8192, 8193, 16384, 16385};
+  for (int d = 0; d < 4; d++)
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+      int64_t s[2] = {3, lens[li]}, st[2] = {lens[li], 3}, ns[1] = {lens[li]};
+      tabi_value sm[2] = {tabi_int(-1), tabi_bool(0)}, sm0[2] = {tabi_int(0), tabi_bool(0)};
+      compare("aten::_softmax", fdt[d], 1, 2, s, sm, 2, frt[d], 1e-5);
+      compare("aten::_log_softmax", fdt[d], 1, 2, s, sm, 2, frt[d], 1e-5);
+      if (li % 3 == 0) compare("aten::_softmax", fdt[d], 1, 2, st, sm0, 2, frt[d], 1e-5);
+      tabi_value ln[4] = {tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)};
+      for (cmp_out = 0; cmp_out < 3; cmp_out++)
+        compare("aten::native_layer_norm", fdt[d], 1, 2, s, ln, 4, frt[d], 1e-5);
+      cmp_out = 0;
+    }
+  /* rows of special values, at three lengths (one per kernel class) */
+  const int64_t slen[3] = {100, 700, 20000};
+  for (int d = 0; d < 4; d++)
+    for (int li = 0; li < 3; li++) {
+      int64_t L = slen[li], s[2] = {6, L};
+      double *h = malloc(sizeof(double) * 6 * (size_t)L);
+      for (int64_t i = 0; i < L; i++) {
+        h[i] = -INFINITY;                             /* all -inf: NaN */
+        h[L + i] = i == L / 3 ? NAN : urand();        /* one NaN: NaN */
+        h[2 * L + i] = i == L / 2 ? INFINITY : urand(); /* one +inf */
+        h[3 * L + i] = i == 1 ? -INFINITY : (urand() - 0.5) * 2e30;
+        h[4 * L + i] = 3.0;                           /* all equal: 1/L */
+        h[5 * L + i] = urand() * 100 - 50;            /* a wide range of exponents */
+      }
+      for (int lf = 0; lf < 2; lf++) {
+        tabi_tensor *g = NULL, *r = NULL;
+        both_tensor(fdt[d], 2, s, h, &g, &r);
+        tabi_value ga[3] = {tabi_tensor_value(g), tabi_int(1), tabi_bool(0)};
+        tabi_value ra[3] = {tabi_tensor_value(r), tabi_int(1), tabi_bool(0)};
+        compare_built(lf ? "aten::_log_softmax" : "aten::_softmax", ga, ra, 3, frt[d], 1e-5);
+        tabi_tensor_release(g);
+        tabi_tensor_release(r);
+      }
+      free(h);
+    }
+  /* float16 in, float32 out (half_to_float) */
+  int64_t hs[2] = {4, 3000};
+  compare("aten::_softmax", TABI_DTYPE_FLOAT16, 1, 2, hs, (tabi_value[]){tabi_int(1), tabi_bool(1)}, 2, 1.3e-6,
+          1e-5);
+  /* layer norm of 1000 + U(0, 1) with float32 weight and bias, beside
+   * float32, float16 and bfloat16 inputs */
+  for (int d = 0; d < 4; d++) {
+    if (d == 1) continue;
+    int64_t s[2] = {4, 3000}, ps[1] = {3000};
+    double *h = malloc(sizeof(double) * 4 * 3000), hw[3000], hb[3000];
+    for (int i = 0; i < 4 * 3000; i++) h[i] = 1000 + urand();
+    for (int i = 0; i < 3000; i++) {
+      hw[i] = urand() * 2 - 1;
+      hb[i] = urand() * 2 - 1;
+    }
+    tabi_tensor *g[3], *r[3];
+    both_tensor(fdt[d], 2, s, h, &g[0], &r[0]);
+    both_tensor(TABI_DTYPE_FLOAT32, 1, ps, hw, &g[1], &r[1]);
+    both_tensor(TABI_DTYPE_FLOAT32, 1, ps, hb, &g[2], &r[2]);
+    tabi_value ga[5] = {tabi_tensor_value(g[0]), tabi_int_list(ps, 1), tabi_tensor_value(g[1]),
+                        tabi_tensor_value(g[2]), tabi_float(1e-5)};
+    tabi_value ra[5] = {tabi_tensor_value(r[0]), tabi_int_list(ps, 1), tabi_tensor_value(r[1]),
+                        tabi_tensor_value(r[2]), tabi_float(1e-5)};
+    compare_built("aten::native_layer_norm", ga, ra, 5, frt[d], 1e-5);
+    for (int k = 0; k < 3; k++) {
+      tabi_tensor_release(g[k]);
+      tabi_tensor_release(r[k]);
+    }
+    free(h);
+  }
+}
