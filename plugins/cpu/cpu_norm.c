@@ -73,16 +73,22 @@ static double exp_sum(const cpu_ctx *c, const float *x, float *o, int64_t n, flo
 CLONES static void shift(const float *x, float *o, int64_t n, float m, float ls) {
   for (int64_t i = 0; i < n; i++) o[i] = (x[i] - m) - ls;
 }
-CLONES void cpu_norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,
+/* The mean is subtracted in two float parts, hi = (float)mean and lo the
+ * rest: x - hi is exact for x near the mean (Sterbenz), so the deviation keeps
+ * its own precision where the data's mean is large against its spread (mean
+ * 1000, spread 1: a float mean alone is off by 3e-5, which rstd scales into
+ * the output; the reference centres in double). */
+CLONES void cpu_norm_row(const float *x, float *o, int64_t n, double mean, float rstd, const float *w,
                          const float *b) {
+  float hi = (float)mean, lo = (float)(mean - hi);
   if (w && b)
-    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd * w[i] + b[i];
+    for (int64_t i = 0; i < n; i++) o[i] = ((x[i] - hi) - lo) * rstd * w[i] + b[i];
   else if (w)
-    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd * w[i];
+    for (int64_t i = 0; i < n; i++) o[i] = ((x[i] - hi) - lo) * rstd * w[i];
   else if (b)
-    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd + b[i];
+    for (int64_t i = 0; i < n; i++) o[i] = ((x[i] - hi) - lo) * rstd + b[i];
   else
-    for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mean) * rstd;
+    for (int64_t i = 0; i < n; i++) o[i] = ((x[i] - hi) - lo) * rstd;
 }
 
 typedef struct sm_job {
@@ -178,11 +184,12 @@ typedef struct ln_job {
 
 /* cpu_norm_row with non-temporal stores: o 64-byte aligned, n a multiple of
  * 16. The same arithmetic as cpu_norm_row's AVX-512 clone does, lane by lane. */
-__attribute__((target("avx512f"))) static void norm_row_nt(const float *x, float *o, int64_t n, float mean,
+__attribute__((target("avx512f"))) static void norm_row_nt(const float *x, float *o, int64_t n, double mean,
                                                           float rstd, const float *w, const float *b) {
-  __m512 mv = _mm512_set1_ps(mean), rv = _mm512_set1_ps(rstd);
+  float hi = (float)mean, lo = (float)(mean - hi);
+  __m512 hv = _mm512_set1_ps(hi), lv = _mm512_set1_ps(lo), rv = _mm512_set1_ps(rstd);
   for (int64_t i = 0; i < n; i += 16) {
-    __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), mv), rv);
+    __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), hv), lv), rv);
     if (w) v = _mm512_mul_ps(v, _mm512_loadu_ps(w + i));
     if (b) v = _mm512_add_ps(v, _mm512_loadu_ps(b + i));
     _mm512_stream_ps(o + i, v);
@@ -220,10 +227,45 @@ __attribute__((target("avx512f"))) static double ln_sum512(const float *x, int64
   return s;
 }
 
+/* ln_sum512 on AVX2: every element widened to double before it is added.
+ * The sum reduction's AVX2 kernel (cpu_red_sum) adds 16 elements in float
+ * before widening, which is within a sum's tolerance but not a mean's: the
+ * output is (x - mean) * rstd, so a mean of 1000-ish data off by 4e-6 put
+ * float32 layer norm 1e-5 off the reference (tests/cuda rows_cases). */
+T256 static double ln_sum256(const float *x, int64_t n, int dev, double mean) {
+  const __m256d m = _mm256_set1_pd(mean);
+  __m256d a[8];
+  for (int k = 0; k < 8; k++) a[k] = _mm256_setzero_pd();
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 8; k++) {
+      __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * k));
+      if (dev) {
+        v = _mm256_sub_pd(v, m);
+        a[k] = _mm256_fmadd_pd(v, v, a[k]);
+      } else {
+        a[k] = _mm256_add_pd(a[k], v);
+      }
+    }
+  __m256d t = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a[0], a[1]), _mm256_add_pd(a[2], a[3])),
+                            _mm256_add_pd(_mm256_add_pd(a[4], a[5]), _mm256_add_pd(a[6], a[7])));
+  double l[4];
+  _mm256_storeu_pd(l, t);
+  double s = (l[0] + l[1]) + (l[2] + l[3]);
+  for (; i < n; i++) {
+    double e = (double)x[i] - (dev ? mean : 0.0);
+    s += dev ? e * e : e;
+  }
+  return s;
+}
+
 void cpu_norm_stats(const cpu_ctx *c, const float *x, int64_t n, double *mean, double *var) {
   if (cpu_ew_isa()->lanes >= 16) {
     *mean = ln_sum512(x, n, 0, 0.0) / (double)n;
     *var = ln_sum512(x, n, 1, *mean) / (double)n;
+  } else if (cpu_ew_isa()->lanes >= 8) {
+    *mean = ln_sum256(x, n, 0, 0.0) / (double)n;
+    *var = ln_sum256(x, n, 1, *mean) / (double)n;
   } else {
     *mean = cpu_sum_f32(c, x, n) / (double)n;
     *var = cpu_sumsq_dev_f32(c, x, n, *mean) / (double)n;
@@ -237,8 +279,8 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     double mean, var;
     cpu_norm_stats(j->c, x, j->n, &mean, &var);
     double rstd = 1.0 / sqrt(var + j->eps);
-    if (j->nt) norm_row_nt(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
-    else cpu_norm_row(x, j->o + r * j->n, j->n, (float)mean, (float)rstd, j->w, j->b);
+    if (j->nt) norm_row_nt(x, j->o + r * j->n, j->n, mean, (float)rstd, j->w, j->b);
+    else cpu_norm_row(x, j->o + r * j->n, j->n, mean, (float)rstd, j->w, j->b);
     j->mean[r] = (float)mean;
     j->rstd[r] = (float)rstd;
   }

@@ -40,8 +40,9 @@ T256 static inline __m256 cpu_exp8_neg(__m256 x) {
 void cpu_norm_stats(const cpu_ctx *c, const float *x, int64_t n, double *mean, double *var);
 
 /* o = (x - mean) * rstd (* w) (+ b) over a row of n, w and b optional
- * (cpu_norm.c; layer norm's rows in float32 and in the half types). */
-void cpu_norm_row(const float *x, float *o, int64_t n, float mean, float rstd, const float *w,
+ * (cpu_norm.c; layer norm's rows in float32 and in the half types); the mean
+ * is subtracted at more than float precision. */
+void cpu_norm_row(const float *x, float *o, int64_t n, double mean, float rstd, const float *w,
                   const float *b);
 
 /* _softmax/_log_softmax cases the row kernel does not take: a reduced dim

@@ -237,7 +237,7 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     double mu, var;
     cpu_norm_stats(j->c, buf, n, &mu, &var);
     double rs = 1.0 / sqrt(var + j->eps);
-    cpu_norm_row(buf, buf + n, n, (float)mu, (float)rs, j->w, j->b);
+    cpu_norm_row(buf, buf + n, n, mu, (float)rs, j->w, j->b);
     cpu_from_f32(j->c, j->dt, buf + n, j->o + 2 * r * n, n);
     store_stat(j->sdt, j->mean, r, mu);
     store_stat(j->sdt, j->rstd, r, rs);

@@ -183,8 +183,9 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
       if (!ok && first < 0) first = i;
       bad += !ok;
     }
-    CHECK_MSG(bad == 0, "%s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", name, (long long)bad,
-              (long long)m, (long long)first, first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
+    CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", name,
+              tabi_dtype_name(tabi_tensor_dtype(ro.u.t)), (long long)bad, (long long)m, (long long)first,
+              first >= 0 ? x[first] : 0.0, first >= 0 ? y[first] : 0.0);
     free(x);
     free(y);
     tabi_tensor_release(xg);
