@@ -1,6 +1,7 @@
 /* plugins/cuda/tc_blas.cu: mm, bmm, addmm.
  *
- * Floating and complex dtypes go to cuBLAS (cublasGemmStridedBatchedEx): float32
+ * Floating and complex dtypes go to cuBLAS (cublasGemmEx for one matrix,
+ * cublasGemmStridedBatchedEx for a batch): float32
  * computes in float32 with TF32 off (the handle's default math mode), float16
  * and bfloat16 accumulate in float32, float64 and complex in their own
  * precision. Operands with a unit stride in either dim are passed as they are
@@ -196,13 +197,22 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
         fb[0] = fb[1] = 0;
       }
       cublasSetStream(hb, 0);
-      cublasStatus_t bs = cublasGemmStridedBatchedEx(
-          hb, tm ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)j.p, (int)j.n,
-          (int)j.k, pa, tabi_tensor_data(m), bt, (int)ldm, batched ? j.mst[0] : 0,
-          tabi_tensor_data(a), bt, (int)lda, batched ? j.ast[0] : 0, pb, tabi_tensor_data(out), bt,
-          (int)j.p, j.n * j.p, (int)j.nb, ct, CUBLAS_GEMM_DEFAULT);
+      cublasOperation_t om = tm ? CUBLAS_OP_T : CUBLAS_OP_N, oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+      /* One matrix: cublasGemmEx, cuBLAS's single-GEMM entry (a batch of one
+       * is still a batched call to cuBLAS, whose heuristics may pick another
+       * kernel; mm bf16/f16 were 0.97-0.98x PyTorch through it, not yet
+       * re-timed). */
+      cublasStatus_t bs =
+          j.nb == 1 ? cublasGemmEx(hb, om, oa, (int)j.p, (int)j.n, (int)j.k, pa, tabi_tensor_data(m), bt,
+                                   (int)ldm, tabi_tensor_data(a), bt, (int)lda, pb, tabi_tensor_data(out),
+                                   bt, (int)j.p, ct, CUBLAS_GEMM_DEFAULT)
+                    : cublasGemmStridedBatchedEx(hb, om, oa, (int)j.p, (int)j.n, (int)j.k, pa,
+                                                 tabi_tensor_data(m), bt, (int)ldm, batched ? j.mst[0] : 0,
+                                                 tabi_tensor_data(a), bt, (int)lda, batched ? j.ast[0] : 0, pb,
+                                                 tabi_tensor_data(out), bt, (int)j.p, j.n * j.p, (int)j.nb,
+                                                 ct, CUBLAS_GEMM_DEFAULT);
       if (bs != CUBLAS_STATUS_SUCCESS)
-        st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cublasGemmStridedBatchedEx failed (status %d)", op, (int)bs);
+        st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuBLAS GEMM failed (status %d)", op, (int)bs);
     }
   } else if (total > 0) {
 #else
