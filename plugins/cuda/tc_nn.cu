@@ -7,8 +7,10 @@
  * that uses each value before loading the next waits out one memory latency
  * per element: the first kernel here was latency-bound, 0.64x PyTorch on
  * 8192x8192), keeps it in registers, and exponentiates in float (expf, within
- * 2 ulp) while sums, means and variances accumulate in double. Other rows
- * (float64, other dims, longer rows) read through their stride in double.
+ * 2 ulp) while sums, means and variances accumulate in double. Softmax
+ * along another dim, over enough columns, runs a thread per column (coalesced
+ * walks down the dim). Other rows (float64, longer rows, few columns) read
+ * through their stride in double.
  * Block reductions combine partials in a fixed order: deterministic. The
  * argument checks are the reference's own (reference/ref_softmax_check.c,
  * ref_norm_check.c's ref_norm_ln_check), so statuses, messages and the
@@ -119,6 +121,32 @@ __global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y
   }
 }
 
+/* Softmax along a dim with inner elements after it: one thread per column
+ * (outer index, inner index) walks down the dim, so the 32 threads of a warp
+ * read 32 neighbouring elements at every step (a block per row would read
+ * them inner elements apart). The reference's three passes in double: the
+ * max, the sum of exp, the output; passes two and three re-read from cache. */
+template <int DT>
+__global__ void softmax_cols_kernel(const char *x, char *y, int odt, int64_t cols, int64_t len,
+                                    int64_t inner, int log_form) {
+  const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int osz = tc_dt_size(odt);
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t col = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; col < cols; col += stride) {
+    int64_t base = (col / inner) * len * inner + col % inner;
+    double mx = -INFINITY, s = 0;
+    for (int64_t i = 0; i < len; i++) mx = op_max_nan()(mx, tc_ld_f(x + (base + i * inner) * esz, DT));
+    for (int64_t i = 0; i < len; i++) s += exp(tc_ld_f(x + (base + i * inner) * esz, DT) - mx);
+    double ls = log(s), inv = 1.0 / s;
+    for (int64_t i = 0; i < len; i++) {
+      double v = tc_ld_f(x + (base + i * inner) * esz, DT) - mx;
+      double o = log_form ? v - ls : exp(v) * inv;
+      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[base + i * inner] = (float)o;
+      else tc_st_f(y + (base + i * inner) * osz, odt, o);
+    }
+  }
+}
+
 /* rows = outer * inner; row r starts at (r / inner) * len * inner + r % inner, step inner.
  * With `cache`, the row is read once into shared memory (as float: exact for
  * float32/float16/bfloat16), so global memory is read once and written once. */
@@ -176,12 +204,24 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     const char *xp = (const char *)tabi_tensor_data(xc);
     char *yp = (char *)tabi_tensor_data(out);
     int per = inner == 1 && dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(len) : 0;
+    /* columns: enough of them to fill a GPU's threads, wide enough to coalesce */
+    int cols = inner >= 8 && rows >= 2048;
     int cache = dt != TABI_DTYPE_FLOAT64 && len <= 12288;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
     if (per) {
 #define SM(D, P) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P>)(xp, yp, odt, rows, len, log_form)
       REGS_SWITCH(SM, dt, per);
 #undef SM
+    } else if (cols) {
+      int gc = (int)((rows + 255) / 256 < 65535 * 4 ? (rows + 255) / 256 : 65535 * 4);
+#define SC(D) TC_LAUNCH(gc, 256, softmax_cols_kernel<D>)(xp, yp, odt, rows, len, inner, log_form)
+      switch (dt) {
+        case TABI_DTYPE_FLOAT32: SC(TABI_DTYPE_FLOAT32); break;
+        case TABI_DTYPE_FLOAT64: SC(TABI_DTYPE_FLOAT64); break;
+        case TABI_DTYPE_FLOAT16: SC(TABI_DTYPE_FLOAT16); break;
+        default: SC(TABI_DTYPE_BFLOAT16); break;
+      }
+#undef SC
     } else switch (dt) {
       case TABI_DTYPE_FLOAT32: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT32>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
       case TABI_DTYPE_FLOAT64: TC_LAUNCH_SMEM(g, NT, smem, softmax_kernel<TABI_DTYPE_FLOAT64>)(xp, yp, odt, rows, len, inner, log_form, cache); break;
