@@ -363,18 +363,18 @@ cudaError_t cudaFree(void *p) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) {
+/* one address space: the kind and the stream change nothing */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind) {
   if (n && (!dst || !src)) return last_error = cudaErrorInvalidValue;
   if (n) memmove(dst, src, n);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k,
-                            cudaStream_t s) {
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t) {
   return cudaMemcpy(dst, src, n, k);
 }
 
-cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) {
   if (n && !p) return last_error = cudaErrorInvalidValue;
   if (n) memset(p, v, n);
   return cudaSuccess;

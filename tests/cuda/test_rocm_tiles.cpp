@@ -4,37 +4,22 @@
  * loops in double and, for the DFT, against its own identities (inverse of
  * forward, r2c against c2c, c2r of r2c) and a shifted impulse.
  *
- * The kernels are device code with no runtime calls, so a small emulation of
- * the CUDA/HIP execution model runs them as they are: each block's 256
- * threads are std::threads, __syncthreads() is a std::barrier, __shared__
- * arrays are function statics (shared by the block's threads; blocks run one
- * after another). Grids smaller than the problem exercise the kernels' loops
- * over row tiles and batches. What this cannot show: anything about AMD's
- * compiler or hardware (wave size, memory model); it checks the index math,
- * tiling, edges, strides, groups and the epilogue. */
-#include <barrier>
+ * The kernels are device code with no runtime calls, so gpusim's executor
+ * (plugins/gpusim/tc_sim.h, tc_sim.cpp: a block's threads are fibers that
+ * switch at __syncthreads, in alternating order) runs them as they are, the
+ * way `gpusim_conform` runs the whole plugin. Grids smaller than the problem
+ * exercise the kernels' loops over row tiles and batches. What this cannot
+ * show: anything about AMD's compiler or hardware (wave size, memory model);
+ * it checks the index math, tiling, edges, strides, groups and the epilogue. */
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include <tabi/tabi.h>
 
-#define __global__
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __launch_bounds__(n)
-#define __shared__ static
-struct dim3 {
-  unsigned x, y, z;
-};
-static thread_local dim3 threadIdx, blockIdx;
-static dim3 gridDim, blockDim;
-static std::barrier<> *emu_bar;
-#define __syncthreads() emu_bar->arrive_and_wait()
+#include "tc_port.h" /* TC_SIM: the executor's qualifiers, threadIdx & co */
 
 #include "rocm_dft.cuh"
 #include "rocm_fft.cuh"
@@ -66,24 +51,17 @@ struct conv_a {
 
 static int failures, checks;
 
+/* kern() once per thread of the grid, nt threads a block (a closure over the
+ * kernel's arguments); a launch the executor refuses is a failure. */
 template <class K>
 static void launch(dim3 grid, K kern, unsigned nt = RG_NT) {
-  gridDim = grid;
-  blockDim = dim3{nt, 1, 1};
-  for (unsigned z = 0; z < grid.z; z++)
-    for (unsigned y = 0; y < grid.y; y++)
-      for (unsigned x = 0; x < grid.x; x++) {
-        std::barrier<> bar(nt);
-        emu_bar = &bar;
-        std::vector<std::thread> ts;
-        for (unsigned t = 0; t < nt; t++)
-          ts.emplace_back([=] {
-            threadIdx = dim3{t, 0, 0};
-            blockIdx = dim3{x, y, z};
-            kern();
-          });
-        for (auto &th : ts) th.join();
-      }
+  tc_sim_run(grid, dim3(nt), 0, [](void *k) { (*(K *)k)(); }, &kern);
+  cudaError_t e = cudaGetLastError();
+  checks++;
+  if (e != cudaSuccess) {
+    fprintf(stderr, "launch of %u x %u x %u blocks of %u refused (%d)\n", grid.x, grid.y, grid.z, nt, (int)e);
+    failures++;
+  }
 }
 
 /* Host buffers of one dtype, filled from doubles (rounded to the dtype). */
@@ -279,7 +257,7 @@ static void dft_case(int64_t n) {
  * float64 rtol/atol against the reference and float32 outputs its float32
  * rtol/atol against the reference rounded to float. */
 /* 2 blocks of 8 threads: the grid-stride loops are taken (no shared memory
- * or barriers in these kernels; creating threads is what costs here) */
+ * or barriers in these kernels) */
 #define FFT_NT 8
 template <typename R>
 static std::vector<R> bs_run(const std::vector<R> &in, int kind, int fwd, int64_t batch, int64_t n,
@@ -586,29 +564,26 @@ static void fft_all(int big) {
     }
 }
 
-int main(int argc, char **argv) {
-  /* "--no-big": skip n = 2^20 (slow under the sanitizers); "--n24": the
-   * FFT at n = 2^24 only */
-  const char *arg = argc > 1 ? argv[1] : "";
-  if (strcmp(arg, "--n24") == 0) {
-    fft_all(2);
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures == 0 && checks > 0 ? 0 : 1;
-  }
-  fft_all(strcmp(arg, "--no-big") != 0);
+/* The Stockham and Bluestein FFTs against the naive DFT, with a summary. */
+static void fft_cases(int big) {
+  fft_all(big);
   printf("fft: %d outputs compared with the naive DFT; max relative error", fft_compared);
   printf(" (to the largest |ref|):\n");
   for (int d = 1; d >= 0; d--)
     printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g\n",
            d ? "float64" : "float32", fft_worst[d][0], fft_worst[d][1], fft_worst[d][2],
            fft_worst_dft[d]);
-  fft_bs_all(strcmp(arg, "--no-big") != 0);
+  fft_bs_all(big);
   printf("bluestein: %d outputs compared with the naive DFT; max relative error", bs_compared);
   printf(" (to the largest |ref|; last column to the rms |ref|):\n");
   for (int d = 1; d >= 0; d--)
     printf("  %s storage: c2c %.3g, r2c %.3g, c2r %.3g; vs rd_dft %.3g; rms %.3g\n",
            d ? "float64" : "float32", bs_worst[d][0], bs_worst[d][1], bs_worst[d][2],
            bs_worst_dft[d], bs_worst_rms[d]);
+}
+
+/* The DFT's identities, the tiled GEMM and the implicit-GEMM convolution. */
+static void tile_cases(void) {
   for (int64_t n : {1, 2, 7, 8, 16, 45}) dft_case(n);
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 70x37x130", 1, 70, 37, 130, 0, 0, dim3{3, 2, 1});
   mm_case<TABI_DTYPE_FLOAT32>("mm f32 transposed a, row tiles looped", 1, 130, 20, 65, 1, 0, dim3{2, 1, 1});
@@ -619,6 +594,20 @@ int main(int argc, char **argv) {
   conv_case<TABI_DTYPE_FLOAT32>("conv f32 groups=1", 1, dim3{1, 65535, 1});
   conv_case<TABI_DTYPE_FLOAT64>("conv f64 groups=2, row tiles looped", 2, dim3{1, 1, 1});
   conv_case<TABI_DTYPE_FLOAT16>("conv f16 groups=2", 2, dim3{1, 65535, 1});
+}
+
+int main(int argc, char **argv) {
+  /* "--no-big": skip n = 2^20 (slow under the sanitizers); "--n24": the
+   * FFT at n = 2^24 only; "--tiles": the DFT, GEMM and convolution cases only */
+  const char *arg = argc > 1 ? argv[1] : "";
+  if (strcmp(arg, "--n24") == 0) {
+    fft_all(2);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 && checks > 0 ? 0 : 1;
+  }
+  int tiles = strcmp(arg, "--tiles") == 0;
+  if (!tiles) fft_cases(strcmp(arg, "--no-big") != 0);
+  tile_cases();
   printf("%d checks, %d failed\n", checks, failures);
   return failures == 0 && checks > 0 ? 0 : 1;
 }
