@@ -253,16 +253,27 @@ def canonical_dims(val, ndim):
     return [d + n if d < 0 else d for d in val]
 
 
-def call_torch(name, schema, args):
+def call_torch(name, schema, args, upcast=None):
+    """The op on the sample's arguments. With upcast (a torch dtype), tensors of
+    that dtype go in as float64 and float64 results come back rounded to it."""
     fn = torch_op(name)
+    if upcast is not None:
+        wide = lambda v: v.double() if isinstance(v, torch.Tensor) and v.dtype == upcast else v
+        res = call_torch_args(fn, name, schema, args, wide)
+        back = lambda t: t.to(upcast) if isinstance(t, torch.Tensor) and t.dtype == torch.float64 else t
+        return type(res)(back(t) for t in res) if isinstance(res, (tuple, list)) else back(res)
+    return call_torch_args(fn, name, schema, args, lambda v: v)
+
+
+def call_torch_args(fn, name, schema, args, conv):
     pos, kw, by_name = [], {}, False
-    first = to_torch(args[0]) if args and args[0]["t"] == "tensor" else None
+    first = conv(to_torch(args[0])) if args and args[0]["t"] == "tensor" else None
     for i, v in enumerate(args):
         aname, kwonly = schema[i]
         if v["t"] == "default":
             by_name = True
             continue
-        val = first if i == 0 and first is not None else to_torch(v)
+        val = first if i == 0 and first is not None else conv(to_torch(v))
         if PRIM_DIM_ARGS.get(name) == aname and first is not None:
             val = canonical_dims(val, first.dim())
         if kwonly or by_name:
@@ -446,8 +457,34 @@ def compare_sample(rec, schema):
             continue
         m = compare_tensor(r, t, rtol, atol, not (flags & F_NO_NAN_EQUAL), values)
         if m:
+            if upcast_agrees(rec, schema, refs, rtol, atol, values):
+                return "skip", ("torch 1.13 computes this %s sample with %s intermediates here; torch on "
+                                "float64 inputs, rounded to %s, agrees with the reference" %
+                                (rec["dtype"], rec["dtype"], rec["dtype"]))
             return "fail", "output %d: %s" % (i, m)
     return "pass", None
+
+
+def upcast_agrees(rec, schema, refs, rtol, atol, values):
+    """For a float16/bfloat16 sample whose values differ from torch's: whether
+    torch on float64 inputs, its results rounded to the dtype, agrees with the
+    reference (which computes in double and rounds once). torch 1.13's half
+    kernels round intermediates, and which of them do depends on the CPU (its
+    AVX-512 and AVX2 paths differ): this tells that apart from a reference bug
+    on any machine, where known_differences.txt can only list samples."""
+    low = DTYPES.get(rec["dtype"])
+    if low not in (torch.float16, torch.bfloat16) or not values:
+        return False
+    try:
+        tts = as_list(call_torch(rec["op"], schema, rec["args"], upcast=low))
+    except Exception:  # torch refuses float64 here: no verdict
+        return False
+    if len(tts) != len(refs):
+        return False
+    for r, t in zip(refs, tts):
+        if isinstance(r, torch.Tensor) and compare_tensor(r, t, rtol, atol, not (rec["flags"] & F_NO_NAN_EQUAL)):
+            return False
+    return True
 
 
 def main(argv):
