@@ -246,26 +246,27 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
   if (st == TABI_OK) {
     if (kind == 2) {
       /* the first n/2+1 elements of the last dim, scaled; zeros past the
-       * input's end (herm_load). Its rows must be one stride apart: the
-       * batch dims of v collapse, or v is first made contiguous. */
+       * input's end (herm_load). v is of cdt already (c2r takes complex
+       * input, and earlier stages give cdt). Its rows must be one stride
+       * apart: the batch dims of v collapse, or v is first made contiguous. */
       int64_t m = n / 2 + 1, sh2[TC_MAX_DIMS];
       memcpy(sh2, shape, sizeof(int64_t) * (size_t)nd);
       sh2[nd - 1] = m;
-      tabi_tensor *vr = v;
+      tabi_tensor *vc = NULL; /* the contiguous copy, when one is made */
       int64_t rs = len, es = v->dl.strides[nd - 1];
-      int flat = tabi_tensor_dtype(v) == cdt;
+      int flat = 1;
       for (int32_t i = nd - 2, prev = -1; i >= 0 && flat; i--) {
         if (shape[i] == 1) continue; /* its stride is never used */
         if (prev < 0) rs = v->dl.strides[i];
         else flat = v->dl.strides[i] == v->dl.strides[prev] * shape[prev];
         prev = i;
       }
-      if (!flat) { /* a dense copy of the input's dtype */
-        st = tc_empty(c, in->dl.device, cdt, nd, shape, &vr);
-        if (st == TABI_OK) st = tc_copy_convert(c, op, vr, v);
+      if (!flat) {
+        st = tc_contiguous(c, op, v, &vc);
         rs = len;
         es = 1;
       }
+      const tabi_tensor *vr = vc ? vc : v;
       if (st == TABI_OK) st = tc_empty(c, in->dl.device, cdt, nd, sh2, &src);
       if (st == TABI_OK && batch > 0) {
         int64_t gx = (m + 255) / 256, gy;
@@ -281,7 +282,7 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
                                               (float *)tabi_tensor_data(src), batch, len, rs, es, m, n, scale);
         st = tc_launch_status(c, op);
       }
-      if (vr != v) release(c, vr);
+      release(c, vc);
     } else {
       tabi_dtype want = kind == 1 ? rdt : cdt;
       if (tabi_dtype_tensor_ok(v, want)) { /* already a dense buffer of the right type */

@@ -52,6 +52,13 @@ __device__ double block_reduce(double v, double *sh, Op op) {
   return r;
 }
 
+/* Element i of an output of dtype odt (osz bytes an element), rounded once
+ * from double; float32, the common case, without tc_st_f's dtype switch. */
+__device__ __forceinline__ void st_out(char *y, int64_t i, int odt, int osz, double o) {
+  if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[i] = (float)o;
+  else tc_st_f(y + i * osz, odt, o);
+}
+
 /* The elements per thread for a register kernel over rows of len, or 0 when
  * the row is too long for one. */
 static int regs_per_thread(int64_t len) {
@@ -115,8 +122,7 @@ __global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y
       int64_t i = (int64_t)k * NT + threadIdx.x;
       if (i >= len) continue;
       double o = log_form ? (double)v[k] - mx - ls : (double)v[k] * inv;
-      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[r * len + i] = (float)o;
-      else tc_st_f(y + (r * len + i) * osz, odt, o);
+      st_out(y, r * len + i, odt, osz, o);
     }
   }
 }
@@ -141,8 +147,7 @@ __global__ void softmax_cols_kernel(const char *x, char *y, int odt, int64_t col
     for (int64_t i = 0; i < len; i++) {
       double v = tc_ld_f(x + (base + i * inner) * esz, DT) - mx;
       double o = log_form ? v - ls : exp(v) * inv;
-      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[base + i * inner] = (float)o;
-      else tc_st_f(y + (base + i * inner) * osz, odt, o);
+      st_out(y, base + i * inner, odt, osz, o);
     }
   }
 }
@@ -175,8 +180,7 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
     for (int64_t i = threadIdx.x; i < len; i += NT) {
       double v = (cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx;
       double o = log_form ? v - ls : exp(v) * inv;
-      if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[base + i * inner] = (float)o;
-      else tc_st_f(y + (base + i * inner) * osz, odt, o);
+      st_out(y, base + i * inner, odt, osz, o);
     }
     __syncthreads(); /* srow is rewritten by the next row */
   }
@@ -283,8 +287,7 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(const char *x, const char *
       double o = ((double)v[k] - mu) * rs;
       if (w) o *= ld_param<DT>(w, wdt, j);
       if (b) o += ld_param<DT>(b, bdt, j);
-      if (DT == TABI_DTYPE_FLOAT32) ((float *)y)[r * n + j] = (float)o;
-      else tc_st_f(y + (r * n + j) * esz, DT, o);
+      st_out(y, r * n + j, DT, esz, o);
     }
     if (threadIdx.x == 0) {
       tc_st_f(mean + r * ssz, sdt, mu);
@@ -320,8 +323,7 @@ __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, in
       double o = ((cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu) * rs;
       if (w) o *= tc_ld_f(w + j * wsz, wdt);
       if (b) o += tc_ld_f(b + j * bsz, bdt);
-      if (DT == TABI_DTYPE_FLOAT32) ((float *)y)[r * n + j] = (float)o;
-      else tc_st_f(y + (r * n + j) * esz, DT, o);
+      st_out(y, r * n + j, DT, esz, o);
     }
     if (threadIdx.x == 0) {
       tc_st_f(mean + r * ssz, sdt, mu);
