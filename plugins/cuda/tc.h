@@ -173,6 +173,17 @@ tabi_status tc_host_copy(tc_ctx *c, const char *op, const tabi_tensor *t, tabi_d
 tabi_status tc_index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim, int64_t size);
 
 /* --- kernel tables of the families ------------------------------------------ */
+/* Reductions (tc_reduce.cu). TC_RK_MEAN and TC_RK_M2 are the two passes of
+   var (ask for TC_RK_M2; it runs both). */
+enum { TC_RK_SUM, TC_RK_PROD, TC_RK_AMAX, TC_RK_AMIN, TC_RK_ARGMAX, TC_RK_ARGMIN, TC_RK_MEAN, TC_RK_M2 };
+struct tc_red_plan;
+/* Reduces `self` over r's reduced dims, accumulating as `as`, into the new
+   contiguous `out` (values; may be NULL for argmax/argmin) and `idx` (int64
+   indices in the group, argmax/argmin only). */
+tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
+                          const struct tc_red_plan *r, int kind, tabi_dtype as, tabi_tensor *out,
+                          tabi_tensor *idx, int64_t correction);
+
 extern TC_KTABLE tc_kernel tc_ew_kernels[];
 extern TC_KTABLE tc_kernel tc_shape_kernels[];
 extern TC_KTABLE tc_kernel tc_reduce_kernels[];

@@ -1,9 +1,8 @@
 /* plugins/cuda/tc_index.cu: argmax, argmin, max.dim, min.dim, cumsum, resize_.
  *
- * One thread per output element walks its group in order, exactly as the
- * reference does: NaN is the largest value and the first NaN wins, otherwise
- * the first of equal extremes; cumsum accumulates in int64 (wrapping), double or
- * complex double. Sequential per group, so results are deterministic. The
+ * argmax/argmin/max.dim/min.dim run on the reduction engine (tc_reduce.cu):
+ * NaN is the largest value and the first NaN wins, otherwise the first of
+ * equal extremes, as the reference's in-order walk. cumsum: see scan_args. The
  * argument checks are the reference's own (reference/ref_reduce2_check.c,
  * ref_index_check.c, ref_resize_check.c; index values read back and checked on the host in
  * order); the reduction plan is the reference's planner (tc_ref_glue.c). */
@@ -14,70 +13,6 @@
 #include "ref_resize_check.h"
 
 #include <stdlib.h>
-
-typedef struct arg_args {
-  const char *in;
-  char *vals, *idx;
-  int32_t dt, want_max, ond, ind;
-  int64_t oshape[TC_MAX_DIMS], ost[TC_MAX_DIMS], ishape[TC_MAX_DIMS], ist[TC_MAX_DIMS];
-  int64_t m, g;
-} arg_args;
-
-__global__ void arg_kernel(const arg_args a) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int esz = tc_dt_size(a.dt), flt = tc_cat(a.dt) == 1;
-  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.m; m += stride) {
-    int64_t base = 0, rem = m;
-    for (int d = a.ond - 1; d >= 0; d--) {
-      base += (rem % a.oshape[d]) * a.ost[d];
-      rem /= a.oshape[d];
-    }
-    double bf = 0;
-    int64_t bi = 0, at = 0, best = base;
-    for (int64_t j = 0; j < a.g; j++) {
-      int64_t off = base, r2 = j;
-      for (int d = a.ind - 1; d >= 0; d--) {
-        off += (r2 % a.ishape[d]) * a.ist[d];
-        r2 /= a.ishape[d];
-      }
-      int take;
-      if (flt) {
-        double v = tc_ld_f(a.in + off * esz, a.dt);
-        take = j == 0 || (!isnan(bf) && (isnan(v) || (a.want_max ? v > bf : v < bf)));
-        if (take) bf = v;
-      } else {
-        int64_t v = tc_ld_i(a.in + off * esz, a.dt);
-        take = j == 0 || (a.want_max ? v > bi : v < bi);
-        if (take) bi = v;
-      }
-      if (take) {
-        at = j;
-        best = off;
-      }
-    }
-    ((int64_t *)a.idx)[m] = at;
-    if (a.vals) {
-      if (flt) tc_st_f(a.vals + m * esz, a.dt, tc_ld_f(a.in + best * esz, a.dt));
-      else tc_st_i(a.vals + m * esz, a.dt, tc_ld_i(a.in + best * esz, a.dt));
-    }
-  }
-}
-
-static void fill_dims(const tabi_tensor *self, const tc_red_plan *r, arg_args *a) {
-  a->m = 1;
-  a->g = 1;
-  for (int32_t d = 0; d < self->dl.ndim; d++) {
-    if (r->reduced[d]) {
-      a->ishape[a->ind] = self->dl.shape[d];
-      a->ist[a->ind++] = self->dl.strides[d];
-      a->g *= self->dl.shape[d];
-    } else {
-      a->oshape[a->ond] = self->dl.shape[d];
-      a->ost[a->ond++] = self->dl.strides[d];
-      a->m *= self->dl.shape[d];
-    }
-  }
-}
 
 static int grid(int64_t n) {
   int64_t g = (n + 127) / 128;
@@ -96,18 +31,8 @@ static tabi_status arg_common(TC_ARGS, int want_max, int with_vals) {
   tabi_tensor *vals = NULL, *idx = NULL;
   if (with_vals) st = tc_empty(c, self->dl.device, dt, r.out_ndim, r.out_shape, &vals);
   if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, r.out_ndim, r.out_shape, &idx);
-  arg_args a;
-  memset(&a, 0, sizeof a);
-  fill_dims(self, &r, &a);
-  if (st == TABI_OK && a.m > 0) {
-    a.in = (const char *)tabi_tensor_data(self);
-    a.vals = vals ? (char *)tabi_tensor_data(vals) : NULL;
-    a.idx = (char *)tabi_tensor_data(idx);
-    a.dt = dt;
-    a.want_max = want_max;
-    TC_LAUNCH(grid(a.m), 128, arg_kernel)(a);
-    st = tc_launch_status(c, OPN);
-  }
+  if (st == TABI_OK)
+    st = tc_reduce_run(c, OPN, self, &r, want_max ? TC_RK_ARGMAX : TC_RK_ARGMIN, dt, vals, idx, 0);
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, vals);
     c->h->tensor_release(c->h->ctx, idx);
@@ -126,38 +51,174 @@ static tabi_status k_argmin(TC_ARGS) { return arg_common(ctx, call, args, outs, 
 static tabi_status k_max_dim(TC_ARGS) { return arg_common(ctx, call, args, outs, 1, 1); }
 static tabi_status k_min_dim(TC_ARGS) { return arg_common(ctx, call, args, outs, 0, 1); }
 
+/* cumsum. Many short slices: a thread walks each in order. Long ones: chunks
+   of SC elements, a block each, thread t taking the SP elements from t * SP
+   in order; a first launch sums each chunk (a fixed tree), a second turns a
+   slice's chunk sums into the offsets before each chunk (in order), a third
+   scans each chunk from its offset (the threads' totals by a Hillis-Steele
+   scan in shared memory, the same steps every run: deterministic). Sums run
+   in the accumulation type (int64 wrapping, double, complex double) and are
+   rounded once at the store, as the reference's; only the order of the
+   double additions differs from its single walk. */
+#define ST 256
+#define SP 8
+#define SC (ST * SP)
+
 typedef struct scan_args {
   const char *in;
   char *out;
+  void *part; /* [slices][chunks] chunk sums, then offsets */
   int32_t dt, as, odt, nd, dim;
   int64_t shape[TC_MAX_DIMS], ist[TC_MAX_DIMS], ost[TC_MAX_DIMS];
-  int64_t m;
+  int64_t m, len, chunks;
 } scan_args;
 
-__global__ void cumsum_kernel(const scan_args a) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt), cat = tc_cat(a.as);
-  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.m; m += stride) {
-    int64_t ib = 0, ob = 0, rem = m;
-    for (int d = a.nd - 1; d >= 0; d--) {
-      if (d == a.dim) continue;
-      int64_t i = rem % a.shape[d];
-      rem /= a.shape[d];
-      ib += i * a.ist[d];
-      ob += i * a.ost[d];
-    }
-    int64_t len = a.nd ? a.shape[a.dim] : 1, si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
-    int64_t ai = 0;
-    double af = 0;
-    tc_c ac(0, 0);
-    for (int64_t j = 0; j < len; j++) {
-      const char *p = a.in + (ib + j * si) * esz;
-      char *q = a.out + (ob + j * so) * osz;
-      if (cat == 2) tc_st_c(q, a.odt, ac += tc_load_c(p, a.dt, a.as));
-      else if (cat == 1) tc_st_f(q, a.odt, af += tc_load_f(p, a.dt, a.as));
-      else tc_st_i(q, a.odt, ai = (int64_t)((uint64_t)ai + (uint64_t)tc_load_i(p, a.dt, a.as)));
+template <typename T>
+struct Sc;
+template <>
+struct Sc<int64_t> {
+  static __device__ int64_t zero() { return 0; }
+  static __device__ int64_t ld(const scan_args &a, const char *p) { return tc_load_i(p, a.dt, a.as); }
+  static __device__ int64_t add(int64_t x, int64_t y) { return (int64_t)((uint64_t)x + (uint64_t)y); }
+  static __device__ void st(const scan_args &a, char *q, int64_t v) { tc_st_i(q, a.odt, v); }
+};
+template <>
+struct Sc<double> {
+  static __device__ double zero() { return 0; }
+  static __device__ double ld(const scan_args &a, const char *p) { return tc_load_f(p, a.dt, a.as); }
+  static __device__ double add(double x, double y) { return x + y; }
+  static __device__ void st(const scan_args &a, char *q, double v) { tc_st_f(q, a.odt, v); }
+};
+template <>
+struct Sc<tc_c> {
+  static __device__ tc_c zero() { return tc_c(0, 0); }
+  static __device__ tc_c ld(const scan_args &a, const char *p) { return tc_load_c(p, a.dt, a.as); }
+  static __device__ tc_c add(tc_c x, tc_c y) { return x + y; }
+  static __device__ void st(const scan_args &a, char *q, tc_c v) { tc_st_c(q, a.odt, v); }
+};
+
+TC_D void scan_base(const scan_args &a, int64_t s, int64_t *ib, int64_t *ob) {
+  *ib = *ob = 0;
+  for (int d = a.nd - 1; d >= 0; d--) {
+    if (d == a.dim) continue;
+    int64_t i = s % a.shape[d];
+    s /= a.shape[d];
+    *ib += i * a.ist[d];
+    *ob += i * a.ost[d];
+  }
+}
+
+template <typename T>
+__global__ void scan_seq_kernel(const scan_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
+  int esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt);
+  for (int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; s < a.m; s += stride) {
+    int64_t ib, ob;
+    scan_base(a, s, &ib, &ob);
+    T acc = Sc<T>::zero();
+    for (int64_t j = 0; j < a.len; j++) {
+      acc = Sc<T>::add(acc, Sc<T>::ld(a, a.in + (ib + j * si) * esz));
+      Sc<T>::st(a, a.out + (ob + j * so) * osz, acc);
     }
   }
+}
+
+/* Thread t's in-order sum of its SP elements of chunk c (from element j0). */
+template <typename T>
+TC_D T thread_sum(const scan_args &a, int64_t ib, int64_t j0) {
+  int64_t si = a.nd ? a.ist[a.dim] : 0;
+  int esz = tc_dt_size(a.dt);
+  T acc = Sc<T>::zero();
+  for (int64_t j = j0; j < j0 + SP && j < a.len; j++) acc = Sc<T>::add(acc, Sc<T>::ld(a, a.in + (ib + j * si) * esz));
+  return acc;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(ST) scan_part_kernel(const scan_args a) {
+  __shared__ T sh[ST];
+  int t = threadIdx.x;
+  for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {
+    int64_t s = b / a.chunks, c = b % a.chunks, ib, ob;
+    scan_base(a, s, &ib, &ob);
+    sh[t] = thread_sum<T>(a, ib, c * SC + (int64_t)t * SP);
+    __syncthreads();
+    for (int w = ST / 2; w > 0; w >>= 1) {
+      if (t < w) sh[t] = Sc<T>::add(sh[t], sh[t + w]);
+      __syncthreads();
+    }
+    if (t == 0) ((T *)a.part)[b] = sh[0];
+    __syncthreads();
+  }
+}
+
+template <typename T>
+__global__ void scan_offs_kernel(const scan_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; s < a.m; s += stride) {
+    T *p = (T *)a.part + s * a.chunks;
+    T acc = Sc<T>::zero();
+    for (int64_t c = 0; c < a.chunks; c++) {
+      T v = p[c];
+      p[c] = acc;
+      acc = Sc<T>::add(acc, v);
+    }
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(ST) scan_chunk_kernel(const scan_args a) {
+  __shared__ T sh[2][ST];
+  int t = threadIdx.x, esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt);
+  int64_t si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
+  for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {
+    int64_t s = b / a.chunks, c = b % a.chunks, j0 = c * SC + (int64_t)t * SP, ib, ob;
+    scan_base(a, s, &ib, &ob);
+    int cur = 0;
+    sh[0][t] = thread_sum<T>(a, ib, j0);
+    __syncthreads();
+    for (int w = 1; w < ST; w <<= 1) { /* inclusive scan of the threads' totals */
+      sh[cur ^ 1][t] = t >= w ? Sc<T>::add(sh[cur][t - w], sh[cur][t]) : sh[cur][t];
+      cur ^= 1;
+      __syncthreads();
+    }
+    T acc = a.chunks > 1 ? ((const T *)a.part)[b] : Sc<T>::zero();
+    if (t > 0) acc = Sc<T>::add(acc, sh[cur][t - 1]);
+    for (int64_t j = j0; j < j0 + SP && j < a.len; j++) {
+      acc = Sc<T>::add(acc, Sc<T>::ld(a, a.in + (ib + j * si) * esz));
+      Sc<T>::st(a, a.out + (ob + j * so) * osz, acc);
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T>
+static tabi_status scan_launch(tc_ctx *c, const char *op, DLDevice dev, scan_args *a) {
+  if (a->len <= 64 || a->m >= 8192) {
+    TC_LAUNCH(grid(a->m), 128, scan_seq_kernel<T>)(*a);
+    return tc_launch_status(c, op);
+  }
+  a->chunks = (a->len + SC - 1) / SC;
+  int64_t blocks = a->m * a->chunks;
+  int g = (int)(blocks > 65535 ? 65535 : blocks);
+  tabi_tensor *part = NULL;
+  tabi_status st = TABI_OK;
+  if (a->chunks > 1) {
+    int64_t bytes = blocks * (int64_t)sizeof(T);
+    if ((st = tc_empty(c, dev, TABI_DTYPE_UINT8, 1, &bytes, &part)) != TABI_OK) return st;
+    a->part = tabi_tensor_data(part);
+    TC_LAUNCH(g, ST, scan_part_kernel<T>)(*a);
+    st = tc_launch_status(c, op);
+    if (st == TABI_OK) {
+      TC_LAUNCH(grid(a->m), 128, scan_offs_kernel<T>)(*a);
+      st = tc_launch_status(c, op);
+    }
+  }
+  if (st == TABI_OK) {
+    TC_LAUNCH(g, ST, scan_chunk_kernel<T>)(*a);
+    st = tc_launch_status(c, op);
+  }
+  c->h->tensor_release(c->h->ctx, part);
+  return st;
 }
 
 static tabi_status k_cumsum(TC_ARGS) {
@@ -180,6 +241,7 @@ static tabi_status k_cumsum(TC_ARGS) {
   a.nd = self->dl.ndim;
   a.dim = d;
   a.m = 1;
+  a.len = a.nd ? self->dl.shape[d] : 1;
   for (int32_t i = 0; i < a.nd; i++) {
     a.shape[i] = self->dl.shape[i];
     a.ist[i] = self->dl.strides[i];
@@ -187,8 +249,10 @@ static tabi_status k_cumsum(TC_ARGS) {
     if (i != d) a.m *= self->dl.shape[i];
   }
   if (tabi_tensor_numel(self) > 0) {
-    TC_LAUNCH(grid(a.m), 128, cumsum_kernel)(a);
-    st = tc_launch_status(c, OPN);
+    int cat = tc_category(as);
+    st = cat == 0   ? scan_launch<int64_t>(c, OPN, self->dl.device, &a)
+         : cat == 1 ? scan_launch<double>(c, OPN, self->dl.device, &a)
+                    : scan_launch<tc_c>(c, OPN, self->dl.device, &a);
   }
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, out);

@@ -1,28 +1,70 @@
-/* plugins/cuda/tc_reduce.cu: prims::sum/prod/amax/amin/var.
+/* plugins/cuda/tc_reduce.cu: prims::sum/prod/amax/amin/var, and the engine
+ * argmax/argmin/max.dim/min.dim (tc_index.cu) run on.
  *
- * Deterministic tree reductions, no atomics: one block per output element, each
- * thread folds a contiguous chunk of the group in order, then the block combines
- * the partials pairwise in a fixed order, so the same input gives the same bits
- * on every run, and amax/amin keep the first of equal values (-0.0 vs 0.0) as
- * the reference does. Accumulation is in int64 (wrapping), double or complex
- * double, rounded once at the store. Argument handling is the reference's own
+ * Deterministic, no atomics: the split of a group into parts and of a part
+ * among threads depends only on the shapes, and partials are combined in a
+ * fixed order, so the same input gives the same bits on every run and device.
+ * Two layouts, chosen by which elements lie closer together in memory:
+ *   row  the group's elements (the reduced dims): a block of 256 threads per
+ *        output, thread t taking elements t, t+256, ... so a warp's loads are
+ *        adjacent (a contiguous chunk per thread, as before, had every lane
+ *        of a warp read a different cache line);
+ *   col  the outputs (e.g. a sum over dim 0 of a row-major matrix): 32
+ *        adjacent outputs per block, one per lane, and 8 threads down the group
+ *        for each.
+ * When there are too few outputs to fill the device (a full reduction is one
+ * output: one block, one SM out of 132 on an H100), each group is cut into up
+ * to 1024 parts reduced by separate blocks into a scratch array that a second
+ * launch folds in part order. Accumulation is in int64 (wrapping), double or
+ * complex double, rounded once at the store. amax/amin/argmax/argmin carry
+ * each candidate's index in the group, so the first of equal values (-0.0 vs
+ * 0.0, the first NaN) wins whatever order the threads meet them in, exactly
+ * as the reference's in-order walk. Argument handling is the reference's own
  * planner (tc_ref_glue.c). */
 #include "tc_ew_dev.cuh"
 #include "tc_ref_glue.h"
 
-enum { RK_SUM, RK_PROD, RK_AMAX, RK_AMIN, RK_VAR };
-#define RT 256
+#include <stdlib.h>
+
+#define RT 256       /* threads per block */
+#define CW 32        /* col layout: outputs per block (one per lane) */
+#define CH (RT / CW) /* col layout: threads down the group per output */
 
 typedef struct red_args {
   const char *in;
-  char *out;
-  int32_t in_dt, as, out_dt, kind;
-  int32_t ond, ind;
+  char *out, *idx;   /* idx: int64 indices of argmax/argmin (out may then be NULL) */
+  void *part;        /* P > 1: the partials, [m][P] of the accumulator type */
+  tc_c *mean;        /* var: per-output mean, written by the first pass, read by the second */
+  int32_t in_dt, as, out_dt, kind, ond, ind;
   int64_t oshape[TC_MAX_DIMS], ost[TC_MAX_DIMS];
   int64_t ishape[TC_MAX_DIMS], ist[TC_MAX_DIMS];
-  int64_t m, g;
+  int64_t m, g, P, plen; /* outputs, group size, parts per group, elements per part */
   int64_t correction;
 } red_args;
+
+/* A candidate of amax/amin/argmax/argmin: its value and its index in the group. */
+typedef struct tc_mf {
+  double v;
+  int64_t j;
+} tc_mf;
+typedef struct tc_mi {
+  int64_t v;
+  int64_t j;
+} tc_mi;
+
+TC_D int is_minmax(int kind) {
+  return kind == TC_RK_AMAX || kind == TC_RK_AMIN || kind == TC_RK_ARGMAX || kind == TC_RK_ARGMIN;
+}
+TC_D int wants_max(int kind) { return kind == TC_RK_AMAX || kind == TC_RK_ARGMAX; }
+
+TC_D int64_t out_off(const red_args &a, int64_t m) {
+  int64_t off = 0;
+  for (int d = a.ond - 1; d >= 0; d--) {
+    off += (m % a.oshape[d]) * a.ost[d];
+    m /= a.oshape[d];
+  }
+  return off;
+}
 
 TC_D int64_t inner_off(const red_args &a, int64_t j) {
   if (a.ind == 1) return j * a.ist[0];
@@ -35,58 +77,132 @@ TC_D int64_t inner_off(const red_args &a, int64_t j) {
   return off;
 }
 
-TC_D double pick(int kind, double acc, double v) {
-  if (isnan(acc)) return acc;
-  if (isnan(v)) return v;
-  if (kind == RK_AMAX) return v > acc ? v : acc;
-  return v < acc ? v : acc;
+/* The earlier of two candidates wins a tie; NaN beats every number. */
+TC_D tc_mf mf_pick(int want_max, tc_mf x, tc_mf y) {
+  int xn = isnan(x.v), yn = isnan(y.v);
+  if (xn || yn) return xn && yn ? (x.j <= y.j ? x : y) : xn ? x : y;
+  if (x.v == y.v) return x.j <= y.j ? x : y;
+  return (want_max ? y.v > x.v : y.v < x.v) ? y : x;
+}
+TC_D tc_mi mi_pick(int want_max, tc_mi x, tc_mi y) {
+  if (x.v == y.v) return x.j <= y.j ? x : y;
+  return (want_max ? y.v > x.v : y.v < x.v) ? y : x;
 }
 
+/* Per accumulator type: load element j of output m's group, the empty value,
+   combine, and store the result of output m. */
 template <typename T>
 struct Acc;
 template <>
 struct Acc<int64_t> {
-  static __device__ int64_t load(const red_args &a, const char *p) { return tc_load_i(p, a.in_dt, a.as); }
-  static __device__ int64_t init(int kind) { return kind == RK_PROD ? 1 : 0; }
+  static __device__ int64_t load(const red_args &a, const char *p, int64_t, int64_t) {
+    return tc_load_i(p, a.in_dt, a.as);
+  }
+  static __device__ int64_t init(int kind) { return kind == TC_RK_PROD ? 1 : 0; }
   static __device__ int64_t comb(int kind, int64_t x, int64_t y) {
     switch (kind) {
-      case RK_PROD: return (int64_t)((uint64_t)x * (uint64_t)y);
-      case RK_AMAX: return y > x ? y : x;
-      case RK_AMIN: return y < x ? y : x;
+      case TC_RK_PROD: return (int64_t)((uint64_t)x * (uint64_t)y);
+      case TC_RK_AMAX: return y > x ? y : x;
+      case TC_RK_AMIN: return y < x ? y : x;
       default: return (int64_t)((uint64_t)x + (uint64_t)y);
     }
   }
-  static __device__ void store(const red_args &a, char *p, int64_t v) { tc_st_i(p, a.out_dt, v); }
-};
-template <>
-struct Acc<double> {
-  static __device__ double load(const red_args &a, const char *p) { return tc_load_f(p, a.in_dt, a.as); }
-  static __device__ double init(int kind) { return kind == RK_PROD ? 1.0 : 0.0; }
-  static __device__ double comb(int kind, double x, double y) {
-    switch (kind) {
-      case RK_PROD: return x * y;
-      case RK_AMAX: case RK_AMIN: return pick(kind, x, y);
-      default: return x + y;
-    }
+  static __device__ void store(const red_args &a, int64_t m, int64_t v) {
+    tc_st_i(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v);
   }
-  static __device__ void store(const red_args &a, char *p, double v) { tc_st_f(p, a.out_dt, v); }
 };
 template <>
-struct Acc<tc_c> {
-  static __device__ tc_c load(const red_args &a, const char *p) { return tc_load_c(p, a.in_dt, a.as); }
-  static __device__ tc_c init(int kind) { return kind == RK_PROD ? tc_c(1, 0) : tc_c(0, 0); }
-  static __device__ tc_c comb(int kind, tc_c x, tc_c y) { return kind == RK_PROD ? x * y : x + y; }
-  static __device__ void store(const red_args &a, char *p, tc_c v) { tc_st_c(p, a.out_dt, v); }
+struct Acc<double> { /* sum, prod, and var's squared distances from the mean */
+  static __device__ double load(const red_args &a, const char *p, int64_t m, int64_t) {
+    if (a.kind != TC_RK_M2) return tc_load_f(p, a.in_dt, a.as);
+    tc_c d = tc_ld_c(p, a.in_dt) - a.mean[m];
+    return d.real() * d.real() + d.imag() * d.imag();
+  }
+  static __device__ double init(int kind) { return kind == TC_RK_PROD ? 1.0 : 0.0; }
+  static __device__ double comb(int kind, double x, double y) { return kind == TC_RK_PROD ? x * y : x + y; }
+  static __device__ void store(const red_args &a, int64_t m, double v) {
+    char *q = a.out + m * tc_dt_size(a.out_dt);
+    if (a.kind != TC_RK_M2) {
+      tc_st_f(q, a.out_dt, v);
+      return;
+    }
+    double div = (double)a.g - (double)a.correction;
+    tc_st_f(q, a.out_dt, a.g == 0 ? NAN : v / (div < 0 ? 0 : div));
+  }
+};
+template <>
+struct Acc<tc_c> { /* sum, prod, and var's mean (TC_RK_MEAN) */
+  static __device__ tc_c load(const red_args &a, const char *p, int64_t, int64_t) {
+    return a.kind == TC_RK_MEAN ? tc_ld_c(p, a.in_dt) : tc_load_c(p, a.in_dt, a.as);
+  }
+  static __device__ tc_c init(int kind) { return kind == TC_RK_PROD ? tc_c(1, 0) : tc_c(0, 0); }
+  static __device__ tc_c comb(int kind, tc_c x, tc_c y) { return kind == TC_RK_PROD ? x * y : x + y; }
+  static __device__ void store(const red_args &a, int64_t m, tc_c v) {
+    if (a.kind == TC_RK_MEAN) a.mean[m] = v / (double)a.g;
+    else tc_st_c(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v);
+  }
+};
+template <>
+struct Acc<tc_mf> {
+  static __device__ tc_mf load(const red_args &a, const char *p, int64_t, int64_t j) {
+    tc_mf r = {tc_ld_f(p, a.in_dt), j};
+    return r;
+  }
+  static __device__ tc_mf init(int) {
+    tc_mf r = {0, 0};
+    return r;
+  }
+  static __device__ tc_mf comb(int kind, tc_mf x, tc_mf y) { return mf_pick(wants_max(kind), x, y); }
+  static __device__ void store(const red_args &a, int64_t m, tc_mf v) {
+    if (a.idx) ((int64_t *)a.idx)[m] = v.j;
+    if (a.out) tc_st_f(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v.v);
+  }
+};
+template <>
+struct Acc<tc_mi> {
+  static __device__ tc_mi load(const red_args &a, const char *p, int64_t, int64_t j) {
+    tc_mi r = {tc_ld_i(p, a.in_dt), j};
+    return r;
+  }
+  static __device__ tc_mi init(int) {
+    tc_mi r = {0, 0};
+    return r;
+  }
+  static __device__ tc_mi comb(int kind, tc_mi x, tc_mi y) { return mi_pick(wants_max(kind), x, y); }
+  static __device__ void store(const red_args &a, int64_t m, tc_mi v) {
+    if (a.idx) ((int64_t *)a.idx)[m] = v.j;
+    if (a.out) tc_st_i(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v.v);
+  }
 };
 
+/* Folds part p of output m's group, elements lo + t, lo + t + step, ... */
 template <typename T>
-__device__ T block_fold(T v, int kind, int has, T *sh, int *shas) {
-  sh[threadIdx.x] = v;
-  shas[threadIdx.x] = has;
-  __syncthreads();
-  for (int s = RT / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) {
-      int l = threadIdx.x, r = threadIdx.x + s;
+TC_D T fold_strided(const red_args &a, int64_t m, int64_t base, int64_t lo, int64_t hi,
+                    int64_t step, int *has) {
+  int esz = tc_dt_size(a.in_dt), mm = is_minmax(a.kind);
+  T acc = Acc<T>::init(a.kind);
+  for (int64_t j = lo; j < hi; j += step) {
+    T v = Acc<T>::load(a, a.in + (base + inner_off(a, j)) * esz, m, j);
+    acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
+    *has = 1;
+  }
+  return acc;
+}
+
+/* A part's result: the output itself when the group is one part, else its slot. */
+template <typename T>
+TC_D void emit(const red_args &a, int64_t m, int64_t p, T v, int has) {
+  if (a.P == 1) Acc<T>::store(a, m, has ? v : Acc<T>::init(a.kind));
+  else ((T *)a.part)[m * a.P + p] = v;
+}
+
+/* Folds the n values sh[0], sh[stride], ... of this block in index order
+   (a fixed tree), skipping those with no element. */
+template <typename T>
+TC_D void tree_fold(int kind, T *sh, int *shas, int n, int stride, int t) {
+  for (int s = n / 2; s > 0; s >>= 1) {
+    if (t < s) {
+      int l = t * stride, r = (t + s) * stride;
       if (shas[r]) {
         sh[l] = shas[l] ? Acc<T>::comb(kind, sh[l], sh[r]) : sh[r];
         shas[l] = 1;
@@ -94,84 +210,118 @@ __device__ T block_fold(T v, int kind, int has, T *sh, int *shas) {
     }
     __syncthreads();
   }
-  T r = sh[0];
-  __syncthreads();
-  return r;
 }
 
 template <typename T>
-__global__ void __launch_bounds__(RT) red_kernel(const red_args a) {
+__global__ void __launch_bounds__(RT) red_row_kernel(const red_args a) {
   __shared__ T sh[RT];
   __shared__ int shas[RT];
-  int64_t chunk = (a.g + RT - 1) / RT;
-  int64_t lo = threadIdx.x * chunk, hi = lo + chunk < a.g ? lo + chunk : a.g;
-  int esz = tc_dt_size(a.in_dt), osz = tc_dt_size(a.out_dt);
-  for (int64_t m = blockIdx.x; m < a.m; m += gridDim.x) {
-    int64_t base = 0, rem = m;
-    for (int d = a.ond - 1; d >= 0; d--) {
-      base += (rem % a.oshape[d]) * a.ost[d];
-      rem /= a.oshape[d];
-    }
-    T acc = Acc<T>::init(a.kind);
+  int t = threadIdx.x;
+  for (int64_t b = blockIdx.x; b < a.m * a.P; b += gridDim.x) {
+    int64_t m = b / a.P, p = b % a.P, lo = p * a.plen;
+    int64_t hi = lo + a.plen < a.g ? lo + a.plen : a.g;
     int has = 0;
-    for (int64_t j = lo; j < hi; j++) {
-      T v = Acc<T>::load(a, a.in + (base + inner_off(a, j)) * esz);
-      acc = has ? Acc<T>::comb(a.kind, acc, v) : (a.kind == RK_AMAX || a.kind == RK_AMIN ? v : Acc<T>::comb(a.kind, acc, v));
-      has = 1;
-    }
-    T r = block_fold<T>(acc, a.kind, has, sh, shas);
-    if (threadIdx.x == 0) Acc<T>::store(a, a.out + m * osz, a.g == 0 ? Acc<T>::init(a.kind) : r);
+    sh[t] = fold_strided<T>(a, m, out_off(a, m), lo + t, hi, RT, &has);
+    shas[t] = has;
+    __syncthreads();
+    tree_fold<T>(a.kind, sh, shas, RT, 1, t);
+    if (t == 0) emit<T>(a, m, p, sh[0], shas[0]);
+    __syncthreads();
   }
 }
 
-/* var: mean (complex double), then the sum of squared distances, both in order. */
-__global__ void __launch_bounds__(RT) var_kernel(const red_args a) {
-  __shared__ tc_c sh[RT];
-  __shared__ double shd[RT];
+template <typename T>
+__global__ void __launch_bounds__(RT) red_col_kernel(const red_args a) {
+  __shared__ T sh[RT];
   __shared__ int shas[RT];
-  int64_t chunk = (a.g + RT - 1) / RT;
-  int64_t lo = threadIdx.x * chunk, hi = lo + chunk < a.g ? lo + chunk : a.g;
-  int esz = tc_dt_size(a.in_dt), osz = tc_dt_size(a.out_dt);
-  for (int64_t m = blockIdx.x; m < a.m; m += gridDim.x) {
-    int64_t base = 0, rem = m;
-    for (int d = a.ond - 1; d >= 0; d--) {
-      base += (rem % a.oshape[d]) * a.ost[d];
-      rem /= a.oshape[d];
-    }
-    tc_c s(0, 0);
-    for (int64_t j = lo; j < hi; j++) s += tc_ld_c(a.in + (base + inner_off(a, j)) * esz, a.in_dt);
-    tc_c mean = block_fold<tc_c>(s, RK_SUM, lo < hi, sh, shas) / (double)a.g;
-    double m2 = 0;
-    for (int64_t j = lo; j < hi; j++) {
-      tc_c d = tc_ld_c(a.in + (base + inner_off(a, j)) * esz, a.in_dt) - mean;
-      m2 += d.real() * d.real() + d.imag() * d.imag();
-    }
-    double tot = block_fold<double>(m2, RK_SUM, lo < hi, shd, shas);
-    if (threadIdx.x == 0) {
-      double div = (double)a.g - (double)a.correction;
-      if (div < 0) div = 0;
-      tc_st_f(a.out + m * osz, a.out_dt, a.g == 0 ? NAN : tot / div);
-    }
+  int x = threadIdx.x % CW, y = threadIdx.x / CW;
+  int64_t tiles = (a.m + CW - 1) / CW;
+  for (int64_t b = blockIdx.x; b < tiles * a.P; b += gridDim.x) {
+    int64_t m = b / a.P * CW + x, p = b % a.P, lo = p * a.plen;
+    int64_t hi = lo + a.plen < a.g ? lo + a.plen : a.g;
+    int has = 0, live = m < a.m;
+    T v = live ? fold_strided<T>(a, m, out_off(a, m), lo + y, hi, CH, &has) : Acc<T>::init(a.kind);
+    sh[threadIdx.x] = v;
+    shas[threadIdx.x] = has;
+    __syncthreads();
+    tree_fold<T>(a.kind, sh + x, shas + x, CH, CW, y); /* x's column, in y order */
+    if (y == 0 && live) emit<T>(a, m, p, sh[x], shas[x]);
+    __syncthreads();
   }
 }
 
-/* Runs a reduction of `self` planned by `r` into a new tensor. */
-static tabi_status red_run(tc_ctx *c, const char *op, const tabi_tensor *self, const tc_red_plan *r,
-                           int kind, tabi_dtype as, tabi_dtype out_dt, int64_t correction,
-                           tabi_value *outs) {
-  tabi_status st = tc_check_cuda(c, self, op, "inp");
-  if (st == TABI_OK) st = tc_use_device(c, self, op);
-  if (st != TABI_OK) return st;
-  tabi_tensor *out = NULL;
-  if ((st = tc_empty(c, self->dl.device, out_dt, r->out_ndim, r->out_shape, &out)) != TABI_OK)
-    return st;
+/* P > 1: one thread per output folds its P partials in part order. */
+template <typename T>
+__global__ void red_fold_kernel(const red_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t m = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; m < a.m; m += stride) {
+    const T *pp = (const T *)a.part + m * a.P;
+    T acc = pp[0];
+    for (int64_t p = 1; p < a.P; p++) acc = Acc<T>::comb(a.kind, acc, pp[p]);
+    Acc<T>::store(a, m, acc);
+  }
+}
+
+/* Drops size-1 dims and merges neighbours that are one run in memory; the
+   linear order of the elements (the index argmax reports) is unchanged. */
+static void coalesce(int32_t *n, int64_t *shape, int64_t *st) {
+  int32_t k = 0;
+  for (int32_t d = 0; d < *n; d++) {
+    if (shape[d] == 1) continue;
+    if (k > 0 && st[k - 1] == st[d] * shape[d]) {
+      shape[k - 1] *= shape[d];
+      st[k - 1] = st[d];
+      continue;
+    }
+    shape[k] = shape[d];
+    st[k++] = st[d];
+  }
+  *n = k;
+}
+
+static int grid_of(int64_t blocks) { return (int)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks); }
+
+template <typename T>
+static tabi_status launch(tc_ctx *c, const char *op, DLDevice dev, red_args *a) {
+  int col = a->ond > 0 && (a->g <= 32 || llabs(a->ost[a->ond - 1]) < llabs(a->ist[a->ind - 1]));
+  int64_t units = col ? (a->m + CW - 1) / CW : a->m, per = col ? CH * 64 : RT * 16;
+  a->P = 1;
+  a->plen = a->g;
+  if (units < 256 && a->g > per) {
+    int64_t want = (1024 + units - 1) / units, most = (a->g + per - 1) / per;
+    int64_t P = want < most ? want : most;
+    a->plen = (a->g + P - 1) / P;
+    a->P = (a->g + a->plen - 1) / a->plen;
+  }
+  tabi_tensor *part = NULL;
+  tabi_status st = TABI_OK;
+  if (a->P > 1) {
+    int64_t bytes = a->m * a->P * (int64_t)sizeof(T);
+    if ((st = tc_empty(c, dev, TABI_DTYPE_UINT8, 1, &bytes, &part)) != TABI_OK) return st;
+    a->part = tabi_tensor_data(part);
+  }
+  if (col) TC_LAUNCH(grid_of((a->m + CW - 1) / CW * a->P), RT, red_col_kernel<T>)(*a);
+  else TC_LAUNCH(grid_of(a->m * a->P), RT, red_row_kernel<T>)(*a);
+  st = tc_launch_status(c, op);
+  if (st == TABI_OK && a->P > 1) {
+    TC_LAUNCH(grid_of((a->m + 127) / 128), 128, red_fold_kernel<T>)(*a);
+    st = tc_launch_status(c, op);
+  }
+  c->h->tensor_release(c->h->ctx, part);
+  return st;
+}
+
+tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
+                          const struct tc_red_plan *r, int kind, tabi_dtype as, tabi_tensor *out,
+                          tabi_tensor *idx, int64_t correction) {
   red_args a;
   memset(&a, 0, sizeof a);
   a.in = (const char *)tabi_tensor_data(self);
-  a.out = (char *)tabi_tensor_data(out);
+  a.out = out ? (char *)tabi_tensor_data(out) : NULL;
+  a.idx = idx ? (char *)tabi_tensor_data(idx) : NULL;
   a.in_dt = tabi_tensor_dtype(self);
   a.as = as;
-  a.out_dt = out_dt;
+  a.out_dt = out ? tabi_tensor_dtype(out) : a.in_dt;
   a.kind = kind;
   a.correction = correction;
   a.m = 1;
@@ -188,20 +338,51 @@ static tabi_status red_run(tc_ctx *c, const char *op, const tabi_tensor *self, c
       a.m *= s;
     }
   }
+  if (a.m == 0) return TABI_OK;
+  coalesce(&a.ind, a.ishape, a.ist);
+  coalesce(&a.ond, a.oshape, a.ost);
   if (a.ind == 0) {
     a.ishape[0] = 1;
     a.ist[0] = 0;
     a.ind = 1;
   }
-  if (a.m > 0) {
-    int grid = a.m > 65535 ? 65535 : (int)a.m;
-    int cat = tc_category(as);
-    if (kind == RK_VAR) TC_LAUNCH(grid, RT, var_kernel)(a);
-    else if (cat == 0) TC_LAUNCH(grid, RT, red_kernel<int64_t>)(a);
-    else if (cat == 1) TC_LAUNCH(grid, RT, red_kernel<double>)(a);
-    else TC_LAUNCH(grid, RT, red_kernel<tc_c>)(a);
-    st = tc_launch_status(c, op);
+  DLDevice dev = self->dl.device;
+  int cat = tc_category(as);
+  switch (kind) {
+    case TC_RK_ARGMAX: case TC_RK_ARGMIN:
+      return cat == 0 ? launch<tc_mi>(c, op, dev, &a) : launch<tc_mf>(c, op, dev, &a);
+    case TC_RK_AMAX: case TC_RK_AMIN:
+      return cat == 0 ? launch<int64_t>(c, op, dev, &a) : launch<tc_mf>(c, op, dev, &a);
+    case TC_RK_M2: {
+      tabi_tensor *mean = NULL;
+      int64_t bytes = a.m * (int64_t)sizeof(tc_c);
+      tabi_status st = tc_empty(c, dev, TABI_DTYPE_UINT8, 1, &bytes, &mean);
+      if (st != TABI_OK) return st;
+      a.mean = (tc_c *)tabi_tensor_data(mean);
+      a.kind = TC_RK_MEAN;
+      st = launch<tc_c>(c, op, dev, &a);
+      a.kind = TC_RK_M2;
+      if (st == TABI_OK) st = launch<double>(c, op, dev, &a);
+      c->h->tensor_release(c->h->ctx, mean);
+      return st;
+    }
+    default:
+      return cat == 0 ? launch<int64_t>(c, op, dev, &a)
+             : cat == 1 ? launch<double>(c, op, dev, &a) : launch<tc_c>(c, op, dev, &a);
   }
+}
+
+/* Runs a reduction of `self` planned by `r` into a new tensor. */
+static tabi_status red_run(tc_ctx *c, const char *op, const tabi_tensor *self, const tc_red_plan *r,
+                           int kind, tabi_dtype as, tabi_dtype out_dt, int64_t correction,
+                           tabi_value *outs) {
+  tabi_status st = tc_check_cuda(c, self, op, "inp");
+  if (st == TABI_OK) st = tc_use_device(c, self, op);
+  if (st != TABI_OK) return st;
+  tabi_tensor *out = NULL;
+  if ((st = tc_empty(c, self->dl.device, out_dt, r->out_ndim, r->out_shape, &out)) != TABI_OK)
+    return st;
+  st = tc_reduce_run(c, op, self, r, kind, as, out, NULL, correction);
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, out);
     return st;
@@ -223,7 +404,7 @@ static tabi_status prim_reduce(TC_ARGS, int kind) {
   TC_CTX;
   const tabi_tensor *inp = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(inp), odt;
-  int minmax = kind == RK_AMAX || kind == RK_AMIN;
+  int minmax = kind == TC_RK_AMAX || kind == TC_RK_AMIN;
   tc_red_plan r;
   tabi_status st = tc_red_plan_init(c->h, call, "dims", inp, &args[1], 0, 0, 0, &r);
   if (st == TABI_OK) st = out_dtype(c, OPN, &args[2], dt, &odt);
@@ -238,10 +419,10 @@ static tabi_status prim_reduce(TC_ARGS, int kind) {
   }
   return red_run(c, OPN, inp, &r, kind, odt, odt, 0, outs);
 }
-static tabi_status k_sum(TC_ARGS) { return prim_reduce(ctx, call, args, outs, RK_SUM); }
-static tabi_status k_prod(TC_ARGS) { return prim_reduce(ctx, call, args, outs, RK_PROD); }
-static tabi_status k_amax(TC_ARGS) { return prim_reduce(ctx, call, args, outs, RK_AMAX); }
-static tabi_status k_amin(TC_ARGS) { return prim_reduce(ctx, call, args, outs, RK_AMIN); }
+static tabi_status k_sum(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_SUM); }
+static tabi_status k_prod(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_PROD); }
+static tabi_status k_amax(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_AMAX); }
+static tabi_status k_amin(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_AMIN); }
 
 static tabi_status k_var(TC_ARGS) {
   TC_CTX;
@@ -255,7 +436,7 @@ static tabi_status k_var(TC_ARGS) {
   tabi_status st = tc_red_plan_init(c->h, call, "dim", inp, &args[1], 0, 0, 0, &r);
   if (st == TABI_OK) st = out_dtype(c, OPN, &args[3], tc_real_dtype(dt), &odt);
   if (st != TABI_OK) return st;
-  return red_run(c, OPN, inp, &r, RK_VAR, dt, odt, args[2].u.i, outs);
+  return red_run(c, OPN, inp, &r, TC_RK_M2, dt, odt, args[2].u.i, outs);
 }
 
 TC_KTABLE tc_kernel tc_reduce_kernels[] = {
