@@ -39,7 +39,7 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
 /* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */
 void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol);
 
-/* The case families (test_cuda_ops_nn.c, test_cuda_ops_misc.c). */
+/* The case families (test_cuda_ops_nn.c, test_cuda_ops_misc.c, test_cuda_ops_red.c). */
 void padup_cases(void);
 void pool_cases(void);
 void norm_cases(void);
@@ -49,5 +49,6 @@ void misc_cases(void);
 void idx_cases(void);
 void svd_cases(void);
 void rows_cases(void);
+void red_cases(void); /* test_cuda_ops_red.c */
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

@@ -9,7 +9,7 @@
  * 12, kDLExtDev, against gpusim, ctest's gpusim_ops: the kernel sources on the
  * host). This file: main and the core
  * cases (elementwise, reductions, scans, FFT, matmul, Philox); the op families'
- * cases are in test_cuda_ops_nn.c and test_cuda_ops_misc.c, the shared
+ * cases are in test_cuda_ops_nn.c, test_cuda_ops_misc.c and test_cuda_ops_red.c, the shared
  * helpers in gpu_harness.c. */
 #include <math.h>
 #include <stdio.h>
@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
   /* last, so the cases above keep the inputs of the GPU runs that passed them
    * (every case draws from one urand sequence) */
   rows_cases(); /* softmax and layer norm rows of every length class (tc_nn.cu) */
+  red_cases();  /* reductions, argmax, sort, cumsum at sizes that take every path */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -1,0 +1,242 @@
+/* tests/cuda/test_cuda_ops_red.c: reductions, argmax/argmin, sort/topk and
+ * cumsum at sizes that take every path of their kernels (tc_reduce.cu,
+ * tc_index.cu, tc_sort.cu): a whole tensor cut into parts folded by a second
+ * launch, groups down memory (the column layout) and along it, permuted
+ * inputs, merge passes of the sort, and the values whose order the reference
+ * fixes: the first of equal extremes (-0.0 against 0.0), the first NaN, equal
+ * keys in input order. Positions and sorted values must match bit for bit;
+ * sums within the tolerance of another summation order. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_harness.h"
+
+#define MAXO 3
+
+static const int64_t PERM2[2] = {1, 0}; /* transposes a matrix */
+
+/* The op on prebuilt args in both runtimes; outputs flagged in `exact` must
+   match bit for bit, the others within rtol/atol. */
+static void run_both(const char *what, const char *name, tabi_value *ga, tabi_value *ra, int na, int nouts,
+                     unsigned exact, double rtol, double atol) {
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value go[MAXO] = {tabi_none(), tabi_none(), tabi_none()}, ro[MAXO] = {tabi_none(), tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, na, go, nouts);
+  CHECK_MSG(sg == TABI_OK, "%s: %s", what, tabi_last_error());
+  tabi_status sr = tabi_call(ref, orf, ra, na, ro, nouts);
+  CHECK_MSG(sr == TABI_OK, "%s (reference): %s", what, tabi_last_error());
+  for (int k = 0; sg == TABI_OK && sr == TABI_OK && k < nouts; k++) {
+    tabi_tensor *g = go[k].u.t, *r = ro[k].u.t;
+    char w[240];
+    snprintf(w, sizeof w, "%.200s output %d", what, k);
+    if (!(exact >> k & 1)) {
+      same_tensor(w, g, r, rtol, atol);
+      continue;
+    }
+    int same = g->dl.ndim == r->dl.ndim && tabi_tensor_dtype(g) == tabi_tensor_dtype(r);
+    int64_t n = 1;
+    for (int32_t d = 0; same && d < r->dl.ndim; d++) same = g->dl.shape[d] == r->dl.shape[d];
+    for (int32_t d = 0; same && d < r->dl.ndim; d++) n *= r->dl.shape[d];
+    CHECK_MSG(same, "%s: dtype or shape differs from the reference's", w);
+    if (!same) continue;
+    size_t bytes = (size_t)n * tabi_dtype_size(tabi_tensor_dtype(r));
+    unsigned char *x = calloc(bytes + 1, 1), *y = calloc(bytes + 1, 1);
+    if (bytes) {
+      CHECK_OK(tabi_tensor_to_host(gpu, g, x, bytes));
+      CHECK_OK(tabi_tensor_to_host(ref, r, y, bytes));
+    }
+    size_t first = 0;
+    while (first < bytes && x[first] == y[first]) first++;
+    CHECK_MSG(first == bytes, "%s: not bit-identical to the reference (first differing byte %zu of %zu)", w,
+              first, bytes);
+    free(x);
+    free(y);
+  }
+  for (int k = 0; k < MAXO; k++) {
+    tabi_value_release(&go[k]);
+    tabi_value_release(&ro[k]);
+  }
+}
+
+/* Host data of n doubles in one of a few patterns. */
+enum { P_UNIFORM, P_TIES, P_ZEROS, P_NANS, P_MEAN1000 };
+static double *make(int64_t n, int pattern) {
+  double *h = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++) {
+    double u = urand();
+    switch (pattern) {
+      case P_TIES: h[i] = floor(u * 7) - 3; break; /* 7 values, each many times */
+      case P_ZEROS: h[i] = u < 0.5 ? -0.0 : 0.0; break;
+      case P_NANS: h[i] = u < 0.001 ? NAN : u < 0.002 ? INFINITY : u * 4 - 2; break;
+      case P_MEAN1000: h[i] = 1000 + u; break;
+      default: h[i] = u * 4 - 2; break;
+    }
+  }
+  return h;
+}
+
+/* `name`(x, extra...) with x of dt, shape, pattern; optionally permuted by perm. */
+static void red_case(const char *name, tabi_dtype dt, int32_t nd, const int64_t *shape, const int64_t *perm,
+                     int pattern, const tabi_value *extra, int nextra, int nouts, unsigned exact, double rtol,
+                     double atol) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < nd; d++) n *= shape[d];
+  double *h = make(n, pattern);
+  tabi_tensor *g = NULL, *r = NULL;
+  both_tensor(dt, nd, shape, h, &g, &r);
+  free(h);
+  if (perm) { /* the same permuted view in both */
+    tabi_op pg, pr;
+    CHECK_OK(tabi_op_find(gpu, "aten::permute", &pg));
+    CHECK_OK(tabi_op_find(ref, "aten::permute", &pr));
+    tabi_value a1[2] = {tabi_tensor_value(g), tabi_int_list(perm, nd)}, o1 = tabi_none();
+    tabi_value a2[2] = {tabi_tensor_value(r), tabi_int_list(perm, nd)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
+    tabi_tensor_release(g);
+    tabi_tensor_release(r);
+    g = o1.u.t;
+    r = o2.u.t;
+  }
+  /* The CPU plugin (cuda_ops_cases_on_cpu checks these cases without a GPU)
+     sums float32 in float32: allow its error bound, eps * sum |x| (|x| <= 2). */
+  if (CUDA0.device_type == kDLCPU && !exact) atol += 2.4e-7 * (double)n;
+  tabi_value ga[8], ra[8];
+  ga[0] = tabi_tensor_value(g);
+  ra[0] = tabi_tensor_value(r);
+  for (int k = 0; k < nextra; k++) ga[1 + k] = ra[1 + k] = extra[k];
+  char what[200];
+  snprintf(what, sizeof what, "%s %s [%lld%s] pattern %d%s", name, tabi_dtype_name(dt), (long long)shape[0],
+           nd > 1 ? ",..." : "", pattern, perm ? " permuted" : "");
+  if (g && r) run_both(what, name, ga, ra, 1 + nextra, nouts, exact, rtol, atol);
+  tabi_tensor_release(g);
+  tabi_tensor_release(r);
+}
+
+static void reduction_cases(void) {
+  const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_BFLOAT16};
+  int64_t big[1] = {(1 << 20) + 3}, tall[2] = {5000, 3}, wide[2] = {70, 4099}, rows[2] = {300, 5000};
+  int64_t cube[3] = {8, 50, 300}, d0[1] = {0}, d1[1] = {1}, d02[2] = {0, 2}, d12[2] = {1, 2};
+  int64_t empty[2] = {0, 5};
+  for (int k = 0; k < 3; k++) {
+    tabi_dtype dt = fdt[k];
+    double rt = dt == TABI_DTYPE_FLOAT64 ? 1e-12 : 1e-5; /* rounded once from double sums */
+    /* a whole tensor: parts folded by a second launch */
+    red_case("prims::sum", dt, 1, big, NULL, P_UNIFORM, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 0,
+             rt, 1e-9);
+    red_case("prims::amax", dt, 1, big, NULL, P_NANS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1,
+             0, 0);
+    red_case("prims::amin", dt, 1, big, NULL, P_ZEROS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1,
+             0, 0);
+    red_case("prims::amax", dt, 1, big, NULL, P_ZEROS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1,
+             0, 0);
+    red_case("prims::var", dt, 1, big, NULL, P_MEAN1000,
+             (tabi_value[]){tabi_int_list(d0, 1), tabi_int(1), tabi_none()}, 3, 1, 0, rt * 10, 1e-9);
+    /* down memory (column layout), with and without parts */
+    red_case("prims::sum", dt, 2, tall, NULL, P_UNIFORM, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 0,
+             rt, 1e-9);
+    red_case("prims::sum", dt, 2, wide, NULL, P_UNIFORM, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 0,
+             rt, 1e-9);
+    red_case("prims::var", dt, 2, tall, NULL, P_MEAN1000,
+             (tabi_value[]){tabi_int_list(d0, 1), tabi_int(0), tabi_none()}, 3, 1, 0, rt * 10, 1e-9);
+    red_case("prims::amax", dt, 2, tall, NULL, P_ZEROS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1,
+             0, 0);
+    /* along memory, and both on a permuted (non-contiguous) input */
+    red_case("prims::sum", dt, 2, rows, NULL, P_UNIFORM, (tabi_value[]){tabi_int_list(d1, 1), tabi_none()}, 2, 1, 0,
+             rt, 1e-9);
+    red_case("prims::sum", dt, 2, rows, PERM2, P_UNIFORM, (tabi_value[]){tabi_int_list(d1, 1), tabi_none()}, 2, 1,
+             0, rt, 1e-9);
+    red_case("prims::sum", dt, 2, rows, PERM2, P_UNIFORM, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1,
+             0, rt, 1e-9);
+    red_case("prims::amin", dt, 2, rows, PERM2, P_NANS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1,
+             0, 0);
+    /* two reduced dims: apart (0, 2) and one run (1, 2) */
+    red_case("prims::sum", dt, 3, cube, NULL, P_UNIFORM, (tabi_value[]){tabi_int_list(d02, 2), tabi_none()}, 2, 1,
+             0, rt, 1e-9);
+    red_case("prims::prod", dt, 3, cube, NULL, P_MEAN1000, (tabi_value[]){tabi_int_list(d12, 2), tabi_none()}, 2, 1,
+             0, rt, 0);
+    /* argmax/argmin/max.dim/min.dim: first of equal values, first NaN */
+    red_case("aten::argmax", dt, 1, big, NULL, P_TIES, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 1, 1, 0, 0);
+    red_case("aten::argmin", dt, 1, big, NULL, P_ZEROS, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 1, 1, 0, 0);
+    red_case("aten::argmax", dt, 1, big, NULL, P_NANS, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 1, 1, 0, 0);
+    red_case("aten::max.dim", dt, 2, tall, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_bool(1)}, 2, 2, 3, 0, 0);
+    red_case("aten::min.dim", dt, 2, rows, PERM2, P_ZEROS, (tabi_value[]){tabi_int(1), tabi_bool(0)}, 2, 2, 3, 0,
+             0);
+    red_case("aten::max.dim", dt, 2, wide, NULL, P_NANS, (tabi_value[]){tabi_int(1), tabi_bool(0)}, 2, 2, 3, 0, 0);
+  }
+  /* integers: exact (wrapping) sums, ties */
+  red_case("prims::sum", TABI_DTYPE_INT64, 1, big, NULL, P_TIES, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()},
+           2, 1, 1, 0, 0);
+  red_case("prims::sum", TABI_DTYPE_INT32, 2, tall, NULL, P_TIES, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()},
+           2, 1, 1, 0, 0);
+  red_case("aten::argmin", TABI_DTYPE_INT32, 1, big, NULL, P_TIES, (tabi_value[]){tabi_none(), tabi_bool(0)}, 2, 1,
+           1, 0, 0);
+  red_case("aten::max.dim", TABI_DTYPE_INT64, 2, tall, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_bool(0)}, 2, 2,
+           3, 0, 0);
+  red_case("prims::amax", TABI_DTYPE_INT16, 2, wide, NULL, P_TIES, (tabi_value[]){tabi_int_list(d1, 1), tabi_none()},
+           2, 1, 1, 0, 0);
+  /* complex sums; an empty group sums to zero */
+  red_case("prims::sum", TABI_DTYPE_COMPLEX64, 1, big, NULL, P_UNIFORM,
+           (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 0, 1e-5, 1e-9);
+  red_case("prims::sum", TABI_DTYPE_FLOAT32, 2, empty, NULL, P_UNIFORM,
+           (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1, 0, 0);
+}
+
+static void sort_cases(void) {
+  int64_t one[1] = {100003}, pow[1] = {2048}, past[1] = {2049}, three[2] = {3, 5000}, many[2] = {4000, 37};
+  int64_t single[1] = {1};
+  const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT64};
+  const int pats[3] = {P_TIES, P_ZEROS, P_NANS};
+  for (int k = 0; k < 4; k++)
+    for (int p = 0; p < 3; p++) {
+      if (dts[k] == TABI_DTYPE_INT64 && p > 0) continue; /* no -0.0 or NaN among integers */
+      for (int desc = 0; desc < 2; desc++) {
+        red_case("aten::sort", dts[k], 1, one, NULL, pats[p], (tabi_value[]){tabi_int(0), tabi_bool(desc)}, 2, 2, 3,
+                 0, 0);
+        red_case("aten::sort", dts[k], 2, three, NULL, pats[p], (tabi_value[]){tabi_int(0), tabi_bool(desc)}, 2, 2,
+                 3, 0, 0);
+        red_case("aten::sort", dts[k], 2, many, NULL, pats[p], (tabi_value[]){tabi_int(1), tabi_bool(desc)}, 2, 2,
+                 3, 0, 0);
+      }
+    }
+  red_case("aten::sort", TABI_DTYPE_FLOAT32, 1, pow, NULL, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_bool(0)}, 2,
+           2, 3, 0, 0);
+  red_case("aten::sort", TABI_DTYPE_FLOAT32, 1, past, NULL, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_bool(1)}, 2,
+           2, 3, 0, 0);
+  red_case("aten::sort", TABI_DTYPE_FLOAT32, 1, single, NULL, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_bool(1)},
+           2, 2, 3, 0, 0);
+  red_case("aten::sort", TABI_DTYPE_FLOAT32, 2, three, PERM2, P_TIES, (tabi_value[]){tabi_int(1), tabi_bool(0)},
+           2, 2, 3, 0, 0);
+  red_case("aten::topk", TABI_DTYPE_FLOAT32, 1, one, NULL, P_TIES,
+           (tabi_value[]){tabi_int(1000), tabi_int(0), tabi_bool(1), tabi_bool(1)}, 4, 2, 3, 0, 0);
+  red_case("aten::topk", TABI_DTYPE_FLOAT64, 2, many, NULL, P_NANS,
+           (tabi_value[]){tabi_int(5), tabi_int(1), tabi_bool(0), tabi_bool(1)}, 4, 2, 3, 0, 0);
+}
+
+static void cumsum_cases(void) {
+  int64_t one[1] = {100003}, three[2] = {3, 5000}, many[2] = {4000, 37};
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 1, one, NULL, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_none()}, 2,
+           1, 0, 1e-5, 1e-4);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT64, 2, three, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 0, 1e-12, 1e-12);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT64, 2, three, PERM2, P_UNIFORM,
+           (tabi_value[]){tabi_int(0), tabi_none()}, 2, 1, 0, 1e-12, 1e-12);
+  red_case("aten::cumsum", TABI_DTYPE_INT64, 1, one, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_none()}, 2, 1,
+           1, 0, 0);
+  red_case("aten::cumsum", TABI_DTYPE_INT32, 2, many, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_none()}, 2, 1,
+           1, 0, 0);
+  red_case("aten::cumsum", TABI_DTYPE_COMPLEX64, 2, three, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 0, 1e-5, 1e-4);
+  red_case("aten::cumsum", TABI_DTYPE_BFLOAT16, 2, many, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 0, 1.6e-2, 1e-2);
+}
+
+void red_cases(void) {
+  reduction_cases();
+  sort_cases();
+  cumsum_cases();
+}
