@@ -1,7 +1,11 @@
 /* bench/cuda/bench_cuda.c: the CUDA plugin's benchmarks, timed with the device
  * table's events on the default stream (the stream every kernel runs on).
  * Prints one JSON object per line: {"name":..., "ms":..., "extra":...}.
- * usage: bench_cuda PLUGIN_DIR_OR_PATH */
+ * usage: bench_cuda PLUGIN [DEVICE_TYPE [smoke]]
+ * DEVICE_TYPE is the DLDeviceType number (default 2, kDLCUDA); "smoke" runs
+ * every benchmark at a small size, to check the program itself on a machine
+ * without a GPU (ctest bench_cuda_smoke runs it against gpusim, 12): a
+ * mistake here would otherwise first show in a scarce GPU session. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +16,11 @@
 
 static tabi_runtime *rt;
 static const tabi_device_api *dev;
-static const DLDevice G = {kDLCUDA, 0};
+static DLDevice G = {kDLCUDA, 0};
+static int smoke;
+
+/* The full size, or the small one in smoke mode. */
+static int64_t sz(int64_t full, int64_t small) { return smoke ? small : full; }
 
 static void die(const char *what) {
   fprintf(stderr, "bench_cuda: %s: %s\n", what, tabi_last_error());
@@ -68,16 +76,18 @@ static job mk(const char *name, int nouts) {
 
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
+  if (argc > 2) G.device_type = (DLDeviceType)atoi(argv[2]);
+  smoke = argc > 3 && strcmp(argv[3], "smoke") == 0;
   if (tabi_runtime_create(NULL, &rt)) die("runtime");
   if (tabi_runtime_load_plugin(rt, argv[1], NULL)) die("load");
   int32_t n = 0;
-  tabi_runtime_device_count(rt, kDLCUDA, &n);
+  tabi_runtime_device_count(rt, G.device_type, &n);
   if (n <= 0) {
-    printf("{\"skip\": \"no CUDA device\"}\n");
+    printf("{\"skip\": \"no device of type %d\"}\n", (int)G.device_type);
     return 0;
   }
   const tabi_host_api *h = tabi_runtime_host(rt);
-  if (h->device_get(h->ctx, kDLCUDA, &dev)) die("device");
+  if (h->device_get(h->ctx, G.device_type, &dev)) die("device");
   tabi_device_props p;
   memset(&p, 0, sizeof p);
   p.struct_size = sizeof p;
@@ -92,10 +102,10 @@ int main(int argc, char **argv) {
   add1.args[1] = tabi_tensor_value(v);
   add1.args[2] = tabi_int(1);
   add1.nargs = 3;
-  for (int i = 0; i < 1000; i++) run1(&add1);
+  for (int i = 0; i < (int)sz(1000, 10); i++) run1(&add1);
   dev->synchronize(dev->ctx, 0);
   struct timespec t0, t1;
-  int iters = 20000;
+  int iters = (int)sz(20000, 100);
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int i = 0; i < iters; i++) run1(&add1);
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -105,7 +115,7 @@ int main(int argc, char **argv) {
   tabi_tensor_release(u);
   tabi_tensor_release(v);
   /* add float32 over 2^28 elements vs a device-to-device copy of the same bytes */
-  int64_t big[1] = {(int64_t)1 << 28};
+  int64_t big[1] = {sz((int64_t)1 << 28, 1 << 16)};
   tabi_tensor *x = randt(TABI_DTYPE_FLOAT32, 1, big), *y = randt(TABI_DTYPE_FLOAT32, 1, big);
   job add = mk("aten::add.Tensor", 1);
   add.args[0] = tabi_tensor_value(x);
@@ -129,11 +139,46 @@ int main(int argc, char **argv) {
   copy_ms /= 20;
   printf("{\"name\": \"add_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", add_ms, 3.0 * bytes / add_ms / 1e6);
   printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms, 2.0 * bytes / copy_ms / 1e6);
+  /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */
+  {
+    job sum = mk("prims::sum", 1); /* aten::sum lowers to it (through the decomp plugin, not loaded here) */
+    sum.args[0] = tabi_tensor_value(x);
+    sum.args[1] = tabi_none();
+    sum.args[2] = tabi_none();
+    sum.nargs = 3;
+    double sum_ms = time_ms(&sum, 20);
+    printf("{\"name\": \"sum_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", sum_ms, (double)bytes / sum_ms / 1e6);
+    job am = mk("aten::argmax", 1);
+    am.args[0] = tabi_tensor_value(x);
+    am.args[1] = tabi_none();
+    am.args[2] = tabi_bool(0);
+    am.nargs = 3;
+    printf("{\"name\": \"argmax_f32_2^28\", \"ms\": %.4f}\n", time_ms(&am, 20));
+    int64_t sq0[2] = {sz(8192, 96), sz(8192, 96)}, d0[1] = {0}, n24[1] = {sz((int64_t)1 << 24, 5000)};
+    tabi_tensor *m2 = randt(TABI_DTYPE_FLOAT32, 2, sq0), *v24 = randt(TABI_DTYPE_FLOAT32, 1, n24);
+    sum.args[0] = tabi_tensor_value(m2);
+    sum.args[1] = tabi_int_list(d0, 1);
+    printf("{\"name\": \"sum_dim0_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sum, 20));
+    job cs = mk("aten::cumsum", 1);
+    cs.args[0] = tabi_tensor_value(v24);
+    cs.args[1] = tabi_int(0);
+    cs.args[2] = tabi_none();
+    cs.nargs = 3;
+    printf("{\"name\": \"cumsum_f32_2^24\", \"ms\": %.4f}\n", time_ms(&cs, 20));
+    job so = mk("aten::sort", 2);
+    so.args[0] = tabi_tensor_value(v24);
+    so.args[1] = tabi_int(0);
+    so.args[2] = tabi_bool(0);
+    so.nargs = 3;
+    printf("{\"name\": \"sort_f32_2^24\", \"ms\": %.4f}\n", time_ms(&so, 5));
+    tabi_tensor_release(m2);
+    tabi_tensor_release(v24);
+  }
   tabi_tensor_release(x);
   tabi_tensor_release(y);
 
   /* softmax and layer norm on 8192 x 8192 float32 */
-  int64_t sq[2] = {8192, 8192};
+  int64_t S = sz(8192, 96), sq[2] = {S, S};
   tabi_tensor *s = randt(TABI_DTYPE_FLOAT32, 2, sq);
   job sm = mk("aten::_softmax", 1);
   sm.args[0] = tabi_tensor_value(s);
@@ -141,7 +186,7 @@ int main(int argc, char **argv) {
   sm.args[2] = tabi_bool(0);
   sm.nargs = 3;
   printf("{\"name\": \"softmax_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sm, 20));
-  int64_t ns[1] = {8192};
+  int64_t ns[1] = {S};
   tabi_tensor *w = randt(TABI_DTYPE_FLOAT32, 1, ns), *b = randt(TABI_DTYPE_FLOAT32, 1, ns);
   job ln = mk("aten::native_layer_norm", 3);
   ln.args[0] = tabi_tensor_value(s);
@@ -166,21 +211,22 @@ int main(int argc, char **argv) {
     mm.nargs = 2;
     double ms = time_ms(&mm, 10);
     printf("{\"name\": \"mm_8192^3_%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", mnm[k], ms,
-           2.0 * 8192.0 * 8192.0 * 8192.0 / ms / 1e9);
+           2.0 * (double)S * (double)S * (double)S / ms / 1e9);
     tabi_tensor_release(a);
     tabi_tensor_release(m);
   }
 
   /* convolution: ResNet-50 3x3 layer, N=64, C=K=256, 56x56, padding 1 */
   {
-    int64_t xs[4] = {64, 256, 56, 56}, wsh[4] = {256, 256, 3, 3};
+    int64_t N = sz(64, 2), C = sz(256, 8), HW = sz(56, 6);
+    int64_t xs[4] = {N, C, HW, HW}, wsh[4] = {C, C, 3, 3};
     int64_t one1[1] = {1}, zero1[1] = {0};
     const tabi_dtype cdt[2] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16};
     const char *cnm[2] = {"conv_resnet3x3_f32_nchw", "conv_resnet3x3_f16_nhwc"};
     for (int k = 0; k < 2; k++) {
       tabi_tensor *xi = randt(cdt[k], 4, xs), *wi = randt(cdt[k], 4, wsh);
       if (k == 1) { /* channels-last copies */
-        int64_t xst[4] = {256 * 56 * 56, 1, 56 * 256, 256}, wst[4] = {256 * 9, 1, 3 * 256, 256};
+        int64_t xst[4] = {C * HW * HW, 1, HW * C, C}, wst[4] = {C * 9, 1, 3 * C, C};
         tabi_tensor *xc = NULL, *wc = NULL;
         tabi_tensor_empty_strided(rt, G, cdt[k], 4, xs, xst, &xc);
         tabi_tensor_empty_strided(rt, G, cdt[k], 4, wsh, wst, &wc);
@@ -209,7 +255,7 @@ int main(int argc, char **argv) {
       cv.nargs = 9;
       double ms = time_ms(&cv, 10);
       printf("{\"name\": \"%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", cnm[k], ms,
-             2.0 * 64 * 256 * 256 * 9 * 56.0 * 56.0 / ms / 1e9);
+             2.0 * (double)(N * C * C * 9 * HW * HW) / ms / 1e9);
       tabi_tensor_release(xi);
       tabi_tensor_release(wi);
     }
@@ -217,7 +263,7 @@ int main(int argc, char **argv) {
 
   /* FFT of 2^24 float32 points: r2c (onesided) and c2r back */
   {
-    int64_t fn[1] = {(int64_t)1 << 24}, d0[1] = {0};
+    int64_t fn[1] = {sz((int64_t)1 << 24, 1 << 12)}, d0[1] = {0};
     tabi_tensor *xr = randt(TABI_DTYPE_FLOAT32, 1, fn);
     job r2c = mk("aten::_fft_r2c", 1);
     r2c.args[0] = tabi_tensor_value(xr);

@@ -1,6 +1,11 @@
 """bench/cuda/bench_torch.py: the same benchmarks in PyTorch on the same GPU, and
 the side-by-side table with bench_cuda's JSON lines (argv[1]). Ratios are
-torch time / tabi time (above 1: tabi is faster)."""
+torch time / tabi time (above 1: tabi is faster).
+
+usage: bench_torch.py BENCH_TABI_JSONL [--smoke]
+--smoke runs every benchmark at a small size on the CPU (ctest
+bench_torch_smoke, with torch 1.13): a mistake in this script would otherwise
+first show in a scarce GPU session."""
 import json
 import sys
 import time
@@ -8,9 +13,16 @@ import time
 import torch
 
 
+SMOKE = "--smoke" in sys.argv
+
+
 def cuda_ms(fn, iters):
     for _ in range(3):
         fn()
+    if SMOKE:
+        t0 = time.perf_counter()
+        fn()
+        return (time.perf_counter() - t0) * 1e3
     e0 = torch.cuda.Event(enable_timing=True)
     e1 = torch.cuda.Event(enable_timing=True)
     e0.record()
@@ -34,48 +46,63 @@ def main():
         if "name" in d:
             tabi[d["name"]] = d
     torch.backends.cuda.matmul.allow_tf32 = False
-    dev = "cuda"
+    dev = "cpu" if SMOKE else "cuda"
+    N28, S, N24 = (1 << 16, 96, 5000) if SMOKE else (1 << 28, 8192, 1 << 24)
+    CN, CC, CHW = (2, 8, 6) if SMOKE else (64, 256, 56)
     t = {}
-    x = torch.rand(1 << 28, device=dev)
-    y = torch.rand(1 << 28, device=dev)
+    x = torch.rand(N28, device=dev)
+    y = torch.rand(N28, device=dev)
     t["add_f32_2^28"] = cuda_ms(lambda: torch.add(x, y), 20)
     t["copy_d2d_2^28"] = cuda_ms(lambda: y.copy_(x), 20)
+    t["sum_f32_2^28"] = cuda_ms(lambda: torch.sum(x), 20)
+    t["argmax_f32_2^28"] = cuda_ms(lambda: torch.argmax(x), 20)
     del x, y
-    s = torch.rand(8192, 8192, device=dev)
+    m2 = torch.rand(S, S, device=dev)
+    t["sum_dim0_8192x8192_f32"] = cuda_ms(lambda: torch.sum(m2, 0), 20)
+    v24 = torch.rand(N24, device=dev)
+    t["cumsum_f32_2^24"] = cuda_ms(lambda: torch.cumsum(v24, 0), 20)
+    t["sort_f32_2^24"] = cuda_ms(lambda: torch.sort(v24, stable=True, dim=0), 5)
+    del m2, v24
+    s = torch.rand(S, S, device=dev)
     t["softmax_8192x8192_f32"] = cuda_ms(lambda: torch._softmax(s, 1, False), 20)
-    w = torch.rand(8192, device=dev)
-    b = torch.rand(8192, device=dev)
-    t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [8192], w, b, 1e-5), 20)
+    w = torch.rand(S, device=dev)
+    b = torch.rand(S, device=dev)
+    t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [S], w, b, 1e-5), 20)
     for name, dt in (("f32", torch.float32), ("bf16", torch.bfloat16), ("f16", torch.float16)):
-        a = torch.rand(8192, 8192, device=dev, dtype=dt)
-        m = torch.rand(8192, 8192, device=dev, dtype=dt)
+        if SMOKE and dt == torch.float16:
+            dt = torch.float32  # torch 1.13 has no float16 CPU matmul
+        a = torch.rand(S, S, device=dev, dtype=dt)
+        m = torch.rand(S, S, device=dev, dtype=dt)
         t["mm_8192^3_" + name] = cuda_ms(lambda: torch.mm(a, m), 10)
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = False
-    xi = torch.rand(64, 256, 56, 56, device=dev)
-    wi = torch.rand(256, 256, 3, 3, device=dev)
+    xi = torch.rand(CN, CC, CHW, CHW, device=dev)
+    wi = torch.rand(CC, CC, 3, 3, device=dev)
     t["conv_resnet3x3_f32_nchw"] = cuda_ms(
         lambda: torch.convolution(xi, wi, None, [1], [1], [1], False, [0], 1), 10)
-    xh = xi.half().to(memory_format=torch.channels_last)
-    wh = wi.half().to(memory_format=torch.channels_last)
+    half = torch.float32 if SMOKE else torch.half  # torch 1.13 has no float16 CPU convolution
+    xh = xi.to(half).to(memory_format=torch.channels_last)
+    wh = wi.to(half).to(memory_format=torch.channels_last)
     t["conv_resnet3x3_f16_nhwc"] = cuda_ms(
         lambda: torch.convolution(xh, wh, None, [1], [1], [1], False, [0], 1), 10)
     del xi, wi, xh, wh
-    xr = torch.rand(1 << 24, device=dev)
+    xr = torch.rand(N24, device=dev)
     t["fft_r2c_2^24_f32"] = cuda_ms(lambda: torch._fft_r2c(xr, [0], 0, True), 20)
     xc = torch._fft_r2c(xr, [0], 0, True)
-    t["fft_c2r_2^24_f32"] = cuda_ms(lambda: torch._fft_c2r(xc, [0], 2, 1 << 24), 20)
+    t["fft_c2r_2^24_f32"] = cuda_ms(lambda: torch._fft_c2r(xc, [0], 2, N24), 20)
     u = torch.rand(1, device=dev)
     v = torch.rand(1, device=dev)
     for _ in range(1000):
         torch.add(u, v)
-    torch.cuda.synchronize()
-    n = 20000
+    if not SMOKE:
+        torch.cuda.synchronize()
+    n = 100 if SMOKE else 20000
     t0 = time.perf_counter()
     for _ in range(n):
         torch.add(u, v)
     t1 = time.perf_counter()
-    torch.cuda.synchronize()
+    if not SMOKE:
+        torch.cuda.synchronize()
     t["dispatch_add_1elem"] = (t1 - t0) / n * 1e6
 
     print("GPU: %s, torch %s" % (gpu, torch.__version__))
