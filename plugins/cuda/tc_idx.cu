@@ -15,12 +15,10 @@
  * algorithm in its order: deterministic, no atomics, so deterministic mode
  * has nothing to refuse. Slow for big index tensors (one thread): a
  * sort-by-target parallel version is the fast path to add.
- * nonzero: one device thread counts (the count is read back to size the
- * result), then one thread writes the coordinates in row-major order.
- * masked_scatter: one device thread walks the broadcast shape in row-major
- * order taking source's elements in turn, and reports (one read back) when
- * source runs out: the reference's error. Serial, so slow for large inputs:
- * a flag/scan/scatter parallel version is the fast path to add.
+ * nonzero and masked_scatter: a parallel count, scan and write of the set
+ * elements in row-major order (see tci_cmp), the count read back in between
+ * (nonzero's result size; masked_scatter refuses, with the reference's
+ * error, a source with fewer elements than the mask sets).
  * randperm: the reference's Fisher-Yates (tci_rp_run) on one device thread
  * with the output device's generator: the reference's numbers for a seed. */
 #include "tc_ew_dev.cuh"
@@ -34,14 +32,116 @@ __global__ void tci_sr_kernel(const tci_sr a) {
   tci_sr_run(&a);
 }
 
-__global__ void tci_nz_kernel(const tci_nz a, int64_t *count) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  *count = tci_nz_run(&a);
+/* nonzero and masked_scatter: each set element's rank among the set ones in
+ * row-major order (its result row; the source element it takes). Chunks of
+ * KC elements, a block each, thread t taking KP elements from t * KP:
+ *   1. count the set elements of each chunk;
+ *   2. one block turns the chunk counts into offsets and the total;
+ *   3. (after the host has read the total: the result's size, or
+ *      masked_scatter's "source too short" check) rank and write each chunk
+ *      from its offset, the threads' counts by a Hillis-Steele scan.
+ * The same result as tci_nz_run/tci_ms_run's walk (test_cuda_idx_host checks
+ * those against the reference), in parallel. */
+#define KT 256
+#define KP 8
+#define KC (KT * KP)
+#define KO 1024 /* threads of the offsets block */
+
+typedef struct tci_cmp {
+  tci_nz nz;
+  tci_ms ms;
+  int ms_mode; /* 0: nonzero (nz), 1: masked_scatter (ms) */
+  int64_t n, chunks;
+  int64_t *part; /* [chunks] counts, then offsets; part[chunks]: the total */
+} tci_cmp;
+
+TC_D int cmp_flag(const tci_cmp &a, int64_t e) { return a.ms_mode ? tci_ms_flag(&a.ms, e) : tci_nz_flag(&a.nz, e); }
+
+TC_D int thread_count(const tci_cmp &a, int64_t e0) {
+  int k = 0;
+  for (int64_t e = e0; e < e0 + KP && e < a.n; e++) k += cmp_flag(a, e);
+  return k;
 }
 
-__global__ void tci_ms_kernel(const tci_ms a, int64_t *flag) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  *flag = tci_ms_run(&a);
+__global__ void __launch_bounds__(KT) tci_count_kernel(const tci_cmp a) {
+  __shared__ int64_t sh[KT];
+  int t = threadIdx.x;
+  for (int64_t c = blockIdx.x; c < a.chunks; c += gridDim.x) {
+    sh[t] = thread_count(a, c * KC + (int64_t)t * KP);
+    __syncthreads();
+    for (int w = KT / 2; w > 0; w >>= 1) {
+      if (t < w) sh[t] += sh[t + w];
+      __syncthreads();
+    }
+    if (t == 0) a.part[c] = sh[0];
+    __syncthreads();
+  }
+}
+
+/* One block of KO threads: thread t owns a run of chunks. */
+__global__ void __launch_bounds__(KO) tci_offsets_kernel(const tci_cmp a) {
+  __shared__ int64_t sh[2][KO];
+  int t = threadIdx.x, cur = 0;
+  int64_t q = (a.chunks + KO - 1) / KO, lo = t * q, hi = lo + q < a.chunks ? lo + q : a.chunks, sum = 0;
+  for (int64_t c = lo; c < hi; c++) sum += a.part[c];
+  sh[0][t] = sum;
+  __syncthreads();
+  for (int w = 1; w < KO; w <<= 1) {
+    sh[cur ^ 1][t] = t >= w ? sh[cur][t - w] + sh[cur][t] : sh[cur][t];
+    cur ^= 1;
+    __syncthreads();
+  }
+  int64_t off = t > 0 ? sh[cur][t - 1] : 0;
+  for (int64_t c = lo; c < hi; c++) {
+    int64_t v = a.part[c];
+    a.part[c] = off;
+    off += v;
+  }
+  if (t == KO - 1) a.part[a.chunks] = sh[cur][KO - 1];
+}
+
+__global__ void __launch_bounds__(KT) tci_write_kernel(const tci_cmp a) {
+  __shared__ int64_t sh[2][KT];
+  int t = threadIdx.x;
+  for (int64_t c = blockIdx.x; c < a.chunks; c += gridDim.x) {
+    int64_t e0 = c * KC + (int64_t)t * KP;
+    int cur = 0;
+    sh[0][t] = thread_count(a, e0);
+    __syncthreads();
+    for (int w = 1; w < KT; w <<= 1) {
+      sh[cur ^ 1][t] = t >= w ? sh[cur][t - w] + sh[cur][t] : sh[cur][t];
+      cur ^= 1;
+      __syncthreads();
+    }
+    int64_t r = a.part[c] + (t > 0 ? sh[cur][t - 1] : 0);
+    for (int64_t e = e0; e < e0 + KP && e < a.n; e++) {
+      int set = cmp_flag(a, e);
+      if (a.ms_mode) tci_ms_write(&a.ms, e, set, r);
+      else if (set) tci_nz_write(&a.nz, e, r);
+      r += set;
+    }
+    __syncthreads();
+  }
+}
+
+/* Steps 1 and 2 (a->part: chunks + 1 int64 of scratch), then the total read back. */
+static tabi_status cmp_count(tc_ctx *c, const char *OPN, tci_cmp *a, DLDevice dev, tabi_tensor **scr,
+                             int64_t *total) {
+  a->chunks = (a->n + KC - 1) / KC;
+  int64_t len = a->chunks + 1, g = a->chunks > 65535 ? 65535 : a->chunks;
+  tabi_status st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &len, scr);
+  if (st != TABI_OK) return st;
+  a->part = (int64_t *)tabi_tensor_data(*scr);
+  TC_LAUNCH((int)g, KT, tci_count_kernel)(*a);
+  if ((st = tc_launch_status(c, OPN)) != TABI_OK) return st;
+  TC_LAUNCH(1, KO, tci_offsets_kernel)(*a);
+  if ((st = tc_launch_status(c, OPN)) != TABI_OK) return st;
+  return tc_cuda_status(c, cudaMemcpy(total, a->part + a->chunks, 8, cudaMemcpyDeviceToHost), OPN, "cudaMemcpy");
+}
+
+static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
+  TC_LAUNCH((int)(a->chunks > 65535 ? 65535 : a->chunks), KT, tci_write_kernel)(*a);
+  return tc_launch_status(c, OPN);
 }
 
 __global__ void tci_rp_kernel(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
@@ -115,43 +215,30 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
   return tc_finish(c, st, out, &outs[0]);
 }
 
-/* A device int64 scalar (scratch) and its read back. */
-static tabi_status read_i64(tc_ctx *c, const char *OPN, const tabi_tensor *t, int64_t *v) {
-  return tc_cuda_status(c, cudaMemcpy(v, tabi_tensor_data(t), 8, cudaMemcpyDeviceToHost), OPN, "cudaMemcpy");
-}
-
 static tabi_status k_nonzero(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
   tabi_status st = ref_idx_nonzero_check(c->h, call, args);
   if (st) return st;
   if ((st = tc_check_cuda(c, self, OPN, "self")) || (st = tc_use_device(c, self, OPN))) return st;
-  tci_nz a;
+  tci_cmp a;
   memset(&a, 0, sizeof a);
-  a.in = (const char *)tabi_tensor_data(self);
-  a.nd = self->dl.ndim;
-  a.dt = tabi_tensor_dtype(self);
-  a.n = tabi_tensor_numel(self);
-  for (int32_t d = 0; d < a.nd; d++) {
-    a.shape[d] = self->dl.shape[d];
-    a.st[d] = self->dl.strides[d];
+  a.nz.in = (const char *)tabi_tensor_data(self);
+  a.nz.nd = self->dl.ndim;
+  a.nz.dt = tabi_tensor_dtype(self);
+  a.n = a.nz.n = tabi_tensor_numel(self);
+  for (int32_t d = 0; d < a.nz.nd; d++) {
+    a.nz.shape[d] = self->dl.shape[d];
+    a.nz.st[d] = self->dl.strides[d];
   }
-  int64_t count = 0, one = 1;
+  int64_t count = 0;
   tabi_tensor *cnt = NULL, *out = NULL;
-  if (a.n > 0) {
-    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &cnt);
-    if (st == TABI_OK) {
-      TC_LAUNCH(1, 1, tci_nz_kernel)(a, (int64_t *)tabi_tensor_data(cnt));
-      st = tc_launch_status(c, OPN);
-    }
-    if (st == TABI_OK) st = read_i64(c, OPN, cnt, &count);
-  }
-  int64_t oshape[2] = {count, a.nd};
+  if (a.n > 0) st = cmp_count(c, OPN, &a, self->dl.device, &cnt, &count);
+  int64_t oshape[2] = {count, a.nz.nd};
   if (st == TABI_OK) st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 2, oshape, &out);
-  if (st == TABI_OK && count > 0 && a.nd > 0) {
-    a.out = (int64_t *)tabi_tensor_data(out);
-    TC_LAUNCH(1, 1, tci_nz_kernel)(a, (int64_t *)tabi_tensor_data(cnt));
-    st = tc_launch_status(c, OPN);
+  if (st == TABI_OK && count > 0 && a.nz.nd > 0) {
+    a.nz.out = (int64_t *)tabi_tensor_data(out);
+    st = cmp_write(c, OPN, &a);
   }
   tc_release_all(c, &cnt, 1);
   return tc_finish(c, st, out, &outs[0]);
@@ -190,20 +277,21 @@ static tabi_status k_masked_scatter(TC_ARGS) {
   a.self = (const char *)tabi_tensor_data(self);
   a.mask = (const char *)tabi_tensor_data(mask);
   a.src = (const char *)tabi_tensor_data(src);
-  tabi_tensor *out = NULL, *flag = NULL;
-  int64_t one = 1, short_ = 0;
+  tabi_tensor *out = NULL, *scr = NULL;
+  int64_t set = 0;
   if ((st = tc_empty(c, self->dl.device, a.dt, a.nd, a.shape, &out))) return st;
   if (a.n > 0) {
     a.out = (char *)tabi_tensor_data(out);
-    st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &one, &flag);
-    if (st == TABI_OK) {
-      TC_LAUNCH(1, 1, tci_ms_kernel)(a, (int64_t *)tabi_tensor_data(flag));
-      st = tc_launch_status(c, OPN);
-    }
-    if (st == TABI_OK) st = read_i64(c, OPN, flag, &short_);
-    if (st == TABI_OK && short_) st = ref_idx_ms_short(c->h, call, a.nsrc);
+    tci_cmp k;
+    memset(&k, 0, sizeof k);
+    k.ms = a;
+    k.ms_mode = 1;
+    k.n = a.n;
+    st = cmp_count(c, OPN, &k, self->dl.device, &scr, &set);
+    if (st == TABI_OK && set > a.nsrc) st = ref_idx_ms_short(c->h, call, a.nsrc);
+    if (st == TABI_OK) st = cmp_write(c, OPN, &k);
   }
-  tc_release_all(c, &flag, 1);
+  tc_release_all(c, &scr, 1);
   return tc_finish(c, st, out, &outs[0]);
 }
 

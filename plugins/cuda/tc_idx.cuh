@@ -249,18 +249,26 @@ typedef struct tci_nz {
   int64_t n;
 } tci_nz;
 
+/* nonzero, element e (row-major): is it set; and writing its coordinates as
+ * result row `row`. */
+TCP_HD int tci_nz_flag(const tci_nz *a, int64_t e) {
+  return tci_nonzero(a->in + tci_offset(e, a->nd, a->shape, a->st) * tci_esz(a->dt), a->dt);
+}
+TCP_HD void tci_nz_write(const tci_nz *a, int64_t e, int64_t row) {
+  for (int d = a->nd - 1; d >= 0; d--) {
+    a->out[row * a->nd + d] = e % a->shape[d];
+    e /= a->shape[d];
+  }
+}
+
 /* nonzero: the coordinates of the nonzero elements in row-major order (out
- * may be NULL: count only). Returns the count. */
+ * may be NULL: count only). Returns the count. The device splits the same
+ * walk into chunks (tc_idx.cu); this is the order it must reproduce. */
 TCP_HD int64_t tci_nz_run(const tci_nz *a) {
-  int esz = tci_esz(a->dt);
   int64_t row = 0;
   for (int64_t e = 0; e < a->n; e++) {
-    if (!tci_nonzero(a->in + tci_offset(e, a->nd, a->shape, a->st) * esz, a->dt)) continue;
-    int64_t rem = e;
-    for (int d = a->nd - 1; a->out && d >= 0; d--) {
-      a->out[row * a->nd + d] = rem % a->shape[d];
-      rem /= a->shape[d];
-    }
+    if (!tci_nz_flag(a, e)) continue;
+    if (a->out) tci_nz_write(a, e, row);
     row++;
   }
   return row;
@@ -280,16 +288,24 @@ typedef struct tci_ms {
   int64_t n, nsrc;
 } tci_ms;
 
-TCP_HD int tci_ms_run(const tci_ms *a) {
+/* masked_scatter, element e: is the mask set; and writing out[e], from source
+ * element k when set (k < nsrc), else from self. */
+TCP_HD int tci_ms_flag(const tci_ms *a, int64_t e) {
+  return tci_ld_i(a->mask + tci_offset(e, a->nd, a->shape, a->mst), a->mdt) != 0;
+}
+TCP_HD void tci_ms_write(const tci_ms *a, int64_t e, int set, int64_t k) {
   int esz = tci_esz(a->dt);
+  const char *from = set ? a->src + tci_offset(k, a->snd, a->srcshape, a->srcst) * esz
+                         : a->self + tci_offset(e, a->nd, a->shape, a->sst) * esz;
+  for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
+}
+
+TCP_HD int tci_ms_run(const tci_ms *a) {
   int64_t k = 0;
   for (int64_t e = 0; e < a->n; e++) {
-    const char *from = a->self + tci_offset(e, a->nd, a->shape, a->sst) * esz;
-    if (tci_ld_i(a->mask + tci_offset(e, a->nd, a->shape, a->mst), a->mdt)) {
-      if (k >= a->nsrc) return 1;
-      from = a->src + tci_offset(k++, a->snd, a->srcshape, a->srcst) * esz;
-    }
-    for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
+    int set = tci_ms_flag(a, e);
+    if (set && k >= a->nsrc) return 1;
+    tci_ms_write(a, e, set, set ? k++ : 0);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
-/* tests/cuda/test_cuda_ops_red.c: reductions, argmax/argmin, sort/topk and
- * cumsum at sizes that take every path of their kernels (tc_reduce.cu,
- * tc_index.cu, tc_sort.cu): a whole tensor cut into parts folded by a second
+/* tests/cuda/test_cuda_ops_red.c: reductions, argmax/argmin, sort/topk,
+ * cumsum, nonzero and masked_scatter at sizes that take every path of their
+ * kernels (tc_reduce.cu, tc_index.cu, tc_sort.cu, tc_idx.cu): a whole tensor
+ * cut into parts folded by a second
  * launch, groups down memory (the column layout) and along it, permuted
  * inputs, merge passes of the sort, and the values whose order the reference
  * fixes: the first of equal extremes (-0.0 against 0.0), the first NaN, equal
@@ -235,8 +236,52 @@ static void cumsum_cases(void) {
            2, 1, 0, 1.6e-2, 1e-2);
 }
 
+/* nonzero and masked_scatter: the chunked count/scan/write (tc_idx.cu) */
+static void compact_cases(void) {
+  int64_t big[1] = {(1 << 20) + 3}, rows[2] = {300, 5000}, one[1] = {1};
+  red_case("aten::nonzero", TABI_DTYPE_FLOAT32, 1, big, NULL, P_TIES, NULL, 0, 1, 1, 0, 0);
+  red_case("aten::nonzero", TABI_DTYPE_FLOAT64, 2, rows, PERM2, P_TIES, NULL, 0, 1, 1, 0, 0);
+  red_case("aten::nonzero", TABI_DTYPE_FLOAT32, 1, big, NULL, P_ZEROS, NULL, 0, 1, 1, 0, 0); /* none set */
+  red_case("aten::nonzero", TABI_DTYPE_FLOAT32, 1, one, NULL, P_UNIFORM, NULL, 0, 1, 1, 0, 0);
+  /* masked_scatter of [70, 4099] with a broadcast [4099] mask, about half set */
+  int64_t ss[2] = {70, 4099}, ms[1] = {4099}, n = 70 * 4099;
+  double *h = make(n, P_UNIFORM), *m = malloc(sizeof(double) * 4099);
+  for (int64_t i = 0; i < 4099; i++) m[i] = urand() < 0.5;
+  int64_t set = 0;
+  for (int64_t i = 0; i < 4099; i++) set += m[i] != 0;
+  tabi_tensor *sg, *sr, *mg, *mr, *src_g, *src_r, *short_g, *short_r;
+  both_tensor(TABI_DTYPE_FLOAT32, 2, ss, h, &sg, &sr);
+  both_tensor(TABI_DTYPE_BOOL, 1, ms, m, &mg, &mr);
+  both_tensor(TABI_DTYPE_FLOAT32, 2, ss, h + 1, &src_g, &src_r);
+  int64_t few[1] = {70 * set - 1}; /* one short of what the mask takes */
+  both_tensor(TABI_DTYPE_FLOAT32, 1, few, h + 2, &short_g, &short_r);
+  tabi_value ga[3] = {tabi_tensor_value(sg), tabi_tensor_value(mg), tabi_tensor_value(src_g)};
+  tabi_value ra[3] = {tabi_tensor_value(sr), tabi_tensor_value(mr), tabi_tensor_value(src_r)};
+  run_both("aten::masked_scatter [70, 4099]", "aten::masked_scatter", ga, ra, 3, 1, 1, 0, 0);
+  ga[2] = tabi_tensor_value(short_g);
+  ra[2] = tabi_tensor_value(short_r);
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, "aten::masked_scatter", &og));
+  CHECK_OK(tabi_op_find(ref, "aten::masked_scatter", &orf));
+  tabi_value go = tabi_none(), ro = tabi_none();
+  tabi_status str = tabi_call(ref, orf, ra, 3, &ro, 1);
+  char rmsg[512];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tabi_status stg = tabi_call(gpu, og, ga, 3, &go, 1);
+  CHECK_MSG(str != TABI_OK && stg == str && strcmp(tabi_last_error(), rmsg) == 0,
+            "masked_scatter, source one short: status %d \"%s\", reference %d \"%s\"", (int)stg,
+            tabi_last_error(), (int)str, rmsg);
+  tabi_value_release(&go);
+  tabi_value_release(&ro);
+  tabi_tensor *all[8] = {sg, sr, mg, mr, src_g, src_r, short_g, short_r};
+  for (int k = 0; k < 8; k++) tabi_tensor_release(all[k]);
+  free(h);
+  free(m);
+}
+
 void red_cases(void) {
   reduction_cases();
   sort_cases();
   cumsum_cases();
+  compact_cases();
 }
