@@ -1,11 +1,13 @@
 /* plugins/cuda/tc_scatter.cu: scatter.src, scatter.value, scatter_add.
  *
- * Deterministic by construction: one device thread applies the index elements
- * in row-major order (the reference's order), so duplicate targets resolve the
- * same way on every run (last write wins for scatter; for scatter_add every
- * target accumulates in int64/double/complex double and is rounded once, as the
- * reference). No atomics, so deterministic mode needs no refusal. Slow for big
- * index tensors: a sort-by-target parallel version is the fast path to add.
+ * Deterministic by construction: only index elements on the same line along
+ * dim can share a target, so a thread per line applies its elements in order
+ * (the reference's row-major order, as far as any one target can tell), and
+ * duplicate targets resolve the same way on every run (last write wins for
+ * scatter; for scatter_add every target accumulates in int64/double/complex
+ * double and is rounded once, as the reference). No atomics, so deterministic
+ * mode needs no refusal. A single long line (a 1-d index) is still one
+ * thread: a sort-by-target version is the fast path to add for that.
  * The argument checks are the reference's own (reference/ref_index_check.c:
  * ref_idx_scatter_check, then ref_idx_check_bounds over the index values read
  * back to the host in row-major order). */
@@ -25,56 +27,73 @@ typedef struct sc_args {
   int64_t n_idx, n_out;
 } sc_args;
 
-__global__ void scatter_serial(const sc_args a) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+/* scatter_add: the targets' accumulators start from out (int64 / double /
+   complex double: two 8-byte slots each), and are rounded into out at the end. */
+__global__ void scatter_acc_kernel(const sc_args a, int store) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
   int esz = tc_dt_size(a.dt), cat = tc_cat(a.dt);
   double *accf = (double *)a.scratch;
   int64_t *acci = (int64_t *)a.scratch;
-  if (a.kind == SC_SUM)
-    for (int64_t e = 0; e < a.n_out; e++) {
-      const char *p = a.out + e * esz;
-      if (cat == 2) {
-        tc_c v = tc_ld_c(p, a.dt);
-        accf[2 * e] = v.real();
-        accf[2 * e + 1] = v.imag();
-      } else if (cat == 1) {
-        accf[2 * e] = tc_ld_f(p, a.dt);
-      } else {
-        acci[2 * e] = tc_ld_i(p, a.dt);
-      }
-    }
-  for (int64_t e = 0; e < a.n_idx; e++) {
-    int64_t rem = e, io = 0, so = 0, to = 0, pos[TC_MAX_DIMS];
-    for (int d = a.nd - 1; d >= 0; d--) {
-      pos[d] = rem % a.ishape[d];
-      rem /= a.ishape[d];
-    }
-    for (int d = 0; d < a.nd; d++) {
-      io += pos[d] * a.ist[d];
-      so += pos[d] * a.sst[d];
-    }
-    int64_t v = ((const int64_t *)a.idx)[io];
-    for (int d = 0; d < a.nd; d++) to += (d == a.dim ? v : pos[d]) * a.ost[d];
-    if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
-      const char *s = a.kind == SC_VALUE ? a.val : a.src + so * esz;
-      for (int b = 0; b < esz; b++) a.out[to * esz + b] = s[b];
-    } else if (cat == 2) {
-      tc_c x = tc_ld_c(a.src + so * esz, a.dt);
-      accf[2 * to] += x.real();
-      accf[2 * to + 1] += x.imag();
-    } else if (cat == 1) {
-      accf[2 * to] += tc_ld_f(a.src + so * esz, a.dt);
-    } else {
-      acci[2 * to] = (int64_t)((uint64_t)acci[2 * to] + (uint64_t)tc_ld_i(a.src + so * esz, a.dt));
-    }
-  }
-  if (a.kind == SC_SUM)
-    for (int64_t e = 0; e < a.n_out; e++) {
-      char *p = a.out + e * esz;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < a.n_out; e += stride) {
+    char *p = a.out + e * esz;
+    if (store) {
       if (cat == 2) tc_st_c(p, a.dt, tc_c(accf[2 * e], accf[2 * e + 1]));
       else if (cat == 1) tc_st_f(p, a.dt, accf[2 * e]);
       else tc_st_i(p, a.dt, acci[2 * e]);
+    } else if (cat == 2) {
+      tc_c v = tc_ld_c(p, a.dt);
+      accf[2 * e] = v.real();
+      accf[2 * e + 1] = v.imag();
+    } else if (cat == 1) {
+      accf[2 * e] = tc_ld_f(p, a.dt);
+    } else {
+      acci[2 * e] = tc_ld_i(p, a.dt);
     }
+  }
+}
+
+/* A thread per line of the index along dim (all other coordinates fixed),
+   walking it in order. Index elements of different lines differ in a
+   coordinate other than dim, and so does their target: lines never share a
+   target, and each line in order is exactly the reference's row-major walk
+   as far as any one target can tell. */
+__global__ void scatter_lines_kernel(const sc_args a) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, len = a.ishape[a.dim], lines = a.n_idx / len;
+  int esz = tc_dt_size(a.dt), cat = tc_cat(a.dt);
+  double *accf = (double *)a.scratch;
+  int64_t *acci = (int64_t *)a.scratch;
+  for (int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; l < lines; l += stride) {
+    int64_t rem = l, io = 0, so = 0, to = 0;
+    for (int d = a.nd - 1; d >= 0; d--) {
+      if (d == a.dim) continue;
+      int64_t i = rem % a.ishape[d];
+      rem /= a.ishape[d];
+      io += i * a.ist[d];
+      so += i * a.sst[d];
+      to += i * a.ost[d];
+    }
+    for (int64_t k = 0; k < len; k++) {
+      int64_t v = ((const int64_t *)a.idx)[io + k * a.ist[a.dim]];
+      int64_t t = to + v * a.ost[a.dim], s = so + k * a.sst[a.dim];
+      if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
+        const char *from = a.kind == SC_VALUE ? a.val : a.src + s * esz;
+        for (int b = 0; b < esz; b++) a.out[t * esz + b] = from[b];
+      } else if (cat == 2) {
+        tc_c x = tc_ld_c(a.src + s * esz, a.dt);
+        accf[2 * t] += x.real();
+        accf[2 * t + 1] += x.imag();
+      } else if (cat == 1) {
+        accf[2 * t] += tc_ld_f(a.src + s * esz, a.dt);
+      } else {
+        acci[2 * t] = (int64_t)((uint64_t)acci[2 * t] + (uint64_t)tc_ld_i(a.src + s * esz, a.dt));
+      }
+    }
+  }
+}
+
+static int grid_of(int64_t n) {
+  int64_t g = (n + 127) / 128;
+  return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
@@ -153,8 +172,18 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
         a.sst[d] = src ? ne_stride(src, d) : 0;
         a.ost[d] = ne_stride(out, d);
       }
-      TC_LAUNCH(1, 1, scatter_serial)(a);
-      st = tc_launch_status(c, OPN);
+      if (kind == SC_SUM) {
+        TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 0);
+        st = tc_launch_status(c, OPN);
+      }
+      if (st == TABI_OK) {
+        TC_LAUNCH(grid_of(a.n_idx / a.ishape[dim]), 128, scatter_lines_kernel)(a);
+        st = tc_launch_status(c, OPN);
+      }
+      if (st == TABI_OK && kind == SC_SUM) {
+        TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 1);
+        st = tc_launch_status(c, OPN);
+      }
     }
   }
   c->h->tensor_release(c->h->ctx, scr);

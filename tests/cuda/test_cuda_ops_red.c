@@ -1,6 +1,7 @@
 /* tests/cuda/test_cuda_ops_red.c: reductions, argmax/argmin, sort/topk,
- * cumsum, nonzero and masked_scatter at sizes that take every path of their
- * kernels (tc_reduce.cu, tc_index.cu, tc_sort.cu, tc_idx.cu): a whole tensor
+ * cumsum, nonzero, masked_scatter and scatter at sizes that take every path
+ * of their kernels (tc_reduce.cu, tc_index.cu, tc_sort.cu, tc_idx.cu,
+ * tc_scatter.cu): a whole tensor
  * cut into parts folded by a second
  * launch, groups down memory (the column layout) and along it, permuted
  * inputs, merge passes of the sort, and the values whose order the reference
@@ -279,9 +280,47 @@ static void compact_cases(void) {
   free(m);
 }
 
+/* scatter, scatter_add: a thread per line along dim (tc_scatter.cu), with
+   many duplicate targets per line; exact (each target's order is the
+   reference's) */
+static void scatter_case(const char *name, int64_t rows, int64_t cols, int64_t orows, int64_t ocols, int dim,
+                         tabi_dtype dt) {
+  int64_t is[2] = {rows, cols}, os[2] = {orows, ocols}, range = dim ? ocols : orows;
+  double *x = make(orows * ocols, P_UNIFORM), *src = make(rows * cols, P_UNIFORM);
+  double *ix = malloc(sizeof(double) * (size_t)(rows * cols));
+  for (int64_t i = 0; i < rows * cols; i++) ix[i] = floor(urand() * (double)range * 0.5); /* duplicates */
+  tabi_tensor *xg, *xr, *ig, *ir, *sg, *sr;
+  both_tensor(dt, 2, os, x, &xg, &xr);
+  both_tensor(TABI_DTYPE_INT64, 2, is, ix, &ig, &ir);
+  both_tensor(dt, 2, is, src, &sg, &sr);
+  tabi_value ga[4] = {tabi_tensor_value(xg), tabi_int(dim), tabi_tensor_value(ig), tabi_tensor_value(sg)};
+  tabi_value ra[4] = {tabi_tensor_value(xr), tabi_int(dim), tabi_tensor_value(ir), tabi_tensor_value(sr)};
+  char what[160];
+  snprintf(what, sizeof what, "%s %s [%lld, %lld] dim %d", name, tabi_dtype_name(dt), (long long)rows,
+           (long long)cols, dim);
+  /* the CPU plugin (cuda_ops_cases_on_cpu) adds float32/bfloat16 in float32 */
+  int approx = CUDA0.device_type == kDLCPU && (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_BFLOAT16);
+  run_both(what, name, ga, ra, 4, 1, approx ? 0 : 1, dt == TABI_DTYPE_BFLOAT16 ? 1e-2 : 1e-5, 1e-5);
+  tabi_tensor *all[6] = {xg, xr, ig, ir, sg, sr};
+  for (int k = 0; k < 6; k++) tabi_tensor_release(all[k]);
+  free(x);
+  free(src);
+  free(ix);
+}
+
+static void scatter_cases(void) {
+  scatter_case("aten::scatter_add", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32);
+  scatter_case("aten::scatter_add", 500, 70, 40, 70, 0, TABI_DTYPE_FLOAT64);
+  scatter_case("aten::scatter_add", 500, 70, 40, 90, 0, TABI_DTYPE_INT32);
+  scatter_case("aten::scatter_add", 300, 33, 300, 50, 1, TABI_DTYPE_BFLOAT16);
+  scatter_case("aten::scatter.src", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32);
+  scatter_case("aten::scatter.src", 500, 70, 40, 70, 0, TABI_DTYPE_INT64);
+}
+
 void red_cases(void) {
   reduction_cases();
   sort_cases();
   cumsum_cases();
   compact_cases();
+  scatter_cases();
 }
