@@ -11,10 +11,12 @@
  * scatter_reduce.two: the arguments are checked on the host with the
  * reference's checks (reference/ref_index_check.c); the index values are
  * copied to the host and checked there in order (the reference's message for the first bad one);
- * then one device thread runs tc_idx.cuh's tci_sr_run, the reference's
- * algorithm in its order: deterministic, no atomics, so deterministic mode
- * has nothing to refuse. Slow for big index tensors (one thread): a
- * sort-by-target parallel version is the fast path to add.
+ * then tc_idx.cuh's three steps of tci_sr_run: accumulators from out (a
+ * thread per element), a thread per line of the index along dim walking it
+ * in order (lines never share a target, so each target sees the reference's
+ * order), the store: deterministic, no atomics, so deterministic mode has
+ * nothing to refuse. A 1-d index is one line: one thread (sort-by-target is
+ * the fast path to add for that).
  * nonzero and masked_scatter: a parallel count, scan and write of the set
  * elements in row-major order (see tci_cmp), the count read back in between
  * (nonzero's result size; masked_scatter refuses, with the reference's
@@ -27,9 +29,19 @@
 
 #include <stdlib.h>
 
-__global__ void tci_sr_kernel(const tci_sr a) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  tci_sr_run(&a);
+/* scatter_reduce.two's three steps (tc_idx.cuh): 0 init, 1 lines, 2 store. */
+__global__ void tci_sr_kernel(const tci_sr a, int step) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, n = step == 1 ? tci_sr_lines(&a) : a.n_out;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    if (step == 0) tci_sr_init(&a, i);
+    else if (step == 1) tci_sr_line(&a, i);
+    else tci_sr_fini(&a, i);
+  }
+}
+
+static int grid_of(int64_t n) {
+  int64_t g = (n + 127) / 128;
+  return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
 }
 
 /* nonzero and masked_scatter: each set element's rank among the set ones in
@@ -207,8 +219,10 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
         a.sst[d] = ne_stride(src, d);
         a.ost[d] = ne_stride(out, d);
       }
-      TC_LAUNCH(1, 1, tci_sr_kernel)(a);
-      st = tc_launch_status(c, OPN);
+      for (int step = 0; step < 3 && st == TABI_OK; step++) {
+        TC_LAUNCH(grid_of(step == 1 ? a.n_idx / a.ishape[a.dim] : a.n_out), 128, tci_sr_kernel)(a, step);
+        st = tc_launch_status(c, OPN);
+      }
     }
   }
   tc_release_all(c, &scr, 1);

@@ -164,39 +164,46 @@ TCP_HD void tci_sr_combine(const tci_sr *a, tci_acc *t, double vr, double vi_, i
   }
 }
 
-TCP_HD void tci_sr_run(const tci_sr *a) {
+/* scatter_reduce in three steps the device runs in parallel (tc_idx.cu): the
+ * accumulators start from out; each line of the index along dim (its other
+ * coordinates fixed) is walked in order; the accumulators are stored. Index
+ * elements on different lines differ in a coordinate other than dim, and so
+ * do their targets: lines never share one, so lines in any order, each in
+ * order, give every target the reference's row-major sequence. */
+TCP_HD void tci_sr_init(const tci_sr *a, int64_t e) {
+  int dt = a->dt, dom = tci_domain(dt);
+  tci_acc *t = &a->acc[e];
+  const char *p = a->out + e * tci_esz(dt);
+  t->re = t->im = 0;
+  t->i = 0;
+  if (dom == 2) tci_ld_c(p, dt, &t->re, &t->im);
+  else if (dom == 1) t->re = tcp_ld(p, dt);
+  else t->i = tci_ld_i(p, dt);
+  t->count = a->include_self;
+  t->touched = a->include_self;
+}
+
+TCP_HD void tci_sr_line(const tci_sr *a, int64_t l) {
   TCP_NOCONTRACT
   int dt = a->dt, esz = tci_esz(dt), dom = tci_domain(dt);
-  for (int64_t e = 0; e < a->n_out; e++) {
-    tci_acc *t = &a->acc[e];
-    const char *p = a->out + e * esz;
-    t->re = t->im = 0;
-    t->i = 0;
-    if (dom == 2) tci_ld_c(p, dt, &t->re, &t->im);
-    else if (dom == 1) t->re = tcp_ld(p, dt);
-    else t->i = tci_ld_i(p, dt);
-    t->count = a->include_self;
-    t->touched = a->include_self;
+  int64_t rem = l, io = 0, so = 0, to = 0;
+  for (int d = a->nd - 1; d >= 0; d--) {
+    if (d == a->dim) continue;
+    int64_t i = rem % a->ishape[d];
+    rem /= a->ishape[d];
+    io += i * a->ist[d];
+    so += i * a->sst[d];
+    to += i * a->ost[d];
   }
-  for (int64_t e = 0; e < a->n_idx; e++) {
-    int64_t rem = e, io = 0, so = 0, to = 0, pos[TCI_MAX_DIMS];
-    for (int d = a->nd - 1; d >= 0; d--) {
-      pos[d] = rem % a->ishape[d];
-      rem /= a->ishape[d];
-    }
-    for (int d = 0; d < a->nd; d++) {
-      io += pos[d] * a->ist[d];
-      so += pos[d] * a->sst[d];
-    }
-    int64_t v = ((const int64_t *)a->idx)[io];
-    for (int d = 0; d < a->nd; d++) to += (d == a->dim ? v : pos[d]) * a->ost[d];
-    const char *s = a->src + so * esz;
+  for (int64_t k = 0; k < a->ishape[a->dim]; k++) {
+    int64_t v = ((const int64_t *)a->idx)[io + k * a->ist[a->dim]];
+    const char *s = a->src + (so + k * a->sst[a->dim]) * esz;
     double vr = 0, vim = 0;
     int64_t vi = 0;
     if (dom == 2) tci_ld_c(s, dt, &vr, &vim);
     else if (dom == 1) vr = tcp_ld(s, dt);
     else vi = tci_ld_i(s, dt);
-    tci_acc *t = &a->acc[to];
+    tci_acc *t = &a->acc[to + v * a->ost[a->dim]];
     if (!t->touched) { /* without self, the first value starts the reduction */
       t->re = vr;
       t->im = vim;
@@ -207,15 +214,27 @@ TCP_HD void tci_sr_run(const tci_sr *a) {
     }
     t->count++;
   }
-  for (int64_t e = 0; e < a->n_out; e++) {
-    tci_acc *t = &a->acc[e];
-    char *p = a->out + e * esz;
-    int64_t cnt = t->count > 0 ? t->count : 1;
-    int mean = a->kind == TCI_MEAN;
-    if (dom == 2) tci_st_c(p, dt, mean ? t->re / (double)cnt : t->re, mean ? t->im / (double)cnt : t->im);
-    else if (dom == 1) tcp_st(p, dt, mean ? t->re / (double)cnt : t->re);
-    else tci_st_i(p, dt, mean ? tci_floor_div(t->i, cnt) : t->i);
-  }
+}
+
+TCP_HD void tci_sr_fini(const tci_sr *a, int64_t e) {
+  int dt = a->dt, dom = tci_domain(dt);
+  tci_acc *t = &a->acc[e];
+  char *p = a->out + e * tci_esz(dt);
+  int64_t cnt = t->count > 0 ? t->count : 1;
+  int mean = a->kind == TCI_MEAN;
+  if (dom == 2) tci_st_c(p, dt, mean ? t->re / (double)cnt : t->re, mean ? t->im / (double)cnt : t->im);
+  else if (dom == 1) tcp_st(p, dt, mean ? t->re / (double)cnt : t->re);
+  else tci_st_i(p, dt, mean ? tci_floor_div(t->i, cnt) : t->i);
+}
+
+/* The lines of the index along dim (n_idx > 0). */
+TCP_HD int64_t tci_sr_lines(const tci_sr *a) { return a->n_idx / a->ishape[a->dim]; }
+
+/* The three steps in turn (test_cuda_idx_host checks this against the reference). */
+TCP_HD void tci_sr_run(const tci_sr *a) {
+  for (int64_t e = 0; e < a->n_out; e++) tci_sr_init(a, e);
+  for (int64_t l = 0; a->n_idx > 0 && l < tci_sr_lines(a); l++) tci_sr_line(a, l);
+  for (int64_t e = 0; e < a->n_out; e++) tci_sr_fini(a, e);
 }
 
 /* --- nonzero and masked_scatter: strided walks in row-major order ------------- */

@@ -3,9 +3,10 @@
  * randperm (plugins/cuda/tc_idx.cu) emulated on the host, without a
  * GPU, against the reference plugin (the pattern of test_cuda_misc_host.cpp).
  *
- * The kernel is one device thread running tc_idx.cuh's tci_sr_run over a
- * contiguous copy of self, reading index and src through their strides. This
- * test compiles the header as plain C++ and runs the same function on the
+ * The kernel runs tc_idx.cuh's tci_sr_run steps (accumulators, a thread per
+ * line of the index along dim, the store) over a contiguous copy of self,
+ * reading index and src through their strides. This test compiles the header
+ * as plain C++ and runs the same functions (tci_sr_run: the steps in turn) on the
  * same input bytes the reference plugin gets (every dtype; all five
  * reductions with and without include_self; 1-D to 3-D, every dim; heavy
  * duplicate targets; contiguous, transposed and step-2 sliced self, index and

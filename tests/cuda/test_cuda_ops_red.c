@@ -121,7 +121,7 @@ static void red_case(const char *name, tabi_dtype dt, int32_t nd, const int64_t 
 
 static void reduction_cases(void) {
   const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_BFLOAT16};
-  int64_t big[1] = {(1 << 20) + 3}, tall[2] = {5000, 3}, wide[2] = {70, 4099}, rows[2] = {300, 5000};
+  int64_t big[1] = {(1 << 18) + 3}, tall[2] = {5000, 3}, wide[2] = {70, 4099}, rows[2] = {300, 5000};
   int64_t cube[3] = {8, 50, 300}, d0[1] = {0}, d1[1] = {1}, d02[2] = {0, 2}, d12[2] = {1, 2};
   int64_t empty[2] = {0, 5};
   for (int k = 0; k < 3; k++) {
@@ -189,7 +189,7 @@ static void reduction_cases(void) {
 }
 
 static void sort_cases(void) {
-  int64_t one[1] = {100003}, pow[1] = {2048}, past[1] = {2049}, three[2] = {3, 5000}, many[2] = {4000, 37};
+  int64_t one[1] = {20011}, pow[1] = {2048}, past[1] = {2049}, three[2] = {3, 5000}, many[2] = {4000, 37};
   int64_t single[1] = {1};
   const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_INT64};
   const int pats[3] = {P_TIES, P_ZEROS, P_NANS};
@@ -220,7 +220,7 @@ static void sort_cases(void) {
 }
 
 static void cumsum_cases(void) {
-  int64_t one[1] = {100003}, three[2] = {3, 5000}, many[2] = {4000, 37};
+  int64_t one[1] = {20011}, three[2] = {3, 5000}, many[2] = {4000, 37};
   red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 1, one, NULL, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_none()}, 2,
            1, 0, 1e-5, 1e-4);
   red_case("aten::cumsum", TABI_DTYPE_FLOAT64, 2, three, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
@@ -239,7 +239,7 @@ static void cumsum_cases(void) {
 
 /* nonzero and masked_scatter: the chunked count/scan/write (tc_idx.cu) */
 static void compact_cases(void) {
-  int64_t big[1] = {(1 << 20) + 3}, rows[2] = {300, 5000}, one[1] = {1};
+  int64_t big[1] = {(1 << 18) + 3}, rows[2] = {300, 5000}, one[1] = {1};
   red_case("aten::nonzero", TABI_DTYPE_FLOAT32, 1, big, NULL, P_TIES, NULL, 0, 1, 1, 0, 0);
   red_case("aten::nonzero", TABI_DTYPE_FLOAT64, 2, rows, PERM2, P_TIES, NULL, 0, 1, 1, 0, 0);
   red_case("aten::nonzero", TABI_DTYPE_FLOAT32, 1, big, NULL, P_ZEROS, NULL, 0, 1, 1, 0, 0); /* none set */
@@ -280,11 +280,11 @@ static void compact_cases(void) {
   free(m);
 }
 
-/* scatter, scatter_add: a thread per line along dim (tc_scatter.cu), with
+/* scatter, scatter_add, scatter_reduce: a thread per line along dim (tc_scatter.cu, tc_idx.cu), with
    many duplicate targets per line; exact (each target's order is the
    reference's) */
 static void scatter_case(const char *name, int64_t rows, int64_t cols, int64_t orows, int64_t ocols, int dim,
-                         tabi_dtype dt) {
+                         tabi_dtype dt, const char *reduce) {
   int64_t is[2] = {rows, cols}, os[2] = {orows, ocols}, range = dim ? ocols : orows;
   double *x = make(orows * ocols, P_UNIFORM), *src = make(rows * cols, P_UNIFORM);
   double *ix = malloc(sizeof(double) * (size_t)(rows * cols));
@@ -293,14 +293,20 @@ static void scatter_case(const char *name, int64_t rows, int64_t cols, int64_t o
   both_tensor(dt, 2, os, x, &xg, &xr);
   both_tensor(TABI_DTYPE_INT64, 2, is, ix, &ig, &ir);
   both_tensor(dt, 2, is, src, &sg, &sr);
-  tabi_value ga[4] = {tabi_tensor_value(xg), tabi_int(dim), tabi_tensor_value(ig), tabi_tensor_value(sg)};
-  tabi_value ra[4] = {tabi_tensor_value(xr), tabi_int(dim), tabi_tensor_value(ir), tabi_tensor_value(sr)};
+  tabi_value ga[6] = {tabi_tensor_value(xg), tabi_int(dim), tabi_tensor_value(ig), tabi_tensor_value(sg)};
+  tabi_value ra[6] = {tabi_tensor_value(xr), tabi_int(dim), tabi_tensor_value(ir), tabi_tensor_value(sr)};
+  int na = 4;
+  if (reduce) { /* scatter_reduce.two(..., reduce, include_self=False) */
+    ga[4] = ra[4] = tabi_string(reduce, (int64_t)strlen(reduce));
+    ga[5] = ra[5] = tabi_bool(0);
+    na = 6;
+  }
   char what[160];
-  snprintf(what, sizeof what, "%s %s [%lld, %lld] dim %d", name, tabi_dtype_name(dt), (long long)rows,
-           (long long)cols, dim);
+  snprintf(what, sizeof what, "%s %s %s [%lld, %lld] dim %d", name, reduce ? reduce : "", tabi_dtype_name(dt),
+           (long long)rows, (long long)cols, dim);
   /* the CPU plugin (cuda_ops_cases_on_cpu) adds float32/bfloat16 in float32 */
   int approx = CUDA0.device_type == kDLCPU && (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_BFLOAT16);
-  run_both(what, name, ga, ra, 4, 1, approx ? 0 : 1, dt == TABI_DTYPE_BFLOAT16 ? 1e-2 : 1e-5, 1e-5);
+  run_both(what, name, ga, ra, na, 1, approx ? 0 : 1, dt == TABI_DTYPE_BFLOAT16 ? 1e-2 : 1e-5, 1e-5);
   tabi_tensor *all[6] = {xg, xr, ig, ir, sg, sr};
   for (int k = 0; k < 6; k++) tabi_tensor_release(all[k]);
   free(x);
@@ -309,12 +315,15 @@ static void scatter_case(const char *name, int64_t rows, int64_t cols, int64_t o
 }
 
 static void scatter_cases(void) {
-  scatter_case("aten::scatter_add", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32);
-  scatter_case("aten::scatter_add", 500, 70, 40, 70, 0, TABI_DTYPE_FLOAT64);
-  scatter_case("aten::scatter_add", 500, 70, 40, 90, 0, TABI_DTYPE_INT32);
-  scatter_case("aten::scatter_add", 300, 33, 300, 50, 1, TABI_DTYPE_BFLOAT16);
-  scatter_case("aten::scatter.src", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32);
-  scatter_case("aten::scatter.src", 500, 70, 40, 70, 0, TABI_DTYPE_INT64);
+  scatter_case("aten::scatter_add", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32, NULL);
+  scatter_case("aten::scatter_add", 500, 70, 40, 70, 0, TABI_DTYPE_FLOAT64, NULL);
+  scatter_case("aten::scatter_add", 500, 70, 40, 90, 0, TABI_DTYPE_INT32, NULL);
+  scatter_case("aten::scatter_add", 300, 33, 300, 50, 1, TABI_DTYPE_BFLOAT16, NULL);
+  scatter_case("aten::scatter.src", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32, NULL);
+  scatter_case("aten::scatter.src", 500, 70, 40, 70, 0, TABI_DTYPE_INT64, NULL);
+  scatter_case("aten::scatter_reduce.two", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32, "mean");
+  scatter_case("aten::scatter_reduce.two", 500, 70, 40, 70, 0, TABI_DTYPE_FLOAT64, "sum");
+  scatter_case("aten::scatter_reduce.two", 500, 70, 40, 90, 0, TABI_DTYPE_INT32, "amax");
 }
 
 void red_cases(void) {
