@@ -5,9 +5,11 @@
  * the reference's own plan (reference/ref_index_check.c, linked in: masks to
  * coordinates, broadcasting, bounds, the result layout, its messages) is built and its broadcast
  * indices packed and uploaded; index.Tensor is then a gather, one thread
- * per result element; index_put one device thread in the reference's
- * order (last write wins; accumulate adds in order: deterministic, no
- * atomics, slow for large index sets).
+ * per result element; index_put a thread per tuple of the dims that are not
+ * indexed, walking the index positions in order (tuples never share a
+ * target, so each target sees the reference's order: last write wins,
+ * accumulate adds in order; deterministic, no atomics). Indexing every dim
+ * (x[i] = v on a 1-d x) is one tuple: one thread.
  * scatter_reduce.two: the arguments are checked on the host with the
  * reference's checks (reference/ref_index_check.c); the index values are
  * copied to the host and checked there in order (the reference's message for the first bad one);
@@ -171,10 +173,12 @@ __global__ void tci_index_kernel(const tci_adv p, const char *self, const tci_st
     tci_index_elem(&p, self, sst.s, out, esz, e);
 }
 
+/* index_put: a thread per tuple of the dims that are not indexed (tc_idx.cuh). */
 __global__ void tci_iput_kernel(const tci_adv p, char *out, const tci_strides ost, const char *values,
                                 const tci_strides vst, int dt, int accumulate) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  tci_iput_run(&p, out, ost.s, values, vst.s, dt, accumulate);
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, n = tci_iput_tuples(&p);
+  for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += stride)
+    tci_iput_tuple(&p, out, ost.s, values, vst.s, dt, accumulate, u);
 }
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
@@ -452,7 +456,7 @@ static tabi_status k_index_put(TC_ARGS) {
       int32_t vd = d - (dp.rnd - values->dl.ndim);
       vst.s[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
     }
-    TC_LAUNCH(1, 1, tci_iput_kernel)(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
+    TC_LAUNCH(grid_of(tci_iput_tuples(&dp)), 128, tci_iput_kernel)(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
                               dt, args[3].u.i != 0);
     st = tc_launch_status(c, OPN);
   }

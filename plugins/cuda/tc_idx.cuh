@@ -419,13 +419,31 @@ TCP_HD void tci_index_elem(const tci_adv *p, const char *self, const int64_t *ss
  * out (a contiguous copy of self, strides ost) takes values (read through
  * vst, broadcast: 0 on expanded dims, vnd <= rnd dims aligned right); last
  * write wins, or (accumulate) out = out + value rounded to the dtype at every
- * step, integers wrapping, bool as logical or (ref_store_i of the sum). */
-TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
-                         int dt, int accumulate) {
+ * step, integers wrapping, bool as logical or (ref_store_i of the sum).
+ *
+ * Result elements with different coordinates on the dims that are not
+ * indexed (the "tuple": the dims before and after the broadcast index dims)
+ * write different elements of out, so the device gives each tuple a thread
+ * that walks the broadcast index positions in order: every target sees the
+ * reference's order. tci_iput_tuples: how many; tci_iput_tuple: one walk. */
+TCP_HD int64_t tci_iput_post(const tci_adv *p) {
+  int64_t post = 1;
+  for (int d = p->first + p->bnd; d < p->rnd; d++) post *= p->rshape[d];
+  return post;
+}
+TCP_HD int64_t tci_iput_tuples(const tci_adv *p) {
+  int64_t nb = 1;
+  for (int j = 0; j < p->bnd; j++) nb *= p->rshape[p->first + j];
+  return nb > 0 ? p->n / nb : 0;
+}
+TCP_HD void tci_iput_tuple(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
+                           int dt, int accumulate, int64_t u) {
   TCP_NOCONTRACT
   int esz = tci_esz(dt), dom = tci_domain(dt);
-  for (int64_t e = 0; e < p->n; e++) {
-    int64_t rem = e, voff = 0;
+  int64_t nb = 1, post = tci_iput_post(p);
+  for (int j = 0; j < p->bnd; j++) nb *= p->rshape[p->first + j];
+  for (int64_t b = 0; b < nb; b++) {
+    int64_t e = ((u / post) * nb + b) * post + u % post, rem = e, voff = 0;
     for (int d = p->rnd - 1; d >= 0; d--) {
       voff += (rem % p->rshape[d]) * vst[d];
       rem /= p->rshape[d];
@@ -433,7 +451,7 @@ TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const 
     char *t = out + tci_adv_offset(p, ost, e) * esz;
     const char *v = values + voff * esz;
     if (!accumulate) {
-      for (int b = 0; b < esz; b++) t[b] = v[b];
+      for (int k = 0; k < esz; k++) t[k] = v[k];
     } else if (dom == 2) {
       double ar, ai, br, bi;
       tci_ld_c(t, dt, &ar, &ai);
@@ -445,6 +463,12 @@ TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const 
       tci_st_i(t, dt, (int64_t)((uint64_t)tci_ld_i(t, dt) + (uint64_t)tci_ld_i(v, dt)));
     }
   }
+}
+
+/* The tuples in turn (test_cuda_idx_host checks this against the reference). */
+TCP_HD void tci_iput_run(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
+                         int dt, int accumulate) {
+  for (int64_t u = 0; u < tci_iput_tuples(p); u++) tci_iput_tuple(p, out, ost, values, vst, dt, accumulate, u);
 }
 
 #endif

@@ -326,10 +326,35 @@ static void scatter_cases(void) {
   scatter_case("aten::scatter_reduce.two", 500, 70, 40, 90, 0, TABI_DTYPE_INT32, "amax");
 }
 
+/* index_put of [5000, 64] values into rows of [2000, 64] picked by an index
+   with many repeats, both ways: a thread per column (tc_idx.cu), exact */
+static void index_put_cases(void) {
+  int64_t xs[2] = {2000, 64}, is[1] = {5000}, vs[2] = {5000, 64};
+  double *x = make(2000 * 64, P_UNIFORM), *v = make(5000 * 64, P_UNIFORM), *ix = malloc(sizeof(double) * 5000);
+  for (int i = 0; i < 5000; i++) ix[i] = floor(urand() * 1000);
+  tabi_tensor *xg, *xr, *ig, *ir, *vg, *vr;
+  both_tensor(TABI_DTYPE_FLOAT32, 2, xs, x, &xg, &xr);
+  both_tensor(TABI_DTYPE_INT64, 1, is, ix, &ig, &ir);
+  both_tensor(TABI_DTYPE_FLOAT32, 2, vs, v, &vg, &vr);
+  tabi_tensor *lg[1] = {ig}, *lr[1] = {ir};
+  for (int acc = 0; acc < 2; acc++) {
+    tabi_value ga[4] = {tabi_tensor_value(xg), tabi_tensor_list(lg, 1), tabi_tensor_value(vg), tabi_bool(acc)};
+    tabi_value ra[4] = {tabi_tensor_value(xr), tabi_tensor_list(lr, 1), tabi_tensor_value(vr), tabi_bool(acc)};
+    run_both(acc ? "aten::index_put accumulate" : "aten::index_put", "aten::index_put", ga, ra, 4, 1,
+             CUDA0.device_type == kDLCPU && acc ? 0 : 1, 1e-5, 1e-5);
+  }
+  tabi_tensor *all[6] = {xg, xr, ig, ir, vg, vr};
+  for (int k = 0; k < 6; k++) tabi_tensor_release(all[k]);
+  free(x);
+  free(v);
+  free(ix);
+}
+
 void red_cases(void) {
   reduction_cases();
   sort_cases();
   cumsum_cases();
   compact_cases();
   scatter_cases();
+  index_put_cases();
 }
