@@ -74,6 +74,16 @@ static job mk(const char *name, int nouts) {
   return j;
 }
 
+/* A job of three arguments, the shape of most rows. */
+static job mk3(const char *name, int nouts, tabi_value a0, tabi_value a1, tabi_value a2) {
+  job j = mk(name, nouts);
+  j.args[0] = a0;
+  j.args[1] = a1;
+  j.args[2] = a2;
+  j.nargs = 3;
+  return j;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
   if (argc > 2) G.device_type = (DLDeviceType)atoi(argv[2]);
@@ -97,11 +107,7 @@ int main(int argc, char **argv) {
   /* host cost of dispatching a 1-element add */
   int64_t one[1] = {1};
   tabi_tensor *u = randt(TABI_DTYPE_FLOAT32, 1, one), *v = randt(TABI_DTYPE_FLOAT32, 1, one);
-  job add1 = mk("aten::add.Tensor", 1);
-  add1.args[0] = tabi_tensor_value(u);
-  add1.args[1] = tabi_tensor_value(v);
-  add1.args[2] = tabi_int(1);
-  add1.nargs = 3;
+  job add1 = mk3("aten::add.Tensor", 1, tabi_tensor_value(u), tabi_tensor_value(v), tabi_int(1));
   for (int i = 0; i < (int)sz(1000, 10); i++) run1(&add1);
   dev->synchronize(dev->ctx, 0);
   struct timespec t0, t1;
@@ -117,11 +123,7 @@ int main(int argc, char **argv) {
   /* add float32 over 2^28 elements vs a device-to-device copy of the same bytes */
   int64_t big[1] = {sz((int64_t)1 << 28, 1 << 16)};
   tabi_tensor *x = randt(TABI_DTYPE_FLOAT32, 1, big), *y = randt(TABI_DTYPE_FLOAT32, 1, big);
-  job add = mk("aten::add.Tensor", 1);
-  add.args[0] = tabi_tensor_value(x);
-  add.args[1] = tabi_tensor_value(y);
-  add.args[2] = tabi_int(1);
-  add.nargs = 3;
+  job add = mk3("aten::add.Tensor", 1, tabi_tensor_value(x), tabi_tensor_value(y), tabi_int(1));
   double add_ms = time_ms(&add, 20);
   tabi_event e0, e1;
   dev->event_create(dev->ctx, 0, &e0);
@@ -141,35 +143,20 @@ int main(int argc, char **argv) {
   printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms, 2.0 * bytes / copy_ms / 1e6);
   /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */
   {
-    job sum = mk("prims::sum", 1); /* aten::sum lowers to it (through the decomp plugin, not loaded here) */
-    sum.args[0] = tabi_tensor_value(x);
-    sum.args[1] = tabi_none();
-    sum.args[2] = tabi_none();
-    sum.nargs = 3;
+    /* aten::sum lowers to prims::sum (through the decomp plugin, not loaded here) */
+    job sum = mk3("prims::sum", 1, tabi_tensor_value(x), tabi_none(), tabi_none());
     double sum_ms = time_ms(&sum, 20);
     printf("{\"name\": \"sum_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", sum_ms, (double)bytes / sum_ms / 1e6);
-    job am = mk("aten::argmax", 1);
-    am.args[0] = tabi_tensor_value(x);
-    am.args[1] = tabi_none();
-    am.args[2] = tabi_bool(0);
-    am.nargs = 3;
+    job am = mk3("aten::argmax", 1, tabi_tensor_value(x), tabi_none(), tabi_bool(0));
     printf("{\"name\": \"argmax_f32_2^28\", \"ms\": %.4f}\n", time_ms(&am, 20));
     int64_t sq0[2] = {sz(8192, 96), sz(8192, 96)}, d0[1] = {0}, n24[1] = {sz((int64_t)1 << 24, 5000)};
     tabi_tensor *m2 = randt(TABI_DTYPE_FLOAT32, 2, sq0), *v24 = randt(TABI_DTYPE_FLOAT32, 1, n24);
     sum.args[0] = tabi_tensor_value(m2);
     sum.args[1] = tabi_int_list(d0, 1);
     printf("{\"name\": \"sum_dim0_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sum, 20));
-    job cs = mk("aten::cumsum", 1);
-    cs.args[0] = tabi_tensor_value(v24);
-    cs.args[1] = tabi_int(0);
-    cs.args[2] = tabi_none();
-    cs.nargs = 3;
+    job cs = mk3("aten::cumsum", 1, tabi_tensor_value(v24), tabi_int(0), tabi_none());
     printf("{\"name\": \"cumsum_f32_2^24\", \"ms\": %.4f}\n", time_ms(&cs, 20));
-    job so = mk("aten::sort", 2);
-    so.args[0] = tabi_tensor_value(v24);
-    so.args[1] = tabi_int(0);
-    so.args[2] = tabi_bool(0);
-    so.nargs = 3;
+    job so = mk3("aten::sort", 2, tabi_tensor_value(v24), tabi_int(0), tabi_bool(0));
     printf("{\"name\": \"sort_f32_2^24\", \"ms\": %.4f}\n", time_ms(&so, 5));
     tabi_tensor_release(m2);
     tabi_tensor_release(v24);
@@ -180,11 +167,7 @@ int main(int argc, char **argv) {
   /* softmax and layer norm on 8192 x 8192 float32 */
   int64_t S = sz(8192, 96), sq[2] = {S, S};
   tabi_tensor *s = randt(TABI_DTYPE_FLOAT32, 2, sq);
-  job sm = mk("aten::_softmax", 1);
-  sm.args[0] = tabi_tensor_value(s);
-  sm.args[1] = tabi_int(1);
-  sm.args[2] = tabi_bool(0);
-  sm.nargs = 3;
+  job sm = mk3("aten::_softmax", 1, tabi_tensor_value(s), tabi_int(1), tabi_bool(0));
   printf("{\"name\": \"softmax_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sm, 20));
   int64_t ns[1] = {S};
   tabi_tensor *w = randt(TABI_DTYPE_FLOAT32, 1, ns), *b = randt(TABI_DTYPE_FLOAT32, 1, ns);

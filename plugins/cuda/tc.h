@@ -184,6 +184,12 @@ tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
                           const struct tc_red_plan *r, int kind, tabi_dtype as, tabi_tensor *out,
                           tabi_tensor *idx, int64_t correction);
 
+/* The stable sort of `self` along dim (tc_sort.cu; NaN largest, equal keys in
+   input order), the first k of each slice: new contiguous values and their
+   int64 positions along dim. */
+tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc, int64_t k,
+                        tabi_tensor **out_vals, tabi_tensor **out_idx);
+
 extern TC_KTABLE tc_kernel tc_ew_kernels[];
 extern TC_KTABLE tc_kernel tc_shape_kernels[];
 extern TC_KTABLE tc_kernel tc_reduce_kernels[];

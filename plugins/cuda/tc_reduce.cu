@@ -42,15 +42,15 @@ typedef struct red_args {
   int64_t correction;
 } red_args;
 
-/* A candidate of amax/amin/argmax/argmin: its value and its index in the group. */
-typedef struct tc_mf {
-  double v;
+/* A candidate of amax/amin/argmax/argmin: its value (double or int64) and its
+   index in the group. */
+template <typename V>
+struct tc_cand {
+  V v;
   int64_t j;
-} tc_mf;
-typedef struct tc_mi {
-  int64_t v;
-  int64_t j;
-} tc_mi;
+};
+typedef tc_cand<double> tc_mf;
+typedef tc_cand<int64_t> tc_mi;
 
 TC_D int is_minmax(int kind) {
   return kind == TC_RK_AMAX || kind == TC_RK_AMIN || kind == TC_RK_ARGMAX || kind == TC_RK_ARGMIN;
@@ -77,14 +77,18 @@ TC_D int64_t inner_off(const red_args &a, int64_t j) {
   return off;
 }
 
+TC_D int is_nan_v(double v) { return isnan(v); }
+TC_D int is_nan_v(int64_t) { return 0; }
+TC_D void ld_v(const char *p, int dt, double *v) { *v = tc_ld_f(p, dt); }
+TC_D void ld_v(const char *p, int dt, int64_t *v) { *v = tc_ld_i(p, dt); }
+TC_D void st_v(char *p, int dt, double v) { tc_st_f(p, dt, v); }
+TC_D void st_v(char *p, int dt, int64_t v) { tc_st_i(p, dt, v); }
+
 /* The earlier of two candidates wins a tie; NaN beats every number. */
-TC_D tc_mf mf_pick(int want_max, tc_mf x, tc_mf y) {
-  int xn = isnan(x.v), yn = isnan(y.v);
+template <typename V>
+TC_D tc_cand<V> cand_pick(int want_max, tc_cand<V> x, tc_cand<V> y) {
+  int xn = is_nan_v(x.v), yn = is_nan_v(y.v);
   if (xn || yn) return xn && yn ? (x.j <= y.j ? x : y) : xn ? x : y;
-  if (x.v == y.v) return x.j <= y.j ? x : y;
-  return (want_max ? y.v > x.v : y.v < x.v) ? y : x;
-}
-TC_D tc_mi mi_pick(int want_max, tc_mi x, tc_mi y) {
   if (x.v == y.v) return x.j <= y.j ? x : y;
   return (want_max ? y.v > x.v : y.v < x.v) ? y : x;
 }
@@ -142,36 +146,22 @@ struct Acc<tc_c> { /* sum, prod, and var's mean (TC_RK_MEAN) */
     else tc_st_c(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v);
   }
 };
-template <>
-struct Acc<tc_mf> {
-  static __device__ tc_mf load(const red_args &a, const char *p, int64_t, int64_t j) {
-    tc_mf r = {tc_ld_f(p, a.in_dt), j};
+template <typename V>
+struct Acc<tc_cand<V> > {
+  static __device__ tc_cand<V> load(const red_args &a, const char *p, int64_t, int64_t j) {
+    tc_cand<V> r;
+    ld_v(p, a.in_dt, &r.v);
+    r.j = j;
     return r;
   }
-  static __device__ tc_mf init(int) {
-    tc_mf r = {0, 0};
+  static __device__ tc_cand<V> init(int) {
+    tc_cand<V> r = {0, 0};
     return r;
   }
-  static __device__ tc_mf comb(int kind, tc_mf x, tc_mf y) { return mf_pick(wants_max(kind), x, y); }
-  static __device__ void store(const red_args &a, int64_t m, tc_mf v) {
+  static __device__ tc_cand<V> comb(int kind, tc_cand<V> x, tc_cand<V> y) { return cand_pick(wants_max(kind), x, y); }
+  static __device__ void store(const red_args &a, int64_t m, tc_cand<V> v) {
     if (a.idx) ((int64_t *)a.idx)[m] = v.j;
-    if (a.out) tc_st_f(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v.v);
-  }
-};
-template <>
-struct Acc<tc_mi> {
-  static __device__ tc_mi load(const red_args &a, const char *p, int64_t, int64_t j) {
-    tc_mi r = {tc_ld_i(p, a.in_dt), j};
-    return r;
-  }
-  static __device__ tc_mi init(int) {
-    tc_mi r = {0, 0};
-    return r;
-  }
-  static __device__ tc_mi comb(int kind, tc_mi x, tc_mi y) { return mi_pick(wants_max(kind), x, y); }
-  static __device__ void store(const red_args &a, int64_t m, tc_mi v) {
-    if (a.idx) ((int64_t *)a.idx)[m] = v.j;
-    if (a.out) tc_st_i(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v.v);
+    if (a.out) st_v(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v.v);
   }
 };
 

@@ -6,8 +6,9 @@
  * duplicate targets resolve the same way on every run (last write wins for
  * scatter; for scatter_add every target accumulates in int64/double/complex
  * double and is rounded once, as the reference). No atomics, so deterministic
- * mode needs no refusal. A single long line (a 1-d index) is still one
- * thread: a sort-by-target version is the fast path to add for that.
+ * mode needs no refusal. Few long lines (a 1-d index is one) would leave
+ * the device idle: then the index is sorted along dim (stable, tc_sort.cu)
+ * and a thread takes each run of equal targets, in the run's order.
  * The argument checks are the reference's own (reference/ref_index_check.c:
  * ref_idx_scatter_check, then ref_idx_check_bounds over the index values read
  * back to the host in row-major order). */
@@ -91,6 +92,49 @@ __global__ void scatter_lines_kernel(const sc_args a) {
   }
 }
 
+/* Few long lines: the index sorted along dim (stable: equal targets keep
+   their order), sv its values and perm their positions (both contiguous, the
+   index's shape). A thread per run of equal targets in a line: scatter writes
+   the run's last element (the reference's last write), scatter_add sums the
+   run in order onto the target's value and rounds once; no two threads share
+   a target. */
+__global__ void scatter_runs_kernel(const sc_args a, const int64_t *sv, const int64_t *perm) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, len = a.ishape[a.dim], sd = 1;
+  for (int d = a.dim + 1; d < a.nd; d++) sd *= a.ishape[d];
+  int esz = tc_dt_size(a.dt), cat = tc_cat(a.dt);
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < a.n_idx; e += stride) {
+    int64_t i = e / sd % len, v = sv[e];
+    if (i > 0 && sv[e - sd] == v) continue; /* not the first of its run */
+    int64_t rem = e, so = 0, to = 0, n = 1;
+    for (int d = a.nd - 1; d >= 0; d--) {
+      int64_t x = rem % a.ishape[d];
+      rem /= a.ishape[d];
+      if (d == a.dim) continue;
+      so += x * a.sst[d];
+      to += x * a.ost[d];
+    }
+    while (i + n < len && sv[e + n * sd] == v) n++;
+    char *t = a.out + (to + v * a.ost[a.dim]) * esz;
+    if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
+      const char *from = a.kind == SC_VALUE ? a.val : a.src + (so + perm[e + (n - 1) * sd] * a.sst[a.dim]) * esz;
+      for (int b = 0; b < esz; b++) t[b] = from[b];
+      continue;
+    }
+    tc_c ac = cat == 2 ? tc_ld_c(t, a.dt) : tc_c(0, 0);
+    double af = cat == 1 ? tc_ld_f(t, a.dt) : 0;
+    int64_t ai = cat == 0 ? tc_ld_i(t, a.dt) : 0;
+    for (int64_t r = 0; r < n; r++) {
+      const char *p = a.src + (so + perm[e + r * sd] * a.sst[a.dim]) * esz;
+      if (cat == 2) ac += tc_ld_c(p, a.dt);
+      else if (cat == 1) af += tc_ld_f(p, a.dt);
+      else ai = (int64_t)((uint64_t)ai + (uint64_t)tc_ld_i(p, a.dt));
+    }
+    if (cat == 2) tc_st_c(t, a.dt, ac);
+    else if (cat == 1) tc_st_f(t, a.dt, af);
+    else tc_st_i(t, a.dt, ai);
+  }
+}
+
 static int grid_of(int64_t n) {
   int64_t g = (n + 127) / 128;
   return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
@@ -142,8 +186,10 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
   memset(&a, 0, sizeof a);
   a.n_out = tabi_tensor_numel(out);
   a.n_idx = nidx;
+  /* few long lines (a 1-d index is one): by runs of equal targets instead */
+  int64_t len = ne_size(index, dim), runs = nidx > 0 && nidx / len < 2048 && len > 64;
   if (st == TABI_OK && nidx > 0) {
-    if (kind == SC_SUM) {
+    if (kind == SC_SUM && !runs) {
       int64_t nb = a.n_out * 16;
       st = tc_empty(c, self->dl.device, TABI_DTYPE_UINT8, 1, &nb, &scr);
     }
@@ -172,17 +218,29 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
         a.sst[d] = src ? ne_stride(src, d) : 0;
         a.ost[d] = ne_stride(out, d);
       }
-      if (kind == SC_SUM) {
-        TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 0);
-        st = tc_launch_status(c, OPN);
-      }
-      if (st == TABI_OK) {
-        TC_LAUNCH(grid_of(a.n_idx / a.ishape[dim]), 128, scatter_lines_kernel)(a);
-        st = tc_launch_status(c, OPN);
-      }
-      if (st == TABI_OK && kind == SC_SUM) {
-        TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 1);
-        st = tc_launch_status(c, OPN);
+      if (runs) {
+        tabi_tensor *sv = NULL, *perm = NULL;
+        st = tc_sort_run(c, OPN, index, dim, 0, len, &sv, &perm);
+        if (st == TABI_OK) {
+          TC_LAUNCH(grid_of(a.n_idx), 128, scatter_runs_kernel)(a, (const int64_t *)tabi_tensor_data(sv),
+                                                                (const int64_t *)tabi_tensor_data(perm));
+          st = tc_launch_status(c, OPN);
+        }
+        c->h->tensor_release(c->h->ctx, sv);
+        c->h->tensor_release(c->h->ctx, perm);
+      } else {
+        if (kind == SC_SUM) {
+          TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 0);
+          st = tc_launch_status(c, OPN);
+        }
+        if (st == TABI_OK) {
+          TC_LAUNCH(grid_of(a.n_idx / len), 128, scatter_lines_kernel)(a);
+          st = tc_launch_status(c, OPN);
+        }
+        if (st == TABI_OK && kind == SC_SUM) {
+          TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 1);
+          st = tc_launch_status(c, OPN);
+        }
       }
     }
   }

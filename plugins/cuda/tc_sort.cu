@@ -140,8 +140,8 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
 
 static int grid_of(int64_t blocks) { return (int)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks); }
 
-static tabi_status sort_common(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc,
-                               int64_t k, tabi_value *outs) {
+tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc, int64_t k,
+                        tabi_tensor **out_vals, tabi_tensor **out_idx) {
   int32_t nd = self->dl.ndim;
   int64_t shape[TC_MAX_DIMS];
   for (int32_t d = 0; d < nd; d++) shape[d] = d == dim ? k : self->dl.shape[d];
@@ -202,6 +202,16 @@ static tabi_status sort_common(tc_ctx *c, const char *op, tabi_tensor *self, int
     c->h->tensor_release(c->h->ctx, idx);
     return st;
   }
+  *out_vals = vals;
+  *out_idx = idx;
+  return TABI_OK;
+}
+
+static tabi_status sort_common(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc,
+                               int64_t k, tabi_value *outs) {
+  tabi_tensor *vals = NULL, *idx = NULL;
+  tabi_status st = tc_sort_run(c, op, self, dim, desc, k, &vals, &idx);
+  if (st != TABI_OK) return st;
   outs[0] = tabi_tensor_value(vals);
   outs[1] = tabi_tensor_value(idx);
   return TABI_OK;
