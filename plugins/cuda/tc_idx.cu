@@ -17,8 +17,8 @@
  * thread per element), a thread per line of the index along dim walking it
  * in order (lines never share a target, so each target sees the reference's
  * order), the store: deterministic, no atomics, so deterministic mode has
- * nothing to refuse. A 1-d index is one line: one thread (sort-by-target is
- * the fast path to add for that).
+ * nothing to refuse. Few long lines (a 1-d index is one): the index is
+ * sorted along dim (stable) and a thread takes each run of equal targets.
  * nonzero and masked_scatter: a parallel count, scan and write of the set
  * elements in row-major order (see tci_cmp), the count read back in between
  * (nonzero's result size; masked_scatter refuses, with the reference's
@@ -31,13 +31,15 @@
 
 #include <stdlib.h>
 
-/* scatter_reduce.two's three steps (tc_idx.cuh): 0 init, 1 lines, 2 store. */
-__global__ void tci_sr_kernel(const tci_sr a, int step) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x, n = step == 1 ? tci_sr_lines(&a) : a.n_out;
+/* scatter_reduce.two's three steps (tc_idx.cuh): 0 init, 1 lines (or, with
+   sv/perm, runs of equal targets of the sorted index), 2 store. */
+__global__ void tci_sr_kernel(const tci_sr a, int step, const int64_t *sv, const int64_t *perm) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, n = step != 1 ? a.n_out : sv ? a.n_idx : tci_sr_lines(&a);
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     if (step == 0) tci_sr_init(&a, i);
-    else if (step == 1) tci_sr_line(&a, i);
-    else tci_sr_fini(&a, i);
+    else if (step == 2) tci_sr_fini(&a, i);
+    else if (sv) tci_sr_run_of(&a, sv, perm, i);
+    else tci_sr_line(&a, i);
   }
 }
 
@@ -223,10 +225,18 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
         a.sst[d] = ne_stride(src, d);
         a.ost[d] = ne_stride(out, d);
       }
+      /* few long lines (a 1-d index is one): by runs of the index sorted along dim */
+      int64_t len = a.ishape[a.dim], lines = a.n_idx / len;
+      tabi_tensor *sv = NULL, *perm = NULL;
+      if (lines < 2048 && len > 64) st = tc_sort_run(c, OPN, index, dim, 0, len, &sv, &perm);
+      const int64_t *svp = sv ? (const int64_t *)tabi_tensor_data(sv) : NULL;
+      const int64_t *pp = perm ? (const int64_t *)tabi_tensor_data(perm) : NULL;
       for (int step = 0; step < 3 && st == TABI_OK; step++) {
-        TC_LAUNCH(grid_of(step == 1 ? a.n_idx / a.ishape[a.dim] : a.n_out), 128, tci_sr_kernel)(a, step);
+        TC_LAUNCH(grid_of(step != 1 ? a.n_out : sv ? a.n_idx : lines), 128, tci_sr_kernel)(a, step, svp, pp);
         st = tc_launch_status(c, OPN);
       }
+      c->h->tensor_release(c->h->ctx, sv);
+      c->h->tensor_release(c->h->ctx, perm);
     }
   }
   tc_release_all(c, &scr, 1);

@@ -183,37 +183,78 @@ TCP_HD void tci_sr_init(const tci_sr *a, int64_t e) {
   t->touched = a->include_self;
 }
 
-TCP_HD void tci_sr_line(const tci_sr *a, int64_t l) {
+/* One index element: src element at offset s (elements) into the
+   accumulator of out element t. */
+TCP_HD void tci_sr_apply(const tci_sr *a, int64_t s, int64_t t) {
   TCP_NOCONTRACT
-  int dt = a->dt, esz = tci_esz(dt), dom = tci_domain(dt);
-  int64_t rem = l, io = 0, so = 0, to = 0;
-  for (int d = a->nd - 1; d >= 0; d--) {
-    if (d == a->dim) continue;
-    int64_t i = rem % a->ishape[d];
-    rem /= a->ishape[d];
-    io += i * a->ist[d];
-    so += i * a->sst[d];
-    to += i * a->ost[d];
+  int dt = a->dt, dom = tci_domain(dt);
+  const char *p = a->src + s * tci_esz(dt);
+  double vr = 0, vim = 0;
+  int64_t vi = 0;
+  if (dom == 2) tci_ld_c(p, dt, &vr, &vim);
+  else if (dom == 1) vr = tcp_ld(p, dt);
+  else vi = tci_ld_i(p, dt);
+  tci_acc *acc = &a->acc[t];
+  if (!acc->touched) { /* without self, the first value starts the reduction */
+    acc->re = vr;
+    acc->im = vim;
+    acc->i = vi;
+    acc->touched = 1;
+  } else {
+    tci_sr_combine(a, acc, vr, vim, vi);
   }
+  acc->count++;
+}
+
+/* The offsets in src (*so) and out (*to) of index element e's coordinates
+   other than dim (e row-major over the index's shape). */
+TCP_HD void tci_sr_base(const tci_sr *a, int64_t e, int64_t *so, int64_t *to, int64_t *io) {
+  *so = *to = *io = 0;
+  for (int d = a->nd - 1; d >= 0; d--) {
+    int64_t i = e % a->ishape[d];
+    e /= a->ishape[d];
+    if (d == a->dim) continue;
+    *io += i * a->ist[d];
+    *so += i * a->sst[d];
+    *to += i * a->ost[d];
+  }
+}
+
+TCP_HD void tci_sr_line(const tci_sr *a, int64_t l) {
+  /* line l is the index elements whose other coordinates are l's; its first
+     element, row-major, is (l's coordinates, 0 on dim) */
+  int64_t e = 0, rem = l, mul = 1;
+  for (int d = a->nd - 1; d >= 0; d--) {
+    if (d == a->dim) {
+      mul *= a->ishape[d];
+      continue;
+    }
+    e += rem % a->ishape[d] * mul;
+    rem /= a->ishape[d];
+    mul *= a->ishape[d];
+  }
+  int64_t so, to, io;
+  tci_sr_base(a, e, &so, &to, &io);
   for (int64_t k = 0; k < a->ishape[a->dim]; k++) {
     int64_t v = ((const int64_t *)a->idx)[io + k * a->ist[a->dim]];
-    const char *s = a->src + (so + k * a->sst[a->dim]) * esz;
-    double vr = 0, vim = 0;
-    int64_t vi = 0;
-    if (dom == 2) tci_ld_c(s, dt, &vr, &vim);
-    else if (dom == 1) vr = tcp_ld(s, dt);
-    else vi = tci_ld_i(s, dt);
-    tci_acc *t = &a->acc[to + v * a->ost[a->dim]];
-    if (!t->touched) { /* without self, the first value starts the reduction */
-      t->re = vr;
-      t->im = vim;
-      t->i = vi;
-      t->touched = 1;
-    } else {
-      tci_sr_combine(a, t, vr, vim, vi);
-    }
-    t->count++;
+    tci_sr_apply(a, so + k * a->sst[a->dim], to + v * a->ost[a->dim]);
   }
+}
+
+/* Few long lines: the index sorted along dim (stable), sv its values and
+   perm their positions (contiguous, the index's shape). Index element e of
+   that order starts a run of equal targets when the one before it along dim
+   differs; the run's elements are applied in order (the reference's order
+   for that target). Returns without work for an element that starts no run. */
+TCP_HD void tci_sr_run_of(const tci_sr *a, const int64_t *sv, const int64_t *perm, int64_t e) {
+  int64_t sd = 1, len = a->ishape[a->dim];
+  for (int d = a->dim + 1; d < a->nd; d++) sd *= a->ishape[d];
+  int64_t i = e / sd % len, v = sv[e];
+  if (i > 0 && sv[e - sd] == v) return;
+  int64_t so, to, io;
+  tci_sr_base(a, e, &so, &to, &io);
+  for (int64_t r = 0; i + r < len && sv[e + r * sd] == v; r++)
+    tci_sr_apply(a, so + perm[e + r * sd] * a->sst[a->dim], to + v * a->ost[a->dim]);
 }
 
 TCP_HD void tci_sr_fini(const tci_sr *a, int64_t e) {

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <vector>
 
 #include <tabi/runtime.h>
@@ -162,11 +163,45 @@ static void sr_case(tabi_dtype dt, int kind, int include_self, int mode, int big
       s.ost[d] = o;
       o *= (int32_t)(nd ? sshape[d] : 1);
     }
+    std::vector<char> out2(out); /* the same again by runs of the sorted index (the few-long-lines path) */
     if (s.n_idx > 0) tci_sr_run(&s);
     char what[96];
     snprintf(what, sizeof what, "scatter_reduce %s include_self=%d nd=%d mode=%d", RED[kind], include_self,
              (int)nd, mode);
     host_compare(what, dt, out, ns, r.u.t);
+    if (s.n_idx > 0) {
+      /* sv/perm: the index sorted along dim by a stable sort, contiguous */
+      int64_t len = s.ishape[s.dim], sd = 1;
+      for (int d = s.dim + 1; d < s.nd; d++) sd *= s.ishape[d];
+      std::vector<int64_t> sv((size_t)s.n_idx), perm((size_t)s.n_idx);
+      for (int64_t e = 0; e < s.n_idx; e++) {
+        int64_t rem = e, io = 0;
+        for (int d = s.nd - 1; d >= 0; d--) {
+          io += rem % s.ishape[d] * s.ist[d];
+          rem /= s.ishape[d];
+        }
+        sv[(size_t)e] = ((const int64_t *)s.idx)[io];
+        perm[(size_t)e] = e / sd % len;
+      }
+      for (int64_t e = 0; e < s.n_idx; e++) {
+        if (e / sd % len) continue; /* each line's first element sorts the line */
+        std::vector<std::pair<int64_t, int64_t>> line;
+        for (int64_t i = 0; i < len; i++) line.push_back({sv[(size_t)(e + i * sd)], i});
+        std::stable_sort(line.begin(), line.end(),
+                         [](const std::pair<int64_t, int64_t> &x, const std::pair<int64_t, int64_t> &y) { return x.first < y.first; });
+        for (int64_t i = 0; i < len; i++) {
+          sv[(size_t)(e + i * sd)] = line[(size_t)i].first;
+          perm[(size_t)(e + i * sd)] = line[(size_t)i].second;
+        }
+      }
+      s.out = out2.data();
+      for (int64_t e = 0; e < s.n_out; e++) tci_sr_init(&s, e);
+      for (int64_t e = 0; e < s.n_idx; e++) tci_sr_run_of(&s, sv.data(), perm.data(), e);
+      for (int64_t e = 0; e < s.n_out; e++) tci_sr_fini(&s, e);
+      snprintf(what, sizeof what, "scatter_reduce %s (by runs) include_self=%d nd=%d mode=%d", RED[kind],
+               include_self, (int)nd, mode);
+      host_compare(what, dt, out2, ns, r.u.t);
+    }
   }
   tabi_value_release(&r);
   release(self), release(index), release(src), release(sbase), release(ibase), release(rbase);

@@ -326,6 +326,8 @@ static void scatter_cases(void) {
   scatter_case("aten::scatter_add", 1, 30000, 1, 500, 1, TABI_DTYPE_INT64, NULL);
   scatter_case("aten::scatter_add", 1, 30000, 1, 500, 1, TABI_DTYPE_COMPLEX64, NULL);
   scatter_case("aten::scatter.src", 1, 30000, 1, 500, 1, TABI_DTYPE_FLOAT64, NULL);
+  scatter_case("aten::scatter_reduce.two", 1, 30000, 1, 500, 1, TABI_DTYPE_FLOAT32, "mean");
+  scatter_case("aten::scatter_reduce.two", 1, 30000, 1, 500, 1, TABI_DTYPE_INT64, "prod");
   scatter_case("aten::scatter_reduce.two", 3000, 40, 3000, 64, 1, TABI_DTYPE_FLOAT32, "mean");
   scatter_case("aten::scatter_reduce.two", 500, 70, 40, 70, 0, TABI_DTYPE_FLOAT64, "sum");
   scatter_case("aten::scatter_reduce.two", 500, 70, 40, 90, 0, TABI_DTYPE_INT32, "amax");
