@@ -9,7 +9,9 @@
  * indexed, walking the index positions in order (tuples never share a
  * target, so each target sees the reference's order: last write wins,
  * accumulate adds in order; deterministic, no atomics). Indexing every dim
- * (x[i] = v on a 1-d x) is one tuple: one thread.
+ * (x[i] = v on a 1-d x) is one tuple: then each result element's target is
+ * computed, the targets sorted (stable), and a thread takes each run of
+ * equal targets in order.
  * scatter_reduce.two: the arguments are checked on the host with the
  * reference's checks (reference/ref_index_check.c); the index values are
  * copied to the host and checked there in order (the reference's message for the first bad one);
@@ -173,6 +175,20 @@ __global__ void tci_index_kernel(const tci_adv p, const char *self, const tci_st
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.n; e += stride)
     tci_index_elem(&p, self, sst.s, out, esz, e);
+}
+
+/* index_put with everything indexed: each result element's target, then (the
+   targets sorted) a thread per run of equal targets (tc_idx.cuh). */
+__global__ void tci_iput_targets_kernel(const tci_adv p, const tci_strides ost, int64_t *tg) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.n; e += stride)
+    tg[e] = tci_adv_offset(&p, ost.s, e);
+}
+__global__ void tci_iput_runs_kernel(const tci_adv p, char *out, const char *values, const tci_strides vst, int dt,
+                                     int accumulate, const int64_t *tg, const int64_t *perm) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += stride)
+    tci_iput_run_of(&p, out, values, vst.s, dt, accumulate, tg, perm, i);
 }
 
 /* index_put: a thread per tuple of the dims that are not indexed (tc_idx.cuh). */
@@ -466,9 +482,30 @@ static tabi_status k_index_put(TC_ARGS) {
       int32_t vd = d - (dp.rnd - values->dl.ndim);
       vst.s[d] = vd < 0 || values->dl.shape[vd] == 1 ? 0 : values->dl.strides[vd];
     }
-    TC_LAUNCH(grid_of(tci_iput_tuples(&dp)), 128, tci_iput_kernel)(dp, (char *)tabi_tensor_data(out), ost, (const char *)tabi_tensor_data(values), vst,
-                              dt, args[3].u.i != 0);
-    st = tc_launch_status(c, OPN);
+    char *op_ = (char *)tabi_tensor_data(out);
+    const char *vp = (const char *)tabi_tensor_data(values);
+    int acc = args[3].u.i != 0;
+    if (tci_iput_tuples(&dp) == 1 && dp.n > 64) { /* all indexed: by runs of the sorted targets */
+      tabi_tensor *tg = NULL, *sv = NULL, *perm = NULL;
+      st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &dp.n, &tg);
+      if (st == TABI_OK) {
+        TC_LAUNCH(grid_of(dp.n), 128, tci_iput_targets_kernel)(dp, ost, (int64_t *)tabi_tensor_data(tg));
+        st = tc_launch_status(c, OPN);
+      }
+      if (st == TABI_OK) st = tc_sort_run(c, OPN, tg, 0, 0, dp.n, &sv, &perm);
+      if (st == TABI_OK) {
+        TC_LAUNCH(grid_of(dp.n), 128, tci_iput_runs_kernel)(dp, op_, vp, vst, dt, acc,
+                                                            (const int64_t *)tabi_tensor_data(sv),
+                                                            (const int64_t *)tabi_tensor_data(perm));
+        st = tc_launch_status(c, OPN);
+      }
+      tc_release_all(c, &tg, 1);
+      tc_release_all(c, &sv, 1);
+      tc_release_all(c, &perm, 1);
+    } else {
+      TC_LAUNCH(grid_of(tci_iput_tuples(&dp)), 128, tci_iput_kernel)(dp, op_, ost, vp, vst, dt, acc);
+      st = tc_launch_status(c, OPN);
+    }
   }
   tc_release_all(c, &ib, 1);
   return tc_finish(c, st, out, &outs[0]);

@@ -477,33 +477,54 @@ TCP_HD int64_t tci_iput_tuples(const tci_adv *p) {
   for (int j = 0; j < p->bnd; j++) nb *= p->rshape[p->first + j];
   return nb > 0 ? p->n / nb : 0;
 }
-TCP_HD void tci_iput_tuple(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
-                           int dt, int accumulate, int64_t u) {
+/* Result element e into out element toff (elements; strides ost). */
+TCP_HD void tci_iput_one(const tci_adv *p, char *out, const char *values, const int64_t *vst, int dt,
+                         int accumulate, int64_t e, int64_t toff) {
   TCP_NOCONTRACT
   int esz = tci_esz(dt), dom = tci_domain(dt);
+  int64_t rem = e, voff = 0;
+  for (int d = p->rnd - 1; d >= 0; d--) {
+    voff += (rem % p->rshape[d]) * vst[d];
+    rem /= p->rshape[d];
+  }
+  char *t = out + toff * esz;
+  const char *v = values + voff * esz;
+  if (!accumulate) {
+    for (int k = 0; k < esz; k++) t[k] = v[k];
+  } else if (dom == 2) {
+    double ar, ai, br, bi;
+    tci_ld_c(t, dt, &ar, &ai);
+    tci_ld_c(v, dt, &br, &bi);
+    tci_st_c(t, dt, ar + br, ai + bi);
+  } else if (dom == 1) {
+    tcp_st(t, dt, tcp_ld(t, dt) + tcp_ld(v, dt));
+  } else {
+    tci_st_i(t, dt, (int64_t)((uint64_t)tci_ld_i(t, dt) + (uint64_t)tci_ld_i(v, dt)));
+  }
+}
+
+TCP_HD void tci_iput_tuple(const tci_adv *p, char *out, const int64_t *ost, const char *values, const int64_t *vst,
+                           int dt, int accumulate, int64_t u) {
   int64_t nb = 1, post = tci_iput_post(p);
   for (int j = 0; j < p->bnd; j++) nb *= p->rshape[p->first + j];
   for (int64_t b = 0; b < nb; b++) {
-    int64_t e = ((u / post) * nb + b) * post + u % post, rem = e, voff = 0;
-    for (int d = p->rnd - 1; d >= 0; d--) {
-      voff += (rem % p->rshape[d]) * vst[d];
-      rem /= p->rshape[d];
-    }
-    char *t = out + tci_adv_offset(p, ost, e) * esz;
-    const char *v = values + voff * esz;
-    if (!accumulate) {
-      for (int k = 0; k < esz; k++) t[k] = v[k];
-    } else if (dom == 2) {
-      double ar, ai, br, bi;
-      tci_ld_c(t, dt, &ar, &ai);
-      tci_ld_c(v, dt, &br, &bi);
-      tci_st_c(t, dt, ar + br, ai + bi);
-    } else if (dom == 1) {
-      tcp_st(t, dt, tcp_ld(t, dt) + tcp_ld(v, dt));
-    } else {
-      tci_st_i(t, dt, (int64_t)((uint64_t)tci_ld_i(t, dt) + (uint64_t)tci_ld_i(v, dt)));
-    }
+    int64_t e = ((u / post) * nb + b) * post + u % post;
+    tci_iput_one(p, out, values, vst, dt, accumulate, e, tci_adv_offset(p, ost, e));
   }
+}
+
+/* One tuple holding everything (x[i] = v on a 1-d x): the targets tg of the
+ * result elements sorted (stable), perm their result elements. Sorted
+ * element i starts a run of equal targets when the one before differs; the
+ * run is applied in order: the last write, or the sums in the reference's
+ * order. Returns without work for an element that starts no run. */
+TCP_HD void tci_iput_run_of(const tci_adv *p, char *out, const char *values, const int64_t *vst, int dt,
+                            int accumulate, const int64_t *tg, const int64_t *perm, int64_t i) {
+  if (i > 0 && tg[i - 1] == tg[i]) return;
+  int64_t n = 1;
+  while (i + n < p->n && tg[i + n] == tg[i]) n++;
+  for (int64_t r = accumulate ? 0 : n - 1; r < n; r++)
+    tci_iput_one(p, out, values, vst, dt, accumulate, perm[i + r], tg[i]);
 }
 
 /* The tuples in turn (test_cuda_idx_host checks this against the reference). */

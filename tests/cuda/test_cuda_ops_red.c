@@ -355,6 +355,28 @@ static void index_put_cases(void) {
   free(x);
   free(v);
   free(ix);
+  /* everything indexed (a 1-d x): the targets sorted, a thread per run */
+  int64_t x1[1] = {2000}, n1[1] = {50000};
+  x = make(2000, P_UNIFORM);
+  v = make(50000, P_UNIFORM);
+  ix = malloc(sizeof(double) * 50000);
+  for (int i = 0; i < 50000; i++) ix[i] = floor(urand() * 1000);
+  both_tensor(TABI_DTYPE_FLOAT64, 1, x1, x, &xg, &xr);
+  both_tensor(TABI_DTYPE_INT64, 1, n1, ix, &ig, &ir);
+  both_tensor(TABI_DTYPE_FLOAT64, 1, n1, v, &vg, &vr);
+  lg[0] = ig;
+  lr[0] = ir;
+  for (int acc = 0; acc < 2; acc++) {
+    tabi_value ga[4] = {tabi_tensor_value(xg), tabi_tensor_list(lg, 1), tabi_tensor_value(vg), tabi_bool(acc)};
+    tabi_value ra[4] = {tabi_tensor_value(xr), tabi_tensor_list(lr, 1), tabi_tensor_value(vr), tabi_bool(acc)};
+    run_both(acc ? "aten::index_put 1-d accumulate" : "aten::index_put 1-d", "aten::index_put", ga, ra, 4, 1, 1,
+             0, 0);
+  }
+  tabi_tensor *all1[6] = {xg, xr, ig, ir, vg, vr};
+  for (int k = 0; k < 6; k++) tabi_tensor_release(all1[k]);
+  free(x);
+  free(v);
+  free(ix);
 }
 
 void red_cases(void) {
