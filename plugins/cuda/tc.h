@@ -173,6 +173,13 @@ tabi_status tc_host_copy(tc_ctx *c, const char *op, const tabi_tensor *t, tabi_d
 tabi_status tc_index_bounds(tc_ctx *c, const tabi_call *call, const tabi_tensor *index, int32_t dim, int64_t size);
 
 /* --- kernel tables of the families ------------------------------------------ */
+/* Blocks for a grid-stride launch over n items, per_block to a block: at
+   least one, at most 65535 (the kernels' loops stride over the rest). */
+static inline int tc_grid(int64_t n, int per_block) {
+  int64_t g = (n + per_block - 1) / per_block;
+  return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
+}
+
 /* Reductions (tc_reduce.cu). TC_RK_MEAN and TC_RK_M2 are the two passes of
    var (ask for TC_RK_M2; it runs both). */
 enum { TC_RK_SUM, TC_RK_PROD, TC_RK_AMAX, TC_RK_AMIN, TC_RK_ARGMAX, TC_RK_ARGMIN, TC_RK_MEAN, TC_RK_M2 };

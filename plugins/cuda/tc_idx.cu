@@ -45,11 +45,6 @@ __global__ void tci_sr_kernel(const tci_sr a, int step, const int64_t *sv, const
   }
 }
 
-static int grid_of(int64_t n) {
-  int64_t g = (n + 127) / 128;
-  return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
-}
-
 /* nonzero and masked_scatter: each set element's rank among the set ones in
  * row-major order (its result row; the source element it takes). Chunks of
  * KC elements, a block each, thread t taking KP elements from t * KP:
@@ -146,11 +141,11 @@ __global__ void __launch_bounds__(KT) tci_write_kernel(const tci_cmp a) {
 static tabi_status cmp_count(tc_ctx *c, const char *OPN, tci_cmp *a, DLDevice dev, tabi_tensor **scr,
                              int64_t *total) {
   a->chunks = (a->n + KC - 1) / KC;
-  int64_t len = a->chunks + 1, g = a->chunks > 65535 ? 65535 : a->chunks;
+  int64_t len = a->chunks + 1;
   tabi_status st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &len, scr);
   if (st != TABI_OK) return st;
   a->part = (int64_t *)tabi_tensor_data(*scr);
-  TC_LAUNCH((int)g, KT, tci_count_kernel)(*a);
+  TC_LAUNCH(tc_grid(a->chunks, 1), KT, tci_count_kernel)(*a);
   if ((st = tc_launch_status(c, OPN)) != TABI_OK) return st;
   TC_LAUNCH(1, KO, tci_offsets_kernel)(*a);
   if ((st = tc_launch_status(c, OPN)) != TABI_OK) return st;
@@ -158,7 +153,7 @@ static tabi_status cmp_count(tc_ctx *c, const char *OPN, tci_cmp *a, DLDevice de
 }
 
 static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
-  TC_LAUNCH((int)(a->chunks > 65535 ? 65535 : a->chunks), KT, tci_write_kernel)(*a);
+  TC_LAUNCH(tc_grid(a->chunks, 1), KT, tci_write_kernel)(*a);
   return tc_launch_status(c, OPN);
 }
 
@@ -248,7 +243,7 @@ static tabi_status k_scatter_reduce(TC_ARGS) {
       const int64_t *svp = sv ? (const int64_t *)tabi_tensor_data(sv) : NULL;
       const int64_t *pp = perm ? (const int64_t *)tabi_tensor_data(perm) : NULL;
       for (int step = 0; step < 3 && st == TABI_OK; step++) {
-        TC_LAUNCH(grid_of(step != 1 ? a.n_out : sv ? a.n_idx : lines), 128, tci_sr_kernel)(a, step, svp, pp);
+        TC_LAUNCH(tc_grid(step != 1 ? a.n_out : sv ? a.n_idx : lines, 128), 128, tci_sr_kernel)(a, step, svp, pp);
         st = tc_launch_status(c, OPN);
       }
       c->h->tensor_release(c->h->ctx, sv);
@@ -429,11 +424,6 @@ static tabi_status adv_plan(tc_ctx *c, const tabi_call *call, const char *OPN, c
   return st;
 }
 
-static int grid_for(int64_t n) {
-  int64_t g = (n + 255) / 256;
-  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
-}
-
 static tabi_status k_index(TC_ARGS) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
@@ -449,7 +439,7 @@ static tabi_status k_index(TC_ARGS) {
     tci_strides sst;
     memset(&sst, 0, sizeof sst);
     for (int32_t d = 0; d < self->dl.ndim; d++) sst.s[d] = self->dl.strides[d];
-    TC_LAUNCH(grid_for(dp.n), 256, tci_index_kernel)(dp, (const char *)tabi_tensor_data(self), sst,
+    TC_LAUNCH(tc_grid(dp.n, 256), 256, tci_index_kernel)(dp, (const char *)tabi_tensor_data(self), sst,
                                                (char *)tabi_tensor_data(out), tci_esz(tabi_tensor_dtype(self)));
     st = tc_launch_status(c, OPN);
   }
@@ -489,12 +479,12 @@ static tabi_status k_index_put(TC_ARGS) {
       tabi_tensor *tg = NULL, *sv = NULL, *perm = NULL;
       st = tc_empty(c, self->dl.device, TABI_DTYPE_INT64, 1, &dp.n, &tg);
       if (st == TABI_OK) {
-        TC_LAUNCH(grid_of(dp.n), 128, tci_iput_targets_kernel)(dp, ost, (int64_t *)tabi_tensor_data(tg));
+        TC_LAUNCH(tc_grid(dp.n, 128), 128, tci_iput_targets_kernel)(dp, ost, (int64_t *)tabi_tensor_data(tg));
         st = tc_launch_status(c, OPN);
       }
       if (st == TABI_OK) st = tc_sort_run(c, OPN, tg, 0, 0, dp.n, &sv, &perm);
       if (st == TABI_OK) {
-        TC_LAUNCH(grid_of(dp.n), 128, tci_iput_runs_kernel)(dp, op_, vp, vst, dt, acc,
+        TC_LAUNCH(tc_grid(dp.n, 128), 128, tci_iput_runs_kernel)(dp, op_, vp, vst, dt, acc,
                                                             (const int64_t *)tabi_tensor_data(sv),
                                                             (const int64_t *)tabi_tensor_data(perm));
         st = tc_launch_status(c, OPN);
@@ -503,7 +493,7 @@ static tabi_status k_index_put(TC_ARGS) {
       tc_release_all(c, &sv, 1);
       tc_release_all(c, &perm, 1);
     } else {
-      TC_LAUNCH(grid_of(tci_iput_tuples(&dp)), 128, tci_iput_kernel)(dp, op_, ost, vp, vst, dt, acc);
+      TC_LAUNCH(tc_grid(tci_iput_tuples(&dp), 128), 128, tci_iput_kernel)(dp, op_, ost, vp, vst, dt, acc);
       st = tc_launch_status(c, OPN);
     }
   }

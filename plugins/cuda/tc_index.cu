@@ -14,11 +14,6 @@
 
 #include <stdlib.h>
 
-static int grid(int64_t n) {
-  int64_t g = (n + 127) / 128;
-  return (int)(g < 1 ? 1 : g > 65536 ? 65536 : g);
-}
-
 static tabi_status arg_common(TC_ARGS, int want_max, int with_vals) {
   TC_CTX;
   tabi_tensor *self = args[0].u.t;
@@ -194,12 +189,12 @@ __global__ void __launch_bounds__(ST) scan_chunk_kernel(const scan_args a) {
 template <typename T>
 static tabi_status scan_launch(tc_ctx *c, const char *op, DLDevice dev, scan_args *a) {
   if (a->len <= 64 || a->m >= 8192) {
-    TC_LAUNCH(grid(a->m), 128, scan_seq_kernel<T>)(*a);
+    TC_LAUNCH(tc_grid(a->m, 128), 128, scan_seq_kernel<T>)(*a);
     return tc_launch_status(c, op);
   }
   a->chunks = (a->len + SC - 1) / SC;
   int64_t blocks = a->m * a->chunks;
-  int g = (int)(blocks > 65535 ? 65535 : blocks);
+  int g = tc_grid(blocks, 1);
   tabi_tensor *part = NULL;
   tabi_status st = TABI_OK;
   if (a->chunks > 1) {
@@ -209,7 +204,7 @@ static tabi_status scan_launch(tc_ctx *c, const char *op, DLDevice dev, scan_arg
     TC_LAUNCH(g, ST, scan_part_kernel<T>)(*a);
     st = tc_launch_status(c, op);
     if (st == TABI_OK) {
-      TC_LAUNCH(grid(a->m), 128, scan_offs_kernel<T>)(*a);
+      TC_LAUNCH(tc_grid(a->m, 128), 128, scan_offs_kernel<T>)(*a);
       st = tc_launch_status(c, op);
     }
   }
@@ -385,7 +380,7 @@ static tabi_status k_gather(TC_ARGS) {
       a.ost[d] = out->dl.strides[d];
       a.sst[d] = self->dl.ndim ? self->dl.strides[d] : 0;
     }
-    TC_LAUNCH(grid(a.n), 128, gather_kernel)(a);
+    TC_LAUNCH(tc_grid(a.n, 128), 128, gather_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {
@@ -429,7 +424,7 @@ static tabi_status k_index_select(TC_ARGS) {
       a.ost[d] = out->dl.strides[d];
       a.sst[d] = self->dl.strides[d];
     }
-    TC_LAUNCH(grid(a.n), 128, gather_kernel)(a);
+    TC_LAUNCH(tc_grid(a.n, 128), 128, gather_kernel)(a);
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {

@@ -269,8 +269,6 @@ static void coalesce(int32_t *n, int64_t *shape, int64_t *st) {
   *n = k;
 }
 
-static int grid_of(int64_t blocks) { return (int)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks); }
-
 template <typename T>
 static tabi_status launch(tc_ctx *c, const char *op, DLDevice dev, red_args *a) {
   int col = a->ond > 0 && (a->g <= 32 || llabs(a->ost[a->ond - 1]) < llabs(a->ist[a->ind - 1]));
@@ -290,11 +288,11 @@ static tabi_status launch(tc_ctx *c, const char *op, DLDevice dev, red_args *a) 
     if ((st = tc_empty(c, dev, TABI_DTYPE_UINT8, 1, &bytes, &part)) != TABI_OK) return st;
     a->part = tabi_tensor_data(part);
   }
-  if (col) TC_LAUNCH(grid_of((a->m + CW - 1) / CW * a->P), RT, red_col_kernel<T>)(*a);
-  else TC_LAUNCH(grid_of(a->m * a->P), RT, red_row_kernel<T>)(*a);
+  if (col) TC_LAUNCH(tc_grid((a->m + CW - 1) / CW * a->P, 1), RT, red_col_kernel<T>)(*a);
+  else TC_LAUNCH(tc_grid(a->m * a->P, 1), RT, red_row_kernel<T>)(*a);
   st = tc_launch_status(c, op);
   if (st == TABI_OK && a->P > 1) {
-    TC_LAUNCH(grid_of((a->m + 127) / 128), 128, red_fold_kernel<T>)(*a);
+    TC_LAUNCH(tc_grid(a->m, 128), 128, red_fold_kernel<T>)(*a);
     st = tc_launch_status(c, op);
   }
   c->h->tensor_release(c->h->ctx, part);

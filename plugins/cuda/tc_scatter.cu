@@ -135,11 +135,6 @@ __global__ void scatter_runs_kernel(const sc_args a, const int64_t *sv, const in
   }
 }
 
-static int grid_of(int64_t n) {
-  int64_t g = (n + 127) / 128;
-  return (int)(g < 1 ? 1 : g > 65535 ? 65535 : g);
-}
-
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 static int64_t ne_stride(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.strides[d] : 0; }
 
@@ -222,7 +217,7 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
         tabi_tensor *sv = NULL, *perm = NULL;
         st = tc_sort_run(c, OPN, index, dim, 0, len, &sv, &perm);
         if (st == TABI_OK) {
-          TC_LAUNCH(grid_of(a.n_idx), 128, scatter_runs_kernel)(a, (const int64_t *)tabi_tensor_data(sv),
+          TC_LAUNCH(tc_grid(a.n_idx, 128), 128, scatter_runs_kernel)(a, (const int64_t *)tabi_tensor_data(sv),
                                                                 (const int64_t *)tabi_tensor_data(perm));
           st = tc_launch_status(c, OPN);
         }
@@ -230,15 +225,15 @@ static tabi_status scatter_run(TC_ARGS, int kind, tabi_tensor *src, const tabi_v
         c->h->tensor_release(c->h->ctx, perm);
       } else {
         if (kind == SC_SUM) {
-          TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 0);
+          TC_LAUNCH(tc_grid(a.n_out, 128), 128, scatter_acc_kernel)(a, 0);
           st = tc_launch_status(c, OPN);
         }
         if (st == TABI_OK) {
-          TC_LAUNCH(grid_of(a.n_idx / len), 128, scatter_lines_kernel)(a);
+          TC_LAUNCH(tc_grid(a.n_idx / len, 128), 128, scatter_lines_kernel)(a);
           st = tc_launch_status(c, OPN);
         }
         if (st == TABI_OK && kind == SC_SUM) {
-          TC_LAUNCH(grid_of(a.n_out), 128, scatter_acc_kernel)(a, 1);
+          TC_LAUNCH(tc_grid(a.n_out, 128), 128, scatter_acc_kernel)(a, 1);
           st = tc_launch_status(c, OPN);
         }
       }

@@ -138,8 +138,6 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
   }
 }
 
-static int grid_of(int64_t blocks) { return (int)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks); }
-
 tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc, int64_t k,
                         tabi_tensor **out_vals, tabi_tensor **out_idx) {
   int32_t nd = self->dl.ndim;
@@ -185,13 +183,13 @@ tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t di
     }
     if (st == TABI_OK) {
       int threads = (int)(a.pad / 2 < 32 ? 32 : a.pad / 2);
-      TC_LAUNCH(grid_of(a.slices * a.tiles), threads, sort_tile_kernel)(a, bufs[0]);
+      TC_LAUNCH(tc_grid(a.slices * a.tiles, 1), threads, sort_tile_kernel)(a, bufs[0]);
       st = tc_launch_status(c, op);
     }
     int cur = 0;
     for (int64_t w = TILE; st == TABI_OK && w < a.n; w *= 2, cur ^= 1) {
       int last = 2 * w >= a.n;
-      TC_LAUNCH(grid_of((a.slices * a.n + 255) / 256), 256, sort_merge_kernel)(a, bufs[cur], bufs[cur ^ 1], w,
+      TC_LAUNCH(tc_grid(a.slices * a.n, 256), 256, sort_merge_kernel)(a, bufs[cur], bufs[cur ^ 1], w,
                                                                                  last);
       st = tc_launch_status(c, op);
     }
