@@ -16,6 +16,7 @@
 #define TABI_REF_ELEMENTWISE_H
 
 #include "ref.h"
+#include "ref_ew_lists.h"
 
 /* A value in its compute category; which member is live follows the dtype. */
 typedef struct ref_ew_val {
@@ -81,6 +82,37 @@ typedef struct ref_ew_binary_op {
 
 /* --- drivers ---------------------------------------------------------------- */
 
+/* What a unary op's call comes to before any element is touched: the dtype
+ * check, the promotion rule, the prepared parameters. */
+typedef struct ref_ew_unary_plan {
+  tabi_dtype cd;    /* compute dtype */
+  tabi_dtype outdt; /* result dtype */
+  ref_ew_ctx x;     /* parameters for the element function (x.cd = cd) */
+} ref_ew_unary_plan;
+
+/* The checks and planning of ref_ew_unary_kernel, with its statuses and
+ * messages, for a driver that runs the loop elsewhere (a device plugin runs
+ * the reference's own aten descriptors this way; see below). args[0] must be
+ * a tensor. */
+tabi_status ref_ew_unary_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, const ref_ew_unary_op *op,
+                                   ref_ew_unary_plan *out);
+
+/* The same for a binary op: result type (or the prims' same-dtype, same-shape
+ * check), dtype check, rule, prepare step, broadcast shape, and each Scalar
+ * operand cast to the compute dtype as ATen casts a wrapped number. */
+typedef struct ref_ew_binary_plan {
+  tabi_dtype cd, outdt;
+  int32_t nd;
+  int64_t shape[REF_MAX_DIMS];
+  const tabi_tensor *t[2]; /* the tensor operands; NULL for a Scalar */
+  ref_ew_val sv[2];        /* a Scalar operand's value in cd's category */
+  ref_ew_ctx x;
+} ref_ew_binary_plan;
+tabi_status ref_ew_binary_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                    const tabi_value *args, const ref_ew_binary_op *op,
+                                    ref_ew_binary_plan *out);
+
 /* args[0] is the tensor; outs[0] gets the result. */
 tabi_status ref_ew_unary_kernel(const tabi_host_api *h, const tabi_call *call,
                                 tabi_value *args, tabi_value *outs, const ref_ew_unary_op *op);
@@ -91,6 +123,29 @@ tabi_status ref_ew_binary_kernel(const tabi_host_api *h, const tabi_call *call,
 /* The same, returning the new tensor instead of filling outs. */
 tabi_status ref_ew_binary_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
                               const ref_ew_binary_op *op, tabi_tensor **out);
+
+/* The aten unary ops, whose descriptors are exported as ref_ew_aten_<name>
+ * (aten::<name>) so that device plugins take the same dtypes, promotion and
+ * parameter checks instead of restating them. */
+#define REF_EW_ATEN_DECL(name) extern const ref_ew_unary_op ref_ew_aten_##name;
+REF_EW_ATEN_UNARY_LIST(REF_EW_ATEN_DECL)
+#undef REF_EW_ATEN_DECL
+
+/* The aten binary ops' descriptors, exported as ref_ew_aten2_<name> for the
+ * same reason (div_trunc/div_floor: div.*_mode's rounding modes; pow_ts:
+ * pow.Tensor_Scalar, with ATen's special exponents). */
+#define REF_EW_ATEN2_DECL(name) extern const ref_ew_binary_op ref_ew_aten2_##name;
+REF_EW_ATEN_BINARY_LIST(REF_EW_ATEN2_DECL)
+#undef REF_EW_ATEN2_DECL
+
+/* aten::sub's refusal of bool operands (scalar_form: sub.Scalar), with ATen's
+ * message; TABI_OK when the operands may be subtracted. */
+tabi_status ref_ew_sub_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             int scalar_form);
+/* The descriptor div.Tensor_mode/div.Scalar_mode runs for args[2] (None,
+ * "trunc", "floor"), or TABI_ERR_INVALID_ARGUMENT for another mode. */
+tabi_status ref_ew_div_mode_op(const tabi_host_api *h, const tabi_call *call,
+                               const tabi_value *args, const ref_ew_binary_op **out);
 
 /* Thin kernels from descriptors: REF_EW_UNARY(k_sin, op_sin) defines k_sin. */
 #define REF_EW_UNARY(kname, desc)                                                      \

@@ -259,36 +259,39 @@ static tabi_status prep_pow_ts(const tabi_host_api *h, const tabi_call *call,
 
 #define BIN(name, dts, rule, flags, fi, ff, fc, prep) \
   static const ref_ew_binary_op name = {dts, rule, flags, fi, ff, fc, prep};
+/* aten descriptors are exported (REF_EW_ATEN_BINARY_LIST, ref_elementwise.h) */
+#define BINA(name, dts, rule, flags, fi, ff, fc, prep) \
+  const ref_ew_binary_op name = {dts, rule, flags, fi, ff, fc, prep};
 #define TF REF_EW_INT_TO_FLOAT
 #define SAME REF_EW_SAME
 #define B REF_EW_BOOL
 #define P REF_EW_PRIM
 
-BIN(op_add, ALL, SAME, 0, i_add, f_add, c_add, prep_alpha)
-BIN(op_sub, ALL, SAME, 0, i_sub, f_sub, c_sub, prep_alpha)
-BIN(op_mul, ALL, SAME, 0, i_mul, f_mul, c_mul, NULL)
-BIN(op_div, ALL, TF, 0, NULL, f_div, c_div, NULL)
-BIN(op_div_trunc, INT | F, SAME, 0, i_div_trunc, f_div_trunc, NULL, NULL)
-BIN(op_div_floor, INT | F, SAME, 0, i_div_floor, f_div_floor, NULL, NULL)
-BIN(op_atan2, BI | F, TF, 0, NULL, f_atan2, NULL, NULL)
-BIN(op_fmod, INT | F, SAME, 0, i_fmod, f_fmod, NULL, NULL)
-BIN(op_remainder, INT | F, SAME, 0, i_remainder, f_remainder, NULL, NULL)
-BIN(op_pow, INT | F | C, SAME, 0, i_pow, f_pow, c_pow, NULL)
-BIN(op_pow_ts, INT | F | C, SAME, 0, i_pow, f_pow_ts, c_pow_ts, prep_pow_ts)
-BIN(op_maximum, BI | F, SAME, 0, i_max, f_maximum, NULL, NULL)
-BIN(op_minimum, BI | F, SAME, 0, i_min, f_minimum, NULL, NULL)
-BIN(op_and, BI, SAME, 0, i_and, NULL, NULL, NULL)
-BIN(op_or, BI, SAME, 0, i_or, NULL, NULL, NULL)
-BIN(op_xor, BI, SAME, 0, i_xor, NULL, NULL, NULL)
-BIN(op_eq, ALL, B, 0, i_eq, f_eq, c_eq, NULL)
-BIN(op_ne, ALL, B, 0, i_ne, f_ne, c_ne, NULL)
-BIN(op_lt, BI | F, B, 0, i_lt, f_lt, NULL, NULL)
-BIN(op_le, BI | F, B, 0, i_le, f_le, NULL, NULL)
-BIN(op_gt, BI | F, B, 0, i_gt, f_gt, NULL, NULL)
-BIN(op_ge, BI | F, B, 0, i_ge, f_ge, NULL, NULL)
-BIN(op_land, ALL, B, 0, i_land, f_land, c_land, NULL)
-BIN(op_lor, ALL, B, 0, i_lor, f_lor, c_lor, NULL)
-BIN(op_lxor, ALL, B, 0, i_lxor, f_lxor, c_lxor, NULL)
+BINA(ref_ew_aten2_add, ALL, SAME, 0, i_add, f_add, c_add, prep_alpha)
+BINA(ref_ew_aten2_sub, ALL, SAME, 0, i_sub, f_sub, c_sub, prep_alpha)
+BINA(ref_ew_aten2_mul, ALL, SAME, 0, i_mul, f_mul, c_mul, NULL)
+BINA(ref_ew_aten2_div, ALL, TF, 0, NULL, f_div, c_div, NULL)
+BINA(ref_ew_aten2_div_trunc, INT | F, SAME, 0, i_div_trunc, f_div_trunc, NULL, NULL)
+BINA(ref_ew_aten2_div_floor, INT | F, SAME, 0, i_div_floor, f_div_floor, NULL, NULL)
+BINA(ref_ew_aten2_atan2, BI | F, TF, 0, NULL, f_atan2, NULL, NULL)
+BINA(ref_ew_aten2_fmod, INT | F, SAME, 0, i_fmod, f_fmod, NULL, NULL)
+BINA(ref_ew_aten2_remainder, INT | F, SAME, 0, i_remainder, f_remainder, NULL, NULL)
+BINA(ref_ew_aten2_pow, INT | F | C, SAME, 0, i_pow, f_pow, c_pow, NULL)
+BINA(ref_ew_aten2_pow_ts, INT | F | C, SAME, 0, i_pow, f_pow_ts, c_pow_ts, prep_pow_ts)
+BINA(ref_ew_aten2_maximum, BI | F, SAME, 0, i_max, f_maximum, NULL, NULL)
+BINA(ref_ew_aten2_minimum, BI | F, SAME, 0, i_min, f_minimum, NULL, NULL)
+BINA(ref_ew_aten2_and, BI, SAME, 0, i_and, NULL, NULL, NULL)
+BINA(ref_ew_aten2_or, BI, SAME, 0, i_or, NULL, NULL, NULL)
+BINA(ref_ew_aten2_xor, BI, SAME, 0, i_xor, NULL, NULL, NULL)
+BINA(ref_ew_aten2_eq, ALL, B, 0, i_eq, f_eq, c_eq, NULL)
+BINA(ref_ew_aten2_ne, ALL, B, 0, i_ne, f_ne, c_ne, NULL)
+BINA(ref_ew_aten2_lt, BI | F, B, 0, i_lt, f_lt, NULL, NULL)
+BINA(ref_ew_aten2_le, BI | F, B, 0, i_le, f_le, NULL, NULL)
+BINA(ref_ew_aten2_gt, BI | F, B, 0, i_gt, f_gt, NULL, NULL)
+BINA(ref_ew_aten2_ge, BI | F, B, 0, i_ge, f_ge, NULL, NULL)
+BINA(ref_ew_aten2_land, ALL, B, 0, i_land, f_land, c_land, NULL)
+BINA(ref_ew_aten2_lor, ALL, B, 0, i_lor, f_lor, c_lor, NULL)
+BINA(ref_ew_aten2_lxor, ALL, B, 0, i_lxor, f_lxor, c_lxor, NULL)
 
 BIN(pop_add, ALL, SAME, P, i_add, f_add, c_add, prep_one)
 BIN(pop_sub, INT | F | C, SAME, P, i_sub, f_sub, c_sub, prep_one)
@@ -329,9 +332,8 @@ static int is_bool_operand(const tabi_value *v) {
 }
 
 /* ATen refuses subtraction with bool operands, naming the alternatives. */
-static tabi_status sub_kernel(void *ctx, const tabi_call *call, tabi_value *args,
-                              tabi_value *outs, int scalar_form) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_ew_sub_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             int scalar_form) {
   int ba = is_bool_operand(&args[0]), bb = is_bool_operand(&args[1]);
   if (ba && bb && !scalar_form)
     return REF_ERR(h, TABI_ERR_TYPE,
@@ -343,7 +345,14 @@ static tabi_status sub_kernel(void *ctx, const tabi_call *call, tabi_value *args
                    "%s: Subtraction, the `-` operator, with a bool tensor is not supported "
                    "(argument '%s' is bool). If you are trying to invert a mask, use the `~` or "
                    "`logical_not()` operator instead.", ref_op_name(h, call), ba ? "self" : "other");
-  return ref_ew_binary_kernel(h, call, args, outs, &op_sub);
+  return TABI_OK;
+}
+static tabi_status sub_kernel(void *ctx, const tabi_call *call, tabi_value *args,
+                              tabi_value *outs, int scalar_form) {
+  const tabi_host_api *h = ctx;
+  tabi_status st = ref_ew_sub_check(h, call, args, scalar_form);
+  if (st != TABI_OK) return st;
+  return ref_ew_binary_kernel(h, call, args, outs, &ref_ew_aten2_sub);
 }
 static tabi_status k_sub_tensor(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   return sub_kernel(ctx, call, args, outs, 0);
@@ -353,28 +362,35 @@ static tabi_status k_sub_scalar(void *ctx, const tabi_call *call, tabi_value *ar
 }
 
 /* div with rounding_mode: None is true division; "trunc" and "floor" keep the dtype. */
-static tabi_status k_div_mode(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_ew_div_mode_op(const tabi_host_api *h, const tabi_call *call,
+                               const tabi_value *args, const ref_ew_binary_op **out) {
   const tabi_value *mode = &args[2];
-  const ref_ew_binary_op *op = &op_div;
-  if (mode->tag == TABI_TAG_NONE) op = &op_div;
-  else if (ref_ew_str_is(mode, "trunc")) op = &op_div_trunc;
-  else if (ref_ew_str_is(mode, "floor")) op = &op_div_floor;
+  *out = NULL;
+  if (mode->tag == TABI_TAG_NONE) *out = &ref_ew_aten2_div;
+  else if (ref_ew_str_is(mode, "trunc")) *out = &ref_ew_aten2_div_trunc;
+  else if (ref_ew_str_is(mode, "floor")) *out = &ref_ew_aten2_div_floor;
   else
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: argument 'rounding_mode' must be None, 'trunc' or 'floor', got '%.*s'",
                    ref_op_name(h, call), (int)(mode->tag == TABI_TAG_STRING ? mode->u.list.len : 0),
                    mode->tag == TABI_TAG_STRING ? tabi_value_str(mode) : "");
+  return TABI_OK;
+}
+static tabi_status k_div_mode(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  const ref_ew_binary_op *op = NULL;
+  tabi_status st = ref_ew_div_mode_op(h, call, args, &op);
+  if (st != TABI_OK) return st;
   return ref_ew_binary_kernel(h, call, args, outs, op);
 }
 
 #define K(kname, desc) REF_EW_BINARY(kname, desc)
-K(k_add, op_add) K(k_mul, op_mul) K(k_div, op_div) K(k_atan2, op_atan2)
-K(k_fmod, op_fmod) K(k_remainder, op_remainder) K(k_pow, op_pow) K(k_pow_ts, op_pow_ts)
-K(k_maximum, op_maximum) K(k_minimum, op_minimum)
-K(k_and, op_and) K(k_or, op_or) K(k_xor, op_xor)
-K(k_eq, op_eq) K(k_ne, op_ne) K(k_lt, op_lt) K(k_le, op_le) K(k_gt, op_gt) K(k_ge, op_ge)
-K(k_land, op_land) K(k_lor, op_lor) K(k_lxor, op_lxor)
+K(k_add, ref_ew_aten2_add) K(k_mul, ref_ew_aten2_mul) K(k_div, ref_ew_aten2_div) K(k_atan2, ref_ew_aten2_atan2)
+K(k_fmod, ref_ew_aten2_fmod) K(k_remainder, ref_ew_aten2_remainder) K(k_pow, ref_ew_aten2_pow) K(k_pow_ts, ref_ew_aten2_pow_ts)
+K(k_maximum, ref_ew_aten2_maximum) K(k_minimum, ref_ew_aten2_minimum)
+K(k_and, ref_ew_aten2_and) K(k_or, ref_ew_aten2_or) K(k_xor, ref_ew_aten2_xor)
+K(k_eq, ref_ew_aten2_eq) K(k_ne, ref_ew_aten2_ne) K(k_lt, ref_ew_aten2_lt) K(k_le, ref_ew_aten2_le) K(k_gt, ref_ew_aten2_gt) K(k_ge, ref_ew_aten2_ge)
+K(k_land, ref_ew_aten2_land) K(k_lor, ref_ew_aten2_lor) K(k_lxor, ref_ew_aten2_lxor)
 K(p_add, pop_add) K(p_sub, pop_sub) K(p_mul, pop_mul) K(p_div, pop_div) K(p_atan2, pop_atan2)
 K(p_and, pop_and) K(p_or, pop_or) K(p_xor, pop_xor)
 K(p_eq, pop_eq) K(p_ne, pop_ne) K(p_lt, pop_lt) K(p_le, pop_le) K(p_gt, pop_gt) K(p_ge, pop_ge)

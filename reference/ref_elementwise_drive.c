@@ -203,24 +203,36 @@ static tabi_status missing_category(const tabi_host_api *h, const tabi_call *cal
                  tabi_dtype_name(cd));
 }
 
-tabi_status ref_ew_unary_kernel(const tabi_host_api *h, const tabi_call *call,
-                                tabi_value *args, tabi_value *outs, const ref_ew_unary_op *op) {
+tabi_status ref_ew_unary_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, const ref_ew_unary_op *op,
+                                   ref_ew_unary_plan *out) {
   const tabi_tensor *self = args[0].u.t;
   const char *name = ref_ew_arg_name(h, call, 0);
-  tabi_dtype dt = tabi_tensor_dtype(self), cd, outdt;
+  tabi_dtype dt = tabi_tensor_dtype(self);
+  memset(out, 0, sizeof *out);
   tabi_status st = ref_check_dtype(h, call, name, dt, op->dtypes);
   if (st != TABI_OK) return st;
   if (self->dl.ndim > REF_MAX_DIMS)
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' has %d dims; the reference takes at most %d",
                    ref_op_name(h, call), name, (int)self->dl.ndim, REF_MAX_DIMS);
-  apply_rule(op->rule, dt, &cd, &outdt);
-  int cat = ref_ew_category(cd);
+  apply_rule(op->rule, dt, &out->cd, &out->outdt);
+  int cat = ref_ew_category(out->cd);
   if ((cat == 0 && !op->fi) || (cat == 1 && !op->ff) || (cat == 2 && !op->fc))
-    return missing_category(h, call, cd);
-  ref_ew_ctx x;
-  memset(&x, 0, sizeof x);
-  x.cd = cd;
-  if (op->prepare && (st = op->prepare(h, call, args, dt, &x)) != TABI_OK) return st;
+    return missing_category(h, call, out->cd);
+  out->x.cd = out->cd;
+  if (op->prepare && (st = op->prepare(h, call, args, dt, &out->x)) != TABI_OK) return st;
+  return TABI_OK;
+}
+
+tabi_status ref_ew_unary_kernel(const tabi_host_api *h, const tabi_call *call,
+                                tabi_value *args, tabi_value *outs, const ref_ew_unary_op *op) {
+  const tabi_tensor *self = args[0].u.t;
+  ref_ew_unary_plan pl;
+  tabi_status st = ref_ew_unary_plan_init(h, call, args, op, &pl);
+  if (st != TABI_OK) return st;
+  tabi_dtype cd = pl.cd, outdt = pl.outdt;
+  int cat = ref_ew_category(cd);
+  ref_ew_ctx x = pl.x;
   tabi_tensor *out = NULL;
   st = ref_empty(h, self, outdt, self->dl.ndim, self->dl.shape, &out);
   if (st != TABI_OK) return st;
@@ -261,15 +273,16 @@ static tabi_status check_prim_pair(const tabi_host_api *h, const tabi_call *call
   return TABI_OK;
 }
 
-tabi_status ref_ew_binary_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
-                              const ref_ew_binary_op *op, tabi_tensor **out) {
+tabi_status ref_ew_binary_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                    const tabi_value *args, const ref_ew_binary_op *op,
+                                    ref_ew_binary_plan *out) {
   const tabi_value *a = &args[0], *b = &args[1];
   const char *an = ref_ew_arg_name(h, call, 0), *bn = ref_ew_arg_name(h, call, 1);
   const tabi_tensor *ts[2] = {a->tag == TABI_TAG_TENSOR ? a->u.t : NULL,
                               b->tag == TABI_TAG_TENSOR ? b->u.t : NULL};
-  tabi_dtype common, cd, outdt;
+  tabi_dtype common;
   tabi_status st;
-  *out = NULL;
+  memset(out, 0, sizeof *out);
   if (op->flags & REF_EW_PRIM) {
     if (!ts[0] || !ts[1])
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: prims take tensors only", ref_op_name(h, call));
@@ -282,37 +295,44 @@ tabi_status ref_ew_binary_run(const tabi_host_api *h, const tabi_call *call, tab
   if (ts[0] && tabi_tensor_dtype(ts[0]) == common) which = an;
   else if (ts[1] && tabi_tensor_dtype(ts[1]) == common) which = bn;
   if ((st = ref_check_dtype(h, call, which, common, op->dtypes)) != TABI_OK) return st;
-  apply_rule(op->rule, common, &cd, &outdt);
-  int cat = ref_ew_category(cd);
+  apply_rule(op->rule, common, &out->cd, &out->outdt);
+  int cat = ref_ew_category(out->cd);
   if ((cat == 0 && !op->fi) || (cat == 1 && !op->ff) || (cat == 2 && !op->fc))
-    return missing_category(h, call, cd);
-  ref_ew_ctx x;
-  memset(&x, 0, sizeof x);
-  x.cd = cd;
-  if (op->prepare && (st = op->prepare(h, call, args, common, &x)) != TABI_OK) return st;
-
-  int32_t nd;
-  int64_t shape[REF_MAX_DIMS];
-  if ((st = ref_broadcast_shape(h, call, 2, ts, &nd, shape)) != TABI_OK) return st;
-  tabi_tensor *o = NULL;
-  if ((st = ref_empty(h, ts[0] ? ts[0] : ts[1], outdt, nd, shape, &o)) != TABI_OK) return st;
-
+    return missing_category(h, call, out->cd);
+  out->x.cd = out->cd;
+  if (op->prepare && (st = op->prepare(h, call, args, common, &out->x)) != TABI_OK) return st;
+  if ((st = ref_broadcast_shape(h, call, 2, ts, &out->nd, out->shape)) != TABI_OK) return st;
   /* Scalars are cast to the compute dtype once, as ATen casts a wrapped number. */
-  ref_ew_val sv[2] = {{0, 0.0, 0.0}, {0, 0.0, 0.0}};
   for (int k = 0; k < 2; k++) {
+    out->t[k] = ts[k];
     if (ts[k]) continue;
     tabi_dtype sdt;
     ref_ew_val v = ref_ew_scalar(k ? b : a, &sdt);
-    sv[k] = ref_ew_cast(v, sdt, cd);
+    out->sv[k] = ref_ew_cast(v, sdt, out->cd);
   }
+  return TABI_OK;
+}
+
+tabi_status ref_ew_binary_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
+                              const ref_ew_binary_op *op, tabi_tensor **out) {
+  ref_ew_binary_plan pl;
+  *out = NULL;
+  tabi_status st = ref_ew_binary_plan_init(h, call, args, op, &pl);
+  if (st != TABI_OK) return st;
+  tabi_dtype cd = pl.cd;
+  int cat = ref_ew_category(cd);
+  ref_ew_ctx x = pl.x;
+  const tabi_tensor **ts = pl.t;
+  tabi_tensor *o = NULL;
+  if ((st = ref_empty(h, ts[0] ? ts[0] : ts[1], pl.outdt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
   ref_iter it;
-  ref_iter_init(&it, nd, shape);
+  ref_iter_init(&it, pl.nd, pl.shape);
   int32_t ia = ts[0] ? ref_iter_add(&it, ts[0]) : -1;
   int32_t ib = ts[1] ? ref_iter_add(&it, ts[1]) : -1;
   int32_t io = ref_iter_add(&it, o);
   for (; !ref_iter_done(&it); ref_iter_next(&it)) {
-    ref_ew_val va = ia >= 0 ? ref_ew_load(ts[0], it.off[ia], cd) : sv[0];
-    ref_ew_val vb = ib >= 0 ? ref_ew_load(ts[1], it.off[ib], cd) : sv[1];
+    ref_ew_val va = ia >= 0 ? ref_ew_load(ts[0], it.off[ia], cd) : pl.sv[0];
+    ref_ew_val vb = ib >= 0 ? ref_ew_load(ts[1], it.off[ib], cd) : pl.sv[1];
     if (cat == 0) va.i = op->fi(va.i, vb.i, &x);
     else if (cat == 1) va.f = op->ff(va.f, vb.f, &x);
     else va.c = op->fc(va.c, vb.c, &x);
@@ -321,7 +341,7 @@ tabi_status ref_ew_binary_run(const tabi_host_api *h, const tabi_call *call, tab
   }
   if (x.err) {
     h->tensor_release(h->ctx, o);
-    return ref_ew_zero_div_error(h, call, bn);
+    return ref_ew_zero_div_error(h, call, ref_ew_arg_name(h, call, 1));
   }
   *out = o;
   return TABI_OK;
