@@ -147,6 +147,29 @@ tabi_status ref_ew_sub_check(const tabi_host_api *h, const tabi_call *call, cons
 tabi_status ref_ew_div_mode_op(const tabi_host_api *h, const tabi_call *call,
                                const tabi_value *args, const ref_ew_binary_op **out);
 
+/* aten::clamp (hardtanh 0) or aten::hardtanh (1) with Scalar bounds: the
+ * checks, the result dtype (clamp promotes a non-floating self with its
+ * bounds), and the bounds cast to it. ATen's rules: with both bounds a NaN
+ * bound makes every element NaN (all_nan); a NaN element stays NaN; the max
+ * bound is applied last. */
+typedef struct ref_ew_clamp_plan {
+  tabi_dtype rt;
+  int32_t has_min, has_max, all_nan;
+  ref_ew_val lo, hi;
+} ref_ew_clamp_plan;
+tabi_status ref_ew_clamp_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, int hardtanh, ref_ew_clamp_plan *out);
+
+/* aten::where.self (prim 0: result_type of the two values, broadcasting; a
+ * uint8 condition is accepted) or prims::where (1: one dtype, one shape). */
+typedef struct ref_ew_where_plan {
+  tabi_dtype rt;
+  int32_t nd;
+  int64_t shape[REF_MAX_DIMS];
+} ref_ew_where_plan;
+tabi_status ref_ew_where_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, int prim, ref_ew_where_plan *out);
+
 /* Thin kernels from descriptors: REF_EW_UNARY(k_sin, op_sin) defines k_sin. */
 #define REF_EW_UNARY(kname, desc)                                                      \
   static tabi_status kname(void *ctx, const tabi_call *call, tabi_value *args,         \

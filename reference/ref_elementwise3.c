@@ -18,45 +18,41 @@ static tabi_status too_many_dims(const tabi_host_api *h, const tabi_call *call, 
 /* ATen: compute in `rt`; with both bounds, a NaN bound makes every element NaN;
  * with one bound a NaN bound is ignored; a NaN element stays NaN; min > max
  * gives max (the max bound is applied last). */
-static tabi_status clamp_scalar_run(const tabi_host_api *h, const tabi_call *call,
-                                    const tabi_tensor *self, const tabi_value *mn,
-                                    const tabi_value *mx, const char *mn_name,
-                                    const char *mx_name, tabi_dtype rt, tabi_value *outs) {
-  int has_min = mn->tag != TABI_TAG_NONE, has_max = mx->tag != TABI_TAG_NONE;
-  ref_ew_val lo = {0, 0.0, 0.0}, hi = {0, 0.0, 0.0};
+static tabi_status clamp_bounds(const tabi_host_api *h, const tabi_call *call,
+                                const tabi_tensor *self, const tabi_value *mn,
+                                const tabi_value *mx, const char *mn_name, const char *mx_name,
+                                tabi_dtype rt, ref_ew_clamp_plan *out) {
   tabi_status st;
-  if (has_min && (st = ref_ew_scalar_to(h, call, mn_name, mn, rt, &lo)) != TABI_OK) return st;
-  if (has_max && (st = ref_ew_scalar_to(h, call, mx_name, mx, rt, &hi)) != TABI_OK) return st;
+  out->rt = rt;
+  out->has_min = mn->tag != TABI_TAG_NONE;
+  out->has_max = mx->tag != TABI_TAG_NONE;
+  if (out->has_min && (st = ref_ew_scalar_to(h, call, mn_name, mn, rt, &out->lo)) != TABI_OK) return st;
+  if (out->has_max && (st = ref_ew_scalar_to(h, call, mx_name, mx, rt, &out->hi)) != TABI_OK) return st;
   if (self->dl.ndim > REF_MAX_DIMS) return too_many_dims(h, call, self->dl.ndim);
-  int all_nan = has_min && has_max &&
-                (isnan(tabi_value_as_double(mn)) || isnan(tabi_value_as_double(mx)));
-  tabi_tensor *out;
-  if ((st = ref_empty(h, self, rt, self->dl.ndim, self->dl.shape, &out)) != TABI_OK) return st;
-  int is_int = ref_ew_category(rt) == 0;
-  ref_iter it;
-  ref_iter_init(&it, self->dl.ndim, self->dl.shape);
-  int32_t ia = ref_iter_add(&it, self), io = ref_iter_add(&it, out);
-  for (; !ref_iter_done(&it); ref_iter_next(&it)) {
-    ref_ew_val v = ref_ew_load(self, it.off[ia], rt);
-    if (is_int) {
-      if (has_min && v.i < lo.i) v.i = lo.i;
-      if (has_max && v.i > hi.i) v.i = hi.i;
-    } else if (all_nan) {
-      v.f = NAN;
-    } else if (!isnan(v.f)) {
-      if (has_min && v.f < lo.f) v.f = lo.f;
-      if (has_max && v.f > hi.f) v.f = hi.f;
-    }
-    ref_ew_store(out, it.off[io], v, rt);
-  }
-  ref_set_out(outs, 0, out);
+  out->all_nan = out->has_min && out->has_max &&
+                 (isnan(tabi_value_as_double(mn)) || isnan(tabi_value_as_double(mx)));
   return TABI_OK;
 }
 
-static tabi_status k_clamp(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_ew_clamp_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, int hardtanh, ref_ew_clamp_plan *out) {
   const tabi_tensor *self = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(self);
+  memset(out, 0, sizeof *out);
+  if (hardtanh) { /* hardtanh keeps the input dtype; integer tensors take the limits truncated */
+    tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_INT | REF_DTS_FLOAT);
+    if (st != TABI_OK) return st;
+    if (tabi_dtype_is_integral(dt, 0)) {
+      tabi_value lo = tabi_int(ref_scalar_i(&args[1])), hi = tabi_int(ref_scalar_i(&args[2]));
+      if (dt == TABI_DTYPE_UINT8 && (lo.u.i < 0 || hi.u.i < 0))
+        return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                       "%s: cannot do hardtanh on an unsigned type with negative limits "
+                       "(min_val %lld, max_val %lld)", ref_op_name(h, call), (long long)lo.u.i,
+                       (long long)hi.u.i);
+      return clamp_bounds(h, call, self, &lo, &hi, "min_val", "max_val", dt, out);
+    }
+    return clamp_bounds(h, call, self, &args[1], &args[2], "min_val", "max_val", dt, out);
+  }
   if (args[1].tag == TABI_TAG_NONE && args[2].tag == TABI_TAG_NONE)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: at least one of 'min' or 'max' must not be None", ref_op_name(h, call));
@@ -69,26 +65,43 @@ static tabi_status k_clamp(void *ctx, const tabi_call *call, tabi_value *args, t
   if (rt == TABI_DTYPE_BOOL)
     return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'self' has dtype bool and the bounds are "
                    "bool: clamp is not implemented for bool", ref_op_name(h, call));
-  return clamp_scalar_run(h, call, self, &args[1], &args[2], "min", "max", rt, outs);
+  return clamp_bounds(h, call, self, &args[1], &args[2], "min", "max", rt, out);
 }
 
-/* hardtanh keeps the input dtype; integer tensors take the limits truncated. */
-static tabi_status k_hardtanh(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status clamp_scalar(void *ctx, const tabi_call *call, tabi_value *args,
+                                tabi_value *outs, int hardtanh) {
   const tabi_host_api *h = ctx;
   const tabi_tensor *self = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(self);
-  tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_INT | REF_DTS_FLOAT);
+  ref_ew_clamp_plan pl;
+  tabi_status st = ref_ew_clamp_plan_init(h, call, args, hardtanh, &pl);
   if (st != TABI_OK) return st;
-  if (tabi_dtype_is_integral(dt, 0)) {
-    tabi_value lo = tabi_int(ref_scalar_i(&args[1])), hi = tabi_int(ref_scalar_i(&args[2]));
-    if (dt == TABI_DTYPE_UINT8 && (lo.u.i < 0 || hi.u.i < 0))
-      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                     "%s: cannot do hardtanh on an unsigned type with negative limits "
-                     "(min_val %lld, max_val %lld)", ref_op_name(h, call), (long long)lo.u.i,
-                     (long long)hi.u.i);
-    return clamp_scalar_run(h, call, self, &lo, &hi, "min_val", "max_val", dt, outs);
+  tabi_tensor *out;
+  if ((st = ref_empty(h, self, pl.rt, self->dl.ndim, self->dl.shape, &out)) != TABI_OK) return st;
+  int is_int = ref_ew_category(pl.rt) == 0;
+  ref_iter it;
+  ref_iter_init(&it, self->dl.ndim, self->dl.shape);
+  int32_t ia = ref_iter_add(&it, self), io = ref_iter_add(&it, out);
+  for (; !ref_iter_done(&it); ref_iter_next(&it)) {
+    ref_ew_val v = ref_ew_load(self, it.off[ia], pl.rt);
+    if (is_int) {
+      if (pl.has_min && v.i < pl.lo.i) v.i = pl.lo.i;
+      if (pl.has_max && v.i > pl.hi.i) v.i = pl.hi.i;
+    } else if (pl.all_nan) {
+      v.f = NAN;
+    } else if (!isnan(v.f)) {
+      if (pl.has_min && v.f < pl.lo.f) v.f = pl.lo.f;
+      if (pl.has_max && v.f > pl.hi.f) v.f = pl.hi.f;
+    }
+    ref_ew_store(out, it.off[io], v, pl.rt);
   }
-  return clamp_scalar_run(h, call, self, &args[1], &args[2], "min_val", "max_val", dt, outs);
+  ref_set_out(outs, 0, out);
+  return TABI_OK;
+}
+static tabi_status k_clamp(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  return clamp_scalar(ctx, call, args, outs, 0);
+}
+static tabi_status k_hardtanh(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+  return clamp_scalar(ctx, call, args, outs, 1);
 }
 
 /* --- three-operand loops ---------------------------------------------------------- */
@@ -102,16 +115,17 @@ typedef struct tri {
   int32_t idx[3], io;
 } tri;
 
-/* Broadcasts the present operands, allocates the output and sets up the loop. */
-static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri *s,
-                             tabi_dtype outdt, int broadcast) {
+/* The output shape of three operands: broadcast, or (prims) all the same. */
+static tabi_status tri_shape(const tabi_host_api *h, const tabi_call *call,
+                             const tabi_tensor *const *t, int broadcast, int32_t *nd,
+                             int64_t *shape) {
   tabi_status st;
   if (broadcast) {
-    if ((st = ref_broadcast_shape(h, call, 3, s->t, &s->nd, s->shape)) != TABI_OK) return st;
+    if ((st = ref_broadcast_shape(h, call, 3, t, nd, shape)) != TABI_OK) return st;
   } else {
-    const tabi_tensor *a = s->t[0];
+    const tabi_tensor *a = t[0];
     for (int k = 1; k < 3; k++) {
-      const tabi_tensor *b = s->t[k];
+      const tabi_tensor *b = t[k];
       int same = b->dl.ndim == a->dl.ndim;
       for (int32_t i = 0; same && i < a->dl.ndim; i++) same = a->dl.shape[i] == b->dl.shape[i];
       if (!same) {
@@ -125,9 +139,17 @@ static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri 
       }
     }
     if (a->dl.ndim > REF_MAX_DIMS) return too_many_dims(h, call, a->dl.ndim);
-    s->nd = a->dl.ndim;
-    memcpy(s->shape, a->dl.shape, sizeof(int64_t) * (size_t)a->dl.ndim);
+    *nd = a->dl.ndim;
+    memcpy(shape, a->dl.shape, sizeof(int64_t) * (size_t)a->dl.ndim);
   }
+  return TABI_OK;
+}
+
+/* Broadcasts the present operands, allocates the output and sets up the loop. */
+static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri *s,
+                             tabi_dtype outdt, int broadcast) {
+  tabi_status st = tri_shape(h, call, s->t, broadcast, &s->nd, s->shape);
+  if (st != TABI_OK) return st;
   const tabi_tensor *like = s->t[0] ? s->t[0] : s->t[1] ? s->t[1] : s->t[2];
   if ((st = ref_empty(h, like, outdt, s->nd, s->shape, &s->out)) != TABI_OK) return st;
   ref_iter_init(&s->it, s->nd, s->shape);
@@ -136,30 +158,39 @@ static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri 
   return TABI_OK;
 }
 
-static tabi_status where_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
-                             tabi_value *outs, int prim) {
-  tri s;
-  memset(&s, 0, sizeof s);
-  for (int k = 0; k < 3; k++) s.t[k] = args[k].u.t;
-  tabi_dtype dc = tabi_tensor_dtype(s.t[0]);
+tabi_status ref_ew_where_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, int prim, ref_ew_where_plan *out) {
+  const tabi_tensor *t[3] = {args[0].u.t, args[1].u.t, args[2].u.t};
+  memset(out, 0, sizeof *out);
+  tabi_dtype dc = tabi_tensor_dtype(t[0]);
   const char *cname = ref_ew_arg_name(h, call, 0);
   /* ATen takes a bool condition (uint8 still accepted, deprecated); prims only bool */
   if (dc != TABI_DTYPE_BOOL && (prim || dc != TABI_DTYPE_UINT8))
     return REF_ERR(h, TABI_ERR_TYPE, "%s: argument '%s' must be a bool tensor; got dtype %s",
                    ref_op_name(h, call), cname, tabi_dtype_name(dc));
-  tabi_dtype rt;
   if (prim) {
-    tabi_dtype da = tabi_tensor_dtype(s.t[1]), db = tabi_tensor_dtype(s.t[2]);
+    tabi_dtype da = tabi_tensor_dtype(t[1]), db = tabi_tensor_dtype(t[2]);
     if (da != db)
       return REF_ERR(h, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s but '%s' has dtype %s; "
                      "prims do not promote", ref_op_name(h, call), ref_ew_arg_name(h, call, 2),
                      tabi_dtype_name(db), ref_ew_arg_name(h, call, 1), tabi_dtype_name(da));
-    rt = da;
+    out->rt = da;
   } else {
-    rt = ref_ew_result_type(&args[1], &args[2], NULL);
+    out->rt = ref_ew_result_type(&args[1], &args[2], NULL);
   }
-  tabi_status st = tri_begin(h, call, &s, rt, !prim);
+  return tri_shape(h, call, t, !prim, &out->nd, out->shape);
+}
+
+static tabi_status where_run(const tabi_host_api *h, const tabi_call *call, tabi_value *args,
+                             tabi_value *outs, int prim) {
+  ref_ew_where_plan pl;
+  tabi_status st = ref_ew_where_plan_init(h, call, args, prim, &pl);
   if (st != TABI_OK) return st;
+  tri s;
+  memset(&s, 0, sizeof s);
+  for (int k = 0; k < 3; k++) s.t[k] = args[k].u.t;
+  tabi_dtype rt = pl.rt;
+  if ((st = tri_begin(h, call, &s, rt, !prim)) != TABI_OK) return st;
   for (; !ref_iter_done(&s.it); ref_iter_next(&s.it)) {
     int pick = ref_load_i(s.t[0], s.it.off[s.idx[0]]) != 0 ? 1 : 2;
     ref_ew_val v = ref_ew_load(s.t[pick], s.it.off[s.idx[pick]], rt);
