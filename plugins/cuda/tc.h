@@ -94,9 +94,6 @@ static inline char *tc_mdata(tabi_tensor *t) { return t ? (char *)tabi_tensor_da
 /* Wraps dim into [0, nd) (0-d takes -1 and 0); TABI_ERR_INDEX otherwise. */
 tabi_status tc_wrap_dim(tc_ctx *c, const char *op, const char *arg, int64_t dim, int32_t nd,
                         int32_t *out);
-/* ATen's promoteTypes; and result_type over tensors and Scalars. */
-tabi_dtype tc_promote(tabi_dtype a, tabi_dtype b);
-tabi_dtype tc_result_type(const tabi_value *const *vals, int n);
 /* 0 bool/integer, 1 floating, 2 complex. */
 static inline int tc_category(tabi_dtype d) {
   return tabi_dtype_is_complex(d) ? 2 : tabi_dtype_is_floating(d) ? 1 : 0;
@@ -125,14 +122,15 @@ enum {
   TC_U_ERF, TC_U_ERFC, TC_U_ERFINV, TC_U_LGAMMA, TC_U_DIGAMMA, TC_U_I0, TC_U_I0E, TC_U_I1,
   TC_U_I1E, TC_U_J0, TC_U_J1, TC_U_SPHJ0, TC_U_ABS, TC_U_NEG, TC_U_SIGN, TC_U_CEIL, TC_U_FLOOR,
   TC_U_ROUND, TC_U_TRUNC, TC_U_BNOT, TC_U_ISFINITE, TC_U_SIGNBIT, TC_U_CONJ, TC_U_REAL,
-  TC_U_IMAG, TC_U_SIGMOID, TC_U_RELU, TC_U_ISNAN, TC_U_ISINF, TC_U_LNOT, TC_U_COUNT
+  TC_U_IMAG, TC_U_SIGMOID, TC_U_RELU, TC_U_ISNAN, TC_U_ISINF, TC_U_LNOT, TC_U_ELU,
+  TC_U_LEAKY_RELU, TC_U_GELU, TC_U_CLAMP, TC_U_COUNT
 };
 enum {
   TC_B_ADD = 0, TC_B_SUB, TC_B_MUL, TC_B_DIV, TC_B_DIV_TRUNC, TC_B_DIV_FLOOR, TC_B_ATAN2,
   TC_B_AND, TC_B_OR, TC_B_XOR, TC_B_EQ, TC_B_NE, TC_B_LT, TC_B_LE, TC_B_GT, TC_B_GE, TC_B_FMAX,
   TC_B_FMIN, TC_B_FMOD, TC_B_REM, TC_B_GCD, TC_B_HYPOT, TC_B_IGAMMA, TC_B_IGAMMAC, TC_B_MAXIMUM,
   TC_B_MINIMUM, TC_B_NEXTAFTER, TC_B_POW, TC_B_SHL, TC_B_SHR, TC_B_ZETA, TC_B_LAND, TC_B_LOR,
-  TC_B_LXOR, TC_B_COUNT
+  TC_B_LXOR, TC_B_POW_TS, TC_B_COUNT
 };
 
 /* Parameters of one launch. */
@@ -142,6 +140,11 @@ typedef struct tc_ew_params {
   double pf;       /* alpha for add/sub, as the compute type */
   int64_t pi;
   double pc[2];
+  double pa[3];    /* unary parameters, as the reference prepared them (its ctx pf[]) */
+  /* A Scalar operand (binary, input k with a NULL ptr), already in the compute
+   * dtype: si in the integer category, sf[k][0] real, sf[k] complex. */
+  int64_t si[2];
+  double sf[2][2];
 } tc_ew_params;
 
 /* out = f(in...) elementwise over `shape`: nin 1 (unary), 2 (binary) or 3

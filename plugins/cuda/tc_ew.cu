@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "tc_ew_dev.cuh"
+#include "tc_ref_glue.h" /* TC_CLAMP_* */
 
 /* floor division: the reference's own functions (one copy with it and the CPU plugin) */
 #define REF_FLOORDIV_FN TC_D
@@ -118,8 +119,15 @@ TC_D tc_c tc_cpow(tc_c a, tc_c b, int cd) {
 
 /* --- unary ---------------------------------------------------------------------- */
 
-TC_D int64_t un_i(int op, int64_t a, int cd) {
+/* clamp/hardtanh (tc_ref_glue.h's tc_ew_clamp_plan): flags in p.pi, integer
+ * bounds in p.si, floating ones in p.pa; the max bound applies last. */
+TC_D int64_t un_i(int op, int64_t a, const tc_ew_params &p) {
+  int cd = p.cd;
   switch (op) {
+    case TC_U_CLAMP:
+      if ((p.pi & TC_CLAMP_MIN) && a < p.si[0]) a = p.si[0];
+      if ((p.pi & TC_CLAMP_MAX) && a > p.si[1]) a = p.si[1];
+      return a;
     case TC_U_ABS: return a < 0 ? wneg(a) : a;
     case TC_U_NEG: return wneg(a);
     case TC_U_SIGN: return (a > 0) - (a < 0);
@@ -133,7 +141,17 @@ TC_D int64_t un_i(int op, int64_t a, int cd) {
   }
 }
 
-TC_D double un_f(int op, double a) {
+/* The activations as the reference computes them (ref_elementwise.c):
+ * elu with exp(x) - 1 rather than expm1, so elu(-0.0) is +0.0. */
+#define TC_SQRT1_2 0.707106781186547524400844362104849039
+#define TC_SQRT_2_OVER_PI 0.797884560802865355879892119868763737
+TC_D double tc_gelu(double a, int tanh_form) {
+  if (!tanh_form) return a * 0.5 * (1.0 + erf(a * TC_SQRT1_2));
+  double inner = TC_SQRT_2_OVER_PI * (a + 0.044715 * a * a * a);
+  return 0.5 * a * (1.0 + tanh(inner));
+}
+
+TC_D double un_f(int op, double a, const tc_ew_params &p) {
   switch (op) {
     case TC_U_SIN: return sin(a);
     case TC_U_COS: return cos(a);
@@ -184,6 +202,16 @@ TC_D double un_f(int op, double a) {
     case TC_U_ISNAN: return isnan(a) ? 1.0 : 0.0;
     case TC_U_ISINF: return isinf(a) ? 1.0 : 0.0;
     case TC_U_LNOT: return a == 0 ? 1.0 : 0.0;
+    case TC_U_ELU: return a <= 0 ? (exp(a * p.pa[2]) - 1.0) * p.pa[0] : a * p.pa[1];
+    case TC_U_LEAKY_RELU: return a > 0 ? a : a * p.pa[0];
+    case TC_U_GELU: return tc_gelu(a, p.pi != 0);
+    case TC_U_CLAMP:
+      if (p.pi & TC_CLAMP_ALL_NAN) return NAN;
+      if (!isnan(a)) {
+        if ((p.pi & TC_CLAMP_MIN) && a < p.pa[0]) a = p.pa[0];
+        if ((p.pi & TC_CLAMP_MAX) && a > p.pa[1]) a = p.pa[1];
+      }
+      return a;
     default: return a;
   }
 }
@@ -228,7 +256,7 @@ TC_D tc_c un_c(int op, tc_c a) {
     case TC_U_SQRT: return tcx::sqrt(a);
     case TC_U_RSQRT: return tc_cdiv(tc_c(1.0, 0.0), tcx::sqrt(a));
     case TC_U_RECIP: return tc_cdiv(tc_c(1.0, 0.0), a);
-    case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + tcx::exp(-a));
+    case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + tc_cexp(-a));
     case TC_U_ABS: return tc_c(tc_hypot(a.real(), a.imag()), 0.0);
     case TC_U_NEG: return -a;
     case TC_U_CONJ: return tcx::conj(a);
@@ -291,7 +319,7 @@ TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err
       }
       return b;
     }
-    case TC_B_POW: {
+    case TC_B_POW: case TC_B_POW_TS: {
       if (b < 0) {
         if (a == 1) return 1;
         if (a == -1) return (b % 2) ? -1 : 1;
@@ -374,6 +402,16 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
     case TC_B_NEXTAFTER: return nextafter_cd(a, b, p.cd);
     case TC_B_POW: return pow(a, b);
+    case TC_B_POW_TS: /* pow.Tensor_Scalar: ATen's special exponents, as the reference */
+      if (b == 0) return 1.0;
+      if (b == 1) return a;
+      if (b == 0.5) return sqrt(a);
+      if (b == -0.5) return 1.0 / sqrt(a);
+      if (b == -1) return 1.0 / a;
+      if (b == 2) return a * a;
+      if (b == 3) return a * a * a;
+      if (b == -2) return 1.0 / (a * a);
+      return pow(a, b);
     case TC_B_ZETA: return ref_sf_zeta(a, b);
     case TC_B_LAND: return a != 0 && b != 0;
     case TC_B_LOR: return a != 0 || b != 0;
@@ -390,6 +428,18 @@ TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
     case TC_B_MUL: return a * b;
     case TC_B_DIV: return tc_cdiv(a, b);
     case TC_B_POW: return tc_cpow(a, b, p.cd);
+    case TC_B_POW_TS: {
+      tc_c one(1.0, 0.0);
+      if (b == tc_c(0.0, 0.0)) return one;
+      if (b == one) return a;
+      if (b == tc_c(0.5, 0.0)) return tcx::sqrt(a);
+      if (b == tc_c(-0.5, 0.0)) return tc_cdiv(one, tcx::sqrt(a));
+      if (b == tc_c(-1.0, 0.0)) return tc_cdiv(one, a);
+      if (b == tc_c(2.0, 0.0)) return a * a;
+      if (b == tc_c(3.0, 0.0)) return a * a * a;
+      if (b == tc_c(-2.0, 0.0)) return tc_cdiv(one, a * a);
+      return tc_cpow(a, b, p.cd);
+    }
     case TC_B_EQ: return tc_c(a == b ? 1.0 : 0.0, 0);
     case TC_B_NE: return tc_c(a != b ? 1.0 : 0.0, 0);
     case TC_B_LAND: return tc_c((a != tc_c(0, 0)) && (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
@@ -406,17 +456,23 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
     int64_t off[TC_MAX_OPS] = {0, 0, 0, 0};
-    int64_t rem = i;
-    for (int d = a.nd - 1; d >= 0; d--) {
-      int64_t s = a.shape[d], idx = rem % s;
-      rem /= s;
+    if (a.nd == 1) { /* most launches after coalescing: no 64-bit division */
 #pragma unroll
-      for (int k = 0; k <= NIN; k++) off[k] += idx * a.o[k].st[d];
+      for (int k = 0; k <= NIN; k++) off[k] = i * a.o[k].st[0];
+    } else {
+      int64_t rem = i;
+      for (int d = a.nd - 1; d >= 0; d--) {
+        int64_t s = a.shape[d], idx = rem % s;
+        rem /= s;
+#pragma unroll
+        for (int k = 0; k <= NIN; k++) off[k] += idx * a.o[k].st[d];
+      }
     }
-    const char *in[3];
+    const char *in[3] = {NULL, NULL, NULL}; /* NULL: a Scalar operand (a.p.si / a.p.sf) */
 #pragma unroll
     for (int k = 0; k < NIN; k++)
-      in[k] = (const char *)a.o[k + 1].ptr + off[k + 1] * tc_dt_size(a.o[k + 1].dt);
+      in[k] = a.o[k + 1].ptr ? (const char *)a.o[k + 1].ptr + off[k + 1] * tc_dt_size(a.o[k + 1].dt)
+                             : NULL;
     char *out = (char *)a.o[0].ptr + off[0] * tc_dt_size(a.o[0].dt);
     int od = a.o[0].dt;
     if (NIN == 3) { /* where(pred, x, y) */
@@ -427,19 +483,19 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
       else if (CAT == 1) tc_st_f(out, od, tc_load_f(src, sdt, a.cd));
       else tc_st_c(out, od, tc_load_c(src, sdt, a.cd));
     } else if (CAT == 0) {
-      int64_t x = tc_load_i(in[0], a.o[1].dt, a.cd);
-      if (NIN == 1) x = un_i(a.p.op, x, a.cd);
-      else x = bin_i(a.p.op, x, tc_load_i(in[NIN - 1], a.o[NIN].dt, a.cd), a.p, a.err);
+      int64_t x = in[0] ? tc_load_i(in[0], a.o[1].dt, a.cd) : a.p.si[0];
+      if (NIN == 1) x = un_i(a.p.op, x, a.p);
+      else x = bin_i(a.p.op, x, in[1] ? tc_load_i(in[1], a.o[2].dt, a.cd) : a.p.si[1], a.p, a.err);
       tc_st_i(out, od, x);
     } else if (CAT == 1) {
-      double x = tc_load_f(in[0], a.o[1].dt, a.cd);
-      if (NIN == 1) x = un_f(a.p.op, x);
-      else x = bin_f(a.p.op, x, tc_load_f(in[NIN - 1], a.o[NIN].dt, a.cd), a.p);
+      double x = in[0] ? tc_load_f(in[0], a.o[1].dt, a.cd) : a.p.sf[0][0];
+      if (NIN == 1) x = un_f(a.p.op, x, a.p);
+      else x = bin_f(a.p.op, x, in[1] ? tc_load_f(in[1], a.o[2].dt, a.cd) : a.p.sf[1][0], a.p);
       tc_st_f(out, od, x);
     } else {
-      tc_c x = tc_load_c(in[0], a.o[1].dt, a.cd);
+      tc_c x = in[0] ? tc_load_c(in[0], a.o[1].dt, a.cd) : tc_c(a.p.sf[0][0], a.p.sf[0][1]);
       if (NIN == 1) x = un_c(a.p.op, x);
-      else x = bin_c(a.p.op, x, tc_load_c(in[NIN - 1], a.o[NIN].dt, a.cd), a.p);
+      else x = bin_c(a.p.op, x, in[1] ? tc_load_c(in[1], a.o[2].dt, a.cd) : tc_c(a.p.sf[1][0], a.p.sf[1][1]), a.p);
       tc_st_c(out, od, x);
     }
   }
@@ -543,6 +599,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
   int cat = tc_category(p->cd);
   /* fast path */
   if (nin == 2 && a.nd == 1 && cat == 1 && p->cd == TABI_DTYPE_FLOAT32 && out->dt == p->cd &&
+      a.o[1].ptr && a.o[2].ptr &&
       in[0].dt == p->cd && in[1].dt == p->cd && a.o[0].st[0] == 1 && a.o[1].st[0] == 1 &&
       a.o[2].st[0] == 1 &&
       (p->op == TC_B_MUL || p->op == TC_B_DIV || ((p->op == TC_B_ADD || p->op == TC_B_SUB) && p->pf == 1.0)) &&

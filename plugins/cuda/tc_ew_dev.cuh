@@ -63,19 +63,19 @@ TC_D void tc_cast_to_buf(const char *p, int dt, int cd, char *buf) {
 }
 TC_D int64_t tc_load_i(const char *p, int dt, int cd) {
   if (dt == cd) return tc_ld_i(p, dt);
-  alignas(16) char buf[16];
+  alignas(16) char buf[16] = {0}; /* zeroed: gcc -O3 cannot see that every cd is stored */
   tc_cast_to_buf(p, dt, cd, buf);
   return tc_ld_i(buf, cd);
 }
 TC_D double tc_load_f(const char *p, int dt, int cd) {
   if (dt == cd) return tc_ld_f(p, dt);
-  alignas(16) char buf[16];
+  alignas(16) char buf[16] = {0}; /* zeroed: gcc -O3 cannot see that every cd is stored */
   tc_cast_to_buf(p, dt, cd, buf);
   return tc_ld_f(buf, cd);
 }
 TC_D tc_c tc_load_c(const char *p, int dt, int cd) {
   if (dt == cd) return tc_ld_c(p, dt);
-  alignas(16) char buf[16];
+  alignas(16) char buf[16] = {0}; /* zeroed: gcc -O3 cannot see that every cd is stored */
   tc_cast_to_buf(p, dt, cd, buf);
   return tc_ld_c(buf, cd);
 }

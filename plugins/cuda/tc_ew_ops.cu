@@ -1,11 +1,13 @@
 /* plugins/cuda/tc_ew_ops.cu: the elementwise kernels as data: each prim is a
  * descriptor (accepted dtypes, result rule, element selector) run by one unary
  * and one binary driver, with the reference's checks and messages (prims
- * neither promote nor broadcast). aten add/sub/mul/div.Tensor are native too, so
- * the common case (and the dispatch-cost benchmark) skips the decomposition. */
+ * neither promote nor broadcast). The aten unary and binary ops are native
+ * too, planned by the reference's own descriptors (tc_ref_glue.h), so each
+ * runs in one launch where its decomposition took several. */
 #include <stdio.h>
 
 #include "tc.h"
+#include "tc_ref_glue.h"
 
 #define DT(d) (1u << (unsigned)(d))
 #define BOOLS DT(TABI_DTYPE_BOOL)
@@ -53,26 +55,20 @@ static void apply_rule(int rule, tabi_dtype common, tabi_dtype *cd, tabi_dtype *
   else if (rule == R_TF && tabi_dtype_is_integral(common, 1)) *cd = *outdt = TABI_DTYPE_FLOAT32;
 }
 
-static tabi_status run_unary(tc_ctx *c, const tabi_call *call, tabi_value *args,
-                             tabi_value *outs, const ew_desc *d) {
+/* out = f(a) into a new tensor of outdt on a's device: the tail every unary
+ * kernel shares once its checks have passed and p is set. */
+static tabi_status unary_out(tc_ctx *c, const tabi_call *call, tabi_tensor *a, tabi_dtype outdt,
+                             const tc_ew_params *p, tabi_value *outs) {
   const char *op = tc_op_name(c, call);
-  tabi_tensor *a = args[0].u.t;
-  tabi_dtype dt = tabi_tensor_dtype(a), cd, outdt;
-  tabi_status st = check_dtype(c, op, arg_name(c, call, 0), dt, d->dtypes);
-  if (st == TABI_OK) st = tc_check_cuda(c, a, op, arg_name(c, call, 0));
+  tabi_status st = tc_check_cuda(c, a, op, arg_name(c, call, 0));
   if (st == TABI_OK) st = tc_use_device(c, a, op);
   if (st != TABI_OK) return st;
-  apply_rule(d->rule, dt, &cd, &outdt);
   tabi_tensor *o = NULL;
   if ((st = tc_empty(c, a->dl.device, outdt, a->dl.ndim, a->dl.shape, &o)) != TABI_OK) return st;
   tc_operand oo, ia;
   tc_operand_of(o, o->dl.ndim, o->dl.shape, &oo);
   tc_operand_of(a, o->dl.ndim, o->dl.shape, &ia);
-  tc_ew_params p;
-  memset(&p, 0, sizeof p);
-  p.op = d->op;
-  p.cd = cd;
-  st = tc_ew_launch(c, op, o->dl.ndim, o->dl.shape, &oo, 1, &ia, &p, NULL);
+  st = tc_ew_launch(c, op, o->dl.ndim, o->dl.shape, &oo, 1, &ia, p, NULL);
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, o);
     return st;
@@ -81,44 +77,25 @@ static tabi_status run_unary(tc_ctx *c, const tabi_call *call, tabi_value *args,
   return TABI_OK;
 }
 
-static tabi_status broadcast2(tc_ctx *c, const char *op, const tabi_tensor *a, const tabi_tensor *b,
-                              int32_t *nd, int64_t *shape) {
-  int32_t n = a->dl.ndim > b->dl.ndim ? a->dl.ndim : b->dl.ndim;
-  if (n > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: %d dims is more than %d", op, (int)n, TC_MAX_DIMS);
-  for (int32_t i = 0; i < n; i++) {
-    int32_t ia = i - (n - a->dl.ndim), ib = i - (n - b->dl.ndim);
-    int64_t sa = ia >= 0 ? a->dl.shape[ia] : 1, sb = ib >= 0 ? b->dl.shape[ib] : 1;
-    if (sa != sb && sa != 1 && sb != 1)
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: shapes do not broadcast (dim %d: %lld vs %lld)", op,
-                    (int)(i - n), (long long)sa, (long long)sb);
-    shape[i] = sa == 1 ? sb : sa;
-  }
-  *nd = n;
-  return TABI_OK;
+static tabi_status run_unary(tc_ctx *c, const tabi_call *call, tabi_value *args,
+                             tabi_value *outs, const ew_desc *d) {
+  const char *op = tc_op_name(c, call);
+  tabi_tensor *a = args[0].u.t;
+  tabi_dtype dt = tabi_tensor_dtype(a), cd, outdt;
+  tabi_status st = check_dtype(c, op, arg_name(c, call, 0), dt, d->dtypes);
+  if (st != TABI_OK) return st;
+  apply_rule(d->rule, dt, &cd, &outdt);
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  p.op = d->op;
+  p.cd = cd;
+  return unary_out(c, call, a, outdt, &p, outs);
 }
 
-/* Casts a Scalar to the compute dtype as the reference's prepare steps do. */
-static void scalar_params(const tabi_value *v, tabi_dtype cd, tc_ew_params *p) {
-  double re = tabi_value_as_double(v), im = v->tag == TABI_TAG_COMPLEX ? v->u.c[1] : 0.0;
-  int is_int = v->tag == TABI_TAG_INT || v->tag == TABI_TAG_BOOL;
-  p->pi = is_int ? v->u.i : (int64_t)re;
-  switch (cd) {
-    case TABI_DTYPE_FLOAT32: case TABI_DTYPE_COMPLEX64:
-      p->pf = is_int ? (double)(float)v->u.i : (double)(float)re;
-      im = (double)(float)im;
-      break;
-    case TABI_DTYPE_FLOAT16: p->pf = tabi_f16_to_f32(tabi_f32_to_f16(is_int ? (float)v->u.i : (float)re)); break;
-    case TABI_DTYPE_BFLOAT16: p->pf = tabi_bf16_to_f32(tabi_f32_to_bf16(is_int ? (float)v->u.i : (float)re)); break;
-    default: p->pf = is_int ? (double)v->u.i : re; break;
-  }
-  p->pc[0] = p->pf;
-  p->pc[1] = im;
-}
-
-/* prims (prim = 1): same dtype, same shape; aten: result_type and broadcasting. */
+/* prims: same dtype, same shape (the aten forms plan through the reference's
+ * descriptors: run_aten_binary). */
 static tabi_status run_binary(tc_ctx *c, const tabi_call *call, tabi_value *args,
-                              tabi_value *outs, const ew_desc *d, int prim,
-                              const tabi_value *alpha) {
+                              tabi_value *outs, const ew_desc *d) {
   const char *op = tc_op_name(c, call);
   const char *an = arg_name(c, call, 0), *bn = arg_name(c, call, 1);
   tabi_tensor *a = args[0].u.t, *b = args[1].u.t;
@@ -127,42 +104,31 @@ static tabi_status run_binary(tc_ctx *c, const tabi_call *call, tabi_value *args
   if ((st = tc_check_cuda(c, b, op, bn)) != TABI_OK) return st;
   if (a->dl.device.device_id != b->dl.device.device_id)
     return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
-  tabi_dtype common;
-  int32_t nd = 0;
-  int64_t shape[TC_MAX_DIMS];
-  if (prim) {
-    tabi_dtype da = tabi_tensor_dtype(a), db = tabi_tensor_dtype(b);
-    if (da != db)
-      return TC_ERR(c, TABI_ERR_TYPE,
-                    "%s: argument '%s' has dtype %s but '%s' has dtype %s; prims do not promote "
-                    "(convert with prims::convert_element_type)",
-                    op, bn, tabi_dtype_name(db), an, tabi_dtype_name(da));
-    int same = a->dl.ndim == b->dl.ndim;
-    for (int32_t i = 0; same && i < a->dl.ndim; i++) same = a->dl.shape[i] == b->dl.shape[i];
-    if (!same)
-      return TC_ERR(c, TABI_ERR_SHAPE,
-                    "%s: arguments '%s' and '%s' have different shapes; prims do not broadcast "
-                    "(use prims::broadcast_in_dim)", op, an, bn);
-    if (a->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", op);
-    common = da;
-    nd = a->dl.ndim;
-    memcpy(shape, a->dl.shape, sizeof(int64_t) * (size_t)nd);
-  } else {
-    const tabi_value *vs[2] = {&args[0], &args[1]};
-    common = tc_result_type(vs, 2);
-    if ((st = broadcast2(c, op, a, b, &nd, shape)) != TABI_OK) return st;
-  }
-  const char *which = tabi_tensor_dtype(a) == common ? an : tabi_tensor_dtype(b) == common ? bn
-                                                      : "self and other (promoted)";
-  if ((st = check_dtype(c, op, which, common, d->dtypes)) != TABI_OK) return st;
+  tabi_dtype da = tabi_tensor_dtype(a), db = tabi_tensor_dtype(b);
+  if (da != db)
+    return TC_ERR(c, TABI_ERR_TYPE,
+                  "%s: argument '%s' has dtype %s but '%s' has dtype %s; prims do not promote "
+                  "(convert with prims::convert_element_type)",
+                  op, bn, tabi_dtype_name(db), an, tabi_dtype_name(da));
+  int same = a->dl.ndim == b->dl.ndim;
+  for (int32_t i = 0; same && i < a->dl.ndim; i++) same = a->dl.shape[i] == b->dl.shape[i];
+  if (!same)
+    return TC_ERR(c, TABI_ERR_SHAPE,
+                  "%s: arguments '%s' and '%s' have different shapes; prims do not broadcast "
+                  "(use prims::broadcast_in_dim)", op, an, bn);
+  if (a->dl.ndim > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims", op);
+  tabi_dtype common = da;
+  int32_t nd = a->dl.ndim;
+  const int64_t *shape = a->dl.shape;
+  if ((st = check_dtype(c, op, an, common, d->dtypes)) != TABI_OK) return st;
   tabi_dtype cd, outdt;
   apply_rule(d->rule, common, &cd, &outdt);
   tc_ew_params p;
   memset(&p, 0, sizeof p);
   p.op = d->op;
   p.cd = cd;
-  tabi_value one = tabi_int(1);
-  scalar_params(alpha ? alpha : &one, cd, &p);
+  p.pi = 1; /* prims::add/sub: alpha 1 */
+  p.pf = p.pc[0] = 1.0;
   if ((st = tc_use_device(c, a, op)) != TABI_OK) return st;
   tabi_tensor *o = NULL;
   if ((st = tc_empty(c, a->dl.device, outdt, nd, shape, &o)) != TABI_OK) return st;
@@ -237,91 +203,97 @@ static tabi_status run_binary(tc_ctx *c, const tabi_call *call, tabi_value *args
 #define DEF_BIN(name, sel, dts, rule)                                       \
   static const ew_desc d_bin_##name = {sel, dts, rule};                     \
   static tabi_status k_bin_##name(TC_ARGS) {                                \
-    return run_binary((tc_ctx *)ctx, call, args, outs, &d_bin_##name, 1, NULL); \
+    return run_binary((tc_ctx *)ctx, call, args, outs, &d_bin_##name); \
   }
 UNARY_LIST(DEF_UN)
 BINARY_LIST(DEF_BIN)
 
-/* aten binary with alpha (add/sub), result_type and broadcasting. */
-static const ew_desc a_add = {TC_B_ADD, ALL, R_SAME}, a_sub = {TC_B_SUB, INTS | FLTS | CPLX, R_SAME},
-                     a_mul = {TC_B_MUL, ALL, R_SAME}, a_div = {TC_B_DIV, ALL, R_TF};
-
-static tabi_status check_alpha(tc_ctx *c, const char *op, const tabi_value *alpha, tabi_dtype common) {
-  if (alpha->tag == TABI_TAG_BOOL && common != TABI_DTYPE_BOOL)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
-                  "%s: argument 'alpha': Boolean alpha only supported for Boolean results "
-                  "(result dtype is %s)", op, tabi_dtype_name(common));
-  if (!tabi_dtype_is_floating(common) && !tabi_dtype_is_complex(common) &&
-      (alpha->tag == TABI_TAG_FLOAT || alpha->tag == TABI_TAG_COMPLEX))
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
-                  "%s: argument 'alpha': for integral input tensors, alpha must not be a "
-                  "floating point number (result dtype is %s)", op, tabi_dtype_name(common));
-  if (!tabi_dtype_is_complex(common) && alpha->tag == TABI_TAG_COMPLEX)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT,
-                  "%s: argument 'alpha': for non-complex input tensors, alpha must not be a "
-                  "complex number", op);
-  return TABI_OK;
-}
-
-static tabi_status aten_alpha(TC_ARGS, const ew_desc *d, int is_sub) {
-  TC_CTX;
-  if (args[0].tag != TABI_TAG_TENSOR || args[1].tag != TABI_TAG_TENSOR)
-    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: expected tensors", OPN);
-  const tabi_value *vs[2] = {&args[0], &args[1]};
-  tabi_dtype common = tc_result_type(vs, 2);
-  if (is_sub) {
-    int ba = tabi_tensor_dtype(args[0].u.t) == TABI_DTYPE_BOOL,
-        bb = tabi_tensor_dtype(args[1].u.t) == TABI_DTYPE_BOOL;
-    if (ba || bb)
-      return TC_ERR(c, TABI_ERR_TYPE,
-                    "%s: Subtraction, the `-` operator, with a bool tensor is not supported "
-                    "(argument '%s' is bool)", OPN, ba ? "self" : "other");
-  }
-  tabi_status st = check_alpha(c, OPN, &args[2], common);
+/* aten unary ops (TC_ATEN_UNARY_LIST): the reference's descriptor plans the
+ * call (dtypes, int-to-float promotion, parameters, their messages), the
+ * engine runs it in one launch, where the decomposition took several (gelu
+ * nine, and a float16 input two conversions more). */
+static tabi_status run_aten_unary(tc_ctx *c, const tabi_call *call, tabi_value *args,
+                                  tabi_value *outs, int which, int sel) {
+  tc_ew_aten_plan pl;
+  tabi_status st = tc_ew_aten_unary_plan(c->h, call, args, which, &pl);
   if (st != TABI_OK) return st;
-  return run_binary(c, call, args, outs, d, 0, &args[2]);
-}
-static tabi_status k_add_t(TC_ARGS) { return aten_alpha(ctx, call, args, outs, &a_add, 0); }
-static tabi_status k_sub_t(TC_ARGS) { return aten_alpha(ctx, call, args, outs, &a_sub, 1); }
-static tabi_status k_mul_t(TC_ARGS) {
-  return run_binary((tc_ctx *)ctx, call, args, outs, &a_mul, 0, NULL);
-}
-static tabi_status k_div_t(TC_ARGS) {
-  return run_binary((tc_ctx *)ctx, call, args, outs, &a_div, 0, NULL);
-}
-
-/* prims::where(pred, a, b): bool pred, same dtypes, same shapes. */
-static tabi_status k_where(TC_ARGS) {
-  TC_CTX;
-  tabi_tensor *t[3] = {args[0].u.t, args[1].u.t, args[2].u.t};
-  tabi_status st;
-  for (int k = 0; k < 3; k++)
-    if ((st = tc_check_cuda(c, t[k], OPN, arg_name(c, call, k))) != TABI_OK) return st;
-  if (tabi_tensor_dtype(t[0]) != TABI_DTYPE_BOOL)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: argument '%s' must be a bool tensor; got dtype %s", OPN,
-                  arg_name(c, call, 0), tabi_dtype_name(tabi_tensor_dtype(t[0])));
-  tabi_dtype da = tabi_tensor_dtype(t[1]);
-  if (tabi_tensor_dtype(t[2]) != da)
-    return TC_ERR(c, TABI_ERR_TYPE, "%s: arguments '%s' and '%s' have different dtypes; prims do "
-                  "not promote", OPN, arg_name(c, call, 1), arg_name(c, call, 2));
-  for (int k = 1; k < 3; k++) {
-    int same = t[k]->dl.ndim == t[0]->dl.ndim;
-    for (int32_t i = 0; same && i < t[0]->dl.ndim; i++) same = t[k]->dl.shape[i] == t[0]->dl.shape[i];
-    if (!same)
-      return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument '%s' has another shape than '%s'; prims do "
-                    "not broadcast", OPN, arg_name(c, call, k), arg_name(c, call, 0));
-  }
-  if ((st = tc_use_device(c, t[0], OPN)) != TABI_OK) return st;
-  tabi_tensor *o = NULL;
-  int32_t nd = t[0]->dl.ndim;
-  if ((st = tc_empty(c, t[0]->dl.device, da, nd, t[0]->dl.shape, &o)) != TABI_OK) return st;
-  tc_operand oo, in[3];
-  tc_operand_of(o, nd, o->dl.shape, &oo);
-  for (int k = 0; k < 3; k++) tc_operand_of(t[k], nd, o->dl.shape, &in[k]);
   tc_ew_params p;
   memset(&p, 0, sizeof p);
-  p.cd = da;
-  st = tc_ew_launch(c, OPN, nd, o->dl.shape, &oo, 3, in, &p, NULL);
+  p.op = sel;
+  p.cd = pl.cd;
+  p.pi = pl.pi;
+  for (int k = 0; k < 3; k++) p.pa[k] = pl.pf[k];
+  return unary_out(c, call, args[0].u.t, (tabi_dtype)pl.outdt, &p, outs);
+}
+#define DEF_AU(name, sel)                                          \
+  static tabi_status k_au_##name(TC_ARGS) {                        \
+    return run_aten_unary((tc_ctx *)ctx, call, args, outs, TC_AU_##name, sel); \
+  }
+TC_ATEN_UNARY_LIST(DEF_AU)
+
+/* aten binary ops: the reference's descriptor plans the call (result_type
+ * with ATen's wrapped-number rules, dtype checks, alpha, broadcasting, the
+ * Scalar operand cast to the compute dtype); the engine runs it in one launch,
+ * a Scalar operand riding in the launch parameters. X(descriptor, selector). */
+#define TC_ATEN_BINARY_SEL(X)                                                                \
+  X(add, TC_B_ADD) X(sub, TC_B_SUB) X(mul, TC_B_MUL) X(div, TC_B_DIV)                         \
+  X(div_trunc, TC_B_DIV_TRUNC) X(div_floor, TC_B_DIV_FLOOR) X(atan2, TC_B_ATAN2)              \
+  X(fmod, TC_B_FMOD) X(remainder, TC_B_REM) X(pow, TC_B_POW) X(pow_ts, TC_B_POW_TS)           \
+  X(maximum, TC_B_MAXIMUM) X(minimum, TC_B_MINIMUM) X(and, TC_B_AND) X(or, TC_B_OR)           \
+  X(xor, TC_B_XOR) X(eq, TC_B_EQ) X(ne, TC_B_NE) X(lt, TC_B_LT) X(le, TC_B_LE) X(gt, TC_B_GT) \
+  X(ge, TC_B_GE) X(land, TC_B_LAND) X(lor, TC_B_LOR) X(lxor, TC_B_LXOR)
+static int ab_sel(int which) {
+#define TC_AB_SEL(name, sel) case TC_AB_##name: return sel;
+  switch (which) { TC_ATEN_BINARY_SEL(TC_AB_SEL) }
+#undef TC_AB_SEL
+  return TC_B_COUNT; /* not reached: the plan refused `which` already */
+}
+#define TC_AB_ONE(name, sel) +1
+static_assert((0 TC_ATEN_BINARY_SEL(TC_AB_ONE)) == TC_AB_COUNT,
+              "TC_ATEN_BINARY_SEL must give every REF_EW_ATEN_BINARY_LIST descriptor a selector");
+
+static tabi_status run_aten_binary(tc_ctx *c, const tabi_call *call, tabi_value *args,
+                                   tabi_value *outs, int which) {
+  const char *op = tc_op_name(c, call);
+  tc_ew_aten_bplan pl;
+  tabi_status st = tc_ew_aten_binary_plan(c->h, call, args, which, &pl);
+  if (st != TABI_OK) return st;
+  tabi_tensor *dev = NULL;
+  for (int k = 0; k < 2; k++) {
+    if (!pl.t[k]) continue;
+    if ((st = tc_check_cuda(c, pl.t[k], op, arg_name(c, call, k))) != TABI_OK) return st;
+    if (!dev) dev = pl.t[k];
+    else if (dev->dl.device.device_id != pl.t[k]->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
+  }
+  if (!dev) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: expected a tensor operand", op);
+  if ((st = tc_use_device(c, dev, op)) != TABI_OK) return st;
+  tabi_tensor *o = NULL;
+  if ((st = tc_empty(c, dev->dl.device, (tabi_dtype)pl.outdt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
+  tc_operand oo, in[2];
+  tc_operand_of(o, pl.nd, pl.shape, &oo);
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  for (int k = 0; k < 2; k++) {
+    if (pl.t[k]) {
+      tc_operand_of(pl.t[k], pl.nd, pl.shape, &in[k]);
+    } else { /* the Scalar: a NULL operand, its value in p */
+      memset(&in[k], 0, sizeof in[k]);
+      in[k].dt = pl.cd;
+      p.si[k] = pl.si[k];
+      p.sf[k][0] = pl.sf[k][0];
+      p.sf[k][1] = pl.sf[k][1];
+    }
+  }
+  p.op = ab_sel(which);
+  p.cd = pl.cd;
+  p.pi = pl.pi;
+  p.pf = pl.pf;
+  p.pc[0] = pl.pc[0];
+  p.pc[1] = pl.pc[1];
+  int zero_div = 0;
+  st = tc_ew_launch(c, op, pl.nd, pl.shape, &oo, 2, in, &p, &zero_div);
+  if (st == TABI_OK && zero_div) st = tc_ew_aten_zero_div_error(c->h, call);
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, o);
     return st;
@@ -329,6 +301,105 @@ static tabi_status k_where(TC_ARGS) {
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
 }
+static tabi_status run_aten_sub(TC_ARGS, int scalar_form) {
+  tabi_status st = tc_ew_aten_sub_check(((tc_ctx *)ctx)->h, call, args, scalar_form);
+  if (st != TABI_OK) return st;
+  return run_aten_binary((tc_ctx *)ctx, call, args, outs, TC_AB_sub);
+}
+static tabi_status run_aten_div_mode(TC_ARGS) {
+  int which = TC_AB_div;
+  tabi_status st = tc_ew_aten_div_mode(((tc_ctx *)ctx)->h, call, args, &which);
+  if (st != TABI_OK) return st;
+  return run_aten_binary((tc_ctx *)ctx, call, args, outs, which);
+}
+
+/* X(kernel, aten op, how): the aten binary ops, each a thin kernel. */
+#define TC_ATEN_BINARY_OPS(X)                                                            \
+  X(add_t, "aten::add.Tensor", B(add)) X(add_s, "aten::add.Scalar", B(add))               \
+  X(sub_t, "aten::sub.Tensor", run_aten_sub(ctx, call, args, outs, 0))                    \
+  X(sub_s, "aten::sub.Scalar", run_aten_sub(ctx, call, args, outs, 1))                    \
+  X(mul_t, "aten::mul.Tensor", B(mul)) X(mul_s, "aten::mul.Scalar", B(mul))               \
+  X(div_t, "aten::div.Tensor", B(div)) X(div_s, "aten::div.Scalar", B(div))               \
+  X(div_tm, "aten::div.Tensor_mode", run_aten_div_mode(ctx, call, args, outs))            \
+  X(div_sm, "aten::div.Scalar_mode", run_aten_div_mode(ctx, call, args, outs))            \
+  X(atan2, "aten::atan2", B(atan2))                                                       \
+  X(fmod_t, "aten::fmod.Tensor", B(fmod)) X(fmod_s, "aten::fmod.Scalar", B(fmod))         \
+  X(rem_t, "aten::remainder.Tensor", B(remainder))                                        \
+  X(rem_s, "aten::remainder.Scalar", B(remainder))                                        \
+  X(pow_tt, "aten::pow.Tensor_Tensor", B(pow)) X(pow_s, "aten::pow.Scalar", B(pow))       \
+  X(pow_ts, "aten::pow.Tensor_Scalar", B(pow_ts))                                         \
+  X(maximum, "aten::maximum", B(maximum)) X(minimum, "aten::minimum", B(minimum))         \
+  X(and_t, "aten::bitwise_and.Tensor", B(and)) X(and_s, "aten::bitwise_and.Scalar", B(and)) \
+  X(or_t, "aten::bitwise_or.Tensor", B(or)) X(or_s, "aten::bitwise_or.Scalar", B(or))     \
+  X(xor_t, "aten::bitwise_xor.Tensor", B(xor)) X(xor_s, "aten::bitwise_xor.Scalar", B(xor)) \
+  X(eq_t, "aten::eq.Tensor", B(eq)) X(eq_s, "aten::eq.Scalar", B(eq))                     \
+  X(ne_t, "aten::ne.Tensor", B(ne)) X(ne_s, "aten::ne.Scalar", B(ne))                     \
+  X(lt_t, "aten::lt.Tensor", B(lt)) X(lt_s, "aten::lt.Scalar", B(lt))                     \
+  X(le_t, "aten::le.Tensor", B(le)) X(le_s, "aten::le.Scalar", B(le))                     \
+  X(gt_t, "aten::gt.Tensor", B(gt)) X(gt_s, "aten::gt.Scalar", B(gt))                     \
+  X(ge_t, "aten::ge.Tensor", B(ge)) X(ge_s, "aten::ge.Scalar", B(ge))                     \
+  X(land, "aten::logical_and", B(land)) X(lor, "aten::logical_or", B(lor))                \
+  X(lxor, "aten::logical_xor", B(lxor))
+#define B(name) run_aten_binary((tc_ctx *)ctx, call, args, outs, TC_AB_##name)
+#define DEF_AB(kname, opname, how) \
+  static tabi_status k_ab_##kname(TC_ARGS) { return how; }
+TC_ATEN_BINARY_OPS(DEF_AB)
+#undef B
+
+/* where: aten::where.self (prim 0: promotion, broadcasting, a uint8
+ * condition accepted) and prims::where (1), planned by the reference. */
+static tabi_status run_where(tc_ctx *c, const tabi_call *call, tabi_value *args,
+                             tabi_value *outs, int prim) {
+  const char *op = tc_op_name(c, call);
+  tc_ew_where_plan pl;
+  tabi_status st = tc_ew_aten_where_plan(c->h, call, args, prim, &pl);
+  if (st != TABI_OK) return st;
+  tabi_tensor *t[3] = {args[0].u.t, args[1].u.t, args[2].u.t};
+  for (int k = 0; k < 3; k++) {
+    if ((st = tc_check_cuda(c, t[k], op, arg_name(c, call, k))) != TABI_OK) return st;
+    if (t[k]->dl.device.device_id != t[0]->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
+  }
+  if ((st = tc_use_device(c, t[0], op)) != TABI_OK) return st;
+  tabi_tensor *o = NULL;
+  if ((st = tc_empty(c, t[0]->dl.device, (tabi_dtype)pl.rt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
+  tc_operand oo, in[3];
+  tc_operand_of(o, pl.nd, pl.shape, &oo);
+  for (int k = 0; k < 3; k++) tc_operand_of(t[k], pl.nd, pl.shape, &in[k]);
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  p.cd = pl.rt;
+  st = tc_ew_launch(c, op, pl.nd, pl.shape, &oo, 3, in, &p, NULL);
+  if (st != TABI_OK) {
+    c->h->tensor_release(c->h->ctx, o);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(o);
+  return TABI_OK;
+}
+static tabi_status k_where(TC_ARGS) { return run_where((tc_ctx *)ctx, call, args, outs, 1); }
+static tabi_status k_where_self(TC_ARGS) { return run_where((tc_ctx *)ctx, call, args, outs, 0); }
+
+/* clamp/hardtanh with Scalar bounds, planned by the reference (promotion, the
+ * bounds cast and checked, NaN rules): one TC_U_CLAMP launch. */
+static tabi_status run_clamp(tc_ctx *c, const tabi_call *call, tabi_value *args,
+                             tabi_value *outs, int hardtanh) {
+  tc_ew_clamp_plan pl;
+  tabi_status st = tc_ew_aten_clamp_plan(c->h, call, args, hardtanh, &pl);
+  if (st != TABI_OK) return st;
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  p.op = TC_U_CLAMP;
+  p.cd = pl.rt;
+  p.pi = pl.flags;
+  p.si[0] = pl.lo_i;
+  p.si[1] = pl.hi_i;
+  p.pa[0] = pl.lo_f;
+  p.pa[1] = pl.hi_f;
+  return unary_out(c, call, args[0].u.t, (tabi_dtype)pl.rt, &p, outs);
+}
+static tabi_status k_clamp(TC_ARGS) { return run_clamp((tc_ctx *)ctx, call, args, outs, 0); }
+static tabi_status k_hardtanh(TC_ARGS) { return run_clamp((tc_ctx *)ctx, call, args, outs, 1); }
 
 static tabi_status k_convert(TC_ARGS) {
   TC_CTX;
@@ -361,7 +432,6 @@ static tabi_status k_conj(TC_ARGS) {
  * input), then resizes out to the result's shape when it differs (ATen's
  * resize_output, through the host, which keeps out's device) and copies with
  * conversion; out's dtype must be one the result can be cast to. */
-static const ew_desc a_atan2 = {TC_B_ATAN2, BI | FLTS, R_TF};
 static int can_cast(tabi_dtype from, tabi_dtype to) {
   if (tabi_dtype_is_complex(from) && !tabi_dtype_is_complex(to)) return 0;
   if (tabi_dtype_is_floating(from) && tabi_dtype_is_integral(to, 1)) return 0;
@@ -377,7 +447,7 @@ static tabi_status k_atan2_out(TC_ARGS) {
   if (args[0].tag == TABI_TAG_TENSOR && out->dl.device.device_id != args[0].u.t->dl.device.device_id)
     return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", OPN);
   tabi_value r;
-  if ((st = run_binary(c, call, args, &r, &a_atan2, 0, NULL)) != TABI_OK) return st;
+  if ((st = run_aten_binary(c, call, args, &r, TC_AB_atan2)) != TABI_OK) return st;
   tabi_dtype rd = tabi_tensor_dtype(r.u.t), od = tabi_tensor_dtype(out);
   if (!can_cast(rd, od))
     st = TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'out': result type %s can't be cast to the desired "
@@ -395,14 +465,16 @@ static tabi_status k_atan2_out(TC_ARGS) {
 
 #define REG_UN(name, sel, dts, rule) {"prims::" #name, k_un_##name},
 #define REG_BIN(name, sel, dts, rule) {"prims::" #name, k_bin_##name},
+#define REG_AU(name, sel) {"aten::" #name, k_au_##name},
 TC_KTABLE tc_kernel tc_ew_kernels[] = {
-    UNARY_LIST(REG_UN) BINARY_LIST(REG_BIN)
+    UNARY_LIST(REG_UN) BINARY_LIST(REG_BIN) TC_ATEN_UNARY_LIST(REG_AU)
     {"prims::where", k_where},
+    {"aten::where.self", k_where_self},
+    {"aten::clamp", k_clamp},
+    {"aten::hardtanh", k_hardtanh},
     {"prims::convert_element_type", k_convert},
     {"prims::conj", k_conj},
-    {"aten::add.Tensor", k_add_t},
-    {"aten::sub.Tensor", k_sub_t},
-    {"aten::mul.Tensor", k_mul_t},
-    {"aten::div.Tensor", k_div_t},
+#define REG_AB(kname, opname, how) {opname, k_ab_##kname},
+    TC_ATEN_BINARY_OPS(REG_AB)
     {"aten::atan2.out", k_atan2_out},
     {NULL, NULL}};

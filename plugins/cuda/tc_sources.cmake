@@ -30,6 +30,12 @@ set(tc_kernel_host_sources
   ${tc_dir}/tc_ref_glue.c
   ${tc_dir}/tc_algo_cache.c
   ${tc_ref_dir}/ref_reduce_util.c
+  ${tc_ref_dir}/ref_elementwise.c # the aten descriptors (tc_ew_aten_unary/binary_plan)
+  ${tc_ref_dir}/ref_elementwise2.c
+  ${tc_ref_dir}/ref_elementwise3.c
+  ${tc_ref_dir}/ref_elementwise_drive.c
+  ${tc_ref_dir}/ref_elementwise_special.c
+  ${tc_ref_dir}/ref_cplx_util.c
   ${tc_ref_dir}/ref_padup_check.c
   ${tc_ref_dir}/ref_pool_check.c
   ${tc_ref_dir}/ref_misc_check.c

@@ -50,5 +50,7 @@ void idx_cases(void);
 void svd_cases(void);
 void rows_cases(void);
 void red_cases(void); /* test_cuda_ops_red.c */
+void aten_unary_cases(void); /* test_cuda_ops_misc.c */
+void aten_binary_cases(void);
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

@@ -144,6 +144,8 @@ int main(int argc, char **argv) {
    * (every case draws from one urand sequence) */
   rows_cases(); /* softmax and layer norm rows of every length class (tc_nn.cu) */
   red_cases();  /* reductions, argmax, sort, cumsum at sizes that take every path */
+  aten_unary_cases(); /* aten unary ops run natively (TC_ATEN_UNARY_LIST) */
+  aten_binary_cases(); /* and the binary ones (TC_ATEN_BINARY_OPS) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -440,3 +440,118 @@ void svd_cases(void) {
   svd_case(TABI_DTYPE_FLOAT64, 2, s6, 1, 0); /* completion of 280 columns */
   for (int d = 0; d < 4; d++) svd_case(dts[d], 3, s0, 0, 1);
 }
+
+/* The aten unary ops the GPU plugins run natively (TC_ATEN_UNARY_LIST, one
+ * launch each): activations with their parameters, int-to-float promotion,
+ * bool results, complex, and the reference's messages for bad arguments. */
+void aten_unary_cases(void) {
+  const int64_t s[3] = {3, 517, 129};
+  const tabi_dtype fdt[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[4] = {1.3e-6, 1e-7, 1e-3, 1.6e-2};
+  for (int d = 0; d < 4; d++) {
+    compare("aten::gelu", fdt[d], 1, 3, s, (tabi_value[]){tabi_string("none", 4)}, 1, frt[d], 1e-5);
+    compare("aten::gelu", fdt[d], 1, 3, s, (tabi_value[]){tabi_string("tanh", 4)}, 1, frt[d], 1e-5);
+    compare("aten::sigmoid", fdt[d], 1, 3, s, NULL, 0, frt[d], 1e-5);
+    compare("aten::relu", fdt[d], 1, 3, s, NULL, 0, 0, 0);
+    compare("aten::elu", fdt[d], 1, 3, s, (tabi_value[]){tabi_float(1.5), tabi_float(1.0507), tabi_float(0.8)}, 3,
+            frt[d], 1e-5);
+    compare("aten::leaky_relu", fdt[d], 1, 3, s, (tabi_value[]){tabi_float(0.02)}, 1, frt[d], 1e-5);
+    compare("aten::tanh", fdt[d], 1, 3, s, NULL, 0, frt[d], 1e-5);
+    compare("aten::erf", fdt[d], 1, 3, s, NULL, 0, frt[d], 1e-5);
+  }
+  compare("aten::sigmoid", TABI_DTYPE_INT32, 1, 3, s, NULL, 0, 1.3e-6, 1e-5); /* float32 result */
+  compare("aten::exp", TABI_DTYPE_UINT8, 1, 3, s, NULL, 0, 1.3e-6, 1e-5);
+  compare("aten::abs", TABI_DTYPE_INT64, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::relu", TABI_DTYPE_INT16, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::bitwise_not", TABI_DTYPE_INT32, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::logical_not", TABI_DTYPE_FLOAT32, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::isnan", TABI_DTYPE_FLOAT16, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::sigmoid", TABI_DTYPE_COMPLEX64, 1, 3, s, NULL, 0, 1.3e-6, 1e-5);
+  compare("aten::sqrt", TABI_DTYPE_COMPLEX128, 1, 3, s, NULL, 0, 1e-7, 1e-7);
+  compare("aten::round", TABI_DTYPE_FLOAT32, 1, 3, s, NULL, 0, 0, 0);
+  same_error("aten::gelu", 3, s, (tabi_value[]){tabi_string("tan", 3)}, 1);
+  same_error("aten::bitwise_not", 3, s, NULL, 0);
+  same_error("aten::leaky_relu", 3, s, (tabi_value[]){tabi_float(1e300)}, 1);
+}
+
+/* The aten binary ops run natively (TC_ATEN_BINARY_OPS): Scalar operands in
+ * the launch parameters, alpha, promotion, rounding modes, broadcasting. */
+void aten_binary_cases(void) {
+  const int64_t s[3] = {3, 517, 129};
+  compare("aten::add.Scalar", TABI_DTYPE_FLOAT32, 1, 3, s, (tabi_value[]){tabi_float(2.5), tabi_int(1)}, 2, 1.3e-6, 1e-5);
+  compare("aten::add.Scalar", TABI_DTYPE_BFLOAT16, 1, 3, s, (tabi_value[]){tabi_float(0.1), tabi_float(3)}, 2, 1.6e-2, 1e-5);
+  compare("aten::sub.Tensor", TABI_DTYPE_FLOAT64, 2, 3, s, (tabi_value[]){tabi_float(0.5)}, 1, 1e-7, 1e-7);
+  compare("aten::sub.Scalar", TABI_DTYPE_INT32, 1, 3, s, (tabi_value[]){tabi_int(7), tabi_int(3)}, 2, 0, 0);
+  compare("aten::mul.Scalar", TABI_DTYPE_INT16, 1, 3, s, (tabi_value[]){tabi_int(3)}, 1, 0, 0);
+  compare("aten::mul.Scalar", TABI_DTYPE_INT64, 1, 3, s, (tabi_value[]){tabi_float(0.25)}, 1, 1.3e-6, 1e-5); /* float32 */
+  compare("aten::div.Scalar", TABI_DTYPE_INT64, 1, 3, s, (tabi_value[]){tabi_int(3)}, 1, 1.3e-6, 1e-5);
+  compare("aten::div.Tensor_mode", TABI_DTYPE_FLOAT32, 2, 3, s, (tabi_value[]){tabi_string("floor", 5)}, 1, 1.3e-6, 1e-5);
+  compare("aten::div.Scalar_mode", TABI_DTYPE_INT32, 1, 3, s, (tabi_value[]){tabi_int(-3), tabi_string("floor", 5)}, 2, 0, 0);
+  compare("aten::div.Scalar_mode", TABI_DTYPE_FLOAT16, 1, 3, s, (tabi_value[]){tabi_float(0.3), tabi_string("trunc", 5)}, 2, 1e-3, 1e-5);
+  compare("aten::pow.Tensor_Scalar", TABI_DTYPE_FLOAT32, 1, 3, s, (tabi_value[]){tabi_int(2)}, 1, 1.3e-6, 1e-5);
+  compare("aten::pow.Tensor_Scalar", TABI_DTYPE_FLOAT64, 1, 3, s, (tabi_value[]){tabi_float(0.5)}, 1, 1e-7, 1e-7);
+  compare("aten::pow.Tensor_Scalar", TABI_DTYPE_COMPLEX64, 1, 3, s, (tabi_value[]){tabi_float(-0.5)}, 1, 1.3e-6, 1e-5);
+  compare("aten::pow.Tensor_Tensor", TABI_DTYPE_FLOAT32, 2, 3, s, NULL, 0, 1.3e-6, 1e-5);
+  compare("aten::remainder.Scalar", TABI_DTYPE_FLOAT32, 1, 3, s, (tabi_value[]){tabi_float(-1.5)}, 1, 1.3e-6, 1e-5);
+  compare("aten::fmod.Tensor", TABI_DTYPE_FLOAT64, 2, 3, s, NULL, 0, 1e-7, 1e-7);
+  compare("aten::atan2", TABI_DTYPE_FLOAT16, 2, 3, s, NULL, 0, 1e-3, 1e-5);
+  compare("aten::maximum", TABI_DTYPE_BFLOAT16, 2, 3, s, NULL, 0, 0, 0);
+  compare("aten::minimum", TABI_DTYPE_INT8, 2, 3, s, NULL, 0, 0, 0);
+  compare("aten::eq.Scalar", TABI_DTYPE_INT32, 1, 3, s, (tabi_value[]){tabi_int(1)}, 1, 0, 0);
+  compare("aten::lt.Tensor", TABI_DTYPE_FLOAT64, 2, 3, s, NULL, 0, 0, 0);
+  compare("aten::ge.Scalar", TABI_DTYPE_FLOAT16, 1, 3, s, (tabi_value[]){tabi_float(0.5)}, 1, 0, 0);
+  compare("aten::bitwise_xor.Scalar", TABI_DTYPE_INT16, 1, 3, s, (tabi_value[]){tabi_int(5)}, 1, 0, 0);
+  compare("aten::bitwise_and.Tensor", TABI_DTYPE_UINT8, 2, 3, s, NULL, 0, 0, 0);
+  compare("aten::logical_and", TABI_DTYPE_FLOAT32, 2, 3, s, NULL, 0, 0, 0);
+  compare("aten::logical_xor", TABI_DTYPE_COMPLEX128, 2, 3, s, NULL, 0, 0, 0);
+  /* broadcasting: [3, 1, 129] against [517, 1] */
+  {
+    const int64_t sa[3] = {3, 1, 129}, sb[2] = {517, 1};
+    double *ha = malloc(sizeof(double) * 3 * 129), *hb = malloc(sizeof(double) * 517);
+    for (int i = 0; i < 3 * 129; i++) ha[i] = urand() * 4 - 2;
+    for (int i = 0; i < 517; i++) hb[i] = urand() * 4 - 2;
+    tabi_tensor *ga = NULL, *ra = NULL, *gb = NULL, *rb = NULL;
+    both_tensor(TABI_DTYPE_FLOAT32, 3, sa, ha, &ga, &ra);
+    both_tensor(TABI_DTYPE_FLOAT16, 2, sb, hb, &gb, &rb); /* promotes to float32 */
+    tabi_value gv[3] = {tabi_tensor_value(ga), tabi_tensor_value(gb), tabi_float(-2)};
+    tabi_value rv[3] = {tabi_tensor_value(ra), tabi_tensor_value(rb), tabi_float(-2)};
+    compare_built("aten::add.Tensor", gv, rv, 3, 1.3e-6, 1e-5);
+    compare_built("aten::gt.Tensor", gv, rv, 2, 0, 0);
+    tabi_tensor_release(ga);
+    tabi_tensor_release(ra);
+    tabi_tensor_release(gb);
+    tabi_tensor_release(rb);
+    free(ha);
+    free(hb);
+  }
+  /* clamp and hardtanh with Scalar bounds; where.self with promotion and broadcasting */
+  compare("aten::clamp", TABI_DTYPE_FLOAT32, 1, 3, s, (tabi_value[]){tabi_float(-0.5), tabi_float(0.75)}, 2, 0, 0);
+  compare("aten::clamp", TABI_DTYPE_INT32, 1, 3, s, (tabi_value[]){tabi_none(), tabi_float(0.5)}, 2, 0, 0);
+  compare("aten::clamp", TABI_DTYPE_BFLOAT16, 1, 3, s, (tabi_value[]){tabi_float(NAN), tabi_float(1)}, 2, 0, 0);
+  compare("aten::hardtanh", TABI_DTYPE_FLOAT16, 1, 3, s, (tabi_value[]){tabi_float(-1), tabi_float(1)}, 2, 0, 0);
+  compare("aten::hardtanh", TABI_DTYPE_INT64, 1, 3, s, (tabi_value[]){tabi_float(-1.5), tabi_float(0.9)}, 2, 0, 0);
+  {
+    const int64_t sc[3] = {3, 517, 1}, sx[3] = {3, 517, 129}, sy[1] = {129};
+    double *hc = malloc(sizeof(double) * 3 * 517), *hx = malloc(sizeof(double) * 3 * 517 * 129),
+           *hy = malloc(sizeof(double) * 129);
+    for (int i = 0; i < 3 * 517; i++) hc[i] = urand() < 0.5 ? 0 : 1;
+    for (int i = 0; i < 3 * 517 * 129; i++) hx[i] = urand() * 4 - 2;
+    for (int i = 0; i < 129; i++) hy[i] = urand() * 4 - 2;
+    tabi_tensor *gc, *rc, *gx, *rx, *gy, *ry;
+    both_tensor(TABI_DTYPE_BOOL, 3, sc, hc, &gc, &rc);
+    both_tensor(TABI_DTYPE_FLOAT16, 3, sx, hx, &gx, &rx);
+    both_tensor(TABI_DTYPE_FLOAT64, 1, sy, hy, &gy, &ry); /* promotes to float64 */
+    tabi_value gv[3] = {tabi_tensor_value(gc), tabi_tensor_value(gx), tabi_tensor_value(gy)};
+    tabi_value rv[3] = {tabi_tensor_value(rc), tabi_tensor_value(rx), tabi_tensor_value(ry)};
+    compare_built("aten::where.self", gv, rv, 3, 0, 0);
+    tabi_tensor *t[6] = {gc, rc, gx, rx, gy, ry};
+    for (int k = 0; k < 6; k++) tabi_tensor_release(t[k]);
+    free(hc);
+    free(hx);
+    free(hy);
+  }
+  same_error("aten::clamp", 3, s, (tabi_value[]){tabi_none(), tabi_none()}, 2);
+  same_error("aten::div.Scalar_mode", 3, s, (tabi_value[]){tabi_float(2), tabi_string("round", 5)}, 2);
+  same_error("aten::bitwise_and.Scalar", 3, s, (tabi_value[]){tabi_int(1)}, 1);
+  same_error("aten::add.Scalar", 3, s, (tabi_value[]){tabi_float(1), tabi_complex(1, 1)}, 2);
+}
