@@ -141,6 +141,23 @@ int main(int argc, char **argv) {
   copy_ms /= 20;
   printf("{\"name\": \"add_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", add_ms, 3.0 * bytes / add_ms / 1e6);
   printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms, 2.0 * bytes / copy_ms / 1e6);
+  /* aten elementwise ops that now run in one launch (no bar in issue 7) */
+  {
+    job ge = mk3("aten::gelu", 1, tabi_tensor_value(x), tabi_string("none", 4), tabi_none());
+    ge.nargs = 2;
+    double ms = time_ms(&ge, 20);
+    printf("{\"name\": \"gelu_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 2.0 * bytes / ms / 1e6);
+    job ms2 = mk3("aten::mul.Scalar", 1, tabi_tensor_value(x), tabi_float(2.5), tabi_none());
+    ms2.nargs = 2;
+    ms = time_ms(&ms2, 20);
+    printf("{\"name\": \"mul_scalar_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 2.0 * bytes / ms / 1e6);
+    tabi_tensor *xh = randt(TABI_DTYPE_FLOAT16, 1, big);
+    job re = mk3("aten::relu", 1, tabi_tensor_value(xh), tabi_none(), tabi_none());
+    re.nargs = 1;
+    ms = time_ms(&re, 20);
+    printf("{\"name\": \"relu_f16_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.0 * bytes / ms / 1e6);
+    tabi_tensor_release(xh);
+  }
   /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */
   {
     /* aten::sum lowers to prims::sum (through the decomp plugin, not loaded here) */

@@ -54,6 +54,11 @@ def main():
     y = torch.rand(N28, device=dev)
     t["add_f32_2^28"] = cuda_ms(lambda: torch.add(x, y), 20)
     t["copy_d2d_2^28"] = cuda_ms(lambda: y.copy_(x), 20)
+    t["gelu_f32_2^28"] = cuda_ms(lambda: torch.nn.functional.gelu(x), 20)
+    t["mul_scalar_f32_2^28"] = cuda_ms(lambda: torch.mul(x, 2.5), 20)
+    xh = x if SMOKE else x.half()  # torch 1.13 has no float16 CPU relu
+    t["relu_f16_2^28"] = cuda_ms(lambda: torch.relu(xh), 20)
+    del xh
     t["sum_f32_2^28"] = cuda_ms(lambda: torch.sum(x), 20)
     t["argmax_f32_2^28"] = cuda_ms(lambda: torch.argmax(x), 20)
     del x, y
