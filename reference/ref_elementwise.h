@@ -16,7 +16,7 @@
 #define TABI_REF_ELEMENTWISE_H
 
 #include "ref.h"
-#include "ref_ew_lists.h"
+#include "ref_op_lists.h"
 
 /* A value in its compute category; which member is live follows the dtype. */
 typedef struct ref_ew_val {

@@ -21,7 +21,9 @@
 
 #include <math.h>
 
-enum { RED_SUM, RED_PROD, RED_MEAN, RED_AMAX, RED_AMIN, RED_ANY, RED_VAR };
+enum { RED_SUM = REF_RED_SUM, RED_PROD = REF_RED_PROD, RED_MEAN = REF_RED_MEAN,
+       RED_AMAX = REF_RED_AMAX, RED_AMIN = REF_RED_AMIN, RED_ANY = REF_RED_ANY,
+       RED_VAR = REF_RED_VAR };
 
 /* NaN-propagating max/min that keep the first of equal values. */
 static double pick_f(int kind, double acc, double v) {
@@ -111,53 +113,64 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
   return TABI_OK;
 }
 
-/* --- sum / prod / mean ------------------------------------------------------ */
+/* --- the aten reductions' plans ---------------------------------------------- */
+
+/* A plan that reduces self over r as `kind`, reading it as `as`, into out_dt. */
+static tabi_status planned(const ref_red *r, int kind, tabi_dtype as, tabi_dtype out_dt,
+                           int64_t correction, ref_red_aten_plan *out) {
+  out->r = *r;
+  out->kind = kind;
+  out->as = as;
+  out->out_dt = out_dt;
+  out->correction = correction;
+  return TABI_OK;
+}
 
 /* sum/prod: `dtype=` casts first; without it integers and bool give int64. */
 static tabi_status sum_prod(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
                             const ref_red *r, int kind, const tabi_value *dtype_arg,
-                            tabi_value *outs) {
+                            ref_red_aten_plan *out) {
   tabi_dtype dt = tabi_tensor_dtype(self), want = ref_red_opt_dtype(dtype_arg);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
   if (st != TABI_OK) return st;
   if (want != TABI_DTYPE_INVALID) {
     st = ref_check_dtype(h, call, "dtype", want, REF_DTS_ALL);
     if (st != TABI_OK) return st;
-    return reduce_run(h, call, self, r, kind, want, want, 0, outs);
+    return planned(r, kind, want, want, 0, out);
   }
   tabi_dtype out_dt = tabi_dtype_is_integral(dt, 1) ? TABI_DTYPE_INT64 : dt;
-  return reduce_run(h, call, self, r, kind, dt, out_dt, 0, outs);
+  return planned(r, kind, dt, out_dt, 0, out);
 }
 
-static tabi_status k_sum_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_red_plan_sum_dim(const tabi_host_api *h, const tabi_call *call,
+                                 const tabi_value *args, ref_red_aten_plan *out) {
   ref_red r;
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_SUM, &args[3], outs);
+  return sum_prod(h, call, args[0].u.t, &r, RED_SUM, &args[3], out);
 }
 
-static tabi_status k_prod(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_red_plan_prod(const tabi_host_api *h, const tabi_call *call,
+                              const tabi_value *args, ref_red_aten_plan *out) {
   ref_red r;
   tabi_value none = tabi_none();
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &none, REF_RED_EMPTY_IS_ALL, 0, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[1], outs);
+  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[1], out);
 }
 
-static tabi_status k_prod_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_red_plan_prod_dim(const tabi_host_api *h, const tabi_call *call,
+                                  const tabi_value *args, ref_red_aten_plan *out) {
   ref_red r;
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[3], outs);
+  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[3], out);
 }
 
-static tabi_status mean_run(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
-                            const ref_red *r, const tabi_value *dtype_arg, tabi_value *outs) {
+static tabi_status mean_plan(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
+                             const ref_red *r, const tabi_value *dtype_arg, ref_red_aten_plan *out) {
   tabi_dtype dt = tabi_tensor_dtype(self), want = ref_red_opt_dtype(dtype_arg);
   const uint32_t fc = REF_DTS_FLOAT | REF_DTS_COMPLEX;
   if (want != TABI_DTYPE_INVALID) {
@@ -168,67 +181,64 @@ static tabi_status mean_run(const tabi_host_api *h, const tabi_call *call, const
                      ref_op_name(h, call), tabi_dtype_name(want));
     tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
     if (st != TABI_OK) return st;
-    return reduce_run(h, call, self, r, RED_MEAN, want, want, 0, outs);
+    return planned(r, RED_MEAN, want, want, 0, out);
   }
   if (dt < 0 || dt >= 32 || !(fc & REF_DT(dt)))
     return REF_ERR(h, TABI_ERR_TYPE,
                    "%s: could not infer output dtype. Input dtype must be either a floating "
                    "point or complex dtype. Got: %s (argument 'self')",
                    ref_op_name(h, call), tabi_dtype_name(dt));
-  return reduce_run(h, call, self, r, RED_MEAN, dt, dt, 0, outs);
+  return planned(r, RED_MEAN, dt, dt, 0, out);
 }
 
-static tabi_status k_mean(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_red_plan_mean(const tabi_host_api *h, const tabi_call *call,
+                              const tabi_value *args, ref_red_aten_plan *out) {
   ref_red r;
   tabi_value none = tabi_none();
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &none, REF_RED_EMPTY_IS_ALL, 0, &r);
   if (st != TABI_OK) return st;
-  return mean_run(h, call, args[0].u.t, &r, &args[1], outs);
+  return mean_plan(h, call, args[0].u.t, &r, &args[1], out);
 }
 
-static tabi_status k_mean_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+tabi_status ref_red_plan_mean_dim(const tabi_host_api *h, const tabi_call *call,
+                                  const tabi_value *args, ref_red_aten_plan *out) {
   ref_red r;
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return mean_run(h, call, args[0].u.t, &r, &args[3], outs);
+  return mean_plan(h, call, args[0].u.t, &r, &args[3], out);
 }
 
-/* --- amax / amin / any ------------------------------------------------------ */
-
-static tabi_status minmax_run(const tabi_host_api *h, const tabi_call *call,
-                              const tabi_tensor *self, const ref_red *r, int kind,
-                              tabi_dtype out_dt, tabi_value *outs) {
+static tabi_status minmax_plan(const tabi_host_api *h, const tabi_call *call,
+                               const tabi_tensor *self, const ref_red *r, int kind,
+                               tabi_dtype out_dt, ref_red_aten_plan *out) {
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_BOOL | REF_DTS_INT | REF_DTS_FLOAT);
   if (st != TABI_OK) return st;
   st = ref_red_check_nonempty(h, call, self, r);
   if (st != TABI_OK) return st;
-  return reduce_run(h, call, self, r, kind, dt, out_dt, 0, outs);
+  return planned(r, kind, dt, out_dt, 0, out);
 }
 
-static tabi_status k_amax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status amax_amin(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             int kind, ref_red_aten_plan *out) {
   ref_red r;
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return minmax_run(h, call, args[0].u.t, &r, RED_AMAX, tabi_tensor_dtype(args[0].u.t), outs);
+  return minmax_plan(h, call, args[0].u.t, &r, kind, tabi_tensor_dtype(args[0].u.t), out);
+}
+tabi_status ref_red_plan_amax(const tabi_host_api *h, const tabi_call *call,
+                              const tabi_value *args, ref_red_aten_plan *out) {
+  return amax_amin(h, call, args, RED_AMAX, out);
+}
+tabi_status ref_red_plan_amin(const tabi_host_api *h, const tabi_call *call,
+                              const tabi_value *args, ref_red_aten_plan *out) {
+  return amax_amin(h, call, args, RED_AMIN, out);
 }
 
-static tabi_status k_amin(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
-  ref_red r;
-  tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
-                                (int)args[2].u.i, &r);
-  if (st != TABI_OK) return st;
-  return minmax_run(h, call, args[0].u.t, &r, RED_AMIN, tabi_tensor_dtype(args[0].u.t), outs);
-}
-
-static tabi_status any_run(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
-                           const tabi_value *dims, int keepdim, tabi_value *outs) {
+static tabi_status any_plan(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
+                            const tabi_value *dims, int keepdim, ref_red_aten_plan *out) {
   ref_red r;
   tabi_dtype dt = tabi_tensor_dtype(self);
   tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
@@ -236,27 +246,25 @@ static tabi_status any_run(const tabi_host_api *h, const tabi_call *call, const 
   st = ref_red_init(h, call, "dim", self, dims, REF_RED_EMPTY_IS_ALL, keepdim, &r);
   if (st != TABI_OK) return st;
   tabi_dtype out_dt = dt == TABI_DTYPE_UINT8 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL;
-  return reduce_run(h, call, self, &r, RED_ANY, dt, out_dt, 0, outs);
+  return planned(&r, RED_ANY, dt, out_dt, 0, out);
 }
-
-static tabi_status k_any(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+tabi_status ref_red_plan_any(const tabi_host_api *h, const tabi_call *call,
+                             const tabi_value *args, ref_red_aten_plan *out) {
   tabi_value none = tabi_none();
-  return any_run(ctx, call, args[0].u.t, &none, 0, outs);
+  return any_plan(h, call, args[0].u.t, &none, 0, out);
+}
+tabi_status ref_red_plan_any_dim(const tabi_host_api *h, const tabi_call *call,
+                                 const tabi_value *args, ref_red_aten_plan *out) {
+  return any_plan(h, call, args[0].u.t, &args[1], (int)args[2].u.i, out);
+}
+tabi_status ref_red_plan_any_dims(const tabi_host_api *h, const tabi_call *call,
+                                  const tabi_value *args, ref_red_aten_plan *out) {
+  return any_plan(h, call, args[0].u.t, &args[1], (int)args[2].u.i, out);
 }
 
-static tabi_status k_any_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return any_run(ctx, call, args[0].u.t, &args[1], (int)args[2].u.i, outs);
-}
-
-static tabi_status k_any_dims(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return any_run(ctx, call, args[0].u.t, &args[1], (int)args[2].u.i, outs);
-}
-
-/* --- var ----------------------------------------------------------------------- */
-
-static tabi_status var_run(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
-                           const tabi_value *dims, int empty_is_all, int keepdim,
-                           int64_t correction, tabi_dtype out_dt, tabi_value *outs) {
+static tabi_status var_plan(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
+                            const tabi_value *dims, int empty_is_all, int keepdim,
+                            int64_t correction, tabi_dtype out_dt, ref_red_aten_plan *out) {
   tabi_dtype dt = tabi_tensor_dtype(self);
   if (dt < 0 || dt >= 32 || !((REF_DTS_FLOAT | REF_DTS_COMPLEX) & REF_DT(dt)))
     return REF_ERR(h, TABI_ERR_TYPE,
@@ -267,20 +275,31 @@ static tabi_status var_run(const tabi_host_api *h, const tabi_call *call, const 
   tabi_status st = ref_red_init(h, call, "dim", self, dims, empty_is_all, keepdim, &r);
   if (st != TABI_OK) return st;
   if (out_dt == TABI_DTYPE_INVALID) out_dt = ref_red_real_dtype(dt);
-  return reduce_run(h, call, self, &r, RED_VAR, dt, out_dt, correction, outs);
+  return planned(&r, RED_VAR, dt, out_dt, correction, out);
 }
-
-static tabi_status k_var_correction(void *ctx, const tabi_call *call, tabi_value *args,
-                                    tabi_value *outs) {
+tabi_status ref_red_plan_var_correction(const tabi_host_api *h, const tabi_call *call,
+                                        const tabi_value *args, ref_red_aten_plan *out) {
   int64_t correction = args[2].tag == TABI_TAG_NONE ? 1 : args[2].u.i;
-  return var_run(ctx, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[3].u.i,
-                 correction, TABI_DTYPE_INVALID, outs);
+  return var_plan(h, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[3].u.i,
+                  correction, TABI_DTYPE_INVALID, out);
+}
+tabi_status ref_red_plan_var_dim(const tabi_host_api *h, const tabi_call *call,
+                                 const tabi_value *args, ref_red_aten_plan *out) {
+  return var_plan(h, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[3].u.i,
+                  args[2].u.i ? 1 : 0, TABI_DTYPE_INVALID, out);
 }
 
-static tabi_status k_var_dim(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return var_run(ctx, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL, (int)args[3].u.i,
-                 args[2].u.i ? 1 : 0, TABI_DTYPE_INVALID, outs);
-}
+/* The aten kernels: plan, then run. */
+#define RED_ATEN_KERNEL(name, opname)                                                      \
+  static tabi_status k_##name(void *ctx, const tabi_call *call, tabi_value *args,          \
+                              tabi_value *outs) {                                          \
+    ref_red_aten_plan pl;                                                                  \
+    tabi_status st = ref_red_plan_##name(ctx, call, args, &pl);                            \
+    if (st != TABI_OK) return st;                                                          \
+    return reduce_run(ctx, call, args[0].u.t, &pl.r, pl.kind, pl.as, pl.out_dt,            \
+                      pl.correction, outs);                                                \
+  }
+REF_RED_ATEN_LIST(RED_ATEN_KERNEL)
 
 /* --- prims: reduce exactly the listed dims, no promotion ------------------------ */
 
@@ -304,7 +323,11 @@ static tabi_status prim_reduce(const tabi_host_api *h, const tabi_call *call, ta
   if (st != TABI_OK) return st;
   st = prim_out_dtype(h, call, &args[2], dt, &out_dt);
   if (st != TABI_OK) return st;
-  if (kind == RED_AMAX || kind == RED_AMIN) return minmax_run(h, call, inp, &r, kind, out_dt, outs);
+  if (kind == RED_AMAX || kind == RED_AMIN) {
+    ref_red_aten_plan pl;
+    if ((st = minmax_plan(h, call, inp, &r, kind, out_dt, &pl)) != TABI_OK) return st;
+    return reduce_run(h, call, inp, &r, kind, pl.as, pl.out_dt, 0, outs);
+  }
   st = ref_check_dtype(h, call, "inp", dt, REF_DTS_ALL);
   if (st != TABI_OK) return st;
   /* output_dtype casts the input first, as torch.sum(dtype=) does */
@@ -331,23 +354,16 @@ static tabi_status k_prims_var(void *ctx, const tabi_call *call, tabi_value *arg
     tabi_status st = prim_out_dtype(h, call, &args[3], TABI_DTYPE_INVALID, &out_dt);
     if (st != TABI_OK) return st;
   }
-  return var_run(h, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_NONE, 0, args[2].u.i, out_dt,
-                 outs);
+  ref_red_aten_plan pl;
+  tabi_status st = var_plan(h, call, args[0].u.t, &args[1], REF_RED_EMPTY_IS_NONE, 0, args[2].u.i,
+                            out_dt, &pl);
+  if (st != TABI_OK) return st;
+  return reduce_run(h, call, args[0].u.t, &pl.r, pl.kind, pl.as, pl.out_dt, pl.correction, outs);
 }
 
 const ref_kernel ref_reduce_kernels[] = {
-    {"aten::sum.dim_IntList", k_sum_dim},
-    {"aten::prod", k_prod},
-    {"aten::prod.dim_int", k_prod_dim},
-    {"aten::mean", k_mean},
-    {"aten::mean.dim", k_mean_dim},
-    {"aten::amax", k_amax},
-    {"aten::amin", k_amin},
-    {"aten::any", k_any},
-    {"aten::any.dim", k_any_dim},
-    {"aten::any.dims", k_any_dims},
-    {"aten::var.correction", k_var_correction},
-    {"aten::var.dim", k_var_dim},
+#define RED_ATEN_ENTRY(name, opname) {opname, k_##name},
+    REF_RED_ATEN_LIST(RED_ATEN_ENTRY)
     {"prims::sum", k_prims_sum},
     {"prims::prod", k_prims_prod},
     {"prims::amax", k_prims_amax},

@@ -23,6 +23,7 @@
 #define TABI_REF_REDUCE_UTIL_H
 
 #include "ref.h"
+#include "ref_op_lists.h"
 
 typedef struct ref_red {
   int32_t ndim;                        /* of the input */
@@ -34,6 +35,24 @@ typedef struct ref_red {
   int64_t out_shape[REF_MAX_DIMS];     /* keepdim applied */
   int64_t group;                       /* elements reduced into each output element */
 } ref_red;
+
+/* What an aten reduction comes to before any element is read (ref_reduce.c):
+ * the dims plan, the kind, the dtype the input is read as (`dtype=` casts
+ * first), the output dtype, and var's correction. Exported per op as
+ * ref_red_plan_<name> (REF_RED_ATEN_LIST, ref_op_lists.h) so a device plugin runs the same
+ * argument handling, statuses and messages. */
+typedef struct ref_red_aten_plan {
+  ref_red r;
+  int32_t kind; /* REF_RED_* */
+  tabi_dtype as, out_dt;
+  int64_t correction;
+} ref_red_aten_plan;
+
+#define REF_RED_PLAN_DECL(name, opname)                                          \
+  tabi_status ref_red_plan_##name(const tabi_host_api *h, const tabi_call *call, \
+                                  const tabi_value *args, ref_red_aten_plan *out);
+REF_RED_ATEN_LIST(REF_RED_PLAN_DECL)
+#undef REF_RED_PLAN_DECL
 
 /* What an empty int list means: ATen reductions treat `dim=[]` as "every dim";
  * prims reduce exactly the dims listed, so [] reduces none. */

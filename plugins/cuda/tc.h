@@ -184,8 +184,11 @@ static inline int tc_grid(int64_t n, int per_block) {
 }
 
 /* Reductions (tc_reduce.cu). TC_RK_MEAN and TC_RK_M2 are the two passes of
-   var (ask for TC_RK_M2; it runs both). */
-enum { TC_RK_SUM, TC_RK_PROD, TC_RK_AMAX, TC_RK_AMIN, TC_RK_ARGMAX, TC_RK_ARGMIN, TC_RK_MEAN, TC_RK_M2 };
+   var (ask for TC_RK_M2; it runs both); TC_RK_AVG is aten's mean (a sum
+   divided by the group size at the store); TC_RK_ANY stores whether any
+   element is nonzero (NaN counts). */
+enum { TC_RK_SUM, TC_RK_PROD, TC_RK_AMAX, TC_RK_AMIN, TC_RK_ARGMAX, TC_RK_ARGMIN, TC_RK_MEAN, TC_RK_M2,
+       TC_RK_AVG, TC_RK_ANY };
 struct tc_red_plan;
 /* Reduces `self` over r's reduced dims, accumulating as `as`, into the new
    contiguous `out` (values; may be NULL for argmax/argmin) and `idx` (int64

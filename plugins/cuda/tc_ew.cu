@@ -63,26 +63,6 @@ TC_D double tc_log_abs(double x, double y) {
   return log(tc_hypot(x * s, y * s)) + e * LN2;
 }
 TC_D tc_c tc_clog(tc_c a) { return tc_c(tc_log_abs(a.real(), a.imag()), atan2(a.imag(), a.real())); }
-/* c10::complex division (Smith's algorithm, no C99 infinity recovery), as ATen. */
-TC_D tc_c tc_cdiv(tc_c x, tc_c y) {
-  double a = x.real(), b = x.imag(), c = y.real(), d = y.imag(), re, im;
-  double abs_c = fabs(c), abs_d = fabs(d);
-  if (abs_c >= abs_d) {
-    if (abs_c == 0 && abs_d == 0) {
-      re = a / abs_c;
-      im = b / abs_d;
-    } else {
-      double rat = d / c, scl = 1.0 / (c + d * rat);
-      re = (a + b * rat) * scl;
-      im = (b - a * rat) * scl;
-    }
-  } else {
-    double rat = c / d, scl = 1.0 / (d + c * rat);
-    re = (a * rat + b) * scl;
-    im = (b * rat - a) * scl;
-  }
-  return tc_c(re, im);
-}
 /* ctanh with C11's special values (glibc): tanh(+-inf + iy) = +-1 + i0*sign,
  * tanh(0 + i{inf,nan}) = 0 + inan, tanh(nan + i0) = nan + i0. */
 TC_D tc_c tc_ctanh(tc_c z) {

@@ -100,11 +100,16 @@ struct Acc;
 template <>
 struct Acc<int64_t> {
   static __device__ int64_t load(const red_args &a, const char *p, int64_t, int64_t) {
+    if (a.kind == TC_RK_ANY) {
+      tc_c v = tc_ld_c(p, a.in_dt);
+      return v.real() != 0 || v.imag() != 0; /* NaN != 0: true */
+    }
     return tc_load_i(p, a.in_dt, a.as);
   }
   static __device__ int64_t init(int kind) { return kind == TC_RK_PROD ? 1 : 0; }
   static __device__ int64_t comb(int kind, int64_t x, int64_t y) {
     switch (kind) {
+      case TC_RK_ANY: return x | y;
       case TC_RK_PROD: return (int64_t)((uint64_t)x * (uint64_t)y);
       case TC_RK_AMAX: return y > x ? y : x;
       case TC_RK_AMIN: return y < x ? y : x;
@@ -126,6 +131,7 @@ struct Acc<double> { /* sum, prod, and var's squared distances from the mean */
   static __device__ double comb(int kind, double x, double y) { return kind == TC_RK_PROD ? x * y : x + y; }
   static __device__ void store(const red_args &a, int64_t m, double v) {
     char *q = a.out + m * tc_dt_size(a.out_dt);
+    if (a.kind == TC_RK_AVG) v /= (double)a.g; /* the reference's acc /= group */
     if (a.kind != TC_RK_M2) {
       tc_st_f(q, a.out_dt, v);
       return;
@@ -143,6 +149,8 @@ struct Acc<tc_c> { /* sum, prod, and var's mean (TC_RK_MEAN) */
   static __device__ tc_c comb(int kind, tc_c x, tc_c y) { return kind == TC_RK_PROD ? x * y : x + y; }
   static __device__ void store(const red_args &a, int64_t m, tc_c v) {
     if (a.kind == TC_RK_MEAN) a.mean[m] = v / (double)a.g;
+    else if (a.kind == TC_RK_AVG) /* c10 division by (g + 0i): a NaN part makes both NaN */
+      tc_st_c(a.out + m * tc_dt_size(a.out_dt), a.out_dt, tc_cdiv(v, tc_c((double)a.g, 0.0)));
     else tc_st_c(a.out + m * tc_dt_size(a.out_dt), a.out_dt, v);
   }
 };
@@ -341,6 +349,7 @@ tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
       return cat == 0 ? launch<tc_mi>(c, op, dev, &a) : launch<tc_mf>(c, op, dev, &a);
     case TC_RK_AMAX: case TC_RK_AMIN:
       return cat == 0 ? launch<int64_t>(c, op, dev, &a) : launch<tc_mf>(c, op, dev, &a);
+    case TC_RK_ANY: return launch<int64_t>(c, op, dev, &a);
     case TC_RK_M2: {
       tabi_tensor *mean = NULL;
       int64_t bytes = a.m * (int64_t)sizeof(tc_c);
@@ -361,10 +370,10 @@ tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
 }
 
 /* Runs a reduction of `self` planned by `r` into a new tensor. */
-static tabi_status red_run(tc_ctx *c, const char *op, const tabi_tensor *self, const tc_red_plan *r,
-                           int kind, tabi_dtype as, tabi_dtype out_dt, int64_t correction,
-                           tabi_value *outs) {
-  tabi_status st = tc_check_cuda(c, self, op, "inp");
+static tabi_status red_run(tc_ctx *c, const char *op, const char *arg, const tabi_tensor *self,
+                           const tc_red_plan *r, int kind, tabi_dtype as, tabi_dtype out_dt,
+                           int64_t correction, tabi_value *outs) {
+  tabi_status st = tc_check_cuda(c, self, op, arg);
   if (st == TABI_OK) st = tc_use_device(c, self, op);
   if (st != TABI_OK) return st;
   tabi_tensor *out = NULL;
@@ -403,9 +412,9 @@ static tabi_status prim_reduce(TC_ARGS, int kind) {
                     OPN, tabi_dtype_name(dt));
     if ((st = tc_red_plan_init(c->h, call, "dims", inp, &args[1], 0, 0, 1, &r)) != TABI_OK)
       return st;
-    return red_run(c, OPN, inp, &r, kind, dt, odt, 0, outs);
+    return red_run(c, OPN, "inp", inp, &r, kind, dt, odt, 0, outs);
   }
-  return red_run(c, OPN, inp, &r, kind, odt, odt, 0, outs);
+  return red_run(c, OPN, "inp", inp, &r, kind, odt, odt, 0, outs);
 }
 static tabi_status k_sum(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_SUM); }
 static tabi_status k_prod(TC_ARGS) { return prim_reduce(ctx, call, args, outs, TC_RK_PROD); }
@@ -424,9 +433,37 @@ static tabi_status k_var(TC_ARGS) {
   tabi_status st = tc_red_plan_init(c->h, call, "dim", inp, &args[1], 0, 0, 0, &r);
   if (st == TABI_OK) st = out_dtype(c, OPN, &args[3], tc_real_dtype(dt), &odt);
   if (st != TABI_OK) return st;
-  return red_run(c, OPN, inp, &r, TC_RK_M2, dt, odt, args[2].u.i, outs);
+  return red_run(c, OPN, "inp", inp, &r, TC_RK_M2, dt, odt, args[2].u.i, outs);
 }
 
+/* The aten reductions (REF_RED_ATEN_LIST): the reference plans them (dims,
+ * dtype= and int64 promotion, mean's floating check, amax's empty check,
+ * var's correction) and they run here in one reduction each, where their
+ * decompositions added conversions and, for mean, a division pass. */
+static int tc_kind_of(int ref_kind) {
+  switch (ref_kind) {
+    case REF_RED_PROD: return TC_RK_PROD;
+    case REF_RED_MEAN: return TC_RK_AVG;
+    case REF_RED_AMAX: return TC_RK_AMAX;
+    case REF_RED_AMIN: return TC_RK_AMIN;
+    case REF_RED_ANY: return TC_RK_ANY;
+    case REF_RED_VAR: return TC_RK_M2;
+    default: return TC_RK_SUM;
+  }
+}
+static tabi_status run_aten_red(TC_ARGS, int which) {
+  TC_CTX;
+  tc_red_aten_plan_t pl;
+  tabi_status st = tc_red_aten_plan(c->h, call, args, which, &pl);
+  if (st != TABI_OK) return st;
+  return red_run(c, OPN, "self", args[0].u.t, &pl.r, tc_kind_of(pl.kind), (tabi_dtype)pl.as,
+                 (tabi_dtype)pl.out_dt, pl.correction, outs);
+}
+#define DEF_AR(name, opname) \
+  static tabi_status k_ar_##name(TC_ARGS) { return run_aten_red(ctx, call, args, outs, TC_AR_##name); }
+REF_RED_ATEN_LIST(DEF_AR)
+
+#define REG_AR(name, opname) {opname, k_ar_##name},
 TC_KTABLE tc_kernel tc_reduce_kernels[] = {
     {"prims::sum", k_sum},   {"prims::prod", k_prod}, {"prims::amax", k_amax},
-    {"prims::amin", k_amin}, {"prims::var", k_var},   {NULL, NULL}};
+    {"prims::amin", k_amin}, {"prims::var", k_var},   REF_RED_ATEN_LIST(REG_AR) {NULL, NULL}};

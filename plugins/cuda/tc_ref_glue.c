@@ -5,6 +5,16 @@
 #include "ref_reduce_util.h"
 #include "tc_ref_glue.h"
 
+static void red_plan_of(const ref_red *r, tc_red_plan *out) {
+  memset(out, 0, sizeof *out);
+  out->ndim = r->ndim;
+  out->dims_empty = r->dims_empty;
+  for (int32_t i = 0; i < r->ndim && i < 16; i++) out->reduced[i] = r->reduced[i];
+  out->out_ndim = r->out_ndim;
+  for (int32_t i = 0; i < r->out_ndim && i < 16; i++) out->out_shape[i] = r->out_shape[i];
+  out->group = r->group;
+}
+
 tabi_status tc_red_plan_init(const tabi_host_api *h, const tabi_call *call, const char *arg,
                              const tabi_tensor *self, const tabi_value *dims, int empty_is_all,
                              int keepdim, int check_nonempty, tc_red_plan *out) {
@@ -12,13 +22,29 @@ tabi_status tc_red_plan_init(const tabi_host_api *h, const tabi_call *call, cons
   tabi_status st = ref_red_init(h, call, arg, self, dims, empty_is_all, keepdim, &r);
   if (st == TABI_OK && check_nonempty) st = ref_red_check_nonempty(h, call, self, &r);
   if (st != TABI_OK) return st;
+  red_plan_of(&r, out);
+  return TABI_OK;
+}
+
+typedef tabi_status (*red_planner)(const tabi_host_api *h, const tabi_call *call,
+                                   const tabi_value *args, ref_red_aten_plan *out);
+#define TC_AR_FN(name, opname) ref_red_plan_##name,
+static const red_planner aten_red[TC_AR_COUNT] = {REF_RED_ATEN_LIST(TC_AR_FN)};
+
+tabi_status tc_red_aten_plan(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             int which, tc_red_aten_plan_t *out) {
   memset(out, 0, sizeof *out);
-  out->ndim = r.ndim;
-  out->dims_empty = r.dims_empty;
-  for (int32_t i = 0; i < r.ndim && i < 16; i++) out->reduced[i] = r.reduced[i];
-  out->out_ndim = r.out_ndim;
-  for (int32_t i = 0; i < r.out_ndim && i < 16; i++) out->out_shape[i] = r.out_shape[i];
-  out->group = r.group;
+  if (which < 0 || which >= TC_AR_COUNT)
+    return REF_ERR(h, TABI_ERR_INTERNAL, "%s: no aten reduction plan %d", ref_op_name(h, call),
+                   which);
+  ref_red_aten_plan pl;
+  tabi_status st = aten_red[which](h, call, args, &pl);
+  if (st != TABI_OK) return st;
+  red_plan_of(&pl.r, &out->r);
+  out->kind = pl.kind;
+  out->as = pl.as;
+  out->out_dt = pl.out_dt;
+  out->correction = pl.correction;
   return TABI_OK;
 }
 

@@ -1,13 +1,15 @@
 /* plugins/cuda/tc_ref_glue.h: the reference's host-side planning, exposed
  * without its C99 complex types so the C++ side can use it: reductions (dims
- * parsing, wrapping, duplicates, keepdim, empty-input checks) and the aten
- * unary elementwise ops (dtype checks, promotion, parameters). Metadata only. */
+ * parsing, wrapping, duplicates, keepdim, empty-input checks, and the aten
+ * reductions' whole plans) and the aten elementwise ops (dtype checks,
+ * result_type, promotion, Scalar operands and parameters, broadcasting).
+ * Metadata only: no element is read here. */
 #ifndef TABI_TC_REF_GLUE_H
 #define TABI_TC_REF_GLUE_H
 
 #include <tabi/tabi.h>
 
-#include "ref_ew_lists.h"
+#include "ref_op_lists.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,8 +29,22 @@ tabi_status tc_red_plan_init(const tabi_host_api *h, const tabi_call *call, cons
                              const tabi_tensor *self, const tabi_value *dims, int empty_is_all,
                              int keepdim, int check_nonempty, tc_red_plan *out);
 
+/* An aten reduction planned by the reference (REF_RED_ATEN_LIST: TC_AR_<name>):
+ * dims, kind (REF_RED_*), the dtype the input is read as, the output dtype,
+ * var's correction; the reference's statuses and messages. */
+#define TC_AR_ENUM(name, opname) TC_AR_##name,
+enum { REF_RED_ATEN_LIST(TC_AR_ENUM) TC_AR_COUNT };
+#undef TC_AR_ENUM
+typedef struct tc_red_aten_plan_t {
+  tc_red_plan r;
+  int32_t kind, as, out_dt;
+  int64_t correction;
+} tc_red_aten_plan_t;
+tabi_status tc_red_aten_plan(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             int which, tc_red_aten_plan_t *out);
+
 /* The aten unary ops the GPU plugins run natively, one launch each, with the
- * reference's own descriptors (REF_EW_ATEN_UNARY_LIST in ref_elementwise.h;
+ * reference's own descriptors (REF_EW_ATEN_UNARY_LIST in ref_op_lists.h;
  * tc_ref_glue.c checks that the two lists have the same length):
  * X(name, element selector of tc.h). */
 #define TC_ATEN_UNARY_LIST(X)                                                                \

@@ -30,6 +30,7 @@ set(tc_kernel_host_sources
   ${tc_dir}/tc_ref_glue.c
   ${tc_dir}/tc_algo_cache.c
   ${tc_ref_dir}/ref_reduce_util.c
+  ${tc_ref_dir}/ref_reduce.c # the aten reductions' plans (tc_red_aten_plan)
   ${tc_ref_dir}/ref_elementwise.c # the aten descriptors (tc_ew_aten_unary/binary_plan)
   ${tc_ref_dir}/ref_elementwise2.c
   ${tc_ref_dir}/ref_elementwise3.c

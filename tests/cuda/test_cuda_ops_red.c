@@ -387,3 +387,53 @@ void red_cases(void) {
   scatter_cases();
   index_put_cases();
 }
+
+/* The aten reductions run natively (REF_RED_ATEN_LIST, planned by the
+ * reference): dims, keepdim, dtype=, int64 promotion, mean's division (complex
+ * too), amax's and any's kinds, var's correction, and the planners' errors. */
+void aten_red_cases(void) {
+  const int64_t s[3] = {3, 517, 129}, small[3] = {3, 5, 7};
+  const int64_t d1[1] = {1}, d02[2] = {0, 2}, dl[1] = {-1}, d0[1] = {0};
+  compare("aten::sum.dim_IntList", TABI_DTYPE_FLOAT32, 1, 3, s,
+          (tabi_value[]){tabi_int_list(d1, 1), tabi_bool(0), tabi_none()}, 3, 1.3e-5, 1e-4);
+  compare("aten::sum.dim_IntList", TABI_DTYPE_INT32, 1, 3, s,
+          (tabi_value[]){tabi_int_list(d02, 2), tabi_bool(1), tabi_none()}, 3, 0, 0); /* int64 */
+  compare("aten::sum.dim_IntList", TABI_DTYPE_FLOAT16, 1, 3, s,
+          (tabi_value[]){tabi_none(), tabi_bool(0), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, 3, 1e-9, 1e-9);
+  compare("aten::mean", TABI_DTYPE_FLOAT32, 1, 3, s, (tabi_value[]){tabi_none()}, 1, 1.3e-5, 1e-5);
+  compare("aten::mean.dim", TABI_DTYPE_BFLOAT16, 1, 3, s,
+          (tabi_value[]){tabi_int_list(dl, 1), tabi_bool(1), tabi_none()}, 3, 1.6e-2, 1e-3);
+  compare("aten::mean.dim", TABI_DTYPE_COMPLEX64, 1, 3, s,
+          (tabi_value[]){tabi_int_list(d0, 1), tabi_bool(0), tabi_none()}, 3, 1.3e-5, 1e-5);
+  compare("aten::mean.dim", TABI_DTYPE_INT32, 1, 3, s,
+          (tabi_value[]){tabi_int_list(d1, 1), tabi_bool(0), tabi_dtype_value(TABI_DTYPE_FLOAT64)}, 3, 1e-9, 1e-9);
+  compare("aten::prod", TABI_DTYPE_FLOAT64, 1, 3, small, (tabi_value[]){tabi_none()}, 1, 1e-9, 1e-12);
+  compare("aten::prod.dim_int", TABI_DTYPE_INT16, 1, 3, small,
+          (tabi_value[]){tabi_int(2), tabi_bool(0), tabi_none()}, 3, 0, 0);
+  compare("aten::amax", TABI_DTYPE_FLOAT16, 1, 3, s, (tabi_value[]){tabi_int_list(d1, 1), tabi_bool(0)}, 2, 0, 0);
+  compare("aten::amin", TABI_DTYPE_INT64, 1, 3, s, (tabi_value[]){tabi_int_list(d02, 0), tabi_bool(1)}, 2, 0, 0);
+  compare("aten::any", TABI_DTYPE_FLOAT32, 1, 3, s, NULL, 0, 0, 0);
+  compare("aten::var.correction", TABI_DTYPE_FLOAT32, 1, 3, s,
+          (tabi_value[]){tabi_int_list(dl, 1), tabi_int(0), tabi_bool(1)}, 3, 1.3e-5, 1e-5);
+  compare("aten::var.dim", TABI_DTYPE_FLOAT64, 1, 3, s,
+          (tabi_value[]){tabi_int_list(d1, 1), tabi_bool(1), tabi_bool(0)}, 3, 1e-9, 1e-12);
+  /* any over mostly-zero data: a few groups true, most false */
+  {
+    double *h = malloc(sizeof(double) * 3 * 517 * 129);
+    for (int64_t i = 0; i < 3 * 517 * 129; i++) h[i] = urand() < 0.002 ? (urand() < 0.5 ? NAN : 1.0) : 0.0;
+    tabi_tensor *g = NULL, *r = NULL;
+    both_tensor(TABI_DTYPE_FLOAT32, 3, s, h, &g, &r);
+    tabi_value gv[3] = {tabi_tensor_value(g), tabi_int_list(d02, 2), tabi_bool(0)};
+    tabi_value rv[3] = {tabi_tensor_value(r), tabi_int_list(d02, 2), tabi_bool(0)};
+    compare_built("aten::any.dims", gv, rv, 3, 0, 0);
+    gv[1] = rv[1] = tabi_int(2);
+    compare_built("aten::any.dim", gv, rv, 3, 0, 0);
+    tabi_tensor_release(g);
+    tabi_tensor_release(r);
+    free(h);
+  }
+  same_error("aten::mean", 3, s, (tabi_value[]){tabi_dtype_value(TABI_DTYPE_INT32)}, 1);
+  const int64_t dup[2] = {1, 1}, bad[1] = {5};
+  same_error("aten::sum.dim_IntList", 3, s, (tabi_value[]){tabi_int_list(dup, 2), tabi_bool(0), tabi_none()}, 3);
+  same_error("aten::amax", 3, s, (tabi_value[]){tabi_int_list(bad, 1), tabi_bool(0)}, 2);
+}

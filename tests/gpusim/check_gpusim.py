@@ -8,9 +8,9 @@ The run must exit 0 with no failed case and at least MIN_PASSED passed cases
 its cases is noticed), and every op below must have a passed case in the
 dtype given: one per kernel family whose code only the GPU plugins have
 (the own GEMM and convolution, the FFT, block reductions, the fiber-barrier
-kernels: softmax, layer norm, batch norm, SVD), aten elementwise ops that
-run on the reference's descriptors, and two ops that only decompose onto the
-simulated prims.
+kernels: softmax, layer norm, batch norm, SVD), aten elementwise ops and
+reductions that run on the reference's plans, and two ops that only
+decompose onto the simulated prims.
 """
 import json
 import subprocess
@@ -25,11 +25,12 @@ MUST_PASS = [
     ("prims::svd", "float64"), ("aten::sort", "int64"), ("aten::scatter_add", "float32"),
     ("aten::index_put", "float32"), ("aten::max_pool2d_with_indices", "float32"),
     ("aten::upsample_bilinear2d.vec", "float32"), ("prims::uniform", "float32"),
-    # aten elementwise ops planned by the reference's descriptors (tc_ref_glue)
+    # aten elementwise ops and reductions planned by the reference (tc_ref_glue)
     ("aten::gelu", "bfloat16"), ("aten::div.Tensor_mode", "float32"),
-    ("aten::add.Scalar", "float16"),
+    ("aten::add.Scalar", "float16"), ("aten::clamp", "float32"),
+    ("aten::mean.dim", "complex64"), ("aten::sum.dim_IntList", "bfloat16"),
     # through the decomp plugin onto the simulated prims
-    ("aten::clamp", "float32"), ("aten::sum.dim_IntList", "bfloat16"),
+    ("aten::clamp.Tensor", "float32"), ("aten::flip", "bfloat16"),
 ]
 
 
