@@ -145,17 +145,23 @@ static tabi_status tri_shape(const tabi_host_api *h, const tabi_call *call,
   return TABI_OK;
 }
 
+/* Allocates the output of s->nd, s->shape and sets up the loop. */
+static tabi_status tri_alloc(const tabi_host_api *h, tri *s, tabi_dtype outdt) {
+  const tabi_tensor *like = s->t[0] ? s->t[0] : s->t[1] ? s->t[1] : s->t[2];
+  tabi_status st = ref_empty(h, like, outdt, s->nd, s->shape, &s->out);
+  if (st != TABI_OK) return st;
+  ref_iter_init(&s->it, s->nd, s->shape);
+  for (int k = 0; k < 3; k++) s->idx[k] = s->t[k] ? ref_iter_add(&s->it, s->t[k]) : -1;
+  s->io = ref_iter_add(&s->it, s->out);
+  return TABI_OK;
+}
+
 /* Broadcasts the present operands, allocates the output and sets up the loop. */
 static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri *s,
                              tabi_dtype outdt, int broadcast) {
   tabi_status st = tri_shape(h, call, s->t, broadcast, &s->nd, s->shape);
   if (st != TABI_OK) return st;
-  const tabi_tensor *like = s->t[0] ? s->t[0] : s->t[1] ? s->t[1] : s->t[2];
-  if ((st = ref_empty(h, like, outdt, s->nd, s->shape, &s->out)) != TABI_OK) return st;
-  ref_iter_init(&s->it, s->nd, s->shape);
-  for (int k = 0; k < 3; k++) s->idx[k] = s->t[k] ? ref_iter_add(&s->it, s->t[k]) : -1;
-  s->io = ref_iter_add(&s->it, s->out);
-  return TABI_OK;
+  return tri_alloc(h, s, outdt);
 }
 
 tabi_status ref_ew_where_plan_init(const tabi_host_api *h, const tabi_call *call,
@@ -190,7 +196,9 @@ static tabi_status where_run(const tabi_host_api *h, const tabi_call *call, tabi
   memset(&s, 0, sizeof s);
   for (int k = 0; k < 3; k++) s.t[k] = args[k].u.t;
   tabi_dtype rt = pl.rt;
-  if ((st = tri_begin(h, call, &s, rt, !prim)) != TABI_OK) return st;
+  s.nd = pl.nd; /* the plan has the shape already */
+  memcpy(s.shape, pl.shape, sizeof(int64_t) * (size_t)pl.nd);
+  if ((st = tri_alloc(h, &s, rt)) != TABI_OK) return st;
   for (; !ref_iter_done(&s.it); ref_iter_next(&s.it)) {
     int pick = ref_load_i(s.t[0], s.it.off[s.idx[0]]) != 0 ? 1 : 2;
     ref_ew_val v = ref_ew_load(s.t[pick], s.it.off[s.idx[pick]], rt);

@@ -21,20 +21,17 @@
 
 #include <math.h>
 
-enum { RED_SUM = REF_RED_SUM, RED_PROD = REF_RED_PROD, RED_MEAN = REF_RED_MEAN,
-       RED_AMAX = REF_RED_AMAX, RED_AMIN = REF_RED_AMIN, RED_ANY = REF_RED_ANY,
-       RED_VAR = REF_RED_VAR };
 
 /* NaN-propagating max/min that keep the first of equal values. */
 static double pick_f(int kind, double acc, double v) {
   if (isnan(acc)) return acc;
   if (isnan(v)) return v;
-  if (kind == RED_AMAX) return v > acc ? v : acc;
+  if (kind == REF_RED_AMAX) return v > acc ? v : acc;
   return v < acc ? v : acc;
 }
 
 /* Reduces self over r into a new tensor of dtype out_dt, reading self as if cast
- * to `as` first. `correction` is used by RED_VAR only. */
+ * to `as` first. `correction` is used by REF_RED_VAR only. */
 static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
                               const tabi_tensor *self, const ref_red *r, int kind, tabi_dtype as,
                               tabi_dtype out_dt, int64_t correction, tabi_value *outs) {
@@ -47,7 +44,7 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
   for (; !ref_iter_done(&o); ref_iter_next(&o)) {
     ref_iter in;
     int64_t pos = o.pos;
-    if (kind == RED_ANY) {
+    if (kind == REF_RED_ANY) {
       int any = 0;
       for (ref_red_inner(r, self, &in); !ref_iter_done(&in) && !any; ref_iter_next(&in)) {
         ref_cplx v = ref_load_c(self, o.off[0] + in.off[0]);
@@ -56,7 +53,7 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
       ref_store_i(out, pos, any);
       continue;
     }
-    if (kind == RED_VAR) {
+    if (kind == REF_RED_VAR) {
       /* Two passes: the mean, then the sum of squared distances from it. */
       ref_cplx mean = 0;
       for (ref_red_inner(r, self, &in); !ref_iter_done(&in); ref_iter_next(&in))
@@ -74,35 +71,35 @@ static tabi_status reduce_run(const tabi_host_api *h, const tabi_call *call,
       continue;
     }
     if (cplx) {
-      ref_cplx acc = kind == RED_PROD ? 1 : 0;
+      ref_cplx acc = kind == REF_RED_PROD ? 1 : 0;
       for (ref_red_inner(r, self, &in); !ref_iter_done(&in); ref_iter_next(&in)) {
         ref_cplx v = ref_red_load_c(self, o.off[0] + in.off[0], as);
-        acc = kind == RED_PROD ? acc * v : acc + v;
+        acc = kind == REF_RED_PROD ? acc * v : acc + v;
       }
       /* ATen's mean is sum(...).div_(n): a c10::complex division by (n + 0i), so a
        * NaN in either part of the sum makes both parts NaN */
-      if (kind == RED_MEAN) acc = ref_c10_div(acc, (double)r->group);
+      if (kind == REF_RED_MEAN) acc = ref_c10_div(acc, (double)r->group);
       ref_store_c(out, pos, acc);
-    } else if (flt || kind == RED_MEAN) {
-      double acc = kind == RED_PROD ? 1.0 : 0.0;
+    } else if (flt || kind == REF_RED_MEAN) {
+      double acc = kind == REF_RED_PROD ? 1.0 : 0.0;
       int first = 1;
       for (ref_red_inner(r, self, &in); !ref_iter_done(&in); ref_iter_next(&in)) {
         double v = ref_red_load_f(self, o.off[0] + in.off[0], as);
-        if (kind == RED_AMAX || kind == RED_AMIN) acc = first ? v : pick_f(kind, acc, v);
-        else if (kind == RED_PROD) acc *= v;
+        if (kind == REF_RED_AMAX || kind == REF_RED_AMIN) acc = first ? v : pick_f(kind, acc, v);
+        else if (kind == REF_RED_PROD) acc *= v;
         else acc += v;
         first = 0;
       }
-      if (kind == RED_MEAN) acc /= (double)r->group;
+      if (kind == REF_RED_MEAN) acc /= (double)r->group;
       ref_store_f(out, pos, acc);
     } else {
-      int64_t acc = kind == RED_PROD ? 1 : 0;
+      int64_t acc = kind == REF_RED_PROD ? 1 : 0;
       int first = 1;
       for (ref_red_inner(r, self, &in); !ref_iter_done(&in); ref_iter_next(&in)) {
         int64_t v = ref_red_load_i(self, o.off[0] + in.off[0], as);
-        if (kind == RED_AMAX) acc = first || v > acc ? v : acc;
-        else if (kind == RED_AMIN) acc = first || v < acc ? v : acc;
-        else if (kind == RED_PROD) acc = ref_wrap_mul(acc, v);
+        if (kind == REF_RED_AMAX) acc = first || v > acc ? v : acc;
+        else if (kind == REF_RED_AMIN) acc = first || v < acc ? v : acc;
+        else if (kind == REF_RED_PROD) acc = ref_wrap_mul(acc, v);
         else acc = ref_wrap_add(acc, v);
         first = 0;
       }
@@ -148,7 +145,7 @@ tabi_status ref_red_plan_sum_dim(const tabi_host_api *h, const tabi_call *call,
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_SUM, &args[3], out);
+  return sum_prod(h, call, args[0].u.t, &r, REF_RED_SUM, &args[3], out);
 }
 
 tabi_status ref_red_plan_prod(const tabi_host_api *h, const tabi_call *call,
@@ -157,7 +154,7 @@ tabi_status ref_red_plan_prod(const tabi_host_api *h, const tabi_call *call,
   tabi_value none = tabi_none();
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &none, REF_RED_EMPTY_IS_ALL, 0, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[1], out);
+  return sum_prod(h, call, args[0].u.t, &r, REF_RED_PROD, &args[1], out);
 }
 
 tabi_status ref_red_plan_prod_dim(const tabi_host_api *h, const tabi_call *call,
@@ -166,7 +163,7 @@ tabi_status ref_red_plan_prod_dim(const tabi_host_api *h, const tabi_call *call,
   tabi_status st = ref_red_init(h, call, "dim", args[0].u.t, &args[1], REF_RED_EMPTY_IS_ALL,
                                 (int)args[2].u.i, &r);
   if (st != TABI_OK) return st;
-  return sum_prod(h, call, args[0].u.t, &r, RED_PROD, &args[3], out);
+  return sum_prod(h, call, args[0].u.t, &r, REF_RED_PROD, &args[3], out);
 }
 
 static tabi_status mean_plan(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
@@ -181,14 +178,14 @@ static tabi_status mean_plan(const tabi_host_api *h, const tabi_call *call, cons
                      ref_op_name(h, call), tabi_dtype_name(want));
     tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_ALL);
     if (st != TABI_OK) return st;
-    return planned(r, RED_MEAN, want, want, 0, out);
+    return planned(r, REF_RED_MEAN, want, want, 0, out);
   }
   if (dt < 0 || dt >= 32 || !(fc & REF_DT(dt)))
     return REF_ERR(h, TABI_ERR_TYPE,
                    "%s: could not infer output dtype. Input dtype must be either a floating "
                    "point or complex dtype. Got: %s (argument 'self')",
                    ref_op_name(h, call), tabi_dtype_name(dt));
-  return planned(r, RED_MEAN, dt, dt, 0, out);
+  return planned(r, REF_RED_MEAN, dt, dt, 0, out);
 }
 
 tabi_status ref_red_plan_mean(const tabi_host_api *h, const tabi_call *call,
@@ -230,11 +227,11 @@ static tabi_status amax_amin(const tabi_host_api *h, const tabi_call *call, cons
 }
 tabi_status ref_red_plan_amax(const tabi_host_api *h, const tabi_call *call,
                               const tabi_value *args, ref_red_aten_plan *out) {
-  return amax_amin(h, call, args, RED_AMAX, out);
+  return amax_amin(h, call, args, REF_RED_AMAX, out);
 }
 tabi_status ref_red_plan_amin(const tabi_host_api *h, const tabi_call *call,
                               const tabi_value *args, ref_red_aten_plan *out) {
-  return amax_amin(h, call, args, RED_AMIN, out);
+  return amax_amin(h, call, args, REF_RED_AMIN, out);
 }
 
 static tabi_status any_plan(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
@@ -246,7 +243,7 @@ static tabi_status any_plan(const tabi_host_api *h, const tabi_call *call, const
   st = ref_red_init(h, call, "dim", self, dims, REF_RED_EMPTY_IS_ALL, keepdim, &r);
   if (st != TABI_OK) return st;
   tabi_dtype out_dt = dt == TABI_DTYPE_UINT8 ? TABI_DTYPE_UINT8 : TABI_DTYPE_BOOL;
-  return planned(&r, RED_ANY, dt, out_dt, 0, out);
+  return planned(&r, REF_RED_ANY, dt, out_dt, 0, out);
 }
 tabi_status ref_red_plan_any(const tabi_host_api *h, const tabi_call *call,
                              const tabi_value *args, ref_red_aten_plan *out) {
@@ -275,7 +272,7 @@ static tabi_status var_plan(const tabi_host_api *h, const tabi_call *call, const
   tabi_status st = ref_red_init(h, call, "dim", self, dims, empty_is_all, keepdim, &r);
   if (st != TABI_OK) return st;
   if (out_dt == TABI_DTYPE_INVALID) out_dt = ref_red_real_dtype(dt);
-  return planned(&r, RED_VAR, dt, out_dt, correction, out);
+  return planned(&r, REF_RED_VAR, dt, out_dt, correction, out);
 }
 tabi_status ref_red_plan_var_correction(const tabi_host_api *h, const tabi_call *call,
                                         const tabi_value *args, ref_red_aten_plan *out) {
@@ -323,7 +320,7 @@ static tabi_status prim_reduce(const tabi_host_api *h, const tabi_call *call, ta
   if (st != TABI_OK) return st;
   st = prim_out_dtype(h, call, &args[2], dt, &out_dt);
   if (st != TABI_OK) return st;
-  if (kind == RED_AMAX || kind == RED_AMIN) {
+  if (kind == REF_RED_AMAX || kind == REF_RED_AMIN) {
     ref_red_aten_plan pl;
     if ((st = minmax_plan(h, call, inp, &r, kind, out_dt, &pl)) != TABI_OK) return st;
     return reduce_run(h, call, inp, &r, kind, pl.as, pl.out_dt, 0, outs);
@@ -335,16 +332,16 @@ static tabi_status prim_reduce(const tabi_host_api *h, const tabi_call *call, ta
 }
 
 static tabi_status k_prims_sum(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return prim_reduce(ctx, call, args, RED_SUM, outs);
+  return prim_reduce(ctx, call, args, REF_RED_SUM, outs);
 }
 static tabi_status k_prims_prod(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return prim_reduce(ctx, call, args, RED_PROD, outs);
+  return prim_reduce(ctx, call, args, REF_RED_PROD, outs);
 }
 static tabi_status k_prims_amax(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return prim_reduce(ctx, call, args, RED_AMAX, outs);
+  return prim_reduce(ctx, call, args, REF_RED_AMAX, outs);
 }
 static tabi_status k_prims_amin(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  return prim_reduce(ctx, call, args, RED_AMIN, outs);
+  return prim_reduce(ctx, call, args, REF_RED_AMIN, outs);
 }
 
 static tabi_status k_prims_var(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {

@@ -211,7 +211,8 @@ BINARY_LIST(DEF_BIN)
 /* aten unary ops (TC_ATEN_UNARY_LIST): the reference's descriptor plans the
  * call (dtypes, int-to-float promotion, parameters, their messages), the
  * engine runs it in one launch, where the decomposition took several (gelu
- * nine, and a float16 input two conversions more). */
+ * five kernels and three device constants, a float16 input two conversions
+ * more). */
 static tabi_status run_aten_unary(tc_ctx *c, const tabi_call *call, tabi_value *args,
                                   tabi_value *outs, int which, int sel) {
   tc_ew_aten_plan pl;

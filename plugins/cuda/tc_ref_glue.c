@@ -5,13 +5,17 @@
 #include "ref_reduce_util.h"
 #include "tc_ref_glue.h"
 
+/* The plans' fixed arrays hold the reference's largest rank. */
+_Static_assert(REF_MAX_DIMS == 16,
+               "tc_red_plan, tc_ew_aten_bplan and tc_ew_where_plan hold 16 dims");
+
 static void red_plan_of(const ref_red *r, tc_red_plan *out) {
   memset(out, 0, sizeof *out);
   out->ndim = r->ndim;
   out->dims_empty = r->dims_empty;
-  for (int32_t i = 0; i < r->ndim && i < 16; i++) out->reduced[i] = r->reduced[i];
+  for (int32_t i = 0; i < r->ndim; i++) out->reduced[i] = r->reduced[i];
   out->out_ndim = r->out_ndim;
-  for (int32_t i = 0; i < r->out_ndim && i < 16; i++) out->out_shape[i] = r->out_shape[i];
+  for (int32_t i = 0; i < r->out_ndim; i++) out->out_shape[i] = r->out_shape[i];
   out->group = r->group;
 }
 
@@ -85,7 +89,7 @@ tabi_status tc_ew_aten_binary_plan(const tabi_host_api *h, const tabi_call *call
   out->cd = pl.cd;
   out->outdt = pl.outdt;
   out->nd = pl.nd;
-  for (int32_t i = 0; i < pl.nd && i < 16; i++) out->shape[i] = pl.shape[i];
+  for (int32_t i = 0; i < pl.nd; i++) out->shape[i] = pl.shape[i];
   for (int k = 0; k < 2; k++) {
     out->t[k] = (tabi_tensor *)pl.t[k];
     out->si[k] = pl.sv[k].i;
@@ -139,8 +143,6 @@ tabi_status tc_ew_aten_where_plan(const tabi_host_api *h, const tabi_call *call,
   memset(out, 0, sizeof *out);
   tabi_status st = ref_ew_where_plan_init(h, call, args, prim, &pl);
   if (st != TABI_OK) return st;
-  if (pl.nd > 16)
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: %d dims is more than 16", ref_op_name(h, call), (int)pl.nd);
   out->rt = pl.rt;
   out->nd = pl.nd;
   for (int32_t i = 0; i < pl.nd; i++) out->shape[i] = pl.shape[i];
