@@ -7,6 +7,20 @@
 
 #define OPN ref_op_name(h, call)
 
+tabi_status ref_dropout_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                              int *out_train, int *out_wide) {
+  tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
+  double p = args[1].u.f;
+  tabi_status st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DTS_COMPLEX);
+  if (st != TABI_OK) return st;
+  if (!(p >= 0 && p <= 1))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'p' is %g; dropout probability has "
+                   "to be between 0 and 1", OPN, p);
+  *out_train = args[2].tag == TABI_TAG_NONE || args[2].u.i != 0;
+  *out_wide = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
+  return TABI_OK;
+}
+
 tabi_status ref_grid_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args) {
   const tabi_tensor *x = args[0].u.t, *grid = args[1].u.t;
   int64_t mode = args[2].u.i, pad = args[3].u.i;

@@ -1,6 +1,6 @@
 /* reference/ref_misc_check.h: the argument plan of grid_sampler_2d,
- * _cdist_forward, _pdist_forward, embedding_dense_backward and _embedding_bag
- * (and the index error of embedding): the checks (with their messages) and the
+ * _cdist_forward, _pdist_forward, embedding_dense_backward, _embedding_bag and
+ * native_dropout (and the index error of embedding): the checks (with their messages) and the
  * output geometry, shared by the reference kernels (ref_nn4.c, ref_linalg.c,
  * ref_nn6.c) and the CUDA/ROCm plugins (plugins/cuda/tc_misc.cu links this
  * file), so the two cannot drift apart. Host side: metadata, and index values
@@ -17,6 +17,13 @@ extern "C" {
 /* The error of embedding / embedding_dense_backward for index value v outside
  * [0, n) (n rows). */
 tabi_status ref_embedding_index_error(const tabi_host_api *h, const tabi_call *call, int64_t v, int64_t n);
+
+/* native_dropout(input, p, train): input floating or complex, p in [0, 1]
+ * (NaN refused). On success *out_train is whether to draw (train true or
+ * None: ATen's None means training) and *out_wide whether the draw is the
+ * float64 one (float64 and complex128 inputs; float32 for the others). */
+tabi_status ref_dropout_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                              int *out_train, int *out_wide);
 
 /* grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners). */
 tabi_status ref_grid_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);

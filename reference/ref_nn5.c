@@ -20,6 +20,7 @@
 #include <tabi/philox.h>
 
 #include "ref.h"
+#include "ref_misc_check.h"
 #include "ref_nn_bn_check.h"
 #include "ref_nn_util.h"
 
@@ -102,7 +103,8 @@ tabi_status ref_nn_batch_norm_no_training(void *ctx, const tabi_call *call, tabi
 
 /* native_dropout(input, p, train) -> (output, mask).
  *
- * The rule every device follows (the CUDA plugin reproduces it bit for bit):
+ * The rule every device follows (the CUDA/ROCm plugins reproduce it bit for bit
+ * in one pass, plugins/cuda/tc_random.cu; the checks are ref_dropout_check):
  * when train is true or None (ATen: None means training), reserve numel Philox
  * counters with host->rng_reserve; element i (row-major) is KEPT when
  *     u_i >= p,  u_i = tabi_philox_uniform_double(philox(seed, offset + i))
@@ -120,13 +122,10 @@ tabi_status ref_nn_native_dropout(void *ctx, const tabi_call *call, tabi_value *
   const tabi_host_api *h = ctx;
   const tabi_tensor *x = args[0].u.t;
   double p = args[1].u.f;
-  int train = args[2].tag == TABI_TAG_NONE || args[2].u.i != 0;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  tabi_status st;
-  if ((st = ref_check_dtype(h, call, "input", dt, REF_DTS_FLOAT | REF_DTS_COMPLEX))) return st;
-  if (!(p >= 0 && p <= 1))
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'p' is %g; dropout probability has to be "
-                   "between 0 and 1", ref_op_name(h, call), p);
+  int train, wide;
+  tabi_status st = ref_dropout_check(h, call, args, &train, &wide);
+  if (st != TABI_OK) return st;
   int64_t numel = tabi_tensor_numel(x);
   tabi_tensor *out = NULL, *mask = NULL;
   if ((st = ref_clone(h, x, &out))) return st;
@@ -141,7 +140,6 @@ tabi_status ref_nn_native_dropout(void *ctx, const tabi_call *call, tabi_value *
       h->tensor_release(h->ctx, mask);
       return st;
     }
-    int wide = dt == TABI_DTYPE_FLOAT64 || dt == TABI_DTYPE_COMPLEX128;
     double scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
     if (!wide) scale = (double)(float)scale;
     for (int64_t i = 0; i < numel; i++) {

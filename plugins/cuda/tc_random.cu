@@ -1,9 +1,11 @@
-/* plugins/cuda/tc_random.cu: prims::uniform and prims::normal on the device,
- * drawing the reference's Philox stream (reference/ref_create2.c): element i of
- * the output uses counter offset + i of the generator of the output's device,
- * so a seed gives the same numbers as the CPU, bit for bit where the math is
- * exact (uniform) and to the last rounding of double log/cos (normal). */
+/* plugins/cuda/tc_random.cu: prims::uniform, prims::normal and
+ * aten::native_dropout on the device, drawing the reference's Philox stream
+ * (reference/ref_create2.c, ref_nn5.c): element i of the output uses counter
+ * offset + i of the generator of the output's device, so a seed gives the same
+ * numbers as the CPU, bit for bit where the math is exact (uniform, dropout)
+ * and to the last rounding of double log/cos (normal). */
 #include "tc_ew_dev.cuh"
+#include "ref_misc_check.h"
 
 #define SQRT1_2 0.70710678118654752440
 
@@ -114,5 +116,79 @@ static tabi_status k_normal(TC_ARGS) {
   return rng_run(c, call, &args[0], dt, args[4].u.device, 1, mre, mim, sd, &outs[0]);
 }
 
-TC_KTABLE tc_kernel tc_random_kernels[] = {
-    {"prims::uniform", k_uniform}, {"prims::normal", k_normal}, {NULL, NULL}};
+/* native_dropout in one pass: draw, compare, mask and scale per element (the
+ * decomposition took a uniform tensor, a comparison, two conversions and two
+ * products, each a kernel writing a full-size temporary). The rule is
+ * ref_nn_native_dropout's: element i (row-major) is kept when its draw
+ * (float64 for float64/complex128 inputs, float32 otherwise) is >= p; the
+ * output is x * keep * scale in double, rounded once, so NaN stays NaN where
+ * dropped and the result is the reference's bit for bit. */
+__global__ void __launch_bounds__(256) dropout_kernel(const char *x, char *out, uint8_t *mask, int dt,
+                                                      int64_t n, uint64_t seed, uint64_t offset,
+                                                      int wide, double p, double scale) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int esz = tc_dt_size(dt), cplx = tc_cat(dt) == 2;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    tabi_philox_out r = tabi_philox4x32(seed, offset + (uint64_t)i);
+    double u = wide ? tabi_philox_uniform_double(r) : (double)tabi_philox_uniform_float(r);
+    int keep = u >= p;
+    double k = (double)keep;
+    mask[i] = (uint8_t)keep;
+    if (cplx) {
+      tc_c v = tc_ld_c(x + i * esz, dt);
+      tc_st_c(out + i * esz, dt, tc_c(v.real() * k * scale, v.imag() * k * scale));
+    } else {
+      tc_st_f(out + i * esz, dt, tc_ld_f(x + i * esz, dt) * k * scale);
+    }
+  }
+}
+
+/* (output, mask) as the reference: both new and contiguous; a non-contiguous
+ * input is made contiguous first (one copy), so element i is its i-th in
+ * row-major order. train false: a copy and an all-true mask; an empty input:
+ * an empty mask of the input's dtype (ATen's quirk). */
+static tabi_status k_native_dropout(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *x = args[0].u.t;
+  int train = 0, wide = 0;
+  tabi_status st = ref_dropout_check(c->h, call, args, &train, &wide);
+  if (st == TABI_OK) st = tc_use_device(c, x, OPN);
+  if (st != TABI_OK) return st;
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  int64_t n = tabi_tensor_numel(x);
+  tabi_tensor *t[3] = {NULL, NULL, NULL}; /* out, mask, contiguous input */
+  st = tc_empty(c, x->dl.device, dt, x->dl.ndim, x->dl.shape, &t[0]);
+  if (st == TABI_OK)
+    st = tc_empty(c, x->dl.device, n == 0 ? dt : TABI_DTYPE_BOOL, x->dl.ndim, x->dl.shape, &t[1]);
+  if (st == TABI_OK && n > 0 && !train) {
+    tabi_value one = tabi_bool(1);
+    st = tc_copy_convert(c, OPN, t[0], x);
+    if (st == TABI_OK) st = tc_fill(c, OPN, t[1], &one);
+  } else if (st == TABI_OK && n > 0) {
+    uint64_t seed = 0, offset = 0;
+    double p = args[1].u.f, scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
+    if (!wide) scale = (double)(float)scale; /* ATen multiplies by a float scalar */
+    st = tc_contiguous(c, OPN, x, &t[2]);
+    if (st == TABI_OK) st = c->h->rng_reserve(c->h->ctx, x->dl.device, (uint64_t)n, &seed, &offset);
+    if (st == TABI_OK) {
+      TC_LAUNCH(tc_grid(n, 256), 256, dropout_kernel)((const char *)tabi_tensor_data(t[2]),
+                                                      (char *)tabi_tensor_data(t[0]),
+                                                      (uint8_t *)tabi_tensor_data(t[1]), dt, n, seed,
+                                                      offset, wide, p, scale);
+      st = tc_launch_status(c, OPN);
+    }
+  }
+  tc_release_all(c, &t[2], 1);
+  if (st != TABI_OK) {
+    tc_release_all(c, t, 2);
+    return st;
+  }
+  outs[0] = tabi_tensor_value(t[0]);
+  outs[1] = tabi_tensor_value(t[1]);
+  return TABI_OK;
+}
+
+TC_KTABLE tc_kernel tc_random_kernels[] = {{"prims::uniform", k_uniform},
+                                           {"prims::normal", k_normal},
+                                           {"aten::native_dropout", k_native_dropout},
+                                           {NULL, NULL}};

@@ -1,6 +1,7 @@
 /* tests/cuda/test_cuda_ops_misc.c: test_cuda_ops's cases for grid sampling,
  * distances and embeddings (tc_misc.cu), the index ops (tc_idx.cu) and
- * prims::svd (tc_svd.cu). GPU only (run from test_cuda_ops.c). */
+ * prims::svd (tc_svd.cu), the aten elementwise ops (tc_ew_ops.cu) and
+ * native_dropout (tc_random.cu). GPU only (run from test_cuda_ops.c). */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -554,4 +555,109 @@ void aten_binary_cases(void) {
   same_error("aten::div.Scalar_mode", 3, s, (tabi_value[]){tabi_float(2), tabi_string("round", 5)}, 2);
   same_error("aten::bitwise_and.Scalar", 3, s, (tabi_value[]){tabi_int(1)}, 1);
   same_error("aten::add.Scalar", 3, s, (tabi_value[]){tabi_float(1), tabi_complex(1, 1)}, 2);
+}
+
+/* native_dropout (tc_random.cu, one pass): output and mask against the
+ * reference's for the same seed, bit for bit (the draw, the comparison and the
+ * product in double are exact), in every float dtype and complex64, with p at
+ * 0, 1 and between, train true/None/false, a transposed (non-contiguous)
+ * input, NaN inputs (NaN * 0 stays NaN), an empty input (its mask takes the
+ * input's dtype), two draws in a row (the counters advance), and the
+ * reference's errors. */
+static void dropout_case(tabi_dtype dt, int32_t nd, const int64_t *shape, int transpose, double p,
+                         tabi_value train) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *h = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++) h[i] = i % 17 == 5 ? NAN : urand() * 4 - 2;
+  tabi_tensor *g = NULL, *r = NULL;
+  both_tensor(dt, nd, shape, h, &g, &r);
+  free(h);
+  if (transpose && g && r) {
+    int64_t perm[2] = {1, 0};
+    tabi_op pg, pr;
+    tabi_op_find(gpu, "aten::permute", &pg);
+    tabi_op_find(ref, "aten::permute", &pr);
+    tabi_value a1[2] = {tabi_tensor_value(g), tabi_int_list(perm, 2)}, o1 = tabi_none();
+    tabi_value a2[2] = {tabi_tensor_value(r), tabi_int_list(perm, 2)}, o2 = tabi_none();
+    CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
+    CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
+    tabi_tensor_release(g);
+    tabi_tensor_release(r);
+    g = o1.u.t;
+    r = o2.u.t;
+  }
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, "aten::native_dropout", &og));
+  CHECK_OK(tabi_op_find(ref, "aten::native_dropout", &orf));
+  tabi_value ga[3] = {tabi_tensor_value(g), tabi_float(p), train};
+  tabi_value ra[3] = {tabi_tensor_value(r), tabi_float(p), train};
+  tabi_value go[2] = {tabi_none(), tabi_none()}, ro[2] = {tabi_none(), tabi_none()};
+  tabi_status sg = tabi_call(gpu, og, ga, 3, go, 2);
+  CHECK_MSG(sg == TABI_OK, "native_dropout: %s", tabi_last_error());
+  CHECK_OK(tabi_call(ref, orf, ra, 3, ro, 2));
+  if (sg == TABI_OK) {
+    char what[160];
+    for (int k = 0; k < 2; k++) {
+      snprintf(what, sizeof what, "native_dropout %s p=%g %s output %d", tabi_dtype_name(dt), p,
+               transpose ? "transposed" : "", k);
+      same_tensor(what, go[k].u.t, ro[k].u.t, 0, 0);
+    }
+    if (tabi_dtype_is_complex(dt)) { /* same_tensor compares real parts; now the imaginary */
+      tabi_op ig, ir;
+      tabi_op_find(gpu, "prims::imag", &ig);
+      tabi_op_find(ref, "prims::imag", &ir);
+      tabi_value i1 = tabi_none(), i2 = tabi_none();
+      CHECK_OK(tabi_call(gpu, ig, &go[0], 1, &i1, 1));
+      CHECK_OK(tabi_call(ref, ir, &ro[0], 1, &i2, 1));
+      same_tensor("native_dropout imaginary parts", i1.u.t, i2.u.t, 0, 0);
+      tabi_value_release(&i1);
+      tabi_value_release(&i2);
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    tabi_value_release(&go[k]);
+    tabi_value_release(&ro[k]);
+  }
+  tabi_tensor_release(g);
+  tabi_tensor_release(r);
+}
+
+void dropout_cases(void) {
+  const tabi_dtype dts[5] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16,
+                             TABI_DTYPE_BFLOAT16, TABI_DTYPE_COMPLEX64};
+  int64_t s2[2] = {67, 45}, e1[1] = {0};
+  for (int d = 0; d < 5; d++) {
+    CHECK_OK(tabi_runtime_manual_seed(gpu, CUDA0, 77 + d));
+    CHECK_OK(tabi_runtime_manual_seed(ref, CPU, 77 + d));
+    dropout_case(dts[d], 2, s2, 0, 0.3, tabi_bool(1));
+    dropout_case(dts[d], 2, s2, 1, 0.3, tabi_none()); /* None trains; counters moved on */
+    dropout_case(dts[d], 2, s2, 0, 0.0, tabi_bool(1));
+    dropout_case(dts[d], 2, s2, 0, 1.0, tabi_bool(1));
+    dropout_case(dts[d], 2, s2, 1, 0.5, tabi_bool(0));
+    dropout_case(dts[d], 1, e1, 0, 0.5, tabi_bool(1));
+  }
+  same_error("aten::native_dropout", 2, s2, (tabi_value[]){tabi_float(1.5), tabi_bool(1)}, 2);
+  same_error("aten::native_dropout", 2, s2, (tabi_value[]){tabi_float(NAN), tabi_none()}, 2);
+  { /* an integer input: the reference's dtype error */
+    int64_t s[1] = {4};
+    double h[4] = {1, 2, 3, 4};
+    tabi_tensor *g = NULL, *r = NULL;
+    both_tensor(TABI_DTYPE_INT32, 1, s, h, &g, &r);
+    tabi_op og, orf;
+    tabi_op_find(gpu, "aten::native_dropout", &og);
+    tabi_op_find(ref, "aten::native_dropout", &orf);
+    tabi_value ga[3] = {tabi_tensor_value(g), tabi_float(0.5), tabi_bool(1)};
+    tabi_value ra[3] = {tabi_tensor_value(r), tabi_float(0.5), tabi_bool(1)};
+    tabi_value go[2] = {tabi_none(), tabi_none()}, ro[2] = {tabi_none(), tabi_none()};
+    tabi_status sr = tabi_call(ref, orf, ra, 3, ro, 2);
+    char rmsg[512];
+    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+    tabi_status sg = tabi_call(gpu, og, ga, 3, go, 2);
+    CHECK_MSG(sr == TABI_ERR_TYPE && sg == sr && strcmp(tabi_last_error(), rmsg) == 0,
+              "native_dropout int32: %d \"%s\", reference %d \"%s\"", (int)sg, tabi_last_error(),
+              (int)sr, rmsg);
+    tabi_tensor_release(g);
+    tabi_tensor_release(r);
+  }
 }
