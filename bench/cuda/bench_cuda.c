@@ -156,6 +156,17 @@ int main(int argc, char **argv) {
     re.nargs = 1;
     ms = time_ms(&re, 20);
     printf("{\"name\": \"relu_f16_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.0 * bytes / ms / 1e6);
+    /* native_dropout: one pass (draw, compare, mask, scale) since 2026-11-24 */
+    job dr = mk3("aten::native_dropout", 2, tabi_tensor_value(x), tabi_float(0.1), tabi_bool(1));
+    ms = time_ms(&dr, 20);
+    printf("{\"name\": \"native_dropout_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
+           2.25 * bytes / ms / 1e6);
+    /* a float32 -> float16 conversion: the elementwise engine's flat kernel */
+    job cv = mk3("prims::convert_element_type", 1, tabi_tensor_value(x),
+                 tabi_dtype_value(TABI_DTYPE_FLOAT16), tabi_none());
+    cv.nargs = 2;
+    ms = time_ms(&cv, 20);
+    printf("{\"name\": \"to_f16_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.5 * bytes / ms / 1e6);
     tabi_tensor_release(xh);
   }
   /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */

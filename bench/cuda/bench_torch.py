@@ -59,6 +59,8 @@ def main():
     xh = x if SMOKE else x.half()  # torch 1.13 has no float16 CPU relu
     t["relu_f16_2^28"] = cuda_ms(lambda: torch.relu(xh), 20)
     del xh
+    t["native_dropout_f32_2^28"] = cuda_ms(lambda: torch.native_dropout(x, 0.1, True), 20)
+    t["to_f16_f32_2^28"] = cuda_ms(lambda: x.to(torch.float16), 20)
     t["sum_f32_2^28"] = cuda_ms(lambda: torch.sum(x), 20)
     t["argmax_f32_2^28"] = cuda_ms(lambda: torch.argmax(x), 20)
     del x, y

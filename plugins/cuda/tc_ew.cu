@@ -131,43 +131,13 @@ TC_D double tc_gelu(double a, int tanh_form) {
   return 0.5 * a * (1.0 + tanh(inner));
 }
 
-TC_D double un_f(int op, double a, const tc_ew_params &p) {
+TC_D double un_f_lean(int op, double a, const tc_ew_params &p) {
   switch (op) {
-    case TC_U_SIN: return sin(a);
-    case TC_U_COS: return cos(a);
-    case TC_U_TAN: return tan(a);
-    case TC_U_ASIN: return asin(a);
-    case TC_U_ACOS: return acos(a);
-    case TC_U_ATAN: return atan(a);
-    case TC_U_SINH: return sinh(a);
-    case TC_U_COSH: return cosh(a);
     case TC_U_TANH: return tanh(a);
-    case TC_U_ASINH: return asinh(a);
-    case TC_U_ACOSH: return acosh(a);
-    case TC_U_ATANH: return atanh(a);
     case TC_U_EXP: return exp(a);
-    case TC_U_EXP2: return exp2(a);
-    case TC_U_EXPM1: return expm1(a);
-    case TC_U_LOG: return log(a);
-    case TC_U_LOG10: return log10(a);
-    case TC_U_LOG1P: return log1p(a);
-    case TC_U_LOG2: return log2(a);
     case TC_U_SQRT: return sqrt(a);
     case TC_U_RSQRT: return 1.0 / sqrt(a);
     case TC_U_RECIP: return 1.0 / a;
-    case TC_U_CBRT: return cbrt(a);
-    case TC_U_ERF: return erf(a);
-    case TC_U_ERFC: return erfc(a);
-    case TC_U_ERFINV: return ref_sf_erfinv(a);
-    case TC_U_LGAMMA: return ref_sf_lgamma(a);
-    case TC_U_DIGAMMA: return ref_sf_digamma(a);
-    case TC_U_I0: return ref_sf_i0(a);
-    case TC_U_I0E: return ref_sf_i0e(a);
-    case TC_U_I1: return ref_sf_i1(a);
-    case TC_U_I1E: return ref_sf_i1e(a);
-    case TC_U_J0: return ref_sf_j0(a);
-    case TC_U_J1: return ref_sf_j1(a);
-    case TC_U_SPHJ0: return ref_sf_spherical_j0(a);
     case TC_U_ABS: return fabs(a);
     case TC_U_NEG: return -a;
     case TC_U_SIGN: return (double)((0 < a) - (a < 0));
@@ -192,6 +162,56 @@ TC_D double un_f(int op, double a, const tc_ew_params &p) {
         if ((p.pi & TC_CLAMP_MAX) && a > p.pa[1]) a = p.pa[1];
       }
       return a;
+    default: return a;
+  }
+}
+
+TC_D double un_f(int op, double a, const tc_ew_params &p) {
+  switch (op) {
+    case TC_U_SIN: return sin(a);
+    case TC_U_COS: return cos(a);
+    case TC_U_TAN: return tan(a);
+    case TC_U_ASIN: return asin(a);
+    case TC_U_ACOS: return acos(a);
+    case TC_U_ATAN: return atan(a);
+    case TC_U_SINH: return sinh(a);
+    case TC_U_COSH: return cosh(a);
+    case TC_U_ASINH: return asinh(a);
+    case TC_U_ACOSH: return acosh(a);
+    case TC_U_ATANH: return atanh(a);
+    case TC_U_EXP2: return exp2(a);
+    case TC_U_EXPM1: return expm1(a);
+    case TC_U_LOG: return log(a);
+    case TC_U_LOG10: return log10(a);
+    case TC_U_LOG1P: return log1p(a);
+    case TC_U_LOG2: return log2(a);
+    case TC_U_CBRT: return cbrt(a);
+    case TC_U_ERF: return erf(a);
+    case TC_U_ERFC: return erfc(a);
+    case TC_U_ERFINV: return ref_sf_erfinv(a);
+    case TC_U_LGAMMA: return ref_sf_lgamma(a);
+    case TC_U_DIGAMMA: return ref_sf_digamma(a);
+    case TC_U_I0: return ref_sf_i0(a);
+    case TC_U_I0E: return ref_sf_i0e(a);
+    case TC_U_I1: return ref_sf_i1(a);
+    case TC_U_I1E: return ref_sf_i1e(a);
+    case TC_U_J0: return ref_sf_j0(a);
+    case TC_U_J1: return ref_sf_j1(a);
+    case TC_U_SPHJ0: return ref_sf_spherical_j0(a);
+    default: return un_f_lean(op, a, p);
+  }
+}
+
+TC_D tc_c un_c_lean(int op, tc_c a) {
+  switch (op) {
+    case TC_U_NEG: return -a;
+    case TC_U_CONJ: return tcx::conj(a);
+    case TC_U_REAL: return tc_c(a.real(), 0.0);
+    case TC_U_IMAG: return tc_c(a.imag(), 0.0);
+    case TC_U_ISFINITE: return tc_c(isfinite(a.real()) && isfinite(a.imag()) ? 1.0 : 0.0, 0.0);
+    case TC_U_ISNAN: return tc_c(isnan(a.real()) || isnan(a.imag()) ? 1.0 : 0.0, 0.0);
+    case TC_U_ISINF: return tc_c(isinf(a.real()) || isinf(a.imag()) ? 1.0 : 0.0, 0.0);
+    case TC_U_LNOT: return tc_c(a.real() == 0 && a.imag() == 0 ? 1.0 : 0.0, 0.0);
     default: return a;
   }
 }
@@ -238,15 +258,7 @@ TC_D tc_c un_c(int op, tc_c a) {
     case TC_U_RECIP: return tc_cdiv(tc_c(1.0, 0.0), a);
     case TC_U_SIGMOID: return tc_cdiv(tc_c(1.0, 0.0), tc_c(1.0, 0.0) + tc_cexp(-a));
     case TC_U_ABS: return tc_c(tc_hypot(a.real(), a.imag()), 0.0);
-    case TC_U_NEG: return -a;
-    case TC_U_CONJ: return tcx::conj(a);
-    case TC_U_REAL: return tc_c(a.real(), 0.0);
-    case TC_U_IMAG: return tc_c(a.imag(), 0.0);
-    case TC_U_ISFINITE: return tc_c(isfinite(a.real()) && isfinite(a.imag()) ? 1.0 : 0.0, 0.0);
-    case TC_U_ISNAN: return tc_c(isnan(a.real()) || isnan(a.imag()) ? 1.0 : 0.0, 0.0);
-    case TC_U_ISINF: return tc_c(isinf(a.real()) || isinf(a.imag()) ? 1.0 : 0.0, 0.0);
-    case TC_U_LNOT: return tc_c(a.real() == 0 && a.imag() == 0 ? 1.0 : 0.0, 0.0);
-    default: return a;
+    default: return un_c_lean(op, a);
   }
 }
 
@@ -254,21 +266,11 @@ TC_D tc_c un_c(int op, tc_c a) {
 
 TC_D int tc_bits(int cd) { return cd == TABI_DTYPE_BOOL ? 8 : 8 * tc_dt_size(cd); }
 
-TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err) {
+TC_D int64_t bin_i_lean(int op, int64_t a, int64_t b, const tc_ew_params &p) {
   switch (op) {
     case TC_B_ADD: return wadd(a, wmul(p.pi, b));
     case TC_B_SUB: return wsub(a, wmul(p.pi, b));
     case TC_B_MUL: return wmul(a, b);
-    case TC_B_DIV: case TC_B_DIV_TRUNC:
-      if (b == 0) { *err = 1; return 0; }
-      if (b == -1) return wneg(a);
-      return a / b;
-    case TC_B_DIV_FLOOR: {
-      if (b == 0) { *err = 1; return 0; }
-      if (b == -1) return wneg(a);
-      int64_t q = a / b, r = a % b;
-      return (r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-    }
     case TC_B_AND: return a & b;
     case TC_B_OR: return a | b;
     case TC_B_XOR: return a ^ b;
@@ -280,6 +282,33 @@ TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err
     case TC_B_GE: return a >= b;
     case TC_B_FMAX: case TC_B_MAXIMUM: return a < b ? b : a;
     case TC_B_FMIN: case TC_B_MINIMUM: return b < a ? b : a;
+    case TC_B_SHL:
+      if (b < 0 || b >= tc_bits(p.cd)) return 0;
+      return (int64_t)((uint64_t)a << b);
+    case TC_B_SHR: {
+      int max_shift = tc_bits(p.cd) - (p.cd != TABI_DTYPE_UINT8);
+      if (b < 0 || b >= max_shift) return a < 0 ? -1 : 0;
+      return a < 0 ? ~(~a >> b) : a >> b;
+    }
+    case TC_B_LAND: return a && b;
+    case TC_B_LOR: return a || b;
+    case TC_B_LXOR: return !a != !b;
+    default: return 0;
+  }
+}
+
+TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err) {
+  switch (op) {
+    case TC_B_DIV: case TC_B_DIV_TRUNC:
+      if (b == 0) { *err = 1; return 0; }
+      if (b == -1) return wneg(a);
+      return a / b;
+    case TC_B_DIV_FLOOR: {
+      if (b == 0) { *err = 1; return 0; }
+      if (b == -1) return wneg(a);
+      int64_t q = a / b, r = a % b;
+      return (r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+    }
     case TC_B_FMOD:
       if (b == 0) { *err = 1; return 0; }
       return b == -1 ? 0 : a % b;
@@ -313,18 +342,7 @@ TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err
       }
       return r;
     }
-    case TC_B_SHL:
-      if (b < 0 || b >= tc_bits(p.cd)) return 0;
-      return (int64_t)((uint64_t)a << b);
-    case TC_B_SHR: {
-      int max_shift = tc_bits(p.cd) - (p.cd != TABI_DTYPE_UINT8);
-      if (b < 0 || b >= max_shift) return a < 0 ? -1 : 0;
-      return a < 0 ? ~(~a >> b) : a >> b;
-    }
-    case TC_B_LAND: return a && b;
-    case TC_B_LOR: return a || b;
-    case TC_B_LXOR: return !a != !b;
-    default: return 0;
+    default: return bin_i_lean(op, a, b, p);
   }
 }
 
@@ -350,17 +368,12 @@ TC_D double nextafter_cd(double a, double b, int cd) {
   return from_bits16(fa, cd);
 }
 
-TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
+TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) {
   switch (op) {
     case TC_B_ADD: return a + p.pf * b;
     case TC_B_SUB: return a - p.pf * b;
     case TC_B_MUL: return a * b;
     case TC_B_DIV: return a / b;
-    case TC_B_DIV_TRUNC: return trunc(round_opmath(a / b, p.cd));
-    case TC_B_DIV_FLOOR:
-      return p.cd == TABI_DTYPE_FLOAT64 ? ref_floordiv_f64(a, b)
-                                        : (double)ref_floordiv_f32((float)a, (float)b);
-    case TC_B_ATAN2: return atan2(a, b);
     case TC_B_EQ: return a == b;
     case TC_B_NE: return a != b;
     case TC_B_LT: return a < b;
@@ -369,6 +382,22 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_GE: return a >= b;
     case TC_B_FMAX: return fmax(a, b);
     case TC_B_FMIN: return fmin(a, b);
+    case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
+    case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
+    case TC_B_LAND: return a != 0 && b != 0;
+    case TC_B_LOR: return a != 0 || b != 0;
+    case TC_B_LXOR: return (a != 0) != (b != 0);
+    default: return 0;
+  }
+}
+
+TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
+  switch (op) {
+    case TC_B_DIV_TRUNC: return trunc(round_opmath(a / b, p.cd));
+    case TC_B_DIV_FLOOR:
+      return p.cd == TABI_DTYPE_FLOAT64 ? ref_floordiv_f64(a, b)
+                                        : (double)ref_floordiv_f32((float)a, (float)b);
+    case TC_B_ATAN2: return atan2(a, b);
     case TC_B_FMOD: return fmod(a, b);
     case TC_B_REM: {
       double mod = fmod(a, b);
@@ -378,8 +407,6 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_HYPOT: return tc_hypot(a, b);
     case TC_B_IGAMMA: return ref_sf_igamma(a, b);
     case TC_B_IGAMMAC: return ref_sf_igammac(a, b);
-    case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
-    case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
     case TC_B_NEXTAFTER: return nextafter_cd(a, b, p.cd);
     case TC_B_POW: return pow(a, b);
     case TC_B_POW_TS: /* pow.Tensor_Scalar: ATen's special exponents, as the reference */
@@ -393,19 +420,32 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
       if (b == -2) return 1.0 / (a * a);
       return pow(a, b);
     case TC_B_ZETA: return ref_sf_zeta(a, b);
-    case TC_B_LAND: return a != 0 && b != 0;
-    case TC_B_LOR: return a != 0 || b != 0;
-    case TC_B_LXOR: return (a != 0) != (b != 0);
+    case TC_B_ADD: case TC_B_SUB: case TC_B_MUL: case TC_B_DIV: case TC_B_EQ: case TC_B_NE:
+    case TC_B_LT: case TC_B_LE: case TC_B_GT: case TC_B_GE: case TC_B_FMAX: case TC_B_FMIN:
+    case TC_B_MAXIMUM: case TC_B_MINIMUM: case TC_B_LAND: case TC_B_LOR: case TC_B_LXOR:
+      return bin_f_lean(op, a, b, p);
     default: return 0;
+  }
+}
+
+TC_D tc_c bin_c_lean(int op, tc_c a, tc_c b, const tc_ew_params &p) {
+  tc_c alpha(p.pc[0], p.pc[1]);
+  switch (op) {
+    case TC_B_ADD: return a + alpha * b;
+    case TC_B_SUB: return a - alpha * b;
+    case TC_B_MUL: return a * b;
+    case TC_B_EQ: return tc_c(a == b ? 1.0 : 0.0, 0);
+    case TC_B_NE: return tc_c(a != b ? 1.0 : 0.0, 0);
+    case TC_B_LAND: return tc_c((a != tc_c(0, 0)) && (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
+    case TC_B_LOR: return tc_c((a != tc_c(0, 0)) || (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
+    case TC_B_LXOR: return tc_c((a != tc_c(0, 0)) != (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
+    default: return tc_c(0, 0);
   }
 }
 
 TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
   tc_c alpha(p.pc[0], p.pc[1]);
   switch (op) {
-    case TC_B_ADD: return a + alpha * b;
-    case TC_B_SUB: return a - alpha * b;
-    case TC_B_MUL: return a * b;
     case TC_B_DIV: return tc_cdiv(a, b);
     case TC_B_POW: return tc_cpow(a, b, p.cd);
     case TC_B_POW_TS: {
@@ -420,12 +460,7 @@ TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
       if (b == tc_c(-2.0, 0.0)) return tc_cdiv(one, a * a);
       return tc_cpow(a, b, p.cd);
     }
-    case TC_B_EQ: return tc_c(a == b ? 1.0 : 0.0, 0);
-    case TC_B_NE: return tc_c(a != b ? 1.0 : 0.0, 0);
-    case TC_B_LAND: return tc_c((a != tc_c(0, 0)) && (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
-    case TC_B_LOR: return tc_c((a != tc_c(0, 0)) || (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
-    case TC_B_LXOR: return tc_c((a != tc_c(0, 0)) != (b != tc_c(0, 0)) ? 1.0 : 0.0, 0);
-    default: return tc_c(0, 0);
+    default: return bin_c_lean(op, a, b, p);
   }
 }
 
@@ -478,6 +513,99 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
       else x = bin_c(a.p.op, x, in[1] ? tc_load_c(in[1], a.o[2].dt, a.cd) : tc_c(a.p.sf[1][0], a.p.sf[1][1]), a.p);
       tc_st_c(out, od, x);
     }
+  }
+}
+
+/* The flat kernel: one dim after coalescing (every operand contiguous, or a
+ * broadcast scalar with stride 0) and a lean element function (the *_lean
+ * switches above: copies and conversions, arithmetic, comparisons, the
+ * activations). Each thread takes TC_EW_UNROLL elements a block apart and
+ * issues all their loads before any is used, so a warp keeps several memory
+ * requests in flight where the strided kernel waits out one latency per
+ * element; and it is compiled without the special functions, whose code sets
+ * the strided kernel's register count (and so how many threads an SM holds).
+ * Same loads, element functions and stores as tc_ew_kernel: the same bits. */
+#define TC_EW_UNROLL 4
+template <int CAT> struct tc_ew_cat;
+template <> struct tc_ew_cat<0> {
+  typedef int64_t v;
+  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_i(p, dt, cd); }
+  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return p.si[k]; }
+  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_i(p, dt, x); }
+  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_i(p.op, a, p); }
+  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_i_lean(p.op, a, b, p); }
+};
+template <> struct tc_ew_cat<1> {
+  typedef double v;
+  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_f(p, dt, cd); }
+  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return p.sf[k][0]; }
+  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_f(p, dt, x); }
+  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_f_lean(p.op, a, p); }
+  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_f_lean(p.op, a, b, p); }
+};
+template <> struct tc_ew_cat<2> {
+  typedef tc_c v;
+  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_c(p, dt, cd); }
+  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return tc_c(p.sf[k][0], p.sf[k][1]); }
+  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_c(p, dt, x); }
+  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_c_lean(p.op, a); }
+  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_c_lean(p.op, a, b, p); }
+};
+
+template <int CAT, int NIN>
+__global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args a) {
+  typedef tc_ew_cat<CAT> C;
+  typename C::v x[TC_EW_UNROLL][NIN];
+  const int64_t nt = blockDim.x, step = (int64_t)gridDim.x * nt * TC_EW_UNROLL;
+  for (int64_t base = (int64_t)blockIdx.x * nt * TC_EW_UNROLL + threadIdx.x; base < a.n; base += step) {
+#pragma unroll
+    for (int u = 0; u < TC_EW_UNROLL; u++) {
+      int64_t i = base + u * nt;
+#pragma unroll
+      for (int k = 0; k < NIN; k++) {
+        const tc_operand &o = a.o[k + 1];
+        x[u][k] = !o.ptr ? C::scalar(a.p, k)
+                  : i < a.n ? C::load((const char *)o.ptr + i * o.st[0] * tc_dt_size(o.dt), o.dt, a.cd)
+                            : typename C::v();
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < TC_EW_UNROLL; u++) {
+      int64_t i = base + u * nt;
+      if (i >= a.n) break;
+      typename C::v r = NIN == 1 ? C::un(a.p, x[u][0]) : C::bin(a.p, x[u][0], x[u][NIN - 1]);
+      C::store((char *)a.o[0].ptr + i * a.o[0].st[0] * tc_dt_size(a.o[0].dt), a.o[0].dt, r);
+    }
+  }
+}
+
+/* Whether the flat kernel's lean switches serve op (keep in step with them:
+ * an op listed here and missing there would return its input). */
+static int ew_lean(int cat, int nin, int op) {
+  if (nin == 1) {
+    if (cat == 0) return 1; /* un_i is all cheap */
+    if (cat == 2)
+      return op == TC_U_IDENT || op == TC_U_NEG || op == TC_U_CONJ || op == TC_U_REAL ||
+             op == TC_U_IMAG || op == TC_U_ISFINITE || op == TC_U_ISNAN || op == TC_U_ISINF ||
+             op == TC_U_LNOT;
+    switch (op) {
+      case TC_U_IDENT: case TC_U_TANH: case TC_U_EXP: case TC_U_SQRT: case TC_U_RSQRT:
+      case TC_U_RECIP: case TC_U_ABS: case TC_U_NEG: case TC_U_SIGN: case TC_U_CEIL:
+      case TC_U_FLOOR: case TC_U_ROUND: case TC_U_TRUNC: case TC_U_ISFINITE: case TC_U_SIGNBIT:
+      case TC_U_SIGMOID: case TC_U_RELU: case TC_U_ISNAN: case TC_U_ISINF: case TC_U_LNOT:
+      case TC_U_ELU: case TC_U_LEAKY_RELU: case TC_U_GELU: case TC_U_CLAMP: return 1;
+      default: return 0;
+    }
+  }
+  if (nin != 2) return 0;
+  switch (op) {
+    case TC_B_ADD: case TC_B_SUB: case TC_B_MUL: case TC_B_EQ: case TC_B_NE: case TC_B_LAND:
+    case TC_B_LOR: case TC_B_LXOR: return 1;
+    case TC_B_DIV: return cat == 1;
+    case TC_B_LT: case TC_B_LE: case TC_B_GT: case TC_B_GE: case TC_B_FMAX: case TC_B_FMIN:
+    case TC_B_MAXIMUM: case TC_B_MINIMUM: return cat != 2;
+    case TC_B_AND: case TC_B_OR: case TC_B_XOR: case TC_B_SHL: case TC_B_SHR: return cat == 0;
+    default: return 0;
   }
 }
 
@@ -588,6 +716,22 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary)(
         (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)a.o[2].ptr, a.n, p->op,
         (float)p->pf);
+    return tc_launch_status(c, op);
+  }
+  if (a.nd == 1 && nin <= 2 && ew_lean(cat, nin, p->op)) {
+    int64_t g = (a.n + 256 * TC_EW_UNROLL - 1) / (256 * TC_EW_UNROLL);
+    int grid = (int)(g > 65536 ? 65536 : g);
+#define TC_EW_FLAT(CAT)                                                              \
+  if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_flat_kernel<CAT, 1>)(a);                  \
+  else TC_LAUNCH(grid, 256, tc_ew_flat_kernel<CAT, 2>)(a);
+    if (cat == 0) {
+      TC_EW_FLAT(0)
+    } else if (cat == 1) {
+      TC_EW_FLAT(1)
+    } else {
+      TC_EW_FLAT(2)
+    }
+#undef TC_EW_FLAT
     return tc_launch_status(c, op);
   }
   int *err = NULL;
