@@ -170,6 +170,19 @@ typedef struct ref_ew_where_plan {
 tabi_status ref_ew_where_plan_init(const tabi_host_api *h, const tabi_call *call,
                                    const tabi_value *args, int prim, ref_ew_where_plan *out);
 
+/* aten::clamp.Tensor: at least one bound; the result_type of self and the
+ * present bounds, complex refused, bool refused with both bounds; the present
+ * operands broadcast. Elements follow ATen: with both bounds a NaN bound
+ * gives NaN; otherwise a NaN element stays NaN and a NaN bound wins over a
+ * number (maximum/minimum propagate NaN); the max bound applies last. */
+typedef struct ref_ew_clamp_tensor_plan {
+  tabi_dtype rt;
+  int32_t has_min, has_max, nd;
+  int64_t shape[REF_MAX_DIMS];
+} ref_ew_clamp_tensor_plan;
+tabi_status ref_ew_clamp_tensor_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                          const tabi_value *args, ref_ew_clamp_tensor_plan *out);
+
 /* Thin kernels from descriptors: REF_EW_UNARY(k_sin, op_sin) defines k_sin. */
 #define REF_EW_UNARY(kname, desc)                                                      \
   static tabi_status kname(void *ctx, const tabi_call *call, tabi_value *args,         \

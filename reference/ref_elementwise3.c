@@ -156,14 +156,6 @@ static tabi_status tri_alloc(const tabi_host_api *h, tri *s, tabi_dtype outdt) {
   return TABI_OK;
 }
 
-/* Broadcasts the present operands, allocates the output and sets up the loop. */
-static tabi_status tri_begin(const tabi_host_api *h, const tabi_call *call, tri *s,
-                             tabi_dtype outdt, int broadcast) {
-  tabi_status st = tri_shape(h, call, s->t, broadcast, &s->nd, s->shape);
-  if (st != TABI_OK) return st;
-  return tri_alloc(h, s, outdt);
-}
-
 tabi_status ref_ew_where_plan_init(const tabi_host_api *h, const tabi_call *call,
                                    const tabi_value *args, int prim, ref_ew_where_plan *out) {
   const tabi_tensor *t[3] = {args[0].u.t, args[1].u.t, args[2].u.t};
@@ -215,27 +207,42 @@ static tabi_status p_where(void *ctx, const tabi_call *call, tabi_value *args, t
   return where_run(ctx, call, args, outs, 1);
 }
 
-/* clamp with tensor bounds: ATen promotes all three; with both bounds a NaN bound
- * gives NaN; one bound alone is maximum/minimum, which propagate NaN. */
-static tabi_status k_clamp_tensor(void *ctx, const tabi_call *call, tabi_value *args,
-                                  tabi_value *outs) {
-  const tabi_host_api *h = ctx;
-  tri s;
-  memset(&s, 0, sizeof s);
-  for (int k = 0; k < 3; k++) s.t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
-  int has_min = s.t[1] != NULL, has_max = s.t[2] != NULL;
-  if (!has_min && !has_max)
+tabi_status ref_ew_clamp_tensor_plan_init(const tabi_host_api *h, const tabi_call *call,
+                                          const tabi_value *args, ref_ew_clamp_tensor_plan *out) {
+  memset(out, 0, sizeof *out);
+  const tabi_tensor *t[3];
+  for (int k = 0; k < 3; k++) t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
+  out->has_min = t[1] != NULL;
+  out->has_max = t[2] != NULL;
+  if (!out->has_min && !out->has_max)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: at least one of 'min' or 'max' must not be None", ref_op_name(h, call));
   tabi_dtype rt = ref_ew_result_type(&args[0], &args[1], &args[2]);
   if (tabi_dtype_is_complex(rt))
     return REF_ERR(h, TABI_ERR_TYPE, "%s: clamp is not supported for complex types (promoted "
                    "dtype %s)", ref_op_name(h, call), tabi_dtype_name(rt));
-  if (rt == TABI_DTYPE_BOOL && has_min && has_max)
+  if (rt == TABI_DTYPE_BOOL && out->has_min && out->has_max)
     return REF_ERR(h, TABI_ERR_TYPE, "%s: clamp with both 'min' and 'max' is not implemented "
                    "for bool", ref_op_name(h, call));
-  tabi_status st = tri_begin(h, call, &s, rt, 1);
+  out->rt = rt;
+  return tri_shape(h, call, t, 1, &out->nd, out->shape);
+}
+
+/* clamp with tensor bounds, on ref_ew_clamp_tensor_plan_init's plan. */
+static tabi_status k_clamp_tensor(void *ctx, const tabi_call *call, tabi_value *args,
+                                  tabi_value *outs) {
+  const tabi_host_api *h = ctx;
+  ref_ew_clamp_tensor_plan pl;
+  tabi_status st = ref_ew_clamp_tensor_plan_init(h, call, args, &pl);
   if (st != TABI_OK) return st;
+  tri s;
+  memset(&s, 0, sizeof s);
+  for (int k = 0; k < 3; k++) s.t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
+  int has_min = pl.has_min, has_max = pl.has_max;
+  tabi_dtype rt = pl.rt;
+  s.nd = pl.nd;
+  memcpy(s.shape, pl.shape, sizeof(int64_t) * (size_t)pl.nd);
+  if ((st = tri_alloc(h, &s, rt)) != TABI_OK) return st;
   int is_int = ref_ew_category(rt) == 0;
   for (; !ref_iter_done(&s.it); ref_iter_next(&s.it)) {
     ref_ew_val v = ref_ew_load(s.t[0], s.it.off[s.idx[0]], rt), lo = v, hi = v;

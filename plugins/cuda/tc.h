@@ -133,9 +133,15 @@ enum {
   TC_B_LXOR, TC_B_POW_TS, TC_B_COUNT
 };
 
+/* Three-input selectors (p.op of a launch with nin 3). */
+enum {
+  TC_T_WHERE = 0, /* where(pred, x, y) */
+  TC_T_CLAMP      /* clamp(x, lo, hi): bounds present per p.pi's TC_CLAMP_MIN/MAX, an absent one's ptr NULL */
+};
+
 /* Parameters of one launch. */
 typedef struct tc_ew_params {
-  int32_t op;      /* TC_U_* or TC_B_* (or the where selector) */
+  int32_t op;      /* TC_U_*, TC_B_* or TC_T_* */
   int32_t cd;      /* compute dtype: every input is cast to it first */
   double pf;       /* alpha for add/sub, as the compute type */
   int64_t pi;

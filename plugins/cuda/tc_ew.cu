@@ -490,7 +490,26 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
                              : NULL;
     char *out = (char *)a.o[0].ptr + off[0] * tc_dt_size(a.o[0].dt);
     int od = a.o[0].dt;
-    if (NIN == 3) { /* where(pred, x, y) */
+    if (NIN == 3 && a.p.op == TC_T_CLAMP) { /* as the reference's k_clamp_tensor */
+      int mn = (a.p.pi & TC_CLAMP_MIN) != 0, mx = (a.p.pi & TC_CLAMP_MAX) != 0;
+      if (CAT == 0) {
+        int64_t v = tc_load_i(in[0], a.o[1].dt, a.cd);
+        if (mn && v < tc_load_i(in[1], a.o[2].dt, a.cd)) v = tc_load_i(in[1], a.o[2].dt, a.cd);
+        if (mx && v > tc_load_i(in[2], a.o[3].dt, a.cd)) v = tc_load_i(in[2], a.o[3].dt, a.cd);
+        tc_st_i(out, od, v);
+      } else {
+        double v = tc_load_f(in[0], a.o[1].dt, a.cd);
+        double lo = mn ? tc_load_f(in[1], a.o[2].dt, a.cd) : 0.0;
+        double hi = mx ? tc_load_f(in[2], a.o[3].dt, a.cd) : 0.0;
+        if (mn && mx && (isnan(lo) || isnan(hi))) {
+          v = NAN;
+        } else if (!isnan(v)) {
+          if (mn && (isnan(lo) || v < lo)) v = lo;
+          if (mx && (isnan(hi) || v > hi)) v = hi;
+        }
+        tc_st_f(out, od, v);
+      }
+    } else if (NIN == 3) { /* where(pred, x, y) */
       int pick = tc_ld_i(in[0], a.o[1].dt) != 0 ? 1 : 2;
       const char *src = in[pick];
       int sdt = a.o[pick + 1].dt;

@@ -369,6 +369,7 @@ static tabi_status run_where(tc_ctx *c, const tabi_call *call, tabi_value *args,
   for (int k = 0; k < 3; k++) tc_operand_of(t[k], pl.nd, pl.shape, &in[k]);
   tc_ew_params p;
   memset(&p, 0, sizeof p);
+  p.op = TC_T_WHERE;
   p.cd = pl.rt;
   st = tc_ew_launch(c, op, pl.nd, pl.shape, &oo, 3, in, &p, NULL);
   if (st != TABI_OK) {
@@ -378,6 +379,40 @@ static tabi_status run_where(tc_ctx *c, const tabi_call *call, tabi_value *args,
   outs[0] = tabi_tensor_value(o);
   return TABI_OK;
 }
+/* clamp.Tensor: planned by the reference (promotion over the present
+ * bounds, broadcasting, the complex and bool refusals); one TC_T_CLAMP launch
+ * with an absent bound's operand left NULL. */
+static tabi_status k_clamp_tensor(TC_ARGS) {
+  TC_CTX;
+  tc_ew_clamp_tensor_plan pl;
+  tabi_status st = tc_ew_aten_clamp_tensor_plan(c->h, call, args, &pl);
+  if (st != TABI_OK) return st;
+  tabi_tensor *t[3];
+  for (int k = 0; k < 3; k++) {
+    t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
+    if (!t[k]) continue;
+    if ((st = tc_check_cuda(c, t[k], OPN, arg_name(c, call, k))) != TABI_OK) return st;
+    if (t[k]->dl.device.device_id != t[0]->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", OPN);
+  }
+  if ((st = tc_use_device(c, t[0], OPN)) != TABI_OK) return st;
+  tabi_tensor *o = NULL;
+  if ((st = tc_empty(c, t[0]->dl.device, (tabi_dtype)pl.rt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
+  tc_operand oo, in[3];
+  tc_operand_of(o, pl.nd, pl.shape, &oo);
+  for (int k = 0; k < 3; k++) {
+    if (t[k]) tc_operand_of(t[k], pl.nd, pl.shape, &in[k]);
+    else memset(&in[k], 0, sizeof in[k]); /* NULL ptr, stride 0: never read */
+  }
+  tc_ew_params p;
+  memset(&p, 0, sizeof p);
+  p.op = TC_T_CLAMP;
+  p.cd = pl.rt;
+  p.pi = pl.flags;
+  st = tc_ew_launch(c, OPN, pl.nd, pl.shape, &oo, 3, in, &p, NULL);
+  return tc_finish(c, st, o, &outs[0]);
+}
+
 static tabi_status k_where(TC_ARGS) { return run_where((tc_ctx *)ctx, call, args, outs, 1); }
 static tabi_status k_where_self(TC_ARGS) { return run_where((tc_ctx *)ctx, call, args, outs, 0); }
 
@@ -472,6 +507,7 @@ TC_KTABLE tc_kernel tc_ew_kernels[] = {
     {"prims::where", k_where},
     {"aten::where.self", k_where_self},
     {"aten::clamp", k_clamp},
+    {"aten::clamp.Tensor", k_clamp_tensor},
     {"aten::hardtanh", k_hardtanh},
     {"prims::convert_element_type", k_convert},
     {"prims::conj", k_conj},

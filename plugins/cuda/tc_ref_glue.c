@@ -7,7 +7,7 @@
 
 /* The plans' fixed arrays hold the reference's largest rank. */
 _Static_assert(REF_MAX_DIMS == 16,
-               "tc_red_plan, tc_ew_aten_bplan and tc_ew_where_plan hold 16 dims");
+               "tc_red_plan, tc_ew_aten_bplan, tc_ew_where_plan and tc_ew_clamp_tensor_plan hold 16 dims");
 
 static void red_plan_of(const ref_red *r, tc_red_plan *out) {
   memset(out, 0, sizeof *out);
@@ -134,6 +134,19 @@ tabi_status tc_ew_aten_clamp_plan(const tabi_host_api *h, const tabi_call *call,
   out->hi_i = pl.hi.i;
   out->lo_f = pl.lo.f;
   out->hi_f = pl.hi.f;
+  return TABI_OK;
+}
+
+tabi_status tc_ew_aten_clamp_tensor_plan(const tabi_host_api *h, const tabi_call *call,
+                                         const tabi_value *args, tc_ew_clamp_tensor_plan *out) {
+  ref_ew_clamp_tensor_plan pl;
+  memset(out, 0, sizeof *out);
+  tabi_status st = ref_ew_clamp_tensor_plan_init(h, call, args, &pl);
+  if (st != TABI_OK) return st;
+  out->rt = pl.rt;
+  out->flags = (pl.has_min ? TC_CLAMP_MIN : 0) | (pl.has_max ? TC_CLAMP_MAX : 0);
+  out->nd = pl.nd;
+  for (int32_t i = 0; i < pl.nd; i++) out->shape[i] = pl.shape[i];
   return TABI_OK;
 }
 

@@ -120,6 +120,15 @@ typedef struct tc_ew_clamp_plan {
 tabi_status tc_ew_aten_clamp_plan(const tabi_host_api *h, const tabi_call *call,
                                   const tabi_value *args, int hardtanh, tc_ew_clamp_plan *out);
 
+/* aten::clamp.Tensor: ref_ew_clamp_tensor_plan_init. flags: TC_CLAMP_MIN
+ * and/or TC_CLAMP_MAX, the bounds present. */
+typedef struct tc_ew_clamp_tensor_plan {
+  int32_t rt, flags, nd;
+  int64_t shape[16];
+} tc_ew_clamp_tensor_plan;
+tabi_status tc_ew_aten_clamp_tensor_plan(const tabi_host_api *h, const tabi_call *call,
+                                         const tabi_value *args, tc_ew_clamp_tensor_plan *out);
+
 /* aten::where.self (prim 0) / prims::where (1): ref_ew_where_plan_init. */
 typedef struct tc_ew_where_plan {
   int32_t rt, nd;

@@ -551,6 +551,39 @@ void aten_binary_cases(void) {
     free(hx);
     free(hy);
   }
+  /* clamp.Tensor: three random tensors (bounds cross, so both rules show), one
+   * bound, broadcast bounds of other dtypes (promotion), NaN in every operand */
+  compare("aten::clamp.Tensor", TABI_DTYPE_FLOAT32, 3, 3, s, NULL, 0, 0, 0);
+  compare("aten::clamp.Tensor", TABI_DTYPE_INT16, 3, 3, s, NULL, 0, 0, 0);
+  compare("aten::clamp.Tensor", TABI_DTYPE_BFLOAT16, 2, 3, s, (tabi_value[]){tabi_none()}, 1, 0, 0);
+  compare("aten::clamp.Tensor", TABI_DTYPE_BOOL, 2, 3, s, (tabi_value[]){tabi_none()}, 1, 0, 0);
+  {
+    const int64_t sx[3] = {3, 517, 129}, slo[2] = {517, 1}, shi[1] = {129};
+    double *hx = malloc(sizeof(double) * 3 * 517 * 129), *hl = malloc(sizeof(double) * 517),
+           *hh = malloc(sizeof(double) * 129);
+    for (int i = 0; i < 3 * 517 * 129; i++) hx[i] = i % 101 == 7 ? NAN : urand() * 4 - 2;
+    for (int i = 0; i < 517; i++) hl[i] = i % 37 == 3 ? NAN : urand() * 2 - 1.5;
+    for (int i = 0; i < 129; i++) hh[i] = i % 29 == 4 ? NAN : urand() * 2 - 0.5;
+    tabi_tensor *gx, *rx, *gl, *rl, *gh, *rh;
+    both_tensor(TABI_DTYPE_FLOAT16, 3, sx, hx, &gx, &rx);
+    both_tensor(TABI_DTYPE_FLOAT32, 2, slo, hl, &gl, &rl);
+    both_tensor(TABI_DTYPE_FLOAT64, 1, shi, hh, &gh, &rh); /* all promote to float64 */
+    tabi_value gv[3] = {tabi_tensor_value(gx), tabi_tensor_value(gl), tabi_tensor_value(gh)};
+    tabi_value rv[3] = {tabi_tensor_value(rx), tabi_tensor_value(rl), tabi_tensor_value(rh)};
+    compare_built("aten::clamp.Tensor", gv, rv, 3, 0, 0);
+    gv[1] = rv[1] = tabi_none(); /* max only */
+    compare_built("aten::clamp.Tensor", gv, rv, 3, 0, 0);
+    gv[1] = tabi_tensor_value(gl);
+    rv[1] = tabi_tensor_value(rl);
+    gv[2] = rv[2] = tabi_none(); /* min only */
+    compare_built("aten::clamp.Tensor", gv, rv, 3, 0, 0);
+    tabi_tensor *t[6] = {gx, rx, gl, rl, gh, rh};
+    for (int k = 0; k < 6; k++) tabi_tensor_release(t[k]);
+    free(hx);
+    free(hl);
+    free(hh);
+  }
+  same_error("aten::clamp.Tensor", 3, s, (tabi_value[]){tabi_none(), tabi_none()}, 2);
   same_error("aten::clamp", 3, s, (tabi_value[]){tabi_none(), tabi_none()}, 2);
   same_error("aten::div.Scalar_mode", 3, s, (tabi_value[]){tabi_float(2), tabi_string("round", 5)}, 2);
   same_error("aten::bitwise_and.Scalar", 3, s, (tabi_value[]){tabi_int(1)}, 1);

@@ -29,8 +29,9 @@ MUST_PASS = [
     ("aten::gelu", "bfloat16"), ("aten::div.Tensor_mode", "float32"),
     ("aten::add.Scalar", "float16"), ("aten::clamp", "float32"),
     ("aten::mean.dim", "complex64"), ("aten::sum.dim_IntList", "bfloat16"),
+    ("aten::clamp.Tensor", "float32"), ("aten::native_dropout", "float16"),
     # through the decomp plugin onto the simulated prims
-    ("aten::clamp.Tensor", "float32"), ("aten::flip", "bfloat16"),
+    ("aten::repeat", "float32"), ("aten::flip", "bfloat16"),
 ]
 
 
