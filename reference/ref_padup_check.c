@@ -4,8 +4,46 @@
 
 #include "ref.h"
 #include "ref_padup_check.h"
+#include "ref_shape_util.h"
 
 #define OPN ref_op_name(h, call)
+
+tabi_status ref_constant_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   int64_t *oshape, int64_t *before, void *value_out) {
+  const tabi_tensor *s = args[0].u.t;
+  int64_t np = args[1].u.list.len;
+  const int64_t *pad = tabi_value_ints(&args[1]);
+  int32_t nd = s->dl.ndim;
+  if (np % 2 != 0)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'pad': Length of pad must be even but instead it equals %lld",
+                   OPN, (long long)np);
+  if (np / 2 > nd)
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'pad': Length of pad should be no more than twice the number of "
+                   "dimensions of the input. Pad length is %lld while the input has %d dimensions.",
+                   OPN, (long long)np, (int)nd);
+  tabi_status st = rs_check_scalar(h, call, "value", &args[2], tabi_tensor_dtype(s));
+  if (st != TABI_OK) return st;
+  for (int32_t d = 0; d < nd; d++) {
+    oshape[d] = s->dl.shape[d];
+    before[d] = 0;
+  }
+  for (int64_t i = 0; i < np / 2; i++) {
+    int32_t d = nd - 1 - (int32_t)i;
+    int64_t l = pad[2 * i], r = pad[2 * i + 1], n;
+    if (__builtin_add_overflow(s->dl.shape[d], l, &n) || __builtin_add_overflow(n, r, &n) || n < 0)
+      return REF_ERR(h, TABI_ERR_SHAPE,
+                     "%s: argument 'pad': The input size %lld, plus negative padding %lld and %lld "
+                     "resulted in a negative output size, which is invalid. Check dimension %d of "
+                     "your input.",
+                     OPN, (long long)s->dl.shape[d], (long long)l, (long long)r, (int)d);
+    oshape[d] = n;
+    before[d] = l;
+  }
+  memset(value_out, 0, 16);
+  rs_store_scalar_ptr(value_out, tabi_tensor_dtype(s), &args[2]);
+  return TABI_OK;
+}
 
 tabi_status ref_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *s,
                           const tabi_value *padding, int32_t k, int reflect, int64_t *oshape,

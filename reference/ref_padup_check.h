@@ -1,5 +1,5 @@
-/* reference/ref_padup_check.h: the argument plan of reflection/replication
- * padding, upsampling and col2im: the checks (with their messages) and the
+/* reference/ref_padup_check.h: the argument plan of constant, reflection and
+ * replication padding, upsampling and col2im: the checks (with their messages) and the
  * output geometry, shared by the reference kernels (ref_shape_pad.c,
  * ref_nn4.c, ref_nn.c) and the CUDA/ROCm plugins (plugins/cuda/tc_pad_up.cu
  * links this file), so the two cannot drift apart. Host side, metadata only. */
@@ -11,6 +11,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* constant_pad_nd(self, pad, value): pad of even length, at most 2 * ndim
+ * (pairs from the last dim backwards; negative pads crop), value representable
+ * in self's dtype, no output size negative or overflowing. On success oshape
+ * (self's ndim) and the left pad of every dim (0 where unpadded), and the
+ * value stored as one element of self's dtype in value_out (16 bytes: c10's
+ * conversion, as the reference's fill). */
+tabi_status ref_constant_pad_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   int64_t *oshape, int64_t *before, void *value_out);
 
 /* reflection_pad{k}d / replication_pad{k}d: self's dtype and shape, the
  * padding list; on success oshape (self's ndim), the left pad and a flag per

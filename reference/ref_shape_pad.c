@@ -30,33 +30,11 @@ static int64_t offset_at(const tabi_tensor *t, const int64_t *idx) {
 tabi_status rs_k_constant_pad_nd(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   tabi_tensor *s = args[0].u.t;
-  int64_t np = args[1].u.list.len;
-  const int64_t *pad = tabi_value_ints(&args[1]);
   int32_t nd = s->dl.ndim;
-  if (np % 2 != 0)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'pad': Length of pad must be even but instead it equals %lld",
-                   OPN, (long long)np);
-  if (np / 2 > nd)
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'pad': Length of pad should be no more than twice the number of "
-                   "dimensions of the input. Pad length is %lld while the input has %d dimensions.",
-                   OPN, (long long)np, (int)nd);
-  tabi_status st = rs_check_scalar(h, call, "value", &args[2], tabi_tensor_dtype(s));
+  int64_t shape[REF_MAX_DIMS], before[REF_MAX_DIMS];
+  unsigned char value[16];
+  tabi_status st = ref_constant_pad_check(h, call, args, shape, before, value);
   if (st != TABI_OK) return st;
-  int64_t shape[REF_MAX_DIMS], before[REF_MAX_DIMS] = {0};
-  memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
-  for (int64_t i = 0; i < np / 2; i++) {
-    int32_t d = nd - 1 - (int32_t)i;
-    int64_t l = pad[2 * i], r = pad[2 * i + 1], n;
-    if (__builtin_add_overflow(s->dl.shape[d], l, &n) || __builtin_add_overflow(n, r, &n) || n < 0)
-      return REF_ERR(h, TABI_ERR_SHAPE,
-                     "%s: argument 'pad': The input size %lld, plus negative padding %lld and %lld "
-                     "resulted in a negative output size, which is invalid. Check dimension %d of "
-                     "your input.",
-                     OPN, (long long)s->dl.shape[d], (long long)l, (long long)r, (int)d);
-    shape[d] = n;
-    before[d] = l;
-  }
   tabi_tensor *out = NULL;
   st = ref_empty(h, s, tabi_tensor_dtype(s), nd, shape, &out);
   if (st != TABI_OK) return st;

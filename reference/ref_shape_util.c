@@ -224,19 +224,23 @@ tabi_status rs_check_scalar(const tabi_host_api *h, const tabi_call *call, const
                  ref_op_name(h, call), arg, tabi_dtype_name(dtype));
 }
 
-void rs_store_scalar(tabi_tensor *t, int64_t off, const tabi_value *v) {
-  tabi_dtype d = tabi_tensor_dtype(t);
+void rs_store_scalar_ptr(void *p, tabi_dtype d, const tabi_value *v) {
   switch (v->tag) {
-    case TABI_TAG_BOOL: case TABI_TAG_INT: ref_store_i(t, off, v->u.i); break;
-    case TABI_TAG_FLOAT: ref_store_f(t, off, v->u.f); break;
+    case TABI_TAG_BOOL: case TABI_TAG_INT: ref_store_i_ptr(p, d, v->u.i); break;
+    case TABI_TAG_FLOAT: ref_store_f_ptr(p, d, v->u.f); break;
     case TABI_TAG_COMPLEX:
       /* c10 converts a complex Scalar to a real type through its real part
        * (bool included: fill_(1j) on a bool tensor gives False) */
-      if (tabi_dtype_is_complex(d)) ref_store_c(t, off, ref_scalar_c(v));
-      else ref_store_f(t, off, v->u.c[0]);
+      if (tabi_dtype_is_complex(d)) ref_store_c_ptr(p, d, ref_scalar_c(v));
+      else ref_store_f_ptr(p, d, v->u.c[0]);
       break;
     default: break;
   }
+}
+
+void rs_store_scalar(tabi_tensor *t, int64_t off, const tabi_value *v) {
+  tabi_dtype d = tabi_tensor_dtype(t);
+  rs_store_scalar_ptr((char *)tabi_tensor_data(t) + off * (int64_t)tabi_dtype_size(d), d, v);
 }
 
 void rs_fill(tabi_tensor *t, const tabi_value *v) {

@@ -70,6 +70,8 @@ tabi_status rs_check_scalar(const tabi_host_api *h, const tabi_call *call, const
 /* Stores a Scalar into element `off` of t, converting as c10's Scalar.to<T> does
  * (real part for a real dtype; integers stay exact when t is integral). */
 void rs_store_scalar(tabi_tensor *t, int64_t off, const tabi_value *v);
+/* The same into one element of dtype d at p. */
+void rs_store_scalar_ptr(void *p, tabi_dtype d, const tabi_value *v);
 
 /* Fills every element of t (any layout) with the Scalar. */
 void rs_fill(tabi_tensor *t, const tabi_value *v);

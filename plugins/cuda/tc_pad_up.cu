@@ -1,4 +1,4 @@
-/* plugins/cuda/tc_pad_up.cu: reflection_pad{1,2,3}d, replication_pad{2,3}d,
+/* plugins/cuda/tc_pad_up.cu: constant_pad_nd, reflection_pad{1,2,3}d, replication_pad{2,3}d,
  * upsample_nearest2d.vec, upsample_bilinear2d.vec and col2im.
  *
  * The argument checks are the reference's own (reference/ref_padup_check.c,
@@ -20,6 +20,10 @@
 __global__ void __launch_bounds__(NT) pad_kernel(tcp_pad_geom g, const char *in, char *out, int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)NT + threadIdx.x; i < n; i += (int64_t)gridDim.x * NT)
     tcp_pad_elem(&g, in, out, i);
+}
+__global__ void __launch_bounds__(NT) cpad_kernel(tcp_cpad_geom g, const char *in, char *out, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)NT + threadIdx.x; i < n; i += (int64_t)gridDim.x * NT)
+    tcp_cpad_elem(&g, in, out, i);
 }
 __global__ void __launch_bounds__(NT) nearest_kernel(tcp_up_geom g, const char *in, char *out, int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)NT + threadIdx.x; i < n; i += (int64_t)gridDim.x * NT)
@@ -77,6 +81,33 @@ static tabi_status k_reflection_pad3d(TC_ARGS) { return pad(ctx, call, args, out
 static tabi_status k_replication_pad2d(TC_ARGS) { return pad(ctx, call, args, outs, 2, 0); }
 static tabi_status k_replication_pad3d(TC_ARGS) { return pad(ctx, call, args, outs, 3, 0); }
 
+/* constant_pad_nd: one pass over the output (the decomposition filled it and
+ * then copied the input into a view of it: two kernels, the overlap written
+ * twice). */
+static tabi_status k_constant_pad_nd(TC_ARGS) {
+  TC_CTX;
+  tabi_tensor *s = args[0].u.t;
+  if (s->dl.ndim > TCP_CPAD_DIMS)
+    return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'self' has %d dims; at most %d are supported", OPN,
+                  (int)s->dl.ndim, TCP_CPAD_DIMS);
+  tcp_cpad_geom g;
+  memset(&g, 0, sizeof g);
+  tabi_status st = ref_constant_pad_check(c->h, call, args, g.oshape, g.before, g.value);
+  if (st != TABI_OK) return st;
+  g.nd = s->dl.ndim;
+  g.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(s));
+  for (int32_t d = 0; d < g.nd; d++) {
+    g.isize[d] = s->dl.shape[d];
+    g.istride[d] = s->dl.strides[d];
+  }
+  tabi_tensor *out = NULL;
+  if ((st = prepare(c, OPN, s, "self", g.nd, g.oshape, &out)) != TABI_OK) return st;
+  int64_t n = tabi_tensor_numel(out);
+  if (n > 0)
+    TC_LAUNCH(tc_blocks(n, NT), NT, cpad_kernel)(g, (const char *)tabi_tensor_data(s), (char *)tabi_tensor_data(out), n);
+  return finish(c, OPN, n > 0, out, outs);
+}
+
 /* args: input, output_size, [align_corners,] scale_factors */
 static tabi_status upsample(TC_ARGS, int bilinear) {
   TC_CTX;
@@ -127,6 +158,7 @@ static tabi_status k_col2im(TC_ARGS) {
 }
 
 TC_KTABLE tc_kernel tc_pad_up_kernels[] = {
+    {"aten::constant_pad_nd", k_constant_pad_nd},
     {"aten::reflection_pad1d", k_reflection_pad1d},
     {"aten::reflection_pad2d", k_reflection_pad2d},
     {"aten::reflection_pad3d", k_reflection_pad3d},

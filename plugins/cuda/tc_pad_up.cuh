@@ -157,6 +157,32 @@ TCP_HD void tcp_pad_elem(const tcp_pad_geom *g, const char *in, char *out, int64
   tcp_copy(out + lin * g->esz, in + tcp_pad_src(g, lin) * g->esz, g->esz);
 }
 
+/* --- constant padding (constant_pad_nd, any rank up to TCP_CPAD_DIMS) -------
+ * Output contiguous; out element `lin` copies the input element at its index
+ * minus the left pads, or is the pad value where that falls outside the input
+ * (negative pads crop: those indices are never outside on that side). */
+#define TCP_CPAD_DIMS 16
+typedef struct tcp_cpad_geom {
+  int32_t nd, esz;
+  int64_t value[2]; /* the pad value as one element of the dtype (ref_constant_pad_check) */
+  int64_t oshape[TCP_CPAD_DIMS];
+  int64_t isize[TCP_CPAD_DIMS];
+  int64_t istride[TCP_CPAD_DIMS]; /* input strides, elements */
+  int64_t before[TCP_CPAD_DIMS];  /* left pad per dim (0 where unpadded) */
+} tcp_cpad_geom;
+
+TCP_HD void tcp_cpad_elem(const tcp_cpad_geom *g, const char *in, char *out, int64_t lin) {
+  int64_t off = 0, rem = lin;
+  int inside = 1;
+  for (int32_t d = g->nd - 1; d >= 0; d--) {
+    int64_t n = g->oshape[d], j = rem % n - g->before[d];
+    rem /= n;
+    inside &= j >= 0 && j < g->isize[d];
+    off += j * g->istride[d];
+  }
+  tcp_copy(out + lin * g->esz, inside ? in + off * g->esz : (const char *)g->value, g->esz);
+}
+
 /* --- upsampling (input [N, C, H, W], any strides; output contiguous) ------- */
 typedef struct tcp_up_geom {
   int64_t n, c, in[2], out[2];

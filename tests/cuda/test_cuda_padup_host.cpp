@@ -17,7 +17,8 @@
  * (reference/ref_padup_check.c, linked here under a stand-in host table): they
  * must give the reference's output shapes for every case above (bad arguments
  * need no comparison: both run the one function). argv[1]:
- * libtabi_reference.so. */
+ * libtabi_reference.so. constant_pad_nd's check (ref_constant_pad_check) also
+ * gives the pad value's bytes, which the element function stores. */
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -171,6 +172,57 @@ static void pad_case(int32_t k, int reflect, tabi_dtype dt, int mode, int batch0
   if (base) tabi_tensor_release(base);
 }
 
+/* constant_pad_nd: 1-4 dims, 0 to all of them padded, negative pads (crops)
+ * and positive ones, a pad value of each Scalar kind (NaN among the floats). */
+static void cpad_case(tabi_dtype dt, int mode) {
+  const char *name = "aten::constant_pad_nd";
+  int32_t nd = (int32_t)irand(1, 4), np = (int32_t)irand(0, nd);
+  int64_t shape[4], pad[8];
+  for (int32_t d = 0; d < nd; d++) shape[d] = irand(1, 6 * big);
+  for (int32_t i = 0; i < np; i++) {
+    int64_t size = shape[nd - 1 - i];
+    pad[2 * i] = irand(-size, 3);
+    pad[2 * i + 1] = irand(-size - pad[2 * i], 3); /* never a negative size */
+  }
+  tabi_value v;
+  double u = urand();
+  if (u < 0.3) v = tabi_int(irand(-3, 3));
+  else if (u < 0.5) v = tabi_float(NAN);
+  else if (u < 0.6) v = tabi_bool(1);
+  else if (u < 0.7 && tabi_dtype_is_complex(dt)) v = tabi_complex(1.5, -2);
+  else v = tabi_float(urand() * 8 - 4);
+  if (dt == TABI_DTYPE_UINT8 && v.tag == TABI_TAG_INT && v.u.i < 0) v = tabi_int(-v.u.i);
+  if (dt == TABI_DTYPE_UINT8 && v.tag == TABI_TAG_FLOAT) v = tabi_float(isnan(v.u.f) ? 7 : fabs(v.u.f));
+  tabi_tensor *base = NULL, *x = make_input(dt, nd, shape, mode, &base);
+  if (!x) return;
+  tabi_value a[3] = {tabi_tensor_value(x), tabi_int_list(pad, 2 * np), v};
+  tabi_value r = call_ref(name, a, 3);
+  if (r.u.t) {
+    tcp_cpad_geom g;
+    memset(&g, 0, sizeof g);
+    tabi_call call = fake_call(name);
+    tabi_status st = ref_constant_pad_check(&FAKE, &call, a, g.oshape, g.before, g.value);
+    int same = st == TABI_OK && r.u.t->dl.ndim == nd;
+    for (int32_t d = 0; same && d < nd; d++) same = g.oshape[d] == r.u.t->dl.shape[d];
+    CHECK_MSG(same, "%s: check status %d (%s), or output shape differs from the reference's", name,
+              (int)st, fake_msg);
+    g.nd = nd;
+    g.esz = tcp_esz(dt);
+    for (int32_t d = 0; d < nd; d++) {
+      g.isize[d] = x->dl.shape[d];
+      g.istride[d] = x->dl.strides[d];
+    }
+    int64_t n = numel_of(r.u.t);
+    std::vector<char> ours((size_t)(n * g.esz) + 1);
+    if (same)
+      for (int64_t i = 0; i < n; i++) tcp_cpad_elem(&g, (const char *)tabi_tensor_data(x), ours.data(), i);
+    host_compare(name, dt, ours, n, r.u.t);
+  }
+  tabi_value_release(&r);
+  tabi_tensor_release(x);
+  if (base) tabi_tensor_release(base);
+}
+
 /* --- upsampling ---------------------------------------------------------------- */
 static void up_case(int bilinear, tabi_dtype dt, int mode) {
   const char *name = bilinear ? "aten::upsample_bilinear2d.vec" : "aten::upsample_nearest2d.vec";
@@ -283,6 +335,10 @@ int main(int argc, char **argv) {
       }
       if (mode == 0) pad_case(2, 1, pad_dts[d], mode, 1); /* batch of 0: an empty output */
     }
+    const tabi_dtype cpad_dts[5] = {TABI_DTYPE_UINT8, TABI_DTYPE_FLOAT16, TABI_DTYPE_FLOAT32,
+                                    TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX64};
+    for (int d = 0; d < 5; d++)
+      for (int rep = 0; rep < 12; rep++) cpad_case(cpad_dts[d], mode);
     for (int d = 0; d < 5; d++)
       for (int rep = 0; rep < 12; rep++) up_case(0, near_dts[d], mode);
     for (int d = 0; d < 4; d++)
@@ -295,6 +351,7 @@ int main(int argc, char **argv) {
       pad_case(1 + d % 3, 1, pad_dts[d], mode, 0);
       pad_case(2 + d % 2, 0, pad_dts[d], mode, 0);
       col2im_case(pad_dts[d], mode);
+      cpad_case(pad_dts[d], mode);
       if (d < 5) up_case(0, near_dts[d], mode);
       if (d < 4) up_case(1, FLOATS[d], mode);
     }
