@@ -347,6 +347,20 @@ static tabi_status run_aten_div_mode(TC_ARGS) {
 TC_ATEN_BINARY_OPS(DEF_AB)
 #undef B
 
+/* The operands of a three-input launch (t[0] present, t[1]/t[2] may be NULL)
+ * on one device of this plugin, which is made current. */
+static tabi_status three_on_device(tc_ctx *c, const tabi_call *call, tabi_tensor *const *t) {
+  const char *op = tc_op_name(c, call);
+  tabi_status st;
+  for (int k = 0; k < 3; k++) {
+    if (!t[k]) continue;
+    if ((st = tc_check_cuda(c, t[k], op, arg_name(c, call, k))) != TABI_OK) return st;
+    if (t[k]->dl.device.device_id != t[0]->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
+  }
+  return tc_use_device(c, t[0], op);
+}
+
 /* where: aten::where.self (prim 0: promotion, broadcasting, a uint8
  * condition accepted) and prims::where (1), planned by the reference. */
 static tabi_status run_where(tc_ctx *c, const tabi_call *call, tabi_value *args,
@@ -356,12 +370,7 @@ static tabi_status run_where(tc_ctx *c, const tabi_call *call, tabi_value *args,
   tabi_status st = tc_ew_aten_where_plan(c->h, call, args, prim, &pl);
   if (st != TABI_OK) return st;
   tabi_tensor *t[3] = {args[0].u.t, args[1].u.t, args[2].u.t};
-  for (int k = 0; k < 3; k++) {
-    if ((st = tc_check_cuda(c, t[k], op, arg_name(c, call, k))) != TABI_OK) return st;
-    if (t[k]->dl.device.device_id != t[0]->dl.device.device_id)
-      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", op);
-  }
-  if ((st = tc_use_device(c, t[0], op)) != TABI_OK) return st;
+  if ((st = three_on_device(c, call, t)) != TABI_OK) return st;
   tabi_tensor *o = NULL;
   if ((st = tc_empty(c, t[0]->dl.device, (tabi_dtype)pl.rt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
   tc_operand oo, in[3];
@@ -388,14 +397,8 @@ static tabi_status k_clamp_tensor(TC_ARGS) {
   tabi_status st = tc_ew_aten_clamp_tensor_plan(c->h, call, args, &pl);
   if (st != TABI_OK) return st;
   tabi_tensor *t[3];
-  for (int k = 0; k < 3; k++) {
-    t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
-    if (!t[k]) continue;
-    if ((st = tc_check_cuda(c, t[k], OPN, arg_name(c, call, k))) != TABI_OK) return st;
-    if (t[k]->dl.device.device_id != t[0]->dl.device.device_id)
-      return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", OPN);
-  }
-  if ((st = tc_use_device(c, t[0], OPN)) != TABI_OK) return st;
+  for (int k = 0; k < 3; k++) t[k] = args[k].tag == TABI_TAG_TENSOR ? args[k].u.t : NULL;
+  if ((st = three_on_device(c, call, t)) != TABI_OK) return st;
   tabi_tensor *o = NULL;
   if ((st = tc_empty(c, t[0]->dl.device, (tabi_dtype)pl.rt, pl.nd, pl.shape, &o)) != TABI_OK) return st;
   tc_operand oo, in[3];

@@ -148,6 +148,20 @@ void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *
   tabi_tensor_release(tr);
 }
 
+void both_permute(tabi_tensor **g, tabi_tensor **r, int32_t nd, const int64_t *perm) {
+  tabi_op pg, pr;
+  CHECK_OK(tabi_op_find(gpu, "aten::permute", &pg));
+  CHECK_OK(tabi_op_find(ref, "aten::permute", &pr));
+  tabi_value a1[2] = {tabi_tensor_value(*g), tabi_int_list(perm, nd)}, o1 = tabi_none();
+  tabi_value a2[2] = {tabi_tensor_value(*r), tabi_int_list(perm, nd)}, o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
+  CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
+  tabi_tensor_release(*g);
+  tabi_tensor_release(*r);
+  *g = o1.u.t;
+  *r = o2.u.t;
+}
+
 /* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 compared as
  * float64 within rtol/atol. */
 void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol) {

@@ -608,17 +608,7 @@ static void dropout_case(tabi_dtype dt, int32_t nd, const int64_t *shape, int tr
   free(h);
   if (transpose && g && r) {
     int64_t perm[2] = {1, 0};
-    tabi_op pg, pr;
-    tabi_op_find(gpu, "aten::permute", &pg);
-    tabi_op_find(ref, "aten::permute", &pr);
-    tabi_value a1[2] = {tabi_tensor_value(g), tabi_int_list(perm, 2)}, o1 = tabi_none();
-    tabi_value a2[2] = {tabi_tensor_value(r), tabi_int_list(perm, 2)}, o2 = tabi_none();
-    CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
-    CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
-    tabi_tensor_release(g);
-    tabi_tensor_release(r);
-    g = o1.u.t;
-    r = o2.u.t;
+    both_permute(&g, &r, 2, perm);
   }
   tabi_op og, orf;
   CHECK_OK(tabi_op_find(gpu, "aten::native_dropout", &og));

@@ -91,19 +91,7 @@ static void red_case(const char *name, tabi_dtype dt, int32_t nd, const int64_t 
   tabi_tensor *g = NULL, *r = NULL;
   both_tensor(dt, nd, shape, h, &g, &r);
   free(h);
-  if (perm) { /* the same permuted view in both */
-    tabi_op pg, pr;
-    CHECK_OK(tabi_op_find(gpu, "aten::permute", &pg));
-    CHECK_OK(tabi_op_find(ref, "aten::permute", &pr));
-    tabi_value a1[2] = {tabi_tensor_value(g), tabi_int_list(perm, nd)}, o1 = tabi_none();
-    tabi_value a2[2] = {tabi_tensor_value(r), tabi_int_list(perm, nd)}, o2 = tabi_none();
-    CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
-    CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
-    tabi_tensor_release(g);
-    tabi_tensor_release(r);
-    g = o1.u.t;
-    r = o2.u.t;
-  }
+  if (perm) both_permute(&g, &r, nd, perm); /* the same permuted view in both */
   /* The CPU plugin (cuda_ops_cases_on_cpu checks these cases without a GPU)
      sums float32 in float32: allow its error bound, eps * sum |x| (|x| <= 2). */
   if (CUDA0.device_type == kDLCPU && !exact) atol += 2.4e-7 * (double)n;
