@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ref_floordiv.h" /* floor division: one copy with the CPU and GPU plugins */
+#include "ref_pow_ts.h"   /* pow.Tensor_Scalar of a real base: likewise */
 
 #define ALL REF_DTS_ALL
 #define BI (REF_DTS_BOOL | REF_DTS_INT)
@@ -109,18 +110,8 @@ static ref_cplx c_pow(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
 }
 
 /* pow.Tensor_Scalar: ATen special-cases these exponents (sqrt keeps -0.0 and
- * gives NaN for -inf, unlike pow). */
-static double f_pow_ts(double a, double b, ref_ew_ctx *x) {
-  if (b == 0) return 1.0;
-  if (b == 1) return a;
-  if (b == 0.5) return sqrt(a);
-  if (b == -0.5) return 1.0 / sqrt(a);
-  if (b == -1) return 1.0 / a;
-  if (b == 2) return a * a;
-  if (b == 3) return a * a * a;
-  if (b == -2) return 1.0 / (a * a);
-  return pow(a, b);
-}
+ * gives NaN for -inf, unlike pow): ref_pow_ts.h for a real base. */
+static double f_pow_ts(double a, double b, ref_ew_ctx *x) { return ref_pow_ts(a, b); }
 static ref_cplx c_pow_ts(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
   if (b == 0) return 1.0;
   if (b == 1) return a;

@@ -16,6 +16,7 @@
 
 #include "../../reference/ref_elementwise.h"
 #include "../../reference/ref_floordiv.h"
+#include "../../reference/ref_pow_ts.h"
 #include "cpu_elementwise_cplx.h"
 #include "cpu_elementwise_int.h"
 #include "cpu_ew_engine.h"
@@ -260,10 +261,9 @@ tabi_status cpu_k_div_scalar_mode(void *ctx, const tabi_call *call, tabi_value *
   return st != CPU_EW_DECLINE ? st : CPU_FALLBACK((const cpu_ctx *)ctx, DIV_SCALAR_MODE);
 }
 
-/* pow.Tensor_Scalar: ATen's special exponents are plain vector ops; the rest pow() */
-D2(d_pow_ts, b == 0 ? 1.0 : b == 1 ? a : b == 0.5 ? sqrt(a) : b == -0.5 ? 1.0 / sqrt(a)
-             : b == -1 ? 1.0 / a : b == 2 ? a * a : b == 3 ? a * a * a
-             : b == -2 ? 1.0 / (a * a) : pow(a, b))
+/* pow.Tensor_Scalar in double: the reference's ref_pow_ts.h (below, a special
+   exponent of a float32/16/bf16 input takes a vector unary kind instead) */
+D2(d_pow_ts, ref_pow_ts(a, b))
 
 tabi_status cpu_k_pow_ts(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const cpu_ctx *c = ctx;

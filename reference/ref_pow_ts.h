@@ -1,0 +1,30 @@
+/* reference/ref_pow_ts.h: pow.Tensor_Scalar for a real base, with ATen's
+ * special exponents (0, 1, +-0.5, -1, 2, 3, -2 take sqrt, reciprocal and
+ * products, which differ from pow: sqrt keeps -0.0 and gives NaN for -inf).
+ * One copy for the reference (ref_elementwise2.c), the CPU plugin
+ * (cpu_elementwise_bin.c) and the GPU plugins (plugins/cuda/tc_ew.cu),
+ * written in the common subset of C11 and CUDA/HIP C++.
+ *
+ * The includer may define REF_POW_TS_FN (the qualifier) first: `static
+ * inline` by default, `static __device__ __forceinline__` on the GPU.
+ * <math.h> must be included first. */
+#ifndef TABI_REF_POW_TS_H
+#define TABI_REF_POW_TS_H
+
+#ifndef REF_POW_TS_FN
+#define REF_POW_TS_FN static inline
+#endif
+
+REF_POW_TS_FN double ref_pow_ts(double a, double b) {
+  if (b == 0) return 1.0;
+  if (b == 1) return a;
+  if (b == 0.5) return sqrt(a);
+  if (b == -0.5) return 1.0 / sqrt(a);
+  if (b == -1) return 1.0 / a;
+  if (b == 2) return a * a;
+  if (b == 3) return a * a * a;
+  if (b == -2) return 1.0 / (a * a);
+  return pow(a, b);
+}
+
+#endif /* TABI_REF_POW_TS_H */
