@@ -46,24 +46,12 @@ TC_D void tc_st_c(char *p, int dt, tc_c v) {
   }
 }
 
-/* c10::complex division (Smith's algorithm, no C99 infinity recovery), as ATen. */
+/* c10::complex division, as ATen: the reference's own (ref_c10_div.h). */
+#define REF_C10_DIV_FN TC_D
+#include "../../reference/ref_c10_div.h"
 TC_D tc_c tc_cdiv(tc_c x, tc_c y) {
-  double a = x.real(), b = x.imag(), c = y.real(), d = y.imag(), re, im;
-  double abs_c = fabs(c), abs_d = fabs(d);
-  if (abs_c >= abs_d) {
-    if (abs_c == 0 && abs_d == 0) {
-      re = a / abs_c;
-      im = b / abs_d;
-    } else {
-      double rat = d / c, scl = 1.0 / (c + d * rat);
-      re = (a + b * rat) * scl;
-      im = (b - a * rat) * scl;
-    }
-  } else {
-    double rat = c / d, scl = 1.0 / (d + c * rat);
-    re = (a * rat + b) * scl;
-    im = (b * rat - a) * scl;
-  }
+  double re, im;
+  ref_c10_div_parts(x.real(), x.imag(), y.real(), y.imag(), &re, &im);
   return tc_c(re, im);
 }
 /* Load from dtype `dt` as compute dtype `cd`, with ATen's static_cast between. */
