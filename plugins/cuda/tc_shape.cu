@@ -1,6 +1,8 @@
 /* plugins/cuda/tc_shape.cu: the data-moving shape prims: reshape (a copy),
  * rev, cat, copy_to, device_put, resize. The view prims come from the reference
- * (metadata only); every copy here is one strided launch of tc_copy_convert. */
+ * (metadata only); every copy here is one strided launch of tc_copy_convert,
+ * except cat of contiguous inputs, which copies up to CAT_BATCH of them in one
+ * launch. */
 #include <stdio.h>
 
 #include "tc.h"
@@ -79,6 +81,76 @@ static tabi_status k_rev(TC_ARGS) {
   return tc_finish(c, st, out, &outs[0]);
 }
 
+/* cat of contiguous inputs: each is [outer, size_k, inner] and goes to
+ * [outer, off_k : off_k + size_k, inner] of the contiguous output. One launch
+ * takes up to CAT_BATCH inputs (blockIdx.y picks one), so a cat of many small
+ * tensors is not one launch each. */
+#define CAT_BATCH 64
+typedef struct cat_batch {
+  int32_t n, esz;
+  int64_t outer, inner, total; /* elements before and after dim; the output's size along dim */
+  const char *src[CAT_BATCH];
+  int64_t size[CAT_BATCH]; /* the input's size along dim */
+  int64_t off[CAT_BATCH];  /* where it starts along dim in the output */
+} cat_batch;
+
+__global__ void __launch_bounds__(256) cat_kernel(const cat_batch b, char *out) {
+  int k = blockIdx.y;
+  const int64_t span = b.size[k] * b.inner, n = b.outer * span, esz = b.esz;
+  const char *src = b.src[k];
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t o = i / span, r = i - o * span;
+    char *d = out + ((o * b.total + b.off[k]) * b.inner + r) * esz;
+    const char *p = src + i * esz;
+    switch (esz) {
+      case 1: *(uint8_t *)d = *(const uint8_t *)p; break;
+      case 2: *(uint16_t *)d = *(const uint16_t *)p; break;
+      case 4: *(uint32_t *)d = *(const uint32_t *)p; break;
+      case 8: *(uint64_t *)d = *(const uint64_t *)p; break;
+      default:
+        ((uint64_t *)d)[0] = ((const uint64_t *)p)[0];
+        ((uint64_t *)d)[1] = ((const uint64_t *)p)[1];
+        break;
+    }
+  }
+}
+
+/* The batched copy of every non-empty input into out (all contiguous). */
+static tabi_status cat_batched(tc_ctx *c, const char *op, tabi_tensor *const *ts, int64_t n, int32_t dim,
+                               tabi_tensor *out) {
+  cat_batch b;
+  memset(&b, 0, sizeof b);
+  b.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(out));
+  b.outer = b.inner = 1;
+  for (int32_t d = 0; d < out->dl.ndim; d++) {
+    if (d < dim) b.outer *= out->dl.shape[d];
+    if (d > dim) b.inner *= out->dl.shape[d];
+  }
+  b.total = out->dl.shape[dim];
+  tabi_status st = tc_use_device(c, out, op);
+  int64_t off = 0, most = 0;
+  for (int64_t k = 0; k <= n && st == TABI_OK; k++) {
+    if (k < n && tabi_tensor_numel(ts[k]) > 0) {
+      b.src[b.n] = (const char *)tabi_tensor_data(ts[k]);
+      b.size[b.n] = ts[k]->dl.shape[dim];
+      b.off[b.n] = off;
+      int64_t m = b.outer * b.size[b.n] * b.inner;
+      most = m > most ? m : most;
+      b.n++;
+    }
+    if (k < n) off += ts[k]->dl.shape[dim];
+    if (b.n == CAT_BATCH || (k == n && b.n > 0)) {
+      dim3 g((unsigned)tc_grid(most, 256), (unsigned)b.n);
+      TC_LAUNCH(g, 256, cat_kernel)(b, (char *)tabi_tensor_data(out));
+      st = tc_launch_status(c, op);
+      b.n = 0;
+      most = 0;
+    }
+  }
+  return st;
+}
+
 static tabi_status k_cat(TC_ARGS) {
   TC_CTX;
   int64_t n = args[0].u.list.len;
@@ -98,6 +170,10 @@ static tabi_status k_cat(TC_ARGS) {
   for (int64_t k = 0; k < n; k++) {
     const tabi_tensor *t = ts[k];
     if ((st = tc_check_cuda(c, t, OPN, "tensors")) != TABI_OK) return st;
+    if (t->dl.device.device_id != t0->dl.device.device_id)
+      return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'tensors': tensor %lld is on " TC_PLATFORM
+                    " device %d, tensor 0 on %d", OPN, (long long)k, (int)t->dl.device.device_id,
+                    (int)t0->dl.device.device_id);
     if (tabi_tensor_dtype(t) != dt)
       return TC_ERR(c, TABI_ERR_TYPE, "%s: argument 'tensors': tensor %lld has dtype %s, expected %s "
                     "(prims do not promote)", OPN, (long long)k, tabi_dtype_name(tabi_tensor_dtype(t)),
@@ -113,6 +189,10 @@ static tabi_status k_cat(TC_ARGS) {
   }
   tabi_tensor *out = NULL;
   if ((st = tc_empty(c, t0->dl.device, dt, nd, shape, &out)) != TABI_OK) return st;
+  int all_contiguous = 1;
+  for (int64_t k = 0; k < n; k++) /* an empty input is skipped, whatever its strides */
+    all_contiguous &= tabi_tensor_numel(ts[k]) == 0 || tabi_tensor_is_contiguous(ts[k]);
+  if (all_contiguous) return tc_finish(c, cat_batched(c, OPN, ts, n, dim, out), out, &outs[0]);
   int64_t esz = tabi_dtype_size(dt), off = 0;
   for (int64_t k = 0; k < n && st == TABI_OK; k++) {
     const tabi_tensor *t = ts[k];

@@ -55,6 +55,7 @@ void red_cases(void); /* test_cuda_ops_red.c */
 void aten_unary_cases(void); /* test_cuda_ops_misc.c */
 void aten_binary_cases(void);
 void dropout_cases(void); /* native_dropout (tc_random.cu) */
+void cat_cases(void);     /* prims::cat (tc_shape.cu) */
 void aten_red_cases(void); /* test_cuda_ops_red.c */
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

@@ -148,6 +148,7 @@ int main(int argc, char **argv) {
   aten_binary_cases(); /* and the binary ones (TC_ATEN_BINARY_OPS) */
   aten_red_cases();    /* the aten reductions (REF_RED_ATEN_LIST) */
   dropout_cases();     /* native_dropout, one pass (tc_random.cu) */
+  cat_cases();         /* prims::cat, batched launches (tc_shape.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();

@@ -684,3 +684,40 @@ void dropout_cases(void) {
     tabi_tensor_release(r);
   }
 }
+
+/* prims::cat (tc_shape.cu): 80 inputs, 71 of them non-empty (two batched
+ * launches: 64, then 7),
+ * along each dim, 1-, 4- and 16-byte dtypes; and with
+ * one transposed input (the per-input strided copies instead). Exact. */
+void cat_cases(void) {
+  enum { N = 80 };
+  const tabi_dtype dts[3] = {TABI_DTYPE_BOOL, TABI_DTYPE_FLOAT32, TABI_DTYPE_COMPLEX128};
+  for (int d = 0; d < 3; d++)
+    for (int dim = 0; dim < 3; dim++)
+      for (int tr = 0; tr < 2; tr++) {
+        tabi_tensor *g[N], *r[N];
+        for (int k = 0; k < N; k++) {
+          int64_t s[3] = {3, 5, 4};
+          s[dim] = k % 9 == 4 ? 0 : 1 + k % 3;
+          if (tr && k == 7) { /* built as [.., b, a] and transposed back to [.., a, b] */
+            int64_t t = s[1];
+            s[1] = s[2];
+            s[2] = t;
+          }
+          double h[64];
+          for (int i = 0; i < 64; i++) h[i] = urand() < 0.3 ? 0 : urand() * 4 - 2;
+          both_tensor(dts[d], 3, s, h, &g[k], &r[k]);
+          if (tr && k == 7) {
+            int64_t perm[3] = {0, 2, 1};
+            both_permute(&g[k], &r[k], 3, perm);
+          }
+        }
+        tabi_value ga[2] = {tabi_tensor_list(g, N), tabi_int(dim)};
+        tabi_value ra[2] = {tabi_tensor_list(r, N), tabi_int(dim)};
+        compare_built("prims::cat", ga, ra, 2, 0, 0);
+        for (int k = 0; k < N; k++) {
+          tabi_tensor_release(g[k]);
+          tabi_tensor_release(r[k]);
+        }
+      }
+}
