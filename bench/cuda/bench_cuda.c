@@ -188,6 +188,17 @@ int main(int argc, char **argv) {
     printf("{\"name\": \"sort_f32_2^24\", \"ms\": %.4f}\n", time_ms(&so, 5));
     tabi_tensor_release(m2);
     tabi_tensor_release(v24);
+    /* cat of 64 [256, 1024] float32 tensors along dim 1: one batched launch
+       (prims::cat; aten::cat lowers to it through the decomp plugin) */
+    int64_t cs64[2] = {sz(256, 4), sz(1024, 8)};
+    tabi_tensor *parts[64];
+    for (int k = 0; k < 64; k++) parts[k] = randt(TABI_DTYPE_FLOAT32, 2, cs64);
+    job ct = mk3("prims::cat", 1, tabi_tensor_list(parts, 64), tabi_int(1), tabi_none());
+    ct.nargs = 2;
+    double ms = time_ms(&ct, 20);
+    printf("{\"name\": \"cat_64x256x1024_f32\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
+           2.0 * 64 * 4 * (double)(cs64[0] * cs64[1]) / ms / 1e6);
+    for (int k = 0; k < 64; k++) tabi_tensor_release(parts[k]);
   }
   tabi_tensor_release(x);
   tabi_tensor_release(y);
