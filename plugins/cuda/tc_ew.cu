@@ -459,7 +459,11 @@ TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
 
 /* --- the kernels ---------------------------------------------------------------- */
 
-template <int CAT, int NIN>
+/* LEAN: the element function is one of the *_lean switches' (ew_lean), so
+   the kernel is compiled without the special functions and their registers
+   (a transposed copy, a broadcast add); the flat kernel below takes the
+   one-dim launches of those. */
+template <int CAT, int NIN, bool LEAN>
 __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
@@ -511,18 +515,22 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
       else tc_st_c(out, od, tc_load_c(src, sdt, a.cd));
     } else if (CAT == 0) {
       int64_t x = in[0] ? tc_load_i(in[0], a.o[1].dt, a.cd) : a.p.si[0];
+      int64_t y = NIN == 1 ? 0 : in[1] ? tc_load_i(in[1], a.o[2].dt, a.cd) : a.p.si[1];
       if (NIN == 1) x = un_i(a.p.op, x, a.p);
-      else x = bin_i(a.p.op, x, in[1] ? tc_load_i(in[1], a.o[2].dt, a.cd) : a.p.si[1], a.p, a.err);
+      else if constexpr (LEAN) x = bin_i_lean(a.p.op, x, y, a.p);
+      else x = bin_i(a.p.op, x, y, a.p, a.err);
       tc_st_i(out, od, x);
     } else if (CAT == 1) {
       double x = in[0] ? tc_load_f(in[0], a.o[1].dt, a.cd) : a.p.sf[0][0];
-      if (NIN == 1) x = un_f(a.p.op, x, a.p);
-      else x = bin_f(a.p.op, x, in[1] ? tc_load_f(in[1], a.o[2].dt, a.cd) : a.p.sf[1][0], a.p);
+      double y = NIN == 1 ? 0.0 : in[1] ? tc_load_f(in[1], a.o[2].dt, a.cd) : a.p.sf[1][0];
+      if constexpr (LEAN) x = NIN == 1 ? un_f_lean(a.p.op, x, a.p) : bin_f_lean(a.p.op, x, y, a.p);
+      else x = NIN == 1 ? un_f(a.p.op, x, a.p) : bin_f(a.p.op, x, y, a.p);
       tc_st_f(out, od, x);
     } else {
       tc_c x = in[0] ? tc_load_c(in[0], a.o[1].dt, a.cd) : tc_c(a.p.sf[0][0], a.p.sf[0][1]);
-      if (NIN == 1) x = un_c(a.p.op, x);
-      else x = bin_c(a.p.op, x, in[1] ? tc_load_c(in[1], a.o[2].dt, a.cd) : tc_c(a.p.sf[1][0], a.p.sf[1][1]), a.p);
+      tc_c y = NIN == 1 ? tc_c(0, 0) : in[1] ? tc_load_c(in[1], a.o[2].dt, a.cd) : tc_c(a.p.sf[1][0], a.p.sf[1][1]);
+      if constexpr (LEAN) x = NIN == 1 ? un_c_lean(a.p.op, x) : bin_c_lean(a.p.op, x, y, a.p);
+      else x = NIN == 1 ? un_c(a.p.op, x) : bin_c(a.p.op, x, y, a.p);
       tc_st_c(out, od, x);
     }
   }
@@ -759,13 +767,13 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     cudaMemsetAsync(err, 0, sizeof(int), 0);
     a.err = err;
   }
-  int g = grid_for(a.n);
-#define TC_EW_LAUNCH(CAT)                                        \
-  switch (nin) {                                                 \
-    case 1: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 1>)(a); break;   \
-    case 2: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 2>)(a); break;   \
-    default: TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 3>)(a); break;  \
-  }
+  int g = grid_for(a.n), lean = nin <= 2 && ew_lean(cat, nin, p->op);
+#define TC_EW_LAUNCH(CAT)                                                                   \
+  if (lean && nin == 1) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 1, true>)(a);                   \
+  else if (lean) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 2, true>)(a);                          \
+  else if (nin == 1) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 1, false>)(a);                     \
+  else if (nin == 2) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 2, false>)(a);                     \
+  else TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 3, false>)(a);
   if (cat == 0) {
     TC_EW_LAUNCH(0)
   } else if (cat == 1) {
