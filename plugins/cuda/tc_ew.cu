@@ -3,7 +3,11 @@
  * chosen by a selector that is uniform across the launch (no divergence).
  * Floating types compute in double and round once at the store, as the
  * reference does, so results match it to the last bit wherever CUDA's double
- * math agrees with glibc's. A float32 contiguous fast path serves add/sub/mul/div. */
+ * math agrees with glibc's. Three shapes of launch: a float32 contiguous fast
+ * path for add/sub/mul/div (vector loads); the flat kernel for other one-dim
+ * launches of the cheap element functions (the *_lean switches); the strided
+ * kernel for the rest, in a lean instance for those functions and a full one
+ * with the special functions. */
 #include <stdio.h>
 
 #include "tc_ew_dev.cuh"
