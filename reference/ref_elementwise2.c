@@ -12,7 +12,8 @@
 #include <math.h>
 
 #include "ref_floordiv.h" /* floor division: one copy with the CPU and GPU plugins */
-#include "ref_pow_ts.h"   /* pow.Tensor_Scalar of a real base: likewise */
+#include "ref_pow.h"      /* integer pow, pow.Tensor_Scalar of a real base: likewise */
+#include "ref_nextafter16.h" /* nextafter in float16/bfloat16: likewise */
 
 #define ALL REF_DTS_ALL
 #define BI (REF_DTS_BOOL | REF_DTS_INT)
@@ -77,21 +78,8 @@ static double f_remainder(double a, double b, ref_ew_ctx *x) {
   return mod;
 }
 
-/* ATen's powi: negative exponents give 0 except for bases 1 and -1. */
-static int64_t i_pow(int64_t a, int64_t b, ref_ew_ctx *x) {
-  if (b < 0) {
-    if (a == 1) return 1;
-    if (a == -1) return (b % 2) ? -1 : 1;
-    return 0;
-  }
-  int64_t r = 1;
-  while (b) {
-    if (b & 1) r = ref_wrap_mul(r, a);
-    b >>= 1;
-    a = ref_wrap_mul(a, a);
-  }
-  return r;
-}
+/* ATen's powi (ref_pow.h) */
+static int64_t i_pow(int64_t a, int64_t b, ref_ew_ctx *x) { return ref_powi(a, b); }
 FN_F(f_pow, pow(a, b))
 /* ATen's std::pow(c10::complex) is libstdc++'s std::pow(std::complex), which
  * (with C99 complex support, as on every glibc build) is __builtin_cpow: C's
@@ -110,7 +98,7 @@ static ref_cplx c_pow(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
 }
 
 /* pow.Tensor_Scalar: ATen special-cases these exponents (sqrt keeps -0.0 and
- * gives NaN for -inf, unlike pow): ref_pow_ts.h for a real base. */
+ * gives NaN for -inf, unlike pow): ref_pow.h for a real base. */
 static double f_pow_ts(double a, double b, ref_ew_ctx *x) { return ref_pow_ts(a, b); }
 static ref_cplx c_pow_ts(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
   if (b == 0) return 1.0;
@@ -161,27 +149,12 @@ static int64_t i_gcd(int64_t a, int64_t b, ref_ew_ctx *x) {
   return b;
 }
 
-/* nextafter in the dtype's own precision; 16-bit types step their bit pattern. */
-static uint16_t to_bits16(double v, tabi_dtype dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f32_to_f16((float)v) : tabi_f32_to_bf16((float)v);
-}
-static double from_bits16(uint16_t u, tabi_dtype dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f16_to_f32(u) : tabi_bf16_to_f32(u);
-}
+/* nextafter in the dtype's own precision; 16-bit types step their bit pattern
+ * (ref_nextafter16.h). */
 static double f_nextafter(double a, double b, ref_ew_ctx *x) {
   if (x->cd == TABI_DTYPE_FLOAT64) return nextafter(a, b);
   if (x->cd == TABI_DTYPE_FLOAT32) return nextafterf((float)a, (float)b);
-  if (isnan(a) || isnan(b)) return a + b;
-  uint16_t fa = to_bits16(a, x->cd), fb = to_bits16(b, x->cd), sign = 0x8000u;
-  if (fa == fb) return a;
-  uint16_t abs_a = fa & (uint16_t)~sign, abs_b = fb & (uint16_t)~sign;
-  if (abs_a == 0) {
-    if (abs_b == 0) return b;
-    return from_bits16((uint16_t)((fb & sign) | 1u), x->cd);
-  }
-  if (abs_a > abs_b || ((fa ^ fb) & sign)) fa--;
-  else fa++;
-  return from_bits16(fa, x->cd);
+  return ref_nextafter16(a, b, x->cd);
 }
 
 /* comparisons and logical ops: 0/1 in the compute category, stored as bool */

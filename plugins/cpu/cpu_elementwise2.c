@@ -20,6 +20,8 @@
 
 #include "../../reference/ref_elementwise.h"
 #include "../../reference/ref_elementwise_special.h"
+#include "../../reference/ref_nextafter16.h"
+#include "../../reference/ref_pow.h"
 #include "cpu_ew_engine.h"
 
 #define BI (REF_DTS_BOOL | REF_DTS_INT)
@@ -105,46 +107,16 @@ static void i_shr(int64_t *x, const int64_t *y, int64_t n, const cpu_ew_call *e)
     else x[i] = a < 0 ? ~(~a >> b) : a >> b;
   }
 }
-/* ATen's powi: negative exponents give 0 except for bases 1 and -1 */
+/* ATen's powi: the reference's (ref_pow.h) */
 static inline int64_t pow1(int64_t a, int64_t b, tabi_dtype cd) {
   (void)cd;
-  if (b < 0) {
-    if (a == 1) return 1;
-    if (a == -1) return (b % 2) ? -1 : 1;
-    return 0;
-  }
-  uint64_t r = 1, ua = (uint64_t)a;
-  while (b) {
-    if (b & 1) r *= ua;
-    b >>= 1;
-    ua *= ua;
-  }
-  return (int64_t)r;
+  return ref_powi(a, b);
 }
 I2(i_gcd, gcd1) I2(i_pow, pow1)
 
 /* --- floating element functions ---------------------------------------------------- */
 
-/* nextafter in the dtype's own precision; 16-bit types step their bit pattern */
-static uint16_t to_bits16(double v, tabi_dtype dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f32_to_f16((float)v) : tabi_f32_to_bf16((float)v);
-}
-static double from_bits16(uint16_t u, tabi_dtype dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f16_to_f32(u) : tabi_bf16_to_f32(u);
-}
-static double nextafter16(double a, double b, tabi_dtype cd) {
-  if (isnan(a) || isnan(b)) return a + b;
-  uint16_t fa = to_bits16(a, cd), fb = to_bits16(b, cd), sign = 0x8000u;
-  if (fa == fb) return a;
-  uint16_t abs_a = fa & (uint16_t)~sign, abs_b = fb & (uint16_t)~sign;
-  if (abs_a == 0) {
-    if (abs_b == 0) return b;
-    return from_bits16((uint16_t)((fb & sign) | 1u), cd);
-  }
-  if (abs_a > abs_b || ((fa ^ fb) & sign)) fa--;
-  else fa++;
-  return from_bits16(fa, cd);
-}
+/* nextafter in float16/bfloat16: the reference's ref_nextafter16 (ref_nextafter16.h) */
 /* C's nextafter / nextafterf by their definition (exact, so libm's bits):
  * NaN in, NaN out; equal: b (so -0 toward +0 is +0); from zero the smallest
  * subnormal with b's sign; else one step of the bit pattern toward b */
@@ -176,7 +148,7 @@ static void d_nextafter(double *x, const double *y, int64_t n, const cpu_ew_call
   else if (e->cd == TABI_DTYPE_FLOAT32)
     for (int64_t i = 0; i < n; i++) x[i] = nextafter32((float)x[i], (float)y[i]);
   else
-    for (int64_t i = 0; i < n; i++) x[i] = nextafter16(x[i], y[i], e->cd);
+    for (int64_t i = 0; i < n; i++) x[i] = ref_nextafter16(x[i], y[i], e->cd);
 }
 D2(d_igamma, ref_sf_igamma(a, b)) D2(d_igammac, ref_sf_igammac(a, b)) D2(d_zeta, ref_sf_zeta(a, b))
 D2(d_pow, pow(a, b)) D2(d_atan2, atan2(a, b))

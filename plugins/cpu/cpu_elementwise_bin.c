@@ -16,7 +16,7 @@
 
 #include "../../reference/ref_elementwise.h"
 #include "../../reference/ref_floordiv.h"
-#include "../../reference/ref_pow_ts.h"
+#include "../../reference/ref_pow.h"
 #include "cpu_elementwise_cplx.h"
 #include "cpu_elementwise_int.h"
 #include "cpu_ew_engine.h"
@@ -261,7 +261,7 @@ tabi_status cpu_k_div_scalar_mode(void *ctx, const tabi_call *call, tabi_value *
   return st != CPU_EW_DECLINE ? st : CPU_FALLBACK((const cpu_ctx *)ctx, DIV_SCALAR_MODE);
 }
 
-/* pow.Tensor_Scalar in double: the reference's ref_pow_ts.h (below, a special
+/* pow.Tensor_Scalar in double: the reference's ref_pow.h (below, a special
    exponent of a float32/16/bf16 input takes a vector unary kind instead) */
 D2(d_pow_ts, ref_pow_ts(a, b))
 

@@ -15,8 +15,10 @@
 /* floor division: the reference's own functions (one copy with it and the CPU plugin) */
 #define REF_FLOORDIV_FN TC_D
 #include "../../reference/ref_floordiv.h"
-#define REF_POW_TS_FN TC_D
-#include "../../reference/ref_pow_ts.h"
+#define REF_POW_FN TC_D
+#include "../../reference/ref_pow.h"
+#define REF_NEXTAFTER16_FN TC_D
+#include "../../reference/ref_nextafter16.h"
 
 #define LN10 2.302585092994045684017991454684364208
 #define LN2 0.693147180559945309417232121458176568
@@ -324,44 +326,15 @@ TC_D int64_t bin_i(int op, int64_t a, int64_t b, const tc_ew_params &p, int *err
       }
       return b;
     }
-    case TC_B_POW: case TC_B_POW_TS: {
-      if (b < 0) {
-        if (a == 1) return 1;
-        if (a == -1) return (b % 2) ? -1 : 1;
-        return 0;
-      }
-      int64_t r = 1;
-      while (b) {
-        if (b & 1) r = wmul(r, a);
-        b >>= 1;
-        a = wmul(a, a);
-      }
-      return r;
-    }
+    case TC_B_POW: case TC_B_POW_TS: return ref_powi(a, b);
     default: return bin_i_lean(op, a, b, p);
   }
 }
 
-TC_D uint16_t to_bits16(double v, int dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f32_to_f16((float)v) : tabi_f32_to_bf16((float)v);
-}
-TC_D double from_bits16(uint16_t u, int dt) {
-  return dt == TABI_DTYPE_FLOAT16 ? tabi_f16_to_f32(u) : tabi_bf16_to_f32(u);
-}
 TC_D double nextafter_cd(double a, double b, int cd) {
   if (cd == TABI_DTYPE_FLOAT64) return nextafter(a, b);
   if (cd == TABI_DTYPE_FLOAT32) return nextafterf((float)a, (float)b);
-  if (isnan(a) || isnan(b)) return a + b;
-  uint16_t fa = to_bits16(a, cd), fb = to_bits16(b, cd), sign = 0x8000u;
-  if (fa == fb) return a;
-  uint16_t abs_a = fa & (uint16_t)~sign, abs_b = fb & (uint16_t)~sign;
-  if (abs_a == 0) {
-    if (abs_b == 0) return b;
-    return from_bits16((uint16_t)((fb & sign) | 1u), cd);
-  }
-  if (abs_a > abs_b || ((fa ^ fb) & sign)) fa--;
-  else fa++;
-  return from_bits16(fa, cd);
+  return ref_nextafter16(a, b, cd);
 }
 
 TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) {
