@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tc.h"
+#include "tc_pad_up.cuh" /* tcp_copy: one element's bytes */
 #include "ref_slice.h"
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
@@ -102,17 +103,7 @@ __global__ void __launch_bounds__(256) cat_kernel(const cat_batch b, char *out) 
        i += (int64_t)gridDim.x * blockDim.x) {
     int64_t o = i / span, r = i - o * span;
     char *d = out + ((o * b.total + b.off[k]) * b.inner + r) * esz;
-    const char *p = src + i * esz;
-    switch (esz) {
-      case 1: *(uint8_t *)d = *(const uint8_t *)p; break;
-      case 2: *(uint16_t *)d = *(const uint16_t *)p; break;
-      case 4: *(uint32_t *)d = *(const uint32_t *)p; break;
-      case 8: *(uint64_t *)d = *(const uint64_t *)p; break;
-      default:
-        ((uint64_t *)d)[0] = ((const uint64_t *)p)[0];
-        ((uint64_t *)d)[1] = ((const uint64_t *)p)[1];
-        break;
-    }
+    tcp_copy(d, src + i * esz, (int)esz);
   }
 }
 
