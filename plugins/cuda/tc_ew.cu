@@ -23,6 +23,52 @@ typedef struct tc_ew_launch_args {
 
 /* --- the kernels ---------------------------------------------------------------- */
 
+/* A value category's loads, Scalar operands, stores and element functions
+ * (LEAN: the *_lean switches only, see tc_ew_lean), so the kernels below are
+ * written once for the three. */
+#define TC_DF static __device__ __forceinline__
+template <int CAT> struct tc_ew_cat;
+template <> struct tc_ew_cat<0> {
+  typedef int64_t v;
+  TC_DF v load(const char *p, int dt, int cd) { return tc_load_i(p, dt, cd); }
+  TC_DF v scalar(const tc_ew_params &p, int k) { return p.si[k]; }
+  TC_DF void store(char *p, int dt, v x) { tc_st_i(p, dt, x); }
+  template <bool LEAN> TC_DF v un(const tc_ew_params &p, v a) { return un_i(p.op, a, p); }
+  template <bool LEAN> TC_DF v bin(const tc_ew_params &p, v a, v b, int *err) {
+    if constexpr (LEAN) return bin_i_lean(p.op, a, b, p);
+    else return bin_i(p.op, a, b, p, err);
+  }
+};
+template <> struct tc_ew_cat<1> {
+  typedef double v;
+  TC_DF v load(const char *p, int dt, int cd) { return tc_load_f(p, dt, cd); }
+  TC_DF v scalar(const tc_ew_params &p, int k) { return p.sf[k][0]; }
+  TC_DF void store(char *p, int dt, v x) { tc_st_f(p, dt, x); }
+  template <bool LEAN> TC_DF v un(const tc_ew_params &p, v a) {
+    if constexpr (LEAN) return un_f_lean(p.op, a, p);
+    else return un_f(p.op, a, p);
+  }
+  template <bool LEAN> TC_DF v bin(const tc_ew_params &p, v a, v b, int *err) {
+    if constexpr (LEAN) return bin_f_lean(p.op, a, b, p);
+    else return bin_f(p.op, a, b, p);
+  }
+};
+template <> struct tc_ew_cat<2> {
+  typedef tc_c v;
+  TC_DF v load(const char *p, int dt, int cd) { return tc_load_c(p, dt, cd); }
+  TC_DF v scalar(const tc_ew_params &p, int k) { return tc_c(p.sf[k][0], p.sf[k][1]); }
+  TC_DF void store(char *p, int dt, v x) { tc_st_c(p, dt, x); }
+  template <bool LEAN> TC_DF v un(const tc_ew_params &p, v a) {
+    if constexpr (LEAN) return un_c_lean(p.op, a);
+    else return un_c(p.op, a);
+  }
+  template <bool LEAN> TC_DF v bin(const tc_ew_params &p, v a, v b, int *err) {
+    if constexpr (LEAN) return bin_c_lean(p.op, a, b, p);
+    else return bin_c(p.op, a, b, p);
+  }
+};
+#undef TC_DF
+
 /* LEAN: the element function is one of the *_lean switches' (tc_ew_lean), so
    the kernel is compiled without the special functions and their registers
    (a transposed copy, a broadcast add); the flat kernel below takes the
@@ -77,25 +123,16 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
       if (CAT == 0) tc_st_i(out, od, tc_load_i(src, sdt, a.cd));
       else if (CAT == 1) tc_st_f(out, od, tc_load_f(src, sdt, a.cd));
       else tc_st_c(out, od, tc_load_c(src, sdt, a.cd));
-    } else if (CAT == 0) {
-      int64_t x = in[0] ? tc_load_i(in[0], a.o[1].dt, a.cd) : a.p.si[0];
-      int64_t y = NIN == 1 ? 0 : in[1] ? tc_load_i(in[1], a.o[2].dt, a.cd) : a.p.si[1];
-      if (NIN == 1) x = un_i(a.p.op, x, a.p);
-      else if constexpr (LEAN) x = bin_i_lean(a.p.op, x, y, a.p);
-      else x = bin_i(a.p.op, x, y, a.p, a.err);
-      tc_st_i(out, od, x);
-    } else if (CAT == 1) {
-      double x = in[0] ? tc_load_f(in[0], a.o[1].dt, a.cd) : a.p.sf[0][0];
-      double y = NIN == 1 ? 0.0 : in[1] ? tc_load_f(in[1], a.o[2].dt, a.cd) : a.p.sf[1][0];
-      if constexpr (LEAN) x = NIN == 1 ? un_f_lean(a.p.op, x, a.p) : bin_f_lean(a.p.op, x, y, a.p);
-      else x = NIN == 1 ? un_f(a.p.op, x, a.p) : bin_f(a.p.op, x, y, a.p);
-      tc_st_f(out, od, x);
     } else {
-      tc_c x = in[0] ? tc_load_c(in[0], a.o[1].dt, a.cd) : tc_c(a.p.sf[0][0], a.p.sf[0][1]);
-      tc_c y = NIN == 1 ? tc_c(0, 0) : in[1] ? tc_load_c(in[1], a.o[2].dt, a.cd) : tc_c(a.p.sf[1][0], a.p.sf[1][1]);
-      if constexpr (LEAN) x = NIN == 1 ? un_c_lean(a.p.op, x) : bin_c_lean(a.p.op, x, y, a.p);
-      else x = NIN == 1 ? un_c(a.p.op, x) : bin_c(a.p.op, x, y, a.p);
-      tc_st_c(out, od, x);
+      typedef tc_ew_cat<CAT> C;
+      typename C::v x = in[0] ? C::load(in[0], a.o[1].dt, a.cd) : C::scalar(a.p, 0);
+      if (NIN == 1) {
+        x = C::template un<LEAN>(a.p, x);
+      } else {
+        typename C::v y = in[1] ? C::load(in[1], a.o[2].dt, a.cd) : C::scalar(a.p, 1);
+        x = C::template bin<LEAN>(a.p, x, y, a.err);
+      }
+      C::store(out, od, x);
     }
   }
 }
@@ -110,32 +147,6 @@ __global__ void __launch_bounds__(256) tc_ew_kernel(const tc_ew_launch_args a) {
  * the strided kernel's register count (and so how many threads an SM holds).
  * Same loads, element functions and stores as tc_ew_kernel: the same bits. */
 #define TC_EW_UNROLL 4
-template <int CAT> struct tc_ew_cat;
-template <> struct tc_ew_cat<0> {
-  typedef int64_t v;
-  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_i(p, dt, cd); }
-  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return p.si[k]; }
-  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_i(p, dt, x); }
-  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_i(p.op, a, p); }
-  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_i_lean(p.op, a, b, p); }
-};
-template <> struct tc_ew_cat<1> {
-  typedef double v;
-  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_f(p, dt, cd); }
-  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return p.sf[k][0]; }
-  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_f(p, dt, x); }
-  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_f_lean(p.op, a, p); }
-  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_f_lean(p.op, a, b, p); }
-};
-template <> struct tc_ew_cat<2> {
-  typedef tc_c v;
-  static __device__ __forceinline__ v load(const char *p, int dt, int cd) { return tc_load_c(p, dt, cd); }
-  static __device__ __forceinline__ v scalar(const tc_ew_params &p, int k) { return tc_c(p.sf[k][0], p.sf[k][1]); }
-  static __device__ __forceinline__ void store(char *p, int dt, v x) { tc_st_c(p, dt, x); }
-  static __device__ __forceinline__ v un(const tc_ew_params &p, v a) { return un_c_lean(p.op, a); }
-  static __device__ __forceinline__ v bin(const tc_ew_params &p, v a, v b) { return bin_c_lean(p.op, a, b, p); }
-};
-
 template <int CAT, int NIN>
 __global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args a) {
   typedef tc_ew_cat<CAT> C;
@@ -157,7 +168,8 @@ __global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args
     for (int u = 0; u < TC_EW_UNROLL; u++) {
       int64_t i = base + u * nt;
       if (i >= a.n) break;
-      typename C::v r = NIN == 1 ? C::un(a.p, x[u][0]) : C::bin(a.p, x[u][0], x[u][NIN - 1]);
+      typename C::v r = NIN == 1 ? C::template un<true>(a.p, x[u][0])
+                                 : C::template bin<true>(a.p, x[u][0], x[u][NIN - 1], NULL);
       C::store((char *)a.o[0].ptr + i * a.o[0].st[0] * tc_dt_size(a.o[0].dt), a.o[0].dt, r);
     }
   }
