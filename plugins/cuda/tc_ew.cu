@@ -270,7 +270,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
   a.o[0] = *out;
   for (int32_t k = 0; k < nin; k++) a.o[k + 1] = in[k];
   coalesce(&a, nin + 1);
-  int cat = tc_category(p->cd);
+  int cat = tc_category(p->cd), lean = nin <= 2 && tc_ew_lean(cat, nin, p->op);
   /* fast path */
   if (nin == 2 && a.nd == 1 && cat == 1 && p->cd == TABI_DTYPE_FLOAT32 && out->dt == p->cd &&
       a.o[1].ptr && a.o[2].ptr &&
@@ -284,7 +284,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
         (float)p->pf);
     return tc_launch_status(c, op);
   }
-  if (a.nd == 1 && nin <= 2 && tc_ew_lean(cat, nin, p->op)) {
+  if (a.nd == 1 && lean) {
     int64_t g = (a.n + 256 * TC_EW_UNROLL - 1) / (256 * TC_EW_UNROLL);
     int grid = (int)(g > 65536 ? 65536 : g);
 #define TC_EW_FLAT(CAT)                                                              \
@@ -313,7 +313,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     cudaMemsetAsync(err, 0, sizeof(int), 0);
     a.err = err;
   }
-  int g = grid_for(a.n), lean = nin <= 2 && tc_ew_lean(cat, nin, p->op);
+  int g = grid_for(a.n);
 #define TC_EW_LAUNCH(CAT)                                                                   \
   if (lean && nin == 1) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 1, true>)(a);                   \
   else if (lean) TC_LAUNCH(g, 256, tc_ew_kernel<CAT, 2, true>)(a);                          \
