@@ -288,6 +288,25 @@ static tabi_status no_kernel(const dispatch_state *st) {
                         st->e->info.name, tabi_device_str(st->rt, st->device, d, sizeof d));
 }
 
+/* A failed call's message names its op: a kernel that gave none gets one, and
+ * a message set below the op (the core's allocator, a decomposition's inner
+ * op: "allocator: cpu: cannot allocate ...") is prefixed with the op's name
+ * unless it already mentions it (by namespace::name, any overload). */
+static void name_failed_op(const char *name, const disp_entry *k, tabi_status s, uint32_t seq) {
+  if (tabi_error_seq() == seq) {
+    tabi_set_error(s, "%s: the kernel of plugin '%s' failed with %s without a message", name,
+                   k->plugin && k->plugin->name ? k->plugin->name : "?", tabi_status_name(s));
+    return;
+  }
+  char base[128];
+  size_t ns = strstr(name, "::") ? (size_t)(strstr(name, "::") - name) + 2 : 0;
+  size_t n = ns + strcspn(name + ns, ".");
+  if (n >= sizeof base) n = sizeof base - 1;
+  memcpy(base, name, n);
+  base[n] = 0;
+  if (!strstr(tabi_last_error(), base)) tabi_set_error(s, "%s: %s", name, tabi_last_error());
+}
+
 static inline tabi_status run_kernel(dispatch_state *st, uint64_t keys, tabi_value *args,
                                      tabi_value *outs, int32_t nouts) {
   int32_t bit = 63 - __builtin_clzll(keys);
@@ -303,10 +322,7 @@ static inline tabi_status run_kernel(dispatch_state *st, uint64_t keys, tabi_val
   call.dispatch = st;
   uint32_t seq = tabi_error_seq();
   tabi_status s = k->fn(k->ctx, &call, args, outs);
-  if (s != TABI_OK && tabi_error_seq() == seq)
-    tabi_set_error(s, "%s: the kernel of plugin '%s' failed with %s without a message",
-                   st->e->info.name, k->plugin && k->plugin->name ? k->plugin->name : "?",
-                   tabi_status_name(s));
+  if (s != TABI_OK) name_failed_op(st->e->info.name, k, s, seq);
   return s;
 }
 
