@@ -249,15 +249,20 @@ static tabi_status avg_pool(dc_scope *s, tabi_value *outs, tabi_value *args, int
     shape4[d] = batched ? x->dl.shape[d] : d == 0 ? 1 : x->dl.shape[d - 1];
   for (int32_t i = 0; i < sp; i++) {
     int64_t in = shape4[2 + i];
-    if (kernel[i] <= 0 || stride[i] <= 0 || pad[i] < 0 || pad[i] * 2 > kernel[i])
+    /* pad > kernel / 2 is pad * 2 > kernel without its overflow */
+    if (kernel[i] <= 0 || stride[i] <= 0 || pad[i] < 0 || pad[i] > kernel[i] / 2)
       return dc_error(s, TABI_ERR_INVALID_ARGUMENT,
                       "pad should be at most half of the kernel size, "
                       "kernel and stride positive");
-    if (kernel[i] > in + 2 * pad[i])
+    int64_t padded;
+    if (__builtin_add_overflow(in, 2 * pad[i], &padded))
+      return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "the padded input size of spatial dim %d overflows int64",
+                      (int)i);
+    if (kernel[i] > padded)
       return dc_error(s, TABI_ERR_SHAPE, "the kernel (%lld) is larger than the padded input (%lld)",
-                      (long long)kernel[i], (long long)(in + 2 * pad[i]));
-    int64_t num = in + 2 * pad[i] - kernel[i];
-    int64_t o = (ceil_mode ? (num + stride[i] - 1) / stride[i] : num / stride[i]) + 1;
+                      (long long)kernel[i], (long long)padded);
+    int64_t num = padded - kernel[i];
+    int64_t o = num / stride[i] + (ceil_mode && num % stride[i] != 0) + 1;
     if (ceil_mode && (o - 1) * stride[i] >= in + pad[i]) o--; /* last window must start inside */
     if (o <= 0) return dc_error(s, TABI_ERR_SHAPE, "output size is too small");
     out_sz[i] = o;
@@ -347,7 +352,7 @@ KERNEL(d_native_dropout) {
   tabi_tensor *c = dc_convert(&s, x, opmath(dt));
   double scale = p < 1 ? 1.0 / (1.0 - p) : 0.0;
   tabi_tensor *y = dc_binary(&s, DC_P_MUL,
-                             dc_binary(&s, DC_P_MUL, c, dc_convert(&s, mask, tabi_tensor_dtype(c))),
+                             dc_binary(&s, DC_P_MUL, c, dc_convert(&s, mask, c ? tabi_tensor_dtype(c) : dt)),
                              konst(&s, scale, c));
   /* ATen's quirk: an empty input gets a mask of its own dtype, not bool */
   if (tabi_tensor_numel(x) == 0) mask = dc_convert(&s, mask, dt);

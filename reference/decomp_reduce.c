@@ -254,7 +254,7 @@ static tabi_status d_log_softmax(void *ctx, const tabi_call *call, tabi_value *a
 
 /* Broadcasts a per-channel vector [C] against x of ndim dims (channel dim 1). */
 static tabi_tensor *per_channel(dc_scope *s, tabi_tensor *v, const tabi_tensor *x) {
-  if (!v) return NULL;
+  if (!v || !x) return NULL;
   int64_t bd = 1;
   tabi_value args[3] = {tabi_tensor_value(v), tabi_int_list(x->dl.shape, x->dl.ndim),
                         tabi_int_list(&bd, 1)};
@@ -296,6 +296,7 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
  * NULL except x), in x's computation dtype. */
 static tabi_tensor *bn_apply(dc_scope *s, tabi_tensor *c, tabi_tensor *mean, tabi_tensor *rstd,
                              tabi_tensor *w, tabi_tensor *b) {
+  if (!c) return NULL; /* an earlier step failed; s holds its error */
   tabi_dtype ct = tabi_tensor_dtype(c);
   tabi_tensor *y =
       dc_binary(s, DC_P_MUL, dc_binary(s, DC_P_SUB, c, per_channel(s, dc_convert(s, mean, ct), c)),
@@ -419,12 +420,14 @@ static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *ar
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
                     "expected argument 'C' (%lld) to be divisible by 'group' (%lld)", (long long)C,
                     (long long)G);
-  if (N * C * HxW != tabi_tensor_numel(x))
+  int64_t nel, per_group;
+  if (__builtin_mul_overflow(N, C, &nel) || __builtin_mul_overflow(nel, HxW, &nel) ||
+      __builtin_mul_overflow(C / G, HxW, &per_group) || nel != tabi_tensor_numel(x))
     return dc_error(&s, TABI_ERR_SHAPE,
-                    "N * C * HxW (%lld) does not match the input's %lld elements",
-                    (long long)(N * C * HxW), (long long)tabi_tensor_numel(x));
+                    "N * C * HxW (%lld * %lld * %lld) does not match the input's %lld elements",
+                    (long long)N, (long long)C, (long long)HxW, (long long)tabi_tensor_numel(x));
   tabi_dtype dt = tabi_tensor_dtype(x);
-  int64_t gshape[3] = {N, G, C / G * HxW};
+  int64_t gshape[3] = {N, G, per_group};
   tabi_tensor *c = dc_reshape(&s, dc_convert(&s, x, opmath(dt)), 3, gshape);
   int32_t d2 = 2;
   tabi_tensor *sum = dc_reduce(&s, DC_P_SUM, c, &d2, 1, 0, -1);

@@ -210,8 +210,10 @@ KERNEL(d_slice) {
     shape[i] = x->dl.shape[i];
     strides[i] = x->dl.strides[i];
   }
-  shape[d] = (en - st + step - 1) / step;
-  strides[d] = x->dl.strides[d] * step;
+  shape[d] = en - st == 0 ? 0 : (en - st - 1) / step + 1; /* (n + step - 1) / step could overflow */
+  if (__builtin_mul_overflow(x->dl.strides[d], step, &strides[d])) /* as the reference's slice */
+    return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument 'step': %lld overflows the stride",
+                    (long long)step);
   return dc_finish_view(
       &s, outs, 0,
       dc_as_strided(&s, x, x->dl.ndim, shape, strides, elem_offset(x) + st * x->dl.strides[d]));
@@ -258,10 +260,10 @@ static int view_strides(const tabi_tensor *x, int32_t n, const int64_t *shape, i
     return 1;
   }
   if (numel == 0) {
-    int64_t st = 1;
+    uint64_t st = 1; /* wraps as rs_contig_strides: an empty tensor's strides address nothing */
     for (int32_t i = n - 1; i >= 0; i--) {
-      out[i] = st;
-      st *= shape[i] > 1 ? shape[i] : 1;
+      out[i] = (int64_t)st;
+      st *= (uint64_t)(shape[i] > 1 ? shape[i] : 1);
     }
     return 1;
   }
@@ -309,8 +311,10 @@ static int infer_shape(dc_scope *s, const tabi_tensor *x, const tabi_value *size
         dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "invalid shape dimension %lld", (long long)shape[i]);
         return 0;
       }
-    } else {
-      prod *= shape[i];
+    } else if (__builtin_mul_overflow(prod, shape[i], &prod)) {
+      dc_fail(s, TABI_ERR_SHAPE, "shape is invalid for input of size %lld (its product overflows int64)",
+              (long long)tabi_tensor_numel(x));
+      return 0;
     }
   }
   int64_t numel = tabi_tensor_numel(x);
@@ -358,7 +362,9 @@ KERNEL(d_split_with_sizes) {
     if (sizes[i] < 0)
       return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "split_sizes has a negative entry %lld",
                       (long long)sizes[i]);
-    total += sizes[i];
+    if (__builtin_add_overflow(total, sizes[i], &total))
+      return dc_error(&s, TABI_ERR_SHAPE, "split_sizes sum past int64 but dim %d has size %lld", (int)d,
+                      (long long)x->dl.shape[d]);
   }
   if (total != x->dl.shape[d])
     return dc_error(&s, TABI_ERR_SHAPE, "split_sizes sum to %lld but dim %d has size %lld",
@@ -572,7 +578,10 @@ KERNEL(d_repeat) {
     int64_t sz = j >= 0 ? x->dl.shape[j] : 1;
     big[2 * i] = rep[i];
     big[2 * i + 1] = sz;
-    out[i] = rep[i] * sz;
+    if (__builtin_mul_overflow(rep[i], sz, &out[i]))
+      return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                      "argument 'repeats': %lld repeats of a dim of size %lld overflow int64",
+                      (long long)rep[i], (long long)sz);
     if (j >= 0) bd[j] = 2 * i + 1;
   }
   tabi_value a[3] = {tabi_tensor_value(x), tabi_int_list(big, 2 * n),
@@ -592,15 +601,21 @@ KERNEL(d_constant_pad_nd) {
                     "argument 'pad' must have an even length of at most 2 * %d, got %lld",
                     (int)x->dl.ndim, (long long)np);
   int64_t shape[REF_MAX_DIMS], lo[REF_MAX_DIMS];
+  int64_t hi[REF_MAX_DIMS];
   for (int32_t d = 0; d < x->dl.ndim; d++) {
     shape[d] = x->dl.shape[d];
-    lo[d] = 0;
+    lo[d] = hi[d] = 0;
   }
   /* pad pairs start from the last dim */
   for (int64_t i = 0; i < np / 2; i++) {
     int32_t d = x->dl.ndim - 1 - (int32_t)i;
     lo[d] = pad[2 * i];
-    shape[d] = x->dl.shape[d] + pad[2 * i] + pad[2 * i + 1];
+    hi[d] = pad[2 * i + 1];
+    if (__builtin_add_overflow(x->dl.shape[d], lo[d], &shape[d]) ||
+        __builtin_add_overflow(shape[d], hi[d], &shape[d]))
+      return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
+                      "argument 'pad': the padded size of dim %d overflows int64 (pads %lld, %lld)",
+                      (int)d, (long long)lo[d], (long long)hi[d]);
     if (shape[d] < 0)
       return dc_error(&s, TABI_ERR_SHAPE, "the padded size of dim %d would be negative (%lld)",
                       (int)d, (long long)shape[d]);
@@ -611,10 +626,11 @@ KERNEL(d_constant_pad_nd) {
                                                                         ooff = 0;
   int any_empty = 0;
   for (int32_t d = 0; d < x->dl.ndim && out; d++) {
-    int64_t crop_lo = lo[d] < 0 ? -lo[d] : 0;
-    int64_t hi_pad = shape[d] - x->dl.shape[d] - lo[d];
-    int64_t crop_hi = hi_pad < 0 ? -hi_pad : 0;
-    cshape[d] = x->dl.shape[d] - crop_lo - crop_hi;
+    /* a crop past the whole dim leaves nothing (and keeps -pad from overflowing) */
+    int64_t size = x->dl.shape[d];
+    int64_t crop_lo = lo[d] < 0 ? (lo[d] < -size ? size : -lo[d]) : 0;
+    int64_t crop_hi = hi[d] < 0 ? (hi[d] < -size ? size : -hi[d]) : 0;
+    cshape[d] = size - crop_lo - crop_hi;
     if (cshape[d] <= 0) {
       cshape[d] = 0;
       any_empty = 1;

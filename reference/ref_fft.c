@@ -47,7 +47,11 @@ static int dft_dim(fft_buf *b, int32_t d, int64_t n, int64_t cnt, int sign, int 
   int64_t m = b->shape[d], inner = 1, outer = 1;
   for (int32_t i = d + 1; i < b->ndim; i++) inner *= b->shape[i];
   for (int32_t i = 0; i < d; i++) outer *= b->shape[i];
-  int64_t total = outer * cnt * inner;
+  int64_t total;
+  /* cnt is a caller's size (last_dim_size): a product past int64 cannot be allocated either */
+  if (__builtin_mul_overflow(outer, cnt, &total) || __builtin_mul_overflow(total, inner, &total) ||
+      (uint64_t)total > SIZE_MAX / sizeof(ref_cplx))
+    return 0;
   ref_cplx *out = malloc((size_t)(total ? total : 1) * sizeof *out);
   if (!out) return 0;
   for (int64_t o = 0; o < outer; o++)

@@ -120,10 +120,13 @@ tabi_status ref_embbw_check(const tabi_host_api *h, const tabi_call *call, const
   if (V < 0)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'num_weights' is %lld; expected >= 0", OPN,
                    (long long)V);
-  int64_t ni = tabi_tensor_numel(ind);
+  int64_t ni = tabi_tensor_numel(ind), vd;
   *D = go->dl.ndim ? go->dl.shape[go->dl.ndim - 1] : 1;
   if (tabi_tensor_numel(go) != ni * *D || go->dl.ndim != ind->dl.ndim + 1)
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' must have shape indices.shape + [D]", OPN);
+  if (__builtin_mul_overflow(V, *D, &vd)) /* the [num_weights, D] result */
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'num_weights': %lld rows of %lld elements "
+                   "overflow int64", OPN, (long long)V, (long long)*D);
   return TABI_OK;
 }
 

@@ -272,7 +272,8 @@ static tabi_status adaptive_avg(const tabi_host_api *h, const tabi_call *call, t
   tabi_tensor *out;
   if ((st = pool_alloc(h, x, &g, g.out, tabi_tensor_dtype(x), &out))) return st;
   int64_t o = 0, op[3], ip[3];
-  for (int64_t pl = 0; pl < g.planes; pl++) {
+  /* an empty output may still have a huge dim (output_size [2^40, 0]): no loops */
+  for (int64_t pl = 0; pl < g.planes && tabi_tensor_numel(out) > 0; pl++) {
     int64_t base = plane_off(x, g.nlead, pl);
     for (op[0] = 0; op[0] < g.out[0]; op[0]++)
       for (op[1] = 0; op[1] < g.out[1]; op[1]++)

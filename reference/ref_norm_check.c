@@ -101,16 +101,20 @@ static tabi_status gn_common(const tabi_host_api *h, const tabi_call *call, cons
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: expected the number of channels C=%lld to be divisible by group=%lld (>= 1)", OPN,
                    (long long)C, (long long)G);
-  if (tabi_tensor_numel(x) != N * C * HxW || (x->dl.ndim >= 2 && (x->dl.shape[0] != N || x->dl.shape[1] != C)))
-    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be [N=%lld, C=%lld, *] with N*C*HxW=%lld "
-                   "elements", OPN, (long long)N, (long long)C, (long long)(N * C * HxW));
+  /* the caller's N, C, HxW and group: every product checked (C's overflow is undefined) */
+  int64_t nc, nel, rows, cnt;
+  int ovf = __builtin_mul_overflow(N, C, &nc) || __builtin_mul_overflow(nc, HxW, &nel) ||
+            __builtin_mul_overflow(N, G, &rows) || __builtin_mul_overflow(C / G, HxW, &cnt);
+  if (ovf || tabi_tensor_numel(x) != nel || (x->dl.ndim >= 2 && (x->dl.shape[0] != N || x->dl.shape[1] != C)))
+    return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'input' must be [N=%lld, C=%lld, *] with N*C*HxW "
+                   "elements (HxW=%lld)", OPN, (long long)N, (long long)C, (long long)HxW);
   for (int i = 0; i < np; i++)
     if (ps[i] && !(ps[i]->dl.ndim == 1 && ps[i]->dl.shape[0] == C))
       return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument '%s' must be 1-D with C=%lld elements", OPN, pn[i],
                      (long long)C);
-  d->rows = N * G;
+  d->rows = rows;
   d->D = C / G;
-  d->cnt = d->D * HxW;
+  d->cnt = cnt;
   d->G = G;
   d->pdiv = HxW ? HxW : 1;
   d->pmod = d->D ? d->D : 1;

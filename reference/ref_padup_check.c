@@ -38,7 +38,10 @@ tabi_status ref_constant_pad_check(const tabi_host_api *h, const tabi_call *call
                      "your input.",
                      OPN, (long long)s->dl.shape[d], (long long)l, (long long)r, (int)d);
     oshape[d] = n;
-    before[d] = l;
+    /* Clamped to [-size, n]: every output index maps to the same inside or
+     * outside as with l itself, and index - before cannot overflow (l may be
+     * INT64_MIN when r makes up for it). */
+    before[d] = l < -s->dl.shape[d] ? -s->dl.shape[d] : l > n ? n : l;
   }
   memset(value_out, 0, 16);
   rs_store_scalar_ptr(value_out, tabi_tensor_dtype(s), &args[2]);
@@ -114,7 +117,10 @@ tabi_status ref_up_check(const tabi_host_api *h, const tabi_call *call, const ta
     scale[i] = 0;
     if (has_sf) {
       scale[i] = tabi_value_floats(sfv)[i];
-      out[i] = (int64_t)((double)in[i] * scale[i]);
+      double o = (double)in[i] * scale[i];
+      /* ATen casts without a check; outside int64 (or NaN) C leaves the cast
+       * undefined, and x86 gives INT64_MIN, which the size check below refuses */
+      out[i] = o >= -0x1p63 && o < 0x1p63 ? (int64_t)o : INT64_MIN;
     } else {
       out[i] = tabi_value_ints(osv)[i];
     }
@@ -152,21 +158,32 @@ tabi_status ref_col2im_check(const tabi_host_api *h, const tabi_call *call, cons
                    "batch, got %dD",
                    OPN, (int)nd);
   int64_t n = *batched ? x->dl.shape[0] : 1, ckk = x->dl.shape[nd - 2], L = x->dl.shape[nd - 1];
-  if (ckk % (ks[0] * ks[1]) != 0)
+  int64_t kk, blocks;
+  if (__builtin_mul_overflow(ks[0], ks[1], &kk))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'kernel_size' (%lld, %lld): its product "
+                   "overflows int64", OPN, (long long)ks[0], (long long)ks[1]);
+  if (ckk % kk != 0)
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: dim %d of 'self' (%lld) is not divisible by the kernel "
-                   "size product %lld", OPN, (int)(nd - 2), (long long)ckk,
-                   (long long)(ks[0] * ks[1]));
+                   "size product %lld", OPN, (int)(nd - 2), (long long)ckk, (long long)kk);
   for (int i = 0; i < 2; i++) {
-    nb[i] = (osz[i] + 2 * pad[i] - dil[i] * (ks[i] - 1) - 1) / str[i] + 1;
-    if (osz[i] + 2 * pad[i] - dil[i] * (ks[i] - 1) - 1 < 0) nb[i] = 0;
+    /* (osz + 2 pad - dil (ks - 1) - 1) / str + 1, every step checked: the
+     * arguments are a caller's, and C's int64 overflow is undefined */
+    int64_t span, t;
+    int ovf = __builtin_mul_overflow(pad[i], 2, &t) || __builtin_add_overflow(osz[i], t, &span) ||
+              __builtin_mul_overflow(dil[i], ks[i] - 1, &t) || __builtin_sub_overflow(span, t, &span) ||
+              __builtin_sub_overflow(span, 1, &span);
+    if (ovf)
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: output_size (%lld), padding (%lld), dilation "
+                     "(%lld) and kernel_size (%lld) of dim %d overflow int64", OPN, (long long)osz[i],
+                     (long long)pad[i], (long long)dil[i], (long long)ks[i], i);
+    nb[i] = span < 0 ? 0 : span / str[i] + 1;
   }
-  if (nb[0] * nb[1] != L || nb[0] < 1 || nb[1] < 1)
+  if (__builtin_mul_overflow(nb[0], nb[1], &blocks) || blocks != L || nb[0] < 1 || nb[1] < 1)
     return REF_ERR(h, TABI_ERR_SHAPE,
-                   "%s: expected dim %d of 'self' to be the number of sliding blocks %lld * %lld = %lld, "
-                   "got %lld", OPN, (int)(nd - 1), (long long)nb[0], (long long)nb[1],
-                   (long long)(nb[0] * nb[1]), (long long)L);
+                   "%s: expected dim %d of 'self' to be the number of sliding blocks %lld * %lld, "
+                   "got %lld", OPN, (int)(nd - 1), (long long)nb[0], (long long)nb[1], (long long)L);
   oshape[0] = n;
-  oshape[1] = ckk / (ks[0] * ks[1]);
+  oshape[1] = ckk / kk;
   oshape[2] = osz[0];
   oshape[3] = osz[1];
   return TABI_OK;

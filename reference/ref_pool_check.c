@@ -85,9 +85,16 @@ static tabi_status pool_setup(const tabi_host_api *h, const tabi_call *call, con
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                      "%s: pad should be at most half of kernel size, but got padding %lld for kernel "
                      "size %lld", OPN, (long long)g->p[i], (long long)g->k[i]);
-    int64_t in = x->dl.shape[g->nlead + i];
-    int64_t o = floor_div(in + 2 * g->p[i] - g->d[i] * (g->k[i] - 1) - 1 + (ceil_mode ? g->s[i] - 1 : 0),
-                          g->s[i]) + 1;
+    int64_t in = x->dl.shape[g->nlead + i], span, pad2, num;
+    /* in + 2p - d(k - 1) - 1 (+ s - 1), every step checked: the sizes are a caller's */
+    if (__builtin_mul_overflow(g->d[i], g->k[i] - 1, &span) || __builtin_mul_overflow(g->p[i], 2, &pad2) ||
+        __builtin_add_overflow(in, pad2, &num) || __builtin_sub_overflow(num, span, &num) ||
+        __builtin_sub_overflow(num, 1, &num) || (ceil_mode && __builtin_add_overflow(num, g->s[i] - 1, &num)))
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                     "%s: kernel_size %lld, stride %lld, padding %lld and dilation %lld of spatial dim %d "
+                     "overflow int64", OPN, (long long)g->k[i], (long long)g->s[i], (long long)g->p[i],
+                     (long long)g->d[i], (int)i);
+    int64_t o = floor_div(num, g->s[i]) + 1;
     if (ceil_mode && (o - 1) * g->s[i] >= in + g->p[i]) o--;
     if (o < 1)
       return REF_ERR(h, TABI_ERR_SHAPE,

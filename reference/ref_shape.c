@@ -22,7 +22,11 @@ static tabi_status make_view(const tabi_host_api *h, tabi_tensor *base, int32_t 
                              const int64_t *shape, const int64_t *strides, int64_t offset,
                              tabi_value *out) {
   tabi_tensor *v = NULL;
-  tabi_status st = h->tensor_view(h->ctx, base, ndim, shape, strides, offset * elsize(base), &v);
+  int64_t bytes;
+  if (__builtin_mul_overflow(offset, elsize(base), &bytes))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "storage offset %lld overflows int64 in bytes",
+                   (long long)offset);
+  tabi_status st = h->tensor_view(h->ctx, base, ndim, shape, strides, bytes, &v);
   if (st != TABI_OK) return st;
   *out = tabi_tensor_value(v);
   return TABI_OK;
@@ -501,8 +505,11 @@ static int compute_stride(int32_t ond, const int64_t *oshape, const int64_t *ost
       memcpy(nstride, ostride, sizeof(int64_t) * (size_t)ond);
       return 1;
     }
+    /* contiguous strides, wrapping as ATen's for sizes past int64 (nothing to address) */
     for (int32_t d = nnd - 1; d >= 0; d--)
-      nstride[d] = d == nnd - 1 ? 1 : (nshape[d + 1] > 1 ? nshape[d + 1] : 1) * nstride[d + 1];
+      nstride[d] = d == nnd - 1 ? 1
+                                : (int64_t)((uint64_t)(nshape[d + 1] > 1 ? nshape[d + 1] : 1) *
+                                            (uint64_t)nstride[d + 1]);
     return 1;
   }
   int32_t view_d = nnd - 1;

@@ -35,11 +35,14 @@ tabi_status rs_check_sizes(const tabi_host_api *h, const tabi_call *call, const 
   return TABI_OK;
 }
 
+/* The products wrap (unsigned) where the sizes' product overflows, as ATen's
+ * do: the core refuses to allocate such a shape unless it is empty, and an
+ * empty tensor's strides address nothing. */
 void rs_contig_strides(int32_t ndim, const int64_t *shape, int64_t *out_strides) {
-  int64_t s = 1;
+  uint64_t s = 1;
   for (int32_t i = ndim - 1; i >= 0; i--) {
-    out_strides[i] = s;
-    s *= shape[i] > 1 ? shape[i] : 1;
+    out_strides[i] = (int64_t)s;
+    s *= (uint64_t)(shape[i] > 1 ? shape[i] : 1);
   }
 }
 
@@ -60,12 +63,12 @@ int rs_non_overlapping_and_dense(int32_t ndim, const int64_t *shape, const int64
       perm[j] = a;
     }
   }
-  int64_t require = 1;
+  uint64_t require = 1; /* wraps, as rs_contig_strides, for sizes not yet checked */
   for (int32_t i = 0; i < ndim; i++) {
     int64_t size = shape[perm[i]];
     if (size < 2) return 1;
-    if (strides[perm[i]] != require) return 0;
-    require *= size;
+    if ((uint64_t)strides[perm[i]] != require) return 0;
+    require *= (uint64_t)size;
   }
   return 1;
 }
@@ -77,10 +80,10 @@ static void channels_last_strides(int32_t ndim, const int64_t *shape, int64_t *s
   order[n++] = 1;
   for (int32_t d = ndim - 1; d >= 2; d--) order[n++] = d;
   order[n++] = 0;
-  int64_t s = 1;
+  uint64_t s = 1; /* wraps as rs_contig_strides */
   for (int32_t i = 0; i < ndim; i++) {
-    st[order[i]] = s;
-    s *= shape[order[i]] > 1 ? shape[order[i]] : 1;
+    st[order[i]] = (int64_t)s;
+    s *= (uint64_t)(shape[order[i]] > 1 ? shape[order[i]] : 1);
   }
 }
 

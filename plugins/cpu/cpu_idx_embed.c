@@ -118,8 +118,10 @@ tabi_status cpu_k_embedding_dense_backward(void *ctx, const tabi_call *call, tab
   if (!float_dt(dt) || (it != TABI_DTYPE_INT64 && it != TABI_DTYPE_INT32) || V <= 0 || go->dl.ndim < 1 ||
       go->dl.ndim != ind->dl.ndim + 1 || !cpu_contig(go) || !cpu_contig(ind))
     return CPU_FALLBACK(c, EMBEDDING_DENSE_BWD);
-  int64_t D = go->dl.shape[go->dl.ndim - 1];
-  if (D < 1 || tabi_tensor_numel(go) != ni * D) return CPU_FALLBACK(c, EMBEDDING_DENSE_BWD);
+  int64_t D = go->dl.shape[go->dl.ndim - 1], vd;
+  /* a [V, D] result past int64 (or V + 1 row starts past it): the reference's error */
+  if (D < 1 || tabi_tensor_numel(go) != ni * D || __builtin_mul_overflow(V, D, &vd) || V == INT64_MAX)
+    return CPU_FALLBACK(c, EMBEDDING_DENSE_BWD);
   const void *ip = tabi_tensor_data(ind);
   int is64 = it == TABI_DTYPE_INT64;
   int64_t *cnt = calloc((size_t)V, sizeof(int64_t)), *start = malloc(sizeof(int64_t) * (size_t)(V + 1));

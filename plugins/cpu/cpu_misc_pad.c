@@ -108,29 +108,43 @@ static int pad_fast(const cpu_ctx *c, tabi_value *args, int32_t k, int reflect, 
     int64_t l = pad[2 * i], r = pad[2 * i + 1], size = s->dl.shape[d], n;
     if (reflect && (l >= size || r >= size)) return 0;
     if (__builtin_add_overflow(size, l, &n) || __builtin_add_overflow(n, r, &n) || n < 1) return 0;
-    /* every mapped index must land in the input (negative pads crop) */
-    for (int64_t q = 0; q < n; q++) {
-      int64_t m = pad_index(reflect, q, size, l);
-      if (m < 0 || m >= size) return 0;
-    }
     j.oshape[d] = n;
     j.padl[d] = l;
     j.is_pad[d] = 1;
   }
-  int64_t w = j.oshape[nd - 1];
-  int64_t *tab = malloc(sizeof(int64_t) * (size_t)w);
-  if (!tab) return 0;
-  for (int64_t q = 0; q < w; q++) tab[q] = pad_index(reflect, q, j.ishape[nd - 1], j.padl[nd - 1]);
-  j.tab = tab;
+  /* The output first: a size that overflows or cannot be allocated is refused
+   * before the loops below, which are linear in the padded sizes. */
+  int64_t numel = 1;
+  for (int32_t d = 0; d < nd; d++)
+    if (__builtin_mul_overflow(numel, j.oshape[d], &numel)) return 0;
   tabi_tensor *o = NULL;
   *st = cpu_empty(c, s, dt, nd, j.oshape, &o);
-  if (*st == TABI_OK) {
-    j.src = tabi_tensor_data(s);
-    j.dst = tabi_tensor_data(o);
-    int64_t n = tabi_tensor_numel(o);
-    if (n > 0) cpu_parallel_for(c->pool, n / w, 1 + 32768 / w, pad_range, &j);
+  if (*st != TABI_OK) return 1;
+  if (numel == 0) { /* nothing to write; a padded dim may still be huge */
     *out = tabi_tensor_value(o);
+    return 1;
   }
+  /* every mapped index must land in the input (negative pads crop) */
+  for (int32_t d = 0; d < nd; d++)
+    for (int64_t q = 0; j.is_pad[d] && q < j.oshape[d]; q++) {
+      int64_t m = pad_index(reflect, q, j.ishape[d], j.padl[d]);
+      if (m < 0 || m >= j.ishape[d]) {
+        c->host->tensor_release(c->host->ctx, o);
+        return 0;
+      }
+    }
+  int64_t w = j.oshape[nd - 1];
+  int64_t *tab = malloc(sizeof(int64_t) * (size_t)w);
+  if (!tab) {
+    c->host->tensor_release(c->host->ctx, o);
+    return 0;
+  }
+  for (int64_t q = 0; q < w; q++) tab[q] = pad_index(reflect, q, j.ishape[nd - 1], j.padl[nd - 1]);
+  j.tab = tab;
+  j.src = tabi_tensor_data(s);
+  j.dst = tabi_tensor_data(o);
+  if (numel > 0) cpu_parallel_for(c->pool, numel / w, 1 + 32768 / w, pad_range, &j);
+  *out = tabi_tensor_value(o);
   free(tab);
   return 1;
 }

@@ -16,14 +16,15 @@ static tabi_status k_reshape(TC_ARGS) {
   tabi_tensor *a = args[0].u.t;
   int64_t nd = args[1].u.list.len, n = 1;
   const int64_t *shape = tabi_value_ints(&args[1]);
+  int overflow = 0;
   if (nd > TC_MAX_DIMS) return TC_ERR(c, TABI_ERR_SHAPE, "%s: too many dims (%lld)", OPN, (long long)nd);
   for (int64_t i = 0; i < nd; i++) {
     if (shape[i] < 0)
       return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'shape': invalid size %lld", OPN,
                     (long long)shape[i]);
-    n *= shape[i];
+    overflow |= __builtin_mul_overflow(n, shape[i], &n);
   }
-  if (n != tabi_tensor_numel(a))
+  if (overflow || n != tabi_tensor_numel(a))
     return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'shape': shape is invalid for input of size %lld",
                   OPN, (long long)tabi_tensor_numel(a));
   tabi_status st = tc_check_cuda(c, a, OPN, "a");
