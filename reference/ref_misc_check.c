@@ -124,7 +124,8 @@ tabi_status ref_embbw_check(const tabi_host_api *h, const tabi_call *call, const
   *D = go->dl.ndim ? go->dl.shape[go->dl.ndim - 1] : 1;
   if (tabi_tensor_numel(go) != ni * *D || go->dl.ndim != ind->dl.ndim + 1)
     return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'grad_output' must have shape indices.shape + [D]", OPN);
-  if (__builtin_mul_overflow(V, *D, &vd)) /* the [num_weights, D] result */
+  /* the [num_weights, D] result, and the num_weights + 1 row starts the GPU kernels bucket by */
+  if (__builtin_mul_overflow(V, *D, &vd) || V == INT64_MAX)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'num_weights': %lld rows of %lld elements "
                    "overflow int64", OPN, (long long)V, (long long)*D);
   return TABI_OK;

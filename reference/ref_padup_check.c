@@ -85,7 +85,10 @@ tabi_status ref_pad_check(const tabi_host_api *h, const tabi_call *call, const t
                      "Calculated output size: %lld",
                      OPN, (long long)size, (int)d, (long long)n);
     oshape[d] = n;
-    padl[d] = l;
+    /* A crop past the whole dim (only replication allows one: reflection's
+     * pads are under the size, so l > -2 size) maps every output index as a
+     * crop of exactly the size does; clamped, -l cannot overflow. */
+    padl[d] = l < -size ? -size : l;
     is_pad[d] = 1;
   }
   return TABI_OK;

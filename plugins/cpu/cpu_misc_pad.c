@@ -106,7 +106,7 @@ static int pad_fast(const cpu_ctx *c, tabi_value *args, int32_t k, int reflect, 
   for (int32_t i = 0; i < k; i++) {
     int32_t d = nd - 1 - i;
     int64_t l = pad[2 * i], r = pad[2 * i + 1], size = s->dl.shape[d], n;
-    if (reflect && (l >= size || r >= size)) return 0;
+    if ((reflect && (l >= size || r >= size)) || l < -size || r < -size) return 0; /* odd crops: the reference */
     if (__builtin_add_overflow(size, l, &n) || __builtin_add_overflow(n, r, &n) || n < 1) return 0;
     j.oshape[d] = n;
     j.padl[d] = l;
