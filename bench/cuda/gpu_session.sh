@@ -24,7 +24,7 @@ for phase in $PHASES; do
       -DCMAKE_BUILD_TYPE=Release -DDLPACK_INCLUDE_DIR="$DL" > "$OUT/cmake.log" 2>&1 ||
       { tail -30 "$OUT/cmake.log"; exit 1; }
     cmake --build $B -j"$(nproc)" --target tabi_plugin_cuda tabi_plugin_reference tabi_plugin_decomp \
-      tabi_cli test_cuda_load test_cuda_ops bench_cuda > "$OUT/build.log" 2>&1 ||
+      tabi_cli test_cuda_load test_cuda_ops random_calls bench_cuda > "$OUT/build.log" 2>&1 ||
       { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
     ;;
@@ -35,6 +35,10 @@ for phase in $PHASES; do
     $B/tests/cuda/test_cuda_ops $B/plugins/libtabi_cuda.so $B/plugins/libtabi_reference.so \
       > "$OUT/test_ops.log" 2>&1
     echo "test_cuda_ops rc=$?"; tail -25 "$OUT/test_ops.log"
+    # every op with random, mostly bad, arguments (tests/robust): errors, no crash or hang
+    $B/tests/robust/random_calls $B/plugins/libtabi_cuda.so,$B/plugins/libtabi_decomp.so --calls 20 \
+      --seed 3 > "$OUT/robust.log" 2>&1
+    echo "random_calls rc=$?"; tail -5 "$OUT/robust.log"
     ;;
   conform)
     timeout "${CONFORM_LIMIT:-300}" $B/tools/tabi conform --plugin cuda --jobs 16 --timeout 150 \

@@ -1,0 +1,43 @@
+/* tests/robust/rc_gen.h: random argument values for a schema's argument types
+ * (random_calls.c). A generator owns every tensor it makes until
+ * rc_gen_release; the values it returns point into its own buffers. */
+#ifndef TABI_TESTS_RC_GEN_H
+#define TABI_TESTS_RC_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tabi/runtime.h>
+#include <tabi/tabi.h>
+
+#define RC_MAX_ARGS 32    /* ops with more arguments are left out */
+#define RC_MAX_OUTS 8
+#define RC_MAX_LIST 6     /* elements of a generated list */
+#define RC_MAX_TENSORS 160 /* tensors alive at once (more: NONE) */
+
+typedef struct rc_gen {
+  tabi_runtime *rt;
+  DLDevice dev;
+  uint64_t state;
+  tabi_tensor *live[RC_MAX_TENSORS];
+  uint8_t read_only[RC_MAX_TENSORS];
+  int nlive;
+  int64_t ints[RC_MAX_ARGS][RC_MAX_LIST];
+  double floats[RC_MAX_ARGS][RC_MAX_LIST];
+  tabi_tensor *tensors[RC_MAX_ARGS][RC_MAX_LIST];
+} rc_gen;
+
+void rc_gen_init(rc_gen *g, tabi_runtime *rt, DLDevice dev, uint64_t seed);
+/* A value for argument k (0 <= k < RC_MAX_ARGS) of the given schema type. */
+tabi_value rc_gen_arg(rc_gen *g, int k, const tabi_arg_info *a);
+/* Whether t was made read-only by the generator. */
+int rc_gen_is_read_only(const rc_gen *g, const tabi_tensor *t);
+/* Releases every tensor made since the last call. */
+void rc_gen_release(rc_gen *g);
+
+/* The tensors a value holds (a tensor, or a list's non-NULL elements). */
+int rc_tensors_of(const tabi_value *v, tabi_tensor **out);
+/* One line naming every argument's value (dtype, shape/strides, device). */
+void rc_describe(const tabi_value *args, int n, char *buf, size_t cap);
+
+#endif /* TABI_TESTS_RC_GEN_H */
