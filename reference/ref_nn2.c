@@ -75,22 +75,25 @@ static tabi_status max_pool(const tabi_host_api *h, const tabi_call *call, tabi_
     for (op[0] = 0; op[0] < g.out[0]; op[0]++)
       for (op[1] = 0; op[1] < g.out[1]; op[1]++)
         for (op[2] = 0; op[2] < g.out[2]; op[2]++, o++) {
-          int64_t first[3];
-          for (int i = 0; i < 3; i++) { /* first in-range window position per dim */
-            first[i] = op[i] * g.s[i] - g.p[i];
-            while (first[i] < 0) first[i] += g.d[i];
+          /* Per dim, the window taps [klo, khi) that land in the input, in
+           * the window's order: the taps outside are skipped, and a huge
+           * kernel (the check allows kernel_size 2^62 over a small input) is
+           * not walked tap by tap. first: the first tap at or past 0, the
+           * index ATen reports for a window that holds no input element. */
+          int64_t first[3], klo[3], khi[3];
+          for (int i = 0; i < 3; i++) {
+            int64_t start = op[i] * g.s[i] - g.p[i];
+            klo[i] = start < 0 ? (-start - 1) / g.d[i] + 1 : 0;
+            khi[i] = start >= g.in[i] ? 0 : (g.in[i] - 1 - start) / g.d[i] + 1;
+            if (khi[i] > g.k[i]) khi[i] = g.k[i];
+            first[i] = start + klo[i] * g.d[i];
           }
           double best = -INFINITY;
           int64_t best_i = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
-          for (kp[0] = 0; kp[0] < g.k[0]; kp[0]++)
-            for (kp[1] = 0; kp[1] < g.k[1]; kp[1]++)
-              for (kp[2] = 0; kp[2] < g.k[2]; kp[2]++) {
-                int in = 1;
-                for (int i = 0; i < 3; i++) {
-                  ip[i] = op[i] * g.s[i] - g.p[i] + kp[i] * g.d[i];
-                  in = in && ip[i] >= 0 && ip[i] < g.in[i];
-                }
-                if (!in) continue;
+          for (kp[0] = klo[0]; kp[0] < khi[0]; kp[0]++)
+            for (kp[1] = klo[1]; kp[1] < khi[1]; kp[1]++)
+              for (kp[2] = klo[2]; kp[2] < khi[2]; kp[2]++) {
+                for (int i = 0; i < 3; i++) ip[i] = op[i] * g.s[i] - g.p[i] + kp[i] * g.d[i];
                 double v = ref_load_f(x, base + sp_off(x, g.nlead, ns, ip));
                 if (v > best || isnan(v)) {
                   best = v;
