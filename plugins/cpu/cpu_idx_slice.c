@@ -112,7 +112,9 @@ tabi_status cpu_k_slice_scatter(void *ctx, const tabi_call *call, tabi_value *ar
   row_major(self, ost);
   for (int32_t d = 0; d < nd; d++) {
     shape[d] = d == dim ? (len == 0 ? 0 : (len - 1) / step + 1) : self->dl.shape[d];
-    rst[d] = d == dim ? ost[d] * step : ost[d];
+    /* a one-element slice ignores its stride: step may be huge there (2^62), and
+       with two or more elements step < size, so the product fits */
+    rst[d] = d == dim && shape[d] > 1 ? ost[d] * step : ost[d];
     if (src->dl.shape[d] != shape[d]) return CPU_FALLBACK(c, SLICE_SCATTER);
   }
   return region_scatter(c, self, src, nd, shape, rst, start * ost[dim], outs);
