@@ -4,7 +4,8 @@
  *   random_calls PLUGIN[,PLUGIN...] [--calls N] [--seed S] [--ops SUBSTR] [--timeout SEC]
  *
  * The arguments have the right types (the dispatcher checks those) and random
- * values: tensors of every dtype, 0 to 4 dims, contiguous, transposed, sliced,
+ * values: tensors of every dtype, 0 to 4 dims (mostly one shape and dtype a
+ * call, so that many calls reach the kernels), contiguous, transposed, sliced,
  * broadcast (stride 0) or offset, on the plugin's device or the CPU, now and
  * then read-only; ints from -3 to 6 and now and then huge (2^40, 2^62,
  * INT64_MAX, INT64_MIN); NaN, infinities and 1e308 among the floats; short
@@ -160,6 +161,7 @@ int main(int argc, char **argv) {
     int32_t nouts = info->nreturns > 0 ? info->nreturns : 1;
     for (int r = 0; r < o.calls; r++) {
       tabi_value args[RC_MAX_ARGS], outs[RC_MAX_OUTS];
+      rc_gen_begin_call(&g);
       for (int32_t k = 0; k < info->nargs; k++) args[k] = rc_gen_arg(&g, k, &info->args[k]);
       rc_describe(args, info->nargs, desc, sizeof desc);
       snprintf(hang_msg, sizeof hang_msg, "random_calls: HANG: %s(%s) did not return in %d s (seed %" PRIu64 ")\n",

@@ -92,20 +92,37 @@ static tabi_tensor *read_only_alias(rc_gen *g, tabi_tensor *t) {
   return r;
 }
 
-/* A tensor: 0 to 4 dims of 0 to 4 elements, in one of five layouts over a
- * base of random elements: contiguous, last and first dims swapped, every
- * other element (step 2), one dim broadcast (stride 0), offset by 3
- * elements. On the plugin's device, now and then on the CPU. */
+static tabi_dtype rand_dtype(rc_gen *g) {
+  return pct(g, 40) ? TABI_DTYPE_FLOAT32 : pct(g, 20) ? TABI_DTYPE_INT64 : all_dtypes[next(g) % 12];
+}
+
+static int32_t rand_shape(rc_gen *g, int64_t *shape) {
+  int32_t nd = (int32_t)in(g, 0, 4);
+  for (int32_t i = 0; i < nd; i++) shape[i] = pct(g, 5) ? 0 : in(g, 1, 4);
+  return nd;
+}
+
+void rc_gen_begin_call(rc_gen *g) {
+  g->call_nd = rand_shape(g, g->call_shape);
+  g->call_dt = rand_dtype(g);
+}
+
+/* A tensor: 0 to 4 dims of 0 to 4 elements (mostly the call's shape and
+ * dtype), in one of five layouts over a base of random elements:
+ * contiguous, last and first dims swapped, every other element (step 2), one
+ * dim broadcast (stride 0), offset by 3 elements. On the plugin's device, now
+ * and then on the CPU. */
 static tabi_tensor *rand_tensor(rc_gen *g) {
   if (g->nlive == RC_MAX_TENSORS) return NULL;
-  tabi_dtype dt = pct(g, 40) ? TABI_DTYPE_FLOAT32 : pct(g, 20) ? TABI_DTYPE_INT64 : all_dtypes[next(g) % 12];
-  int32_t nd = (int32_t)in(g, 0, 4);
+  tabi_dtype dt = pct(g, 60) ? g->call_dt : rand_dtype(g);
   int64_t shape[4], base_shape[4], strides[4];
+  int32_t nd = g->call_nd;
+  if (pct(g, 60)) memcpy(shape, g->call_shape, sizeof shape);
+  else nd = rand_shape(g, shape);
   int layout = (int)in(g, 0, 4);
   if (layout == 1 && nd < 2) layout = 0;
   int64_t bn = 1;
   for (int32_t i = 0; i < nd; i++) {
-    shape[i] = pct(g, 5) ? 0 : in(g, 1, 4);
     base_shape[i] = layout == 2 ? 2 * shape[i] : shape[i];
     bn *= base_shape[i];
   }

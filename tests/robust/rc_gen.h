@@ -22,12 +22,19 @@ typedef struct rc_gen {
   tabi_tensor *live[RC_MAX_TENSORS];
   uint8_t read_only[RC_MAX_TENSORS];
   int nlive;
+  /* the call's own shape and dtype, which its tensors mostly share, so that
+     more calls get past the shape checks into the kernels */
+  int32_t call_nd;
+  int64_t call_shape[4];
+  tabi_dtype call_dt;
   int64_t ints[RC_MAX_ARGS][RC_MAX_LIST];
   double floats[RC_MAX_ARGS][RC_MAX_LIST];
   tabi_tensor *tensors[RC_MAX_ARGS][RC_MAX_LIST];
 } rc_gen;
 
 void rc_gen_init(rc_gen *g, tabi_runtime *rt, DLDevice dev, uint64_t seed);
+/* Starts a call: picks the shape and dtype its tensors mostly share. */
+void rc_gen_begin_call(rc_gen *g);
 /* A value for argument k (0 <= k < RC_MAX_ARGS) of the given schema type. */
 tabi_value rc_gen_arg(rc_gen *g, int k, const tabi_arg_info *a);
 /* Whether t was made read-only by the generator. */
