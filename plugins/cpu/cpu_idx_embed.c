@@ -124,7 +124,9 @@ tabi_status cpu_k_embedding_dense_backward(void *ctx, const tabi_call *call, tab
     return CPU_FALLBACK(c, EMBEDDING_DENSE_BWD);
   const void *ip = tabi_tensor_data(ind);
   int is64 = it == TABI_DTYPE_INT64;
-  int64_t *cnt = calloc((size_t)V, sizeof(int64_t)), *start = malloc(sizeof(int64_t) * (size_t)(V + 1));
+  /* num_weights is the caller's: (V + 1) * 8 bytes could wrap size_t (V = 2^62) */
+  int64_t *cnt = calloc((size_t)V, sizeof(int64_t));
+  int64_t *start = (uint64_t)V < SIZE_MAX / sizeof(int64_t) ? malloc(sizeof(int64_t) * (size_t)(V + 1)) : NULL;
   int64_t *pos = malloc(sizeof(int64_t) * (size_t)(ni > 0 ? ni : 1));
   int bad = !cnt || !start || !pos;
   for (int64_t i = 0; i < ni && !bad; i++) {

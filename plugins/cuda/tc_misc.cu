@@ -166,7 +166,9 @@ static tabi_status k_embedding_dense_backward(TC_ARGS) {
     return st;
   int64_t ni = tabi_tensor_numel(ind);
   int64_t *iv = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ni > 0 ? ni : 1));
-  int64_t *starts = (int64_t *)malloc(sizeof(int64_t) * (size_t)(V + 1));
+  /* num_weights is the caller's: (V + 1) * 8 bytes could wrap size_t (V = 2^62) */
+  int64_t *starts = (uint64_t)V < SIZE_MAX / sizeof(int64_t) ? (int64_t *)malloc(sizeof(int64_t) * (size_t)(V + 1))
+                                                             : NULL;
   int64_t *pos = (int64_t *)malloc(sizeof(int64_t) * (size_t)(ni > 0 ? ni : 1));
   tabi_tensor *dstarts = NULL, *dpos = NULL, *out = NULL;
   if (!iv || !starts || !pos) st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", OPN);
