@@ -349,7 +349,7 @@ static tabi_status k_split_with_sizes(void *ctx, const tabi_call *call, tabi_val
   int64_t shape[REF_MAX_DIMS], start = 0;
   memcpy(shape, s->dl.shape, sizeof(int64_t) * (size_t)nd);
   for (int64_t i = 0; i < n; i++) {
-    tabi_value v;
+    tabi_value v = tabi_none(); /* make_view sets it on success */
     shape[dim] = sizes[i];
     st = make_view(h, s, nd, shape, s->dl.strides, storage_off(s) + start * s->dl.strides[dim], &v);
     if (st != TABI_OK) {
@@ -505,11 +505,7 @@ static int compute_stride(int32_t ond, const int64_t *oshape, const int64_t *ost
       memcpy(nstride, ostride, sizeof(int64_t) * (size_t)ond);
       return 1;
     }
-    /* contiguous strides, wrapping as ATen's for sizes past int64 (nothing to address) */
-    for (int32_t d = nnd - 1; d >= 0; d--)
-      nstride[d] = d == nnd - 1 ? 1
-                                : (int64_t)((uint64_t)(nshape[d + 1] > 1 ? nshape[d + 1] : 1) *
-                                            (uint64_t)nstride[d + 1]);
+    rs_contig_strides(nnd, nshape, nstride); /* wraps past int64, as ATen's */
     return 1;
   }
   int32_t view_d = nnd - 1;

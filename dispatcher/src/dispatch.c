@@ -292,6 +292,7 @@ static tabi_status no_kernel(const dispatch_state *st) {
  * a message set below the op (the core's allocator, a decomposition's inner
  * op: "allocator: cpu: cannot allocate ...") is prefixed with the op's name
  * unless it already mentions it (by namespace::name, any overload). */
+__attribute__((cold, noinline)) /* off the dispatch path: errors only */
 static void name_failed_op(const char *name, const disp_entry *k, tabi_status s, uint32_t seq) {
   if (tabi_error_seq() == seq) {
     tabi_set_error(s, "%s: the kernel of plugin '%s' failed with %s without a message", name,

@@ -63,16 +63,6 @@ tabi_status tc_empty(tc_ctx *c, DLDevice dev, tabi_dtype dt, int32_t nd, const i
   return c->h->tensor_empty(c->h->ctx, dev, dt, nd, shape, out);
 }
 
-/* Wraps where the sizes overflow, as rs_contig_strides (the core refuses to
- * allocate such a shape unless it is empty). */
-void tc_contig_strides(int32_t nd, const int64_t *shape, int64_t *strides) {
-  uint64_t s = 1;
-  for (int32_t i = nd - 1; i >= 0; i--) {
-    strides[i] = (int64_t)s;
-    s *= (uint64_t)(shape[i] > 1 ? shape[i] : 1);
-  }
-}
-
 tabi_status tc_wrap_dim(tc_ctx *c, const char *op, const char *arg, int64_t dim, int32_t nd,
                         int32_t *out) {
   int64_t n = nd > 0 ? nd : 1;

@@ -22,14 +22,12 @@
  * failure prints the op and its arguments; the seed reproduces the run. */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <tabi/dlpack_versioned.h>
 #include <tabi/runtime.h>
 #include <tabi/tabi.h>
 
