@@ -7,7 +7,8 @@
  *   tabi conform --plugin PATH|NAME [--device N] [--ops GLOB[,GLOB...]]
  *                [--dtypes LIST] [--seed S] [--jobs N] [--timeout SEC]
  *                [--json FILE] [--junit FILE] [--matrix FILE] [--reference PATH]
- *                [--exclude-ops GLOB[,GLOB...]] [--threads-ms MS] [--quiet]
+ *                [--exclude-ops GLOB[,GLOB...]] [--threads-ms MS]
+ *                [--robust-calls N] [--quiet]
  *
  * The oracle is a runtime holding the reference plugin; the runtime under test
  * holds the plugin (plus the "decomp" composite kernels when found). Each group
@@ -41,6 +42,8 @@ typedef struct conform_options {
   const char *matrix_path;
   int32_t quiet;           /* 1: no progress line on stderr */
   int32_t threads_ms;      /* wall time of the 4-thread check per op; <= 0: 60 */
+  int32_t robust_calls;    /* random calls per op, most of them bad input
+                              (conform_robust.h); 0: 100; < 0: none */
 } conform_options;
 
 /* Defaults as documented above. */

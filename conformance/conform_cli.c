@@ -31,6 +31,8 @@ static void usage(FILE *f) {
       "  --junit FILE         JUnit XML report\n"
       "  --matrix FILE        op x dtype coverage matrix, Markdown (\"-\": stdout)\n"
       "  --threads-ms MS      time the 4-thread check runs per op (default 60)\n"
+      "  --robust-calls N     random calls per op, most of them bad input, after its\n"
+      "                       samples (default 100; 0: none)\n"
       "  --quiet              no progress line on stderr\n"
       "\n"
       "Prints one line per failure (FAIL <op> <dtype> [<sample>]: <kind>: <detail>)\n"
@@ -100,6 +102,9 @@ int tabi_conform_cli(int argc, char **argv) {
     } else if (strcmp(name, "--threads-ms") == 0) {
       if (!parse_int(name, val, 1, 600000, &v)) return 2;
       o.threads_ms = (int32_t)v;
+    } else if (strcmp(name, "--robust-calls") == 0) {
+      if (!parse_int(name, val, 0, 100000000, &v)) return 2;
+      o.robust_calls = v ? (int32_t)v : -1;
     } else if (strcmp(name, "--seed") == 0) {
       char *end = NULL;
       unsigned long long s = strtoull(val, &end, 0);

@@ -46,6 +46,10 @@
 #define CONFORM_K_HARNESS     "harness-error"       /* the suite could not run the case */
 #define CONFORM_K_HOST_ONLY   "host-only"           /* (a skip) no tensor and no Device
                                                        argument: the op runs on the CPU */
+/* Random calls (conform_robust.c). */
+#define CONFORM_K_STATUS      "unknown-status"      /* a status tabi does not define */
+#define CONFORM_K_UNNAMED     "message-lacks-op"    /* a refusal whose message does not
+                                                       name the op */
 /* Feature plugins (conform_feature_groups.c). */
 #define CONFORM_K_GRADCHECK   "gradcheck"           /* autograd: J^T v vs finite differences */
 #define CONFORM_K_AUTOCAST    "autocast-policy"     /* autocast: policy table or behaviour */
@@ -104,6 +108,9 @@ void conform_emit(conform_ctx *c, int32_t status, const char *op, const char *dt
     __attribute__((format(printf, 7, 8)));
 /* Marks where the child is, so a crash names the sample it died in. */
 void conform_progress(conform_ctx *c, const char *op, const char *dtype, const char *sample);
+/* The same with a detail (a random call's arguments) that a crash report
+ * quotes. */
+void conform_progress_detail(conform_ctx *c, const char *op, const char *sample, const char *detail);
 
 /* 1 when `name` matches one of the comma-separated globs (NULL/empty: all). */
 int conform_op_selected(const char *globs, const char *name);
@@ -113,6 +120,8 @@ int conform_op_selected(const char *globs, const char *name);
 void conform_abi_group(conform_ctx *c);                        /* conform_abi.c */
 void conform_op_group(conform_ctx *c, const conform_group *g); /* conform_op.c */
 void conform_device_group(conform_ctx *c);                     /* conform_device.c */
+/* The op's random calls, after its samples (conform_op.c). */
+void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op);
 /* Feature plugins (conform_feature_groups.c). conform_plan_features appends the
  * groups for the feature plugin under test (matched by its name: "autograd",
  * "autocast", "profiler"; any other name gets one skipped group saying so) to

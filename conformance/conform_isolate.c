@@ -101,6 +101,11 @@ static void report_death(child *ch, int wstatus, int32_t timeout_s, conform_reco
   } else {
     return;
   }
+  if (ch->has_last && ch->last.detail[0]) {
+    /* what the child was doing: a random call's arguments */
+    size_t n = strlen(rec.detail);
+    snprintf(rec.detail + n, sizeof rec.detail - n, "; in the call: %s(%s)", rec.op, ch->last.detail);
+  }
   if (!rec.op[0]) snprintf(rec.op, sizeof rec.op, "(group %d)", (int)ch->group);
   on_record(user, &rec);
 }

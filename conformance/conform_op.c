@@ -11,6 +11,7 @@
 
 #include "conform_check.h"
 #include "conform_int.h"
+#include "conform_robust.h"
 
 /* The generators live in samples_*.c / gen*.c (another part of the suite). The
  * build defines TABI_CONFORM_HAVE_SAMPLES when they exist; before that every op
@@ -314,4 +315,47 @@ void conform_op_group(conform_ctx *c, const conform_group *g) {
     free(ts->want[i]);
   }
   free(ts);
+  if (c->opt->robust_calls >= 0) conform_robust_group(c, g, op_t);
+}
+
+/* --- random calls (conform_robust.h) ------------------------------------------- */
+
+typedef struct robust_mark {
+  conform_ctx *c;
+  const char *op;
+  int32_t calls;
+  uint64_t seed;
+} robust_mark;
+
+static void on_robust_call(void *user, int32_t k, const char *desc) {
+  robust_mark *m = user;
+  char where[128];
+  snprintf(where, sizeof where, "(random call %d of %d, seed %llu)", (int)k + 1, (int)m->calls,
+           (unsigned long long)m->seed);
+  conform_progress_detail(m->c, m->op, where, desc);
+}
+
+void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op) {
+  int32_t calls = c->opt->robust_calls > 0 ? c->opt->robust_calls : 100;
+  robust_mark m = {c, g->name, calls, c->opt->seed};
+  conform_robust_stats st;
+  conform_robust_failure *f = malloc(sizeof *f);
+  if (!f) return;
+  int r = conform_robust_op(c->test, c->device, op, calls, c->opt->seed, on_robust_call, &m, &st, f);
+  if (r > 0) {
+    char refused[256];
+    conform_robust_stats_str(&st, refused, sizeof refused);
+    conform_emit(c, CONFORM_ST_PASS, g->name, NULL, "(random calls)", NULL,
+                 "%lld calls, %lld accepted; refused: %s", (long long)st.calls, (long long)st.accepted,
+                 refused);
+  } else if (r < 0) {
+    conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, "(random calls)", CONFORM_K_HARNESS, "skipped: %s",
+                 f->detail);
+  } else {
+    char where[128];
+    snprintf(where, sizeof where, "(random call %d of %d, seed %llu)", (int)f->call + 1, (int)calls,
+             (unsigned long long)c->opt->seed);
+    conform_emit(c, CONFORM_ST_FAIL, g->name, NULL, where, f->kind, "%s", f->detail);
+  }
+  free(f);
 }

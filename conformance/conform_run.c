@@ -66,6 +66,16 @@ void conform_progress(conform_ctx *c, const char *op, const char *dtype, const c
   put(c, &r);
 }
 
+void conform_progress_detail(conform_ctx *c, const char *op, const char *sample, const char *detail) {
+  conform_record r;
+  memset(&r, 0, sizeof r);
+  r.status = CONFORM_ST_PROGRESS;
+  fill(r.op, sizeof r.op, op);
+  fill(r.sample, sizeof r.sample, sample);
+  fill(r.detail, sizeof r.detail, detail);
+  put(c, &r);
+}
+
 /* --- planning ---------------------------------------------------------------------- */
 
 int conform_op_selected(const char *globs, const char *name) {

@@ -47,6 +47,11 @@ def main():
     ops = {c["op"] for c in j["cases"] if c["op"].startswith(("aten::", "prims::"))}
     if len(ops) < 250:
         errors.append("only %d ops checked" % len(ops))
+    # Every op group also made its random calls, and passed them.
+    robust = {c["op"] for c in j["cases"]
+              if c["sample"] == "(random calls)" and c["status"] == "pass"}
+    if ops - robust:
+        errors.append("ops without passed random calls: %s" % ", ".join(sorted(ops - robust)[:20]))
     root = ET.parse(ju).getroot()
     tests = sum(int(ts.get("tests")) for ts in root.iter("testsuite"))
     if tests != len(j["cases"]) or root.find(".//failure") is not None:

@@ -5,7 +5,8 @@ usage: check_gpusim.py TABI OUT.json MIN_PASSED
 
 The run must exit 0 with no failed case and at least MIN_PASSED passed cases
 (a floor under today's count, so a suite that quietly stops running most of
-its cases is noticed), and every op below must have a passed case in the
+its cases is noticed), every op must have passed its random calls, and
+every op below must have a passed case in the
 dtype given: one per kernel family whose code only the GPU plugins have
 (the own GEMM and convolution, the FFT, block reductions, the fiber-barrier
 kernels: softmax, layer norm, batch norm, SVD), aten elementwise ops and
@@ -54,6 +55,13 @@ def main():
     for op, dt in MUST_PASS:
         if (op, dt) not in passed:
             errors.append("no passed case of %s %s" % (op, dt))
+    # every op group made its random calls (bad input) and passed them
+    ops = {c["op"] for c in j["cases"] if c["op"].startswith(("aten::", "prims::"))}
+    robust = {c["op"] for c in j["cases"]
+              if c["sample"] == "(random calls)" and c["status"] == "pass"}
+    if len(ops) < 290 or ops - robust:
+        errors.append("%d ops, %d without passed random calls: %s"
+                      % (len(ops), len(ops - robust), ", ".join(sorted(ops - robust)[:20])))
     for e in errors:
         print("check_gpusim: " + e)
     print("check_gpusim: %d passed, %d failed, %d skipped; %d/%d families present"

@@ -12,7 +12,8 @@
 # least that many passed cases (a floor, so a check that quietly stops running
 # most of its cases is noticed).
 # EXPECT=fail: the run must exit 1 and the JSON must hold a failed case with
-# exactly that op and kind. EXPECT=pass: exit 0, failed == 0, passed > 0.
+# exactly that op and kind (and, when given, a sample starting with SAMPLE and a
+# detail containing DETAIL). EXPECT=pass: exit 0, failed == 0, passed > 0.
 set(args conform --plugin ${PLUGIN} --json ${JSON} --jobs 2 --timeout ${TIMEOUT} --quiet)
 if(OPS)
   list(APPEND args --ops ${OPS})
@@ -89,12 +90,28 @@ foreach(i RANGE ${last})
   endif()
   string(JSON op GET "${js}" cases ${i} op)
   string(JSON kind GET "${js}" cases ${i} kind)
-  list(APPEND kinds "${op}:${kind}")
-  if(op STREQUAL "${OP}" AND kind STREQUAL "${KIND}")
+  string(JSON sample GET "${js}" cases ${i} sample)
+  string(JSON detail GET "${js}" cases ${i} detail)
+  list(APPEND kinds "${op}:${kind}:${sample}")
+  set(where_ok 1)
+  if(SAMPLE)
+    string(FIND "${sample}" "${SAMPLE}" at)
+    if(NOT at EQUAL 0)
+      set(where_ok 0)
+    endif()
+  endif()
+  if(DETAIL)
+    string(FIND "${detail}" "${DETAIL}" at)
+    if(at EQUAL -1)
+      set(where_ok 0)
+    endif()
+  endif()
+  if(op STREQUAL "${OP}" AND kind STREQUAL "${KIND}" AND where_ok)
     set(found 1)
   endif()
 endforeach()
 if(NOT found)
-  message(FATAL_ERROR "no failed case with op ${OP} and kind ${KIND}; failures seen: ${kinds}")
+  message(FATAL_ERROR "no failed case with op ${OP} and kind ${KIND} (sample '${SAMPLE}...', detail "
+                      "'...${DETAIL}...'); failures seen: ${kinds}")
 endif()
 message(STATUS "OK: ${OP} failed with ${KIND} (${failed} failure(s) in all)")

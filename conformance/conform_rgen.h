@@ -1,8 +1,9 @@
-/* tests/robust/rc_gen.h: random argument values for a schema's argument types
- * (random_calls.c). A generator owns every tensor it makes until
- * rc_gen_release; the values it returns point into its own buffers. */
-#ifndef TABI_TESTS_RC_GEN_H
-#define TABI_TESTS_RC_GEN_H
+/* conformance/conform_rgen.h: random argument values for a schema's argument
+ * types, for the random calls of conform_robust.c. A generator owns every
+ * tensor it makes until rc_gen_release; the values it returns point into its
+ * own buffers. Not installed. */
+#ifndef TABI_CONFORM_RGEN_H
+#define TABI_CONFORM_RGEN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,4 +48,4 @@ int rc_tensors_of(const tabi_value *v, tabi_tensor **out);
 /* One line naming every argument's value (dtype, shape/strides, device). */
 void rc_describe(const tabi_value *args, int n, char *buf, size_t cap);
 
-#endif /* TABI_TESTS_RC_GEN_H */
+#endif /* TABI_CONFORM_RGEN_H */

@@ -1,11 +1,11 @@
-/* tests/robust/rc_gen.c: random argument values (see rc_gen.h).
+/* conformance/conform_rgen.c: random argument values (see conform_rgen.h).
  *
  * Mostly small, plausible values, so that many calls get past the argument
  * checks and run a kernel on an odd layout; now and then values no caller
  * should pass. The huge ints are chosen so that any size built from them
  * overflows int64 or asks for a terabyte or more: a refusal either way, never
  * a real allocation of gigabytes that would make the run slow. */
-#include "rc_gen.h"
+#include "conform_rgen.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,61 @@
+/* conformance/conform_robust.h: random calls of one op, most of them bad input.
+ *
+ * `tabi conform` runs them for every op after its samples (--robust-calls N a
+ * op, default 100), and tests/robust/random_calls runs them alone. The
+ * arguments have the schema's types (the dispatcher checks those) and random
+ * values (conform_rgen.h): odd dtypes, shapes, layouts and devices, huge and
+ * negative sizes, NaN and infinite scalars, unknown dtypes and strings,
+ * read-only tensors. Most calls should be refused; what must hold for every
+ * call is:
+ *   - it returns (the caller's time limit) with a status tabi knows;
+ *   - a refusal's message names the op ("aten::add" of "aten::add.Tensor");
+ *   - no input it may not write changes (arguments not marked `(a!)`, and
+ *     read-only tensors even where they are), whether accepted or refused;
+ *   - an accepted call's outputs are readable and their red zones intact, and
+ *     no storage freed after the call had a damaged red zone.
+ * Crashes and hangs are the caller's to catch (`tabi conform` runs each op in
+ * a child process; random_calls sets an alarm); `mark` tells it which call is
+ * in flight. Not installed: shared by the suite and its tests. */
+#ifndef TABI_CONFORM_ROBUST_H
+#define TABI_CONFORM_ROBUST_H
+
+#include <stdint.h>
+
+#include <tabi/runtime.h>
+#include <tabi/tabi.h>
+
+typedef struct conform_robust_stats {
+  int64_t calls, accepted;
+  int64_t by_status[TABI_STATUS_COUNT]; /* refusals (and OK) by status */
+} conform_robust_stats;
+
+typedef struct conform_robust_failure {
+  int32_t call;      /* which call (0-based) broke a rule */
+  const char *kind;  /* a CONFORM_K_* word (docs/conformance.md) */
+  char detail[1024]; /* what happened, then the call: op(arguments) */
+} conform_robust_failure;
+
+/* Called before call k with its arguments described ("float32[2,3]{3,1}+0@1,
+ * 5, None"); desc lives until the next call. */
+typedef void (*conform_robust_mark_fn)(void *user, int32_t k, const char *desc);
+
+/* The generator seed for one op: a function of the run's seed and the op's
+ * name only, so `--ops NAME` replays exactly the calls of a full run. */
+uint64_t conform_robust_seed(uint64_t seed, const char *op_name);
+
+/* Makes `calls` random calls of op on dev (tensors there, now and then on the
+ * CPU) in rt, which should have been created with
+ * TABI_RUNTIME_GUARD_ALLOCATIONS (without it red zones are not checked).
+ * Stops at the first call that breaks a rule. Returns 1 when every call held,
+ * 0 when one did not (*fail says which and how), -1 when the op cannot be
+ * driven (more arguments than the generator handles, or an input could not
+ * be read back; *fail says why, kind NULL for the former). stats counts the
+ * calls made. */
+int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_op op, int32_t calls, uint64_t seed,
+                      conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+                      conform_robust_failure *fail);
+
+/* "TYPE 78, SHAPE 37": the refusals of stats, most frequent first. */
+void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap);
+
+#endif /* TABI_CONFORM_ROBUST_H */
