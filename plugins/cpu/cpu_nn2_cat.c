@@ -159,11 +159,14 @@ static void pad_range(void *arg, int64_t b, int64_t e) {
   for (int64_t r = b; r < e; r++) {
     char *out = j->dst + r * ow * j->es;
     int64_t rem = r, irow = 0, mul = 1, inside = 1;
-    for (int32_t d = L - 1; d >= 0; d--) { /* row-major input row of output row r */
-      int64_t od = rem % j->oshape[d], id = od - j->before[d];
+    for (int32_t d = L - 1; d >= 0 && inside; d--) { /* row-major input row of output row r */
+      int64_t od = rem % j->oshape[d];
       rem /= j->oshape[d];
-      if (id < 0 || id >= j->ishape[d]) inside = 0;
-      irow += id * mul;
+      /* od - before[d] in [0, ishape[d]), without forming it first: a pad of
+         INT64_MIN would overflow it (ishape + before cannot: the output size
+         was computed from it with overflow checks) */
+      if (od < j->before[d] || od >= j->ishape[d] + j->before[d]) inside = 0;
+      else irow += (od - j->before[d]) * mul;
       mul *= j->ishape[d];
     }
     if (!inside || hi == lo) {

@@ -284,6 +284,11 @@ static void pad_cases(tabi_runtime *f, tabi_runtime *r) {
   diff(f, r, "aten::constant_pad_nd", build_pad, &neg, 1, 1, "negative size");
   pad_spec intf = {TABI_DTYPE_INT64, 2, {30, 40}, {1, 1}, 2, tabi_float(2.5), 0};
   diff(f, r, "aten::constant_pad_nd", build_pad, &intf, 1, 1, "float value into int64");
+  /* pads whose sum is small though each is huge: 3 + INT64_MIN + INT64_MAX = 2,
+     4 + INT64_MIN + INT64_MAX = 3
+     (a random call found od - pad overflowing here); every element is padding */
+  pad_spec huge = {TABI_DTYPE_FLOAT32, 2, {4, 3}, {INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX}, 4, tabi_float(3), 0};
+  diff(f, r, "aten::constant_pad_nd", build_pad, &huge, 1, 1, "INT64_MIN and INT64_MAX pads");
 }
 
 /* --- batch norm ------------------------------------------------------------------------ */
