@@ -188,6 +188,20 @@ int main(int argc, char **argv) {
     printf("{\"name\": \"sort_f32_2^24\", \"ms\": %.4f}\n", time_ms(&so, 5));
     tabi_tensor_release(m2);
     tabi_tensor_release(v24);
+    /* randperm: Fisher-Yates's permutation in parallel rounds (one thread
+       before 2026-11-24); 8192 is the largest that one block does alone */
+    int64_t rpn[2] = {sz((int64_t)1 << 24, 20000), 8192};
+    const char *rpname[2] = {"randperm_2^24", "randperm_8192"};
+    for (int k = 0; k < 2; k++) {
+      job rp = mk("aten::randperm", 1);
+      rp.args[0] = tabi_int(rpn[k]);
+      rp.args[1] = tabi_dtype_value(TABI_DTYPE_INT64);
+      rp.args[2] = tabi_none();
+      rp.args[3] = tabi_device_value(G);
+      rp.args[4] = tabi_none();
+      rp.nargs = 5;
+      printf("{\"name\": \"%s\", \"ms\": %.4f}\n", rpname[k], time_ms(&rp, 10));
+    }
     /* cat of 64 [256, 1024] float32 tensors along dim 1: one batched launch
        (prims::cat; aten::cat lowers to it through the decomp plugin) */
     int64_t cs64[2] = {sz(256, 4), sz(1024, 8)};

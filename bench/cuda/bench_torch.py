@@ -69,6 +69,9 @@ def main():
     v24 = torch.rand(N24, device=dev)
     t["cumsum_f32_2^24"] = cuda_ms(lambda: torch.cumsum(v24, 0), 20)
     t["sort_f32_2^24"] = cuda_ms(lambda: torch.sort(v24, stable=True, dim=0), 5)
+    rpn = 20000 if SMOKE else N24  # tabi's smoke size for the 2^24 row
+    t["randperm_2^24"] = cuda_ms(lambda: torch.randperm(rpn, device=dev), 10)
+    t["randperm_8192"] = cuda_ms(lambda: torch.randperm(8192, device=dev), 10)
     parts = [torch.rand(4 if SMOKE else 256, 8 if SMOKE else 1024, device=dev) for _ in range(64)]
     t["cat_64x256x1024_f32"] = cuda_ms(lambda: torch.cat(parts, 1), 20)
     del parts

@@ -25,8 +25,11 @@
  * elements in row-major order (see tci_cmp), the count read back in between
  * (nonzero's result size; masked_scatter refuses, with the reference's
  * error, a source with fewer elements than the mask sets).
- * randperm: the reference's Fisher-Yates (tci_rp_run) on one device thread
- * with the output device's generator: the reference's numbers for a seed. */
+ * randperm: the reference's Fisher-Yates permutation with the output
+ * device's generator (the reference's numbers for a seed), computed in
+ * parallel rounds (tc_idx.cuh says why the result is the sequential one);
+ * atomicMax reservations, whose outcome does not depend on their order, so
+ * it is deterministic too. */
 #include "tc_ew_dev.cuh"
 #include "tc_idx.cuh"
 #include "ref_index_check.h"
@@ -157,9 +160,100 @@ static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
   return tc_launch_status(c, OPN);
 }
 
-__global__ void tci_rp_kernel(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  tci_rp_run(perm, n, seed, offset, out, dt);
+/* randperm in rounds (tc_idx.cuh). Up to TCI_RP_BLOCK_N elements one block
+   runs every round in one launch; beyond, each round is two grid-wide
+   launches, and a flag per round says whether steps were left. Past
+   TCI_RP_MAX_ROUNDS (never seen: ~63 rounds at 2^24) one thread finishes
+   the rest in order. */
+#define TCI_RP_BLOCK_N 8192
+#define TCI_RP_MAX_ROUNDS 4096
+#define TCI_RP_CHECK_EVERY 4 /* rounds between reads of the flags (each one a sync) */
+
+__global__ void __launch_bounds__(1024) tci_rp_block_kernel(int64_t n, uint64_t seed, uint64_t offset,
+                                                             int64_t *perm, int64_t *h, unsigned long long *r,
+                                                             char *out, int dt) {
+  __shared__ int left[2]; /* round & 1: steps left after that round */
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_init(i, perm, h, r, seed, offset);
+  if (threadIdx.x == 0) left[0] = left[1] = 0;
+  __syncthreads();
+  int round = 1;
+  for (; round <= TCI_RP_MAX_ROUNDS; round++) {
+    unsigned long long tag = TCI_RP_TAG(round);
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_reserve(i, h, r, tag);
+    __syncthreads();
+    int mine = 0;
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) mine |= tci_rp_commit(i, h, r, perm, tag);
+    if (mine) left[round & 1] = 1;
+    if (threadIdx.x == 0) left[(round + 1) & 1] = 0; /* everyone read it before this round's barrier */
+    __syncthreads();
+    if (!left[round & 1]) break;
+  }
+  if (round > TCI_RP_MAX_ROUNDS && threadIdx.x == 0) tci_rp_finish(n, h, perm);
+  __syncthreads();
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_store(i, perm, out, dt);
+}
+
+__global__ void tci_rp_init_kernel(int64_t n, uint64_t seed, uint64_t offset, int64_t *perm, int64_t *h,
+                                   unsigned long long *r) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    tci_rp_init(i, perm, h, r, seed, offset);
+}
+
+__global__ void tci_rp_reserve_kernel(int64_t n, const int64_t *h, unsigned long long *r, unsigned long long tag) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) tci_rp_reserve(i, h, r, tag);
+}
+
+__global__ void tci_rp_commit_kernel(int64_t n, int64_t *h, const unsigned long long *r, int64_t *perm,
+                                     unsigned long long tag, int *left) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int mine = 0;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    mine |= tci_rp_commit(i, h, r, perm, tag);
+  if (mine) *left = 1; /* every writer writes 1 */
+}
+
+__global__ void tci_rp_finish_kernel(int64_t n, int64_t *h, int64_t *perm) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) tci_rp_finish(n, h, perm);
+}
+
+__global__ void tci_rp_store_kernel(int64_t n, const int64_t *perm, char *out, int dt) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) tci_rp_store(i, perm, out, dt);
+}
+
+/* The grid-wide rounds; perm, h, r, out on the device; flags: TCI_RP_MAX_ROUNDS ints. */
+static tabi_status rp_rounds(tc_ctx *c, const char *OPN, int64_t n, uint64_t seed, uint64_t offset, int64_t *perm,
+                             int64_t *h, unsigned long long *r, int *flags, char *out, int dt) {
+  tabi_status st = tc_cuda_status(c, cudaMemsetAsync(flags, 0, TCI_RP_MAX_ROUNDS * sizeof(int), 0), OPN,
+                                  "cudaMemsetAsync");
+  int g = tc_grid(n, 256), round = 1, done = 0;
+  if (st == TABI_OK) {
+    TC_LAUNCH(g, 256, tci_rp_init_kernel)(n, seed, offset, perm, h, r);
+    st = tc_launch_status(c, OPN);
+  }
+  for (; st == TABI_OK && !done && round <= TCI_RP_MAX_ROUNDS; round++) {
+    unsigned long long tag = TCI_RP_TAG(round);
+    TC_LAUNCH(g, 256, tci_rp_reserve_kernel)(n, h, r, tag);
+    TC_LAUNCH(g, 256, tci_rp_commit_kernel)(n, h, r, perm, tag, flags + round - 1);
+    st = tc_launch_status(c, OPN);
+    if (st == TABI_OK && round % TCI_RP_CHECK_EVERY == 0) {
+      int left = 1;
+      st = tc_cuda_status(c, cudaMemcpy(&left, flags + round - 1, sizeof left, cudaMemcpyDeviceToHost), OPN,
+                          "cudaMemcpy");
+      done = !left;
+    }
+  }
+  if (st == TABI_OK && !done) { /* past the cap: the rest in order */
+    TC_LAUNCH(1, 1, tci_rp_finish_kernel)(n, h, perm);
+    st = tc_launch_status(c, OPN);
+  }
+  if (st == TABI_OK) {
+    TC_LAUNCH(g, 256, tci_rp_store_kernel)(n, perm, out, dt);
+    st = tc_launch_status(c, OPN);
+  }
+  return st;
 }
 
 typedef struct tci_strides {
@@ -344,20 +438,32 @@ static tabi_status k_randperm(TC_ARGS) {
   if (dev.device_type != TC_DL_DEVICE)
     return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a " TC_PLATFORM " device", OPN);
   int64_t n = args[0].u.i;
-  tabi_tensor *out = NULL, *perm = NULL;
+  if (n >= ((int64_t)1 << TCI_RP_IBITS)) /* 24 bytes of scratch an element: 24 TB */
+    return TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: a permutation of %lld elements is more than the device holds",
+                  OPN, (long long)n);
+  tabi_tensor *out = NULL, *scr[2] = {NULL, NULL};
   if ((st = tc_empty(c, dev, dt, 1, &n, &out))) return st;
   if (n > 0) {
     uint64_t seed = 0, offset = 0;
+    int64_t n3 = 3 * n, nflags = TCI_RP_MAX_ROUNDS;
     st = c->h->rng_reserve(c->h->ctx, dev, (uint64_t)n, &seed, &offset);
     if (st == TABI_OK) st = tc_use_device(c, out, OPN);
-    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n, &perm);
+    /* perm, the targets h and the reservations r; the rounds' flags */
+    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n3, &scr[0]);
+    if (st == TABI_OK && n > TCI_RP_BLOCK_N) st = tc_empty(c, dev, TABI_DTYPE_INT32, 1, &nflags, &scr[1]);
     if (st == TABI_OK) {
-      TC_LAUNCH(1, 1, tci_rp_kernel)((int64_t *)tabi_tensor_data(perm), n, seed, offset, (char *)tabi_tensor_data(out),
-                              dt);
-      st = tc_launch_status(c, OPN);
+      int64_t *perm = (int64_t *)tabi_tensor_data(scr[0]), *h = perm + n;
+      unsigned long long *r = (unsigned long long *)(h + n);
+      char *o = (char *)tabi_tensor_data(out);
+      if (n <= TCI_RP_BLOCK_N) {
+        TC_LAUNCH(1, 1024, tci_rp_block_kernel)(n, seed, offset, perm, h, r, o, dt);
+        st = tc_launch_status(c, OPN);
+      } else {
+        st = rp_rounds(c, OPN, n, seed, offset, perm, h, r, (int *)tabi_tensor_data(scr[1]), o, dt);
+      }
     }
   }
-  tc_release_all(c, &perm, 1);
+  tc_release_all(c, scr, 2);
   return tc_finish(c, st, out, &outs[0]);
 }
 

@@ -392,6 +392,88 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
   }
 }
 
+/* --- randperm in parallel: the same permutation, in rounds -------------------- */
+/* Step i (n-1 down to 1) of the Fisher-Yates above swaps positions i and
+ * H[i] <= i, and H[i] depends on the counter offset + i only, so every H is
+ * known at once. Two steps that touch a common position must run in the
+ * sequential order (the higher i first); steps that touch none may run
+ * together. A round: every remaining step reserves its two positions with
+ * its priority (a max, so the outcome does not depend on the order of the
+ * reservations); a step that holds both of its positions commits (its swap;
+ * the positions are its alone this round) and is done. The highest
+ * remaining step always commits, and a step commits only after every higher
+ * step sharing a position with it (it would hold the position otherwise),
+ * which is what makes the result the sequential one. About 63 rounds for
+ * n = 2^24 (tests/cuda/test_cuda_idx_host.cpp counts them). Reservations
+ * carry the round in their high bits (TCI_RP_TAG), so an old round's
+ * entries lose without a reset: n < 2^40 and rounds < 2^23. */
+#define TCI_RP_IBITS 40
+#define TCI_RP_TAG(round) ((unsigned long long)(round) << TCI_RP_IBITS)
+
+TCP_HD int64_t tci_rp_target(uint64_t seed, uint64_t offset, int64_t i) {
+  double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
+  int64_t j = (int64_t)floor(u * (double)(i + 1));
+  return j > i ? i : j;
+}
+
+/* max into *p: atomic on the device; the host test and gpusim (one
+   simulated thread at a time between barriers) need no more than this. */
+TCP_HD void tci_amax(unsigned long long *p, unsigned long long v) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  atomicMax(p, v);
+#else
+  if (*p < v) *p = v;
+#endif
+}
+
+/* perm[i] = i; h[i] = H[i] (-1 for i = 0, which is no step); r[i] = 0. */
+TCP_HD void tci_rp_init(int64_t i, int64_t *perm, int64_t *h, unsigned long long *r, uint64_t seed,
+                        uint64_t offset) {
+  perm[i] = i;
+  h[i] = i > 0 ? tci_rp_target(seed, offset, i) : -1;
+  r[i] = 0;
+}
+
+TCP_HD void tci_rp_reserve(int64_t i, const int64_t *h, unsigned long long *r, unsigned long long tag) {
+  int64_t j = h[i];
+  if (j < 0) return; /* done */
+  tci_amax(&r[i], tag | (unsigned long long)i);
+  tci_amax(&r[j], tag | (unsigned long long)i);
+}
+
+/* After every reservation of the round: 1 when step i is still to do. */
+TCP_HD int tci_rp_commit(int64_t i, int64_t *h, const unsigned long long *r, int64_t *perm,
+                         unsigned long long tag) {
+  int64_t j = h[i];
+  if (j < 0) return 0;
+  unsigned long long key = tag | (unsigned long long)i;
+  if (r[i] != key || r[j] != key) return 1;
+  int64_t t = perm[i];
+  perm[i] = perm[j];
+  perm[j] = t;
+  h[i] = -1;
+  return 0;
+}
+
+/* The steps left after the rounds, in the sequential order (a valid order
+   still: every done step's higher neighbours are done). */
+TCP_HD void tci_rp_finish(int64_t n, int64_t *h, int64_t *perm) {
+  for (int64_t i = n - 1; i >= 1; i--)
+    if (h[i] >= 0) {
+      int64_t j = h[i], t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+      h[i] = -1;
+    }
+}
+
+/* out[k] = perm[k] in dt, as tci_rp_run's store. */
+TCP_HD void tci_rp_store(int64_t k, const int64_t *perm, char *out, int dt) {
+  int esz = tci_esz(dt);
+  if (tci_domain(dt) == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
+  else tci_st_i(out + k * esz, dt, perm[k]);
+}
+
 /* --- advanced indexing: index.Tensor (gather) and index_put (serial) ---------- */
 /* The broadcast indices of the plan (ref_index_check.h's ref_adv), negatives
  * wrapped: for each indexed dim in order, nb int64 values (element b of the

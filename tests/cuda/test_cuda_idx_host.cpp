@@ -328,6 +328,32 @@ static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
 }
 
 /* --- randperm ---------------------------------------------------------------------- */
+/* tc_idx.cu's rounds on the host: each round's reservations and commits visit
+ * the steps in a shuffled order (a GPU gives no order), at most max_rounds
+ * rounds, then tci_rp_finish. Returns the rounds it took; perm gets the
+ * result. */
+static int rp_rounds(int64_t n, uint64_t seed, uint64_t offset, int max_rounds, std::vector<int64_t> &perm,
+                     uint64_t shuffle) {
+  std::vector<int64_t> h((size_t)n + 1), order((size_t)n + 1);
+  std::vector<unsigned long long> r((size_t)n + 1);
+  perm.assign((size_t)n + 1, 0);
+  for (int64_t i = 0; i < n; i++) tci_rp_init(i, perm.data(), h.data(), r.data(), seed, offset), order[(size_t)i] = i;
+  int round = 1, left = n > 1;
+  for (; left && round <= max_rounds; round++) {
+    for (int64_t i = n - 1; i > 0; i--) { /* a fresh order every round */
+      shuffle = shuffle * 6364136223846793005ull + 1442695040888963407ull;
+      std::swap(order[(size_t)i], order[(size_t)((shuffle >> 33) % (uint64_t)(i + 1))]);
+    }
+    unsigned long long tag = TCI_RP_TAG(round);
+    for (int64_t k = 0; k < n; k++) tci_rp_reserve(order[(size_t)k], h.data(), r.data(), tag);
+    left = 0;
+    for (int64_t k = n - 1; k >= 0; k--) left |= tci_rp_commit(order[(size_t)k], h.data(), r.data(), perm.data(), tag);
+  }
+  if (left) tci_rp_finish(n, h.data(), perm.data());
+  for (int64_t i = 0; i < n; i++) CHECK_MSG(h[(size_t)i] < 0, "randperm rounds: step %lld not done", (long long)i);
+  return round - 1;
+}
+
 static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
   CHECK_OK(tabi_runtime_manual_seed(ref, CPU, seed));
   for (int call_no = 0; call_no < 2; call_no++) { /* counters 0.., then n.. */
@@ -350,6 +376,15 @@ static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
         else seen[(size_t)perm[(size_t)k]] = 1;
       }
       CHECK_MSG(ok, "randperm %lld: not a permutation", (long long)n);
+      /* the rounds give the same permutation, and its store the same bytes,
+         also when cut short after two rounds */
+      for (int cap = 2; cap <= 4096; cap += 4094) {
+        std::vector<int64_t> p2;
+        rp_rounds(n, seed, call_no ? (uint64_t)n : 0, cap, p2, seed ^ (uint64_t)cap);
+        std::vector<char> out2((size_t)(n * tci_esz(dt)) + 16);
+        for (int64_t k = 0; k < n; k++) tci_rp_store(k, p2.data(), out2.data(), dt);
+        host_compare(cap == 2 ? "randperm (2 rounds, then in order)" : "randperm (rounds)", dt, out2, n, r.u.t);
+      }
     }
     tabi_value_release(&r);
   }
@@ -579,6 +614,17 @@ int main(int argc, char **argv) {
       if (rdts[d] == TABI_DTYPE_FLOAT16 && ns[k] > 2049) continue;
       rp_case(rdts[d], ns[k], (uint64_t)(k * 7919 + d) * 0x9e3779b97f4a7c15ull);
     }
+  /* a long permutation: the rounds against the sequential run, and how many */
+  for (int64_t n : {(int64_t)8193, (int64_t)1 << 20}) {
+    std::vector<int64_t> seq((size_t)n + 1), par;
+    std::vector<char> scratch((size_t)n * 8 + 16);
+    tci_rp_run(seq.data(), n, 42, 7, scratch.data(), TABI_DTYPE_INT64);
+    int rounds = rp_rounds(n, 42, 7, 4096, par, 99);
+    CHECK_MSG(std::equal(seq.begin(), seq.begin() + n, par.begin()), "randperm %lld: rounds differ from Fisher-Yates",
+              (long long)n);
+    CHECK_MSG(rounds > 1 && rounds < 200, "randperm %lld: %d rounds", (long long)n, rounds);
+    printf("cuda_idx_host: randperm of %lld in %d rounds\n", (long long)n, rounds);
+  }
   for (int big = 1; big <= 3; big += 2)
     for (int d = 0; d < 12; d++)
       for (int mode = 0; mode < 3; mode++)

@@ -297,12 +297,16 @@ void idx_cases(void) {
   /* randperm: the reference's numbers for the same seed (CPU generator
    * seeded alike), twice in a row (counter offsets 0 and n) */
   const tabi_dtype rdts[3] = {TABI_DTYPE_INT64, TABI_DTYPE_INT32, TABI_DTYPE_FLOAT32};
+  /* 5000 and 8192 take the one-block rounds, 8193 and 300000 the grid-wide
+     ones (tc_idx.cu's TCI_RP_BLOCK_N) */
+  const int64_t rns[4] = {5000, 8192, 8193, 300000};
   for (int d = 0; d < 3; d++) {
     CHECK_OK(tabi_runtime_manual_seed(gpu, CUDA0, 1234 + d));
     CHECK_OK(tabi_runtime_manual_seed(ref, CPU, 1234 + d));
-    for (int rep = 0; rep < 2; rep++) {
-      tabi_value ga[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CUDA0), tabi_none()};
-      tabi_value ra[5] = {tabi_int(5000), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CPU), tabi_none()};
+    for (int rep = 0; rep < 5; rep++) {
+      int64_t rn = rep < 4 ? rns[rep] : rns[d]; /* then once more at a later counter offset */
+      tabi_value ga[5] = {tabi_int(rn), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CUDA0), tabi_none()};
+      tabi_value ra[5] = {tabi_int(rn), tabi_dtype_value(rdts[d]), tabi_none(), tabi_device_value(CPU), tabi_none()};
       compare_built("aten::randperm", ga, ra, 5, 0, 0);
     }
   }
