@@ -56,24 +56,24 @@ void conform_emit(conform_ctx *c, int32_t status, const char *op, const char *dt
   put(c, &r);
 }
 
-void conform_progress(conform_ctx *c, const char *op, const char *dtype, const char *sample) {
+static void progress(conform_ctx *c, const char *op, const char *dtype, const char *sample,
+                     const char *detail) {
   conform_record r;
   memset(&r, 0, sizeof r);
   r.status = CONFORM_ST_PROGRESS;
   fill(r.op, sizeof r.op, op);
   fill(r.dtype, sizeof r.dtype, dtype);
   fill(r.sample, sizeof r.sample, sample);
+  fill(r.detail, sizeof r.detail, detail);
   put(c, &r);
 }
 
+void conform_progress(conform_ctx *c, const char *op, const char *dtype, const char *sample) {
+  progress(c, op, dtype, sample, NULL);
+}
+
 void conform_progress_detail(conform_ctx *c, const char *op, const char *sample, const char *detail) {
-  conform_record r;
-  memset(&r, 0, sizeof r);
-  r.status = CONFORM_ST_PROGRESS;
-  fill(r.op, sizeof r.op, op);
-  fill(r.sample, sizeof r.sample, sample);
-  fill(r.detail, sizeof r.detail, detail);
-  put(c, &r);
+  progress(c, op, NULL, sample, detail);
 }
 
 /* --- planning ---------------------------------------------------------------------- */
