@@ -8,7 +8,8 @@
  * and backward thread order (and start the other way round on odd blocks),
  * so a kernel that reads what another thread writes without a barrier
  * between them gets a different answer from one round to the next instead
- * of passing by luck.
+ * of passing by luck. Blocks, likewise, run forward on one launch and
+ * backward on the next.
  *
  * Stacks are mmap'ed with a guard page below each (an overflow faults rather
  * than overwriting the neighbour) and kept per OS thread for its life. Dynamic
@@ -123,6 +124,7 @@ struct executor {
   bool running = false;
   bool direct = false;      /* this block's threads are plain calls (no barrier seen) */
   unsigned long barriers = 0; /* __syncthreads reached in this launch */
+  unsigned long long launches = 0; /* on this OS thread: odd ones run their blocks backward */
   bool lost_barrier = false; /* one was reached in a direct block */
   void (*body)(void *) = nullptr;
   void *arg = nullptr;
@@ -278,22 +280,26 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   X.arg = arg;
   gridDim = uint3{g.x, g.y, g.z};
   blockDim = uint3{b.x, b.y, b.z};
-  unsigned long long linear = 0;
-  for (unsigned z = 0; z < g.z; z++)
-    for (unsigned y = 0; y < g.y; y++)
-      for (unsigned x = 0; x < g.x; x++, linear++) {
-        blockIdx.x = x;
-        blockIdx.y = y;
-        blockIdx.z = z;
-        /* Fibers cost two context switches a thread; most kernels never
-         * wait at a barrier. So the first block runs on fibers, and when
-         * none of its threads reached __syncthreads the others run as
-         * plain calls. A kernel whose later blocks do reach one (block-
-         * dependent barriers) fails the launch rather than running wrong. */
-        X.direct = linear > 0 && X.barriers == 0;
-        if (X.direct) run_direct((unsigned)nt, linear);
-        else run_block((unsigned)nt, linear);
-      }
+  /* Blocks run in order on even launches and in reverse order on odd ones:
+   * CUDA promises no order between blocks, so a kernel whose blocks read
+   * what other blocks of the same launch write gets a different answer from
+   * one launch to the next instead of passing by luck. */
+  unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
+  bool reverse = (X.launches++ & 1) != 0;
+  for (unsigned long long linear = 0; linear < nblocks; linear++) {
+    unsigned long long b = reverse ? nblocks - 1 - linear : linear;
+    blockIdx.x = (unsigned)(b % g.x);
+    blockIdx.y = (unsigned)(b / g.x % g.y);
+    blockIdx.z = (unsigned)(b / ((unsigned long long)g.x * g.y));
+    /* Fibers cost two context switches a thread; most kernels never
+     * wait at a barrier. So the first block runs on fibers, and when
+     * none of its threads reached __syncthreads the others run as
+     * plain calls. A kernel whose later blocks do reach one (block-
+     * dependent barriers) fails the launch rather than running wrong. */
+    X.direct = linear > 0 && X.barriers == 0;
+    if (X.direct) run_direct((unsigned)nt, linear);
+    else run_block((unsigned)nt, linear);
+  }
   X.running = false;
   X.direct = false;
   if (X.lost_barrier) last_error = cudaErrorLaunchFailure;

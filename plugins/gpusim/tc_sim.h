@@ -11,7 +11,7 @@
  *   - threadIdx/blockIdx/blockDim/gridDim are thread_local and set by the
  *     executor before it resumes each simulated thread;
  *   - TC_LAUNCH(grid, block, kernel)(args) runs the whole grid before it
- *     returns (tc_sim.cpp): block after block, each block's threads as fibers
+ *     returns (tc_sim.cpp): block after block (forward, and backward on every other launch), each block's threads as fibers
  *     that run to the next __syncthreads in turn (forward, then backward, so
  *     code that leans on an order between barriers shows); when the first
  *     block reaches no barrier, the other blocks' threads are plain calls;

@@ -5,6 +5,8 @@
  *   - __syncthreads is a barrier: a block tree reduction in shared memory is
  *     exact, and a kernel that omits the barrier is caught (its answer
  *     changes with the thread order the executor alternates);
+ *   - blocks run in no fixed order: forward on one launch, backward on the
+ *     next, so a kernel whose blocks depend on each other is caught;
  *   - dynamic shared memory is there, undefined (0xA5), not zero;
  *   - a bad configuration runs nothing and is reported by cudaGetLastError,
  *     once; a launch from inside a kernel is refused; a barrier the
@@ -56,6 +58,11 @@ __global__ void late_barrier(int *ran) {
 
 __global__ void tree_sum_probe(int *ran) { ran[threadIdx.x] = 2; }
 
+/* Block b reads what block b - 1 wrote: wrong on a GPU, where blocks run in
+   any order. */
+__global__ void chain(int *v) { v[blockIdx.x + 1] = v[blockIdx.x] + 1; }
+__global__ void own(int *v) { v[blockIdx.x] = 3 * (int)blockIdx.x; }
+
 __global__ void nested(int *ran) {
   *ran = 1;
   TC_LAUNCH(1, 1, nested)(ran);
@@ -90,6 +97,20 @@ int main() {
     CHECK(caught > 0); /* without barriers some block must come out wrong */
     printf("tree sum: %d/%d blocks exact with barriers, %d/%d wrong without\n", good, nb, caught, nb);
   }
+  /* blocks in no fixed order: a kernel whose blocks read what earlier
+     blocks of the same launch wrote gets two answers from two launches */
+  {
+    const int nb = 8;
+    std::vector<int> fwd(nb + 1, 0), bwd(nb + 1, 0), ok1(nb), ok2(nb);
+    TC_LAUNCH(nb, 1, chain)(fwd.data());
+    TC_LAUNCH(nb, 1, chain)(bwd.data());
+    CHECK(cudaGetLastError() == cudaSuccess);
+    CHECK(fwd != bwd);
+    CHECK((fwd[nb] == nb && bwd[nb] == 1) || (fwd[nb] == 1 && bwd[nb] == nb));
+    TC_LAUNCH(nb, 1, own)(ok1.data()); /* blocks that keep to their own data agree */
+    TC_LAUNCH(nb, 1, own)(ok2.data());
+    CHECK(ok1 == ok2 && ok1[nb - 1] == 3 * (nb - 1));
+  }
   /* dynamic shared memory: present and undefined */
   {
     std::vector<unsigned char> got(4096, 0);
@@ -112,9 +133,22 @@ int main() {
     int touched = 0;
     for (int h : hits) touched += h != 0;
     CHECK(touched == 0);
+    /* Blocks run backward on every other launch: then the first block run
+       (the last one) reaches the barrier and every block runs on fibers,
+       which is a correct run. Of two launches in a row, one fails. */
+    int failed = 0;
+    for (int rep = 0; rep < 2; rep++) {
+      std::vector<int> late(4 * 32, 0);
+      TC_LAUNCH(4, 32, late_barrier)(late.data());
+      cudaError_t e = cudaGetLastError();
+      CHECK(e == cudaErrorLaunchFailure || e == cudaSuccess);
+      failed += e == cudaErrorLaunchFailure;
+      int all = 0;
+      for (int v : late) all += v == 1;
+      CHECK(e != cudaSuccess || all == 4 * 32);
+    }
+    CHECK(failed == 1);
     std::vector<int> late(4 * 32, 0);
-    TC_LAUNCH(4, 32, late_barrier)(late.data());
-    CHECK(cudaGetLastError() == cudaErrorLaunchFailure);
     TC_LAUNCH(4, 32, tree_sum_probe)(late.data());
     CHECK(cudaGetLastError() == cudaSuccess); /* the failure does not stick */
     int ran = 0;
