@@ -326,17 +326,17 @@ static tabi_status k_split_with_sizes(void *ctx, const tabi_call *call, tabi_val
   tabi_status st = ref_wrap_dim(h, call, "dim", args[2].u.i, nd, &dim);
   if (st != TABI_OK) return st;
   int64_t sum = 0;
-  int neg = 0;
+  int neg = 0, over = 0; /* over sticks: [INT64_MAX, 6, 4] must not wrap back to 3 */
   for (int64_t i = 0; i < n; i++) {
     if (sizes[i] < 0) neg = 1;
-    else if (__builtin_add_overflow(sum, sizes[i], &sum)) sum = -1;
+    else if (!over && __builtin_add_overflow(sum, sizes[i], &sum)) over = 1;
   }
   if (neg)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: argument 'split_sizes': split_with_sizes expects split_sizes have only "
                    "non-negative entries, but got split_sizes=%s",
                    OPN, ref_shape_str(b, sizeof b, (int32_t)(n < 64 ? n : 64), sizes));
-  if (sum != s->dl.shape[dim])
+  if (over || sum != s->dl.shape[dim])
     return REF_ERR(h, TABI_ERR_SHAPE,
                    "%s: argument 'split_sizes': split_with_sizes expects split_sizes to sum exactly "
                    "to %lld (input tensor's size at dimension %d), but got split_sizes=%s",

@@ -166,6 +166,10 @@ static void test_select_slice_split(tabi_tensor *x) {
             TABI_ERR_SHAPE, "to sum exactly to 3");
   CHECK_ERR(h_call("aten::split_with_sizes", (tabi_value[]){TV(x), IL(4, -1), tabi_int(1)}, 3, o, 1),
             TABI_ERR_INVALID_ARGUMENT, "non-negative");
+  /* a sum that overflows is not the size, whatever it wraps to (INT64_MAX + 6
+     overflowed, and adding 4 to the -1 that stood for it made 3) */
+  CHECK_ERR(h_call("aten::split_with_sizes", (tabi_value[]){TV(x), IL(INT64_MAX, 6, 4), tabi_int(1)}, 3, o, 1),
+            TABI_ERR_SHAPE, "to sum exactly to 3");
   t_free(z);
 }
 
