@@ -258,10 +258,9 @@ __device__ double ld_param(const char *p, int pdt, int64_t j) {
  * variance in double from the row in registers, then (x - mean) * rstd in
  * double, weight and bias applied, one rounding at the store. */
 template <int DT, int PER>
-__global__ void __launch_bounds__(NT) ln_regs_kernel(const char *x, const char *w, int wdt,
-                                                      const char *b, int bdt, char *y, char *mean,
-                                                      char *rstd, int sdt, int64_t m, int64_t n,
-                                                      double eps) {
+__device__ __forceinline__ void ln_regs_body(const char *x, const char *w, int wdt, const char *b, int bdt,
+                                             char *y, char *mean, char *rstd, int sdt, int64_t m, int64_t n,
+                                             double eps) {
   __shared__ double sh[NT + 32];
   const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int ssz = tc_dt_size(sdt);
@@ -294,6 +293,33 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(const char *x, const char *
       tc_st_f(rstd + r * ssz, sdt, rs);
     }
   }
+}
+
+#define LN_REGS_PARAMS                                                                                    \
+  const char *x, const char *w, int wdt, const char *b, int bdt, char *y, char *mean, char *rstd, int sdt, \
+      int64_t m, int64_t n, double eps
+template <int DT, int PER>
+__global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
+  ln_regs_body<DT, PER>(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
+}
+/* Rows of 16 NT + 1 to 32 NT elements (12288 and 16384 are common widths):
+ * told that one block an SM is enough, ptxas takes the register file's whole
+ * share (128 a thread) instead of 64 for float32, and the spills shrink from
+ * 1640 to 640 bytes of loads a thread (sm_90, `nvcc -Xptxas -v`). The shorter
+ * rows keep the plain bound, under which ptxas gives some of them fewer
+ * registers (float16/bfloat16 at 4 a thread: 40, not 46-48), so more blocks
+ * fit an SM. */
+template <int DT>
+__global__ void __launch_bounds__(NT, 1) ln_regs_max_kernel(LN_REGS_PARAMS) {
+  ln_regs_body<DT, MAX_PER>(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
+}
+#undef LN_REGS_PARAMS
+
+template <int DT, int PER>
+static void ln_regs_launch(int g, const char *x, const char *w, int wdt, const char *b, int bdt, char *y,
+                           char *mean, char *rstd, int sdt, int64_t m, int64_t n, double eps) {
+  if constexpr (PER == MAX_PER) TC_LAUNCH(g, NT, ln_regs_max_kernel<DT>)(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
+  else TC_LAUNCH(g, NT, ln_regs_kernel<DT, PER>)(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
 }
 
 template <int DT>
@@ -370,7 +396,7 @@ static tabi_status k_layer_norm(TC_ARGS) {
     int per = dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(N) : 0;
     int cache = dt != TABI_DTYPE_FLOAT64 && N <= 12288;
     size_t smem = cache ? (size_t)N * sizeof(float) : 0;
-#define LNR(D, P) TC_LAUNCH(g, NT, ln_regs_kernel<D, P>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+#define LNR(D, P) ln_regs_launch<D, P>(g, xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
 #define LN(D) TC_LAUNCH_SMEM(g, NT, smem, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
     if (per) REGS_SWITCH(LNR, dt, per)
     else switch (dt) {
