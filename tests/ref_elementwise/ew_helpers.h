@@ -153,11 +153,34 @@ static inline tabi_status ew_call(const char *op, tabi_value *args, int32_t n, t
   return st;
 }
 
+/* Ops whose results are exact in any float dtype (a rounding-free operation
+ * on the inputs' values: torch's and ours must agree to the bit): compared
+ * exactly, so that, say, a nextafter that returns its input, one ulp off,
+ * does not pass inside bfloat16's tolerance. */
+static inline int ew_exact_op(const char *op) {
+  static const char *const exact[] = {"::nextafter", "::copysign", "::floor", "::ceil", "::trunc",
+                                      "::round",     "::abs",      "::neg",   "::maximum", "::minimum",
+                                      "::fmax",      "::fmin",     "::sign",  "::signbit"};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+    const char *p = strstr(op, exact[i]);
+    size_t n = strlen(exact[i]);
+    if (p && (p[n] == 0 || p[n] == '.')) return 1;
+  }
+  return 0;
+}
+
+static inline int ew_same(double got, double want) {
+  if (isnan(want)) return isnan(got);
+  return got == want && signbit(got) == signbit(want);
+}
+
 /* Calls op and checks the result's dtype, shape and values. want_i is used for
- * integer and bool results, want_f (and want_im for complex) otherwise. */
+ * integer and bool results, want_f (and want_im for complex) otherwise: within
+ * the dtype's tolerance, or exactly for ew_exact_op's ops. */
 static inline void ew_expect(int line, const char *op, tabi_value *args, int32_t n, tabi_dtype dt,
                              int32_t ndim, const int64_t *shape, const int64_t *want_i,
                              const double *want_f, const double *want_im) {
+  int exact = ew_exact_op(op);
   tabi_tensor *out = NULL;
   tabi_status st = ew_call(op, args, n, &out);
   CHECK_MSG(st == TABI_OK, "line %d: %s: status %d: %s", line, op, (int)st, tabi_last_error());
@@ -176,11 +199,12 @@ static inline void ew_expect(int line, const char *op, tabi_value *args, int32_t
                   (long long)k, (long long)g, (long long)want_i[k]);
       } else {
         double g = ew_getf(out, k);
-        CHECK_MSG(ew_close(g, want_f[k], dt), "line %d: %s: element %lld is %.17g, wanted %.17g",
-                  line, op, (long long)k, g, want_f[k]);
+        CHECK_MSG(exact ? ew_same(g, want_f[k]) : ew_close(g, want_f[k], dt),
+                  "line %d: %s: element %lld is %.17g, wanted %.17g%s", line, op, (long long)k, g, want_f[k],
+                  exact ? " (exactly)" : "");
         if (tabi_dtype_is_complex(dt)) {
           double gi = ew_getim(out, k);
-          CHECK_MSG(ew_close(gi, want_im[k], dt),
+          CHECK_MSG(exact ? ew_same(gi, want_im[k]) : ew_close(gi, want_im[k], dt),
                     "line %d: %s: element %lld imag is %.17g, wanted %.17g", line, op,
                     (long long)k, gi, want_im[k]);
         }
