@@ -232,6 +232,21 @@ int main(int argc, char **argv) {
   ln.args[4] = tabi_float(1e-5);
   ln.nargs = 5;
   printf("{\"name\": \"layer_norm_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&ln, 20));
+  /* a transposed copy (x.t().contiguous()): the strided elementwise engine,
+     untiled, so one side of it is read or written S elements apart */
+  {
+    int64_t tsh[2] = {S, S}, tst[2] = {1, S}, cst[2] = {S, 1};
+    tabi_tensor *st = NULL, *dst = NULL;
+    if (tabi_tensor_view(rt, s, 2, tsh, tst, 0, &st)) die("view");
+    if (tabi_tensor_empty_strided(rt, G, TABI_DTYPE_FLOAT32, 2, tsh, cst, &dst)) die("empty_strided");
+    job tc = mk3("prims::copy_to", 1, tabi_tensor_value(dst), tabi_tensor_value(st), tabi_none());
+    tc.nargs = 2;
+    double ms = time_ms(&tc, 20);
+    printf("{\"name\": \"copy_transposed_8192x8192_f32\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
+           2.0 * 4 * (double)S * (double)S / ms / 1e6);
+    tabi_tensor_release(st);
+    tabi_tensor_release(dst);
+  }
   tabi_tensor_release(s);
   tabi_tensor_release(w);
   tabi_tensor_release(b);

@@ -81,6 +81,9 @@ def main():
     w = torch.rand(S, device=dev)
     b = torch.rand(S, device=dev)
     t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [S], w, b, 1e-5), 20)
+    dst = torch.empty(S, S, device=dev)
+    t["copy_transposed_8192x8192_f32"] = cuda_ms(lambda: dst.copy_(s.t()), 20)
+    del dst
     for name, dt in (("f32", torch.float32), ("bf16", torch.bfloat16), ("f16", torch.float16)):
         if SMOKE and dt == torch.float16:
             dt = torch.float32  # torch 1.13 has no float16 CPU matmul
