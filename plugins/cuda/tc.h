@@ -61,7 +61,6 @@ tabi_status tc_launch_status(tc_ctx *c, const char *op);
 /* A new contiguous tensor on `dev`. */
 tabi_status tc_empty(tc_ctx *c, DLDevice dev, tabi_dtype dt, int32_t nd, const int64_t *shape,
                      tabi_tensor **out);
-/* Row-major strides. */
 /* TABI_ERR_DEVICE unless t is a CUDA tensor. */
 tabi_status tc_check_cuda(tc_ctx *c, const tabi_tensor *t, const char *op, const char *arg);
 /* Each non-NULL t[i] on a device of this plugin and all on t[0]'s (t[0] not

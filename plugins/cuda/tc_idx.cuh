@@ -375,21 +375,32 @@ TCP_HD int tci_ms_run(const tci_ms *a) {
  * offset + i, j = floor(u * (i + 1)) clamped to i, swap perm[i], perm[j];
  * then out[k] = perm[k] in dt (integers wrap as ref_store_i; floats are
  * exact: the checks bound n). */
+TCP_HD int64_t tci_rp_target(uint64_t seed, uint64_t offset, int64_t i) {
+  double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
+  int64_t j = (int64_t)floor(u * (double)(i + 1));
+  return j > i ? i : j;
+}
+
+TCP_HD void tci_rp_swap(int64_t *perm, int64_t i, int64_t j) {
+  int64_t t = perm[i];
+  perm[i] = perm[j];
+  perm[j] = t;
+}
+
+TCP_HD void tci_rp_store(int64_t k, const int64_t *perm, char *out, int dt) {
+  int esz = tci_esz(dt);
+  if (tci_domain(dt) == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
+  else tci_st_i(out + k * esz, dt, perm[k]);
+}
+
+/* The sequential run, one step after another: what the rounds below must
+   reproduce (tests/cuda/test_cuda_idx_host.cpp holds them to it). */
 TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset, char *out, int dt) {
   for (int64_t k = 0; k < n; k++) perm[k] = k;
   for (int64_t i = n - 1; i >= 1; i--) {
-    double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
-    int64_t j = (int64_t)floor(u * (double)(i + 1));
-    if (j > i) j = i;
-    int64_t t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
+    tci_rp_swap(perm, i, tci_rp_target(seed, offset, i));
   }
-  int esz = tci_esz(dt), dom = tci_domain(dt);
-  for (int64_t k = 0; k < n; k++) {
-    if (dom == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
-    else tci_st_i(out + k * esz, dt, perm[k]);
-  }
+  for (int64_t k = 0; k < n; k++) tci_rp_store(k, perm, out, dt);
 }
 
 /* --- randperm in parallel: the same permutation, in rounds -------------------- */
@@ -409,12 +420,6 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
  * entries lose without a reset: n < 2^40 and rounds < 2^23. */
 #define TCI_RP_IBITS 40
 #define TCI_RP_TAG(round) ((unsigned long long)(round) << TCI_RP_IBITS)
-
-TCP_HD int64_t tci_rp_target(uint64_t seed, uint64_t offset, int64_t i) {
-  double u = tabi_philox_uniform_double(tabi_philox4x32(seed, offset + (uint64_t)i));
-  int64_t j = (int64_t)floor(u * (double)(i + 1));
-  return j > i ? i : j;
-}
 
 /* max into *p: atomic on the device; the host test and gpusim (one
    simulated thread at a time between barriers) need no more than this. */
@@ -448,9 +453,7 @@ TCP_HD int tci_rp_commit(int64_t i, int64_t *h, const unsigned long long *r, int
   if (j < 0) return 0;
   unsigned long long key = tag | (unsigned long long)i;
   if (r[i] != key || r[j] != key) return 1;
-  int64_t t = perm[i];
-  perm[i] = perm[j];
-  perm[j] = t;
+  tci_rp_swap(perm, i, j);
   h[i] = -1;
   return 0;
 }
@@ -460,19 +463,11 @@ TCP_HD int tci_rp_commit(int64_t i, int64_t *h, const unsigned long long *r, int
 TCP_HD void tci_rp_finish(int64_t n, int64_t *h, int64_t *perm) {
   for (int64_t i = n - 1; i >= 1; i--)
     if (h[i] >= 0) {
-      int64_t j = h[i], t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
+      tci_rp_swap(perm, i, h[i]);
       h[i] = -1;
     }
 }
 
-/* out[k] = perm[k] in dt, as tci_rp_run's store. */
-TCP_HD void tci_rp_store(int64_t k, const int64_t *perm, char *out, int dt) {
-  int esz = tci_esz(dt);
-  if (tci_domain(dt) == 1) tcp_st(out + k * esz, dt, (double)perm[k]);
-  else tci_st_i(out + k * esz, dt, perm[k]);
-}
 
 /* --- advanced indexing: index.Tensor (gather) and index_put (serial) ---------- */
 /* The broadcast indices of the plan (ref_index_check.h's ref_adv), negatives
