@@ -324,20 +324,24 @@ typedef struct robust_mark {
   conform_ctx *c;
   const char *op;
   int32_t calls;
-  uint64_t seed;
 } robust_mark;
+
+/* "(random call 37 of 100, seed 0)": the case's sample, and a crash's site. */
+static void robust_where(const robust_mark *m, int32_t k, char *buf, size_t n) {
+  snprintf(buf, n, "(random call %d of %d, seed %llu)", (int)k + 1, (int)m->calls,
+           (unsigned long long)m->c->opt->seed);
+}
 
 static void on_robust_call(void *user, int32_t k, const char *desc) {
   robust_mark *m = user;
   char where[128];
-  snprintf(where, sizeof where, "(random call %d of %d, seed %llu)", (int)k + 1, (int)m->calls,
-           (unsigned long long)m->seed);
+  robust_where(m, k, where, sizeof where);
   conform_progress_detail(m->c, m->op, where, desc);
 }
 
 void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op) {
   int32_t calls = c->opt->robust_calls > 0 ? c->opt->robust_calls : 100;
-  robust_mark m = {c, g->name, calls, c->opt->seed};
+  robust_mark m = {c, g->name, calls};
   conform_robust_stats st;
   conform_robust_failure *f = malloc(sizeof *f);
   if (!f) return;
@@ -346,15 +350,14 @@ void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op) {
     char refused[256];
     conform_robust_stats_str(&st, refused, sizeof refused);
     conform_emit(c, CONFORM_ST_PASS, g->name, NULL, "(random calls)", NULL,
-                 "%lld calls, %lld accepted; refused: %s", (long long)st.calls, (long long)st.accepted,
+                 "%lld calls, %lld accepted; refused: %s", (long long)st.calls, (long long)st.by_status[TABI_OK],
                  refused);
   } else if (r < 0) {
     conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, "(random calls)", CONFORM_K_HARNESS, "skipped: %s",
                  f->detail);
   } else {
     char where[128];
-    snprintf(where, sizeof where, "(random call %d of %d, seed %llu)", (int)f->call + 1, (int)calls,
-             (unsigned long long)c->opt->seed);
+    robust_where(&m, f->call, where, sizeof where);
     conform_emit(c, CONFORM_ST_FAIL, g->name, NULL, where, f->kind, "%s", f->detail);
   }
   free(f);

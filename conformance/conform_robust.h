@@ -25,8 +25,8 @@
 #include <tabi/tabi.h>
 
 typedef struct conform_robust_stats {
-  int64_t calls, accepted;
-  int64_t by_status[TABI_STATUS_COUNT]; /* refusals (and OK) by status */
+  int64_t calls;
+  int64_t by_status[TABI_STATUS_COUNT]; /* by status: [TABI_OK] accepted, the rest refused */
 } conform_robust_stats;
 
 typedef struct conform_robust_failure {
@@ -36,7 +36,9 @@ typedef struct conform_robust_failure {
 } conform_robust_failure;
 
 /* Called before call k with its arguments described ("float32[2,3]{3,1}+0@1,
- * 5, None"); desc lives until the next call. */
+ * 5, None", at most CONFORM_ROBUST_DESC_MAX bytes with its NUL); desc lives
+ * until the next call. */
+#define CONFORM_ROBUST_DESC_MAX 4096
 typedef void (*conform_robust_mark_fn)(void *user, int32_t k, const char *desc);
 
 /* The generator seed for one op: a function of the run's seed and the op's
