@@ -229,7 +229,9 @@ tabi_status tabi_alloc(dev_state *ds, uint64_t nbytes, alloc_block **out) {
     }
   }
   pthread_mutex_lock(&ds->mu);
-  ds->stats.allocated += cap;
+  /* the block's capacity, which a cached block may have above cap: tabi_free
+     takes back b->cap */
+  ds->stats.allocated += b->cap;
   ds->stats.num_allocs++;
   if (ds->stats.allocated > ds->stats.peak_allocated) ds->stats.peak_allocated = ds->stats.allocated;
   pthread_mutex_unlock(&ds->mu);
