@@ -54,7 +54,7 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
       if (st != TABI_OK)
         st = TABI_ERR(host, st, "decomp: no op named '%s'", k->op);
       else
-        st = host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, k->fn, c);
+        st = host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, dc_checked(c, k->op, op, k->fn), c);
     }
   }
   if (st != TABI_OK) { /* a failed init is not destroyed: clean up here */

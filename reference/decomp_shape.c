@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decomp.h"
+#include "ref_shape_util.h"
 
 #define KERNEL(name) \
   static tabi_status name(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs)
@@ -104,11 +105,16 @@ static tabi_status squeeze_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, c
                                 int64_t n) {
   int64_t keep[REF_MAX_DIMS];
   int32_t k = 0;
-  uint32_t mask = 0;
+  uint32_t mask = 0, seen = 0;
   for (int64_t i = 0; i < n; i++) {
     int32_t d;
     if (!wrap(s, "dim", dims[i], x->dl.ndim, &d)) return dc_abandon(s, s->st);
-    if (x->dl.ndim > 0 && x->dl.shape[d] == 1) mask |= 1u << d;
+    if (x->dl.ndim == 0) continue;
+    if (seen & (1u << d)) /* as the reference's squeeze.dims */
+      return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "argument 'dim': dim %d appears multiple times in the list of dims",
+                      (int)d);
+    seen |= 1u << d;
+    if (x->dl.shape[d] == 1) mask |= 1u << d;
   }
   for (int32_t d = 0; d < x->dl.ndim; d++)
     if (mask & (1u << d)) keep[k++] = d;
@@ -399,10 +405,40 @@ KERNEL(d_split_with_sizes) {
 
 /* --- copies ------------------------------------------------------------------ */
 
+/* Layout and memory format follow the reference's rules (ref_shape_util.c), so
+ * that the decompositions refuse what it refuses and lay results out as it
+ * does. */
+static int layout_ok(dc_scope *s, const tabi_value *v) {
+  tabi_status st = rs_check_layout(s->h, s->call, v);
+  if (st != TABI_OK) s->st = st;
+  return st == TABI_OK;
+}
+
+/* New storage holding x (already of the result's dtype and device), with the
+ * strides memory format fmt gives a tensor like `like` (ATen's empty_like:
+ * preserve keeps a dense layout, channels_last needs rank 4). */
+static tabi_tensor *laid_out(dc_scope *s, tabi_tensor *x, const tabi_tensor *like, int64_t fmt) {
+  if (!x) return NULL;
+  if (like->dl.ndim > REF_MAX_DIMS) return dc_fail(s, TABI_ERR_SHAPE, "rank %d is too large", (int)like->dl.ndim);
+  int64_t strides[REF_MAX_DIMS];
+  tabi_status st = rs_like_strides(s->h, s->call, like, fmt, strides);
+  if (st != TABI_OK) {
+    s->st = st;
+    return NULL;
+  }
+  tabi_value a[5] = {tabi_int_list(x->dl.shape, x->dl.ndim), tabi_int_list(strides, x->dl.ndim),
+                     tabi_dtype_value(tabi_tensor_dtype(x)), tabi_device_value(x->dl.device), tabi_bool(0)};
+  tabi_tensor *out = dc_call(s, DC_P_EMPTY_STRIDED, a, 5);
+  tabi_value b[2] = {tabi_tensor_value(out), tabi_tensor_value(x)};
+  if (out && !dc_call(s, DC_P_COPY_TO, b, 2)) return NULL;
+  return out;
+}
+
 KERNEL(d_clone) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
-  return dc_finish(&s, outs, 0, dc_copy(&s, args[0].u.t));
+  tabi_tensor *x = args[0].u.t;
+  return dc_finish(&s, outs, 0, laid_out(&s, x, x, rs_memfmt_arg(&args[1], RS_MF_PRESERVE)));
 }
 
 static tabi_tensor *put(dc_scope *s, tabi_tensor *x, DLDevice dev) {
@@ -419,7 +455,9 @@ KERNEL(d_to_copy) {
   tabi_tensor *x = args[0].u.t;
   tabi_dtype dt = args[1].tag == TABI_TAG_DTYPE ? args[1].u.dtype : tabi_tensor_dtype(x);
   DLDevice dev = args[3].tag == TABI_TAG_DEVICE ? args[3].u.device : x->dl.device;
-  return dc_finish(&s, outs, 0, put(&s, dc_convert(&s, x, dt), dev));
+  if (!layout_ok(&s, &args[2])) return dc_abandon(&s, s.st);
+  tabi_tensor *y = put(&s, dc_convert(&s, x, dt), dev);
+  return dc_finish(&s, outs, 0, laid_out(&s, y, x, rs_memfmt_arg(&args[6], RS_MF_PRESERVE)));
 }
 
 KERNEL(d_copy) {
@@ -464,6 +502,7 @@ KERNEL(d_full) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : infer_dtype(&args[1]);
+  if (!layout_ok(&s, &args[3])) return dc_abandon(&s, s.st);
   return dc_finish(&s, outs, 0,
                    dc_full(&s, (int32_t)args[0].u.list.len, tabi_value_ints(&args[0]), &args[1], dt,
                            device_arg(&args[4], cpu0)));
@@ -474,15 +513,26 @@ KERNEL(d_full_like) {
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
   tabi_dtype dt = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : tabi_tensor_dtype(x);
-  return dc_finish(
-      &s, outs, 0,
-      dc_full(&s, x->dl.ndim, x->dl.shape, &args[1], dt, device_arg(&args[4], x->dl.device)));
+  if (!layout_ok(&s, &args[3])) return dc_abandon(&s, s.st);
+  tabi_tensor *f = dc_full(&s, x->dl.ndim, x->dl.shape, &args[1], dt, device_arg(&args[4], x->dl.device));
+  return dc_finish(&s, outs, 0, laid_out(&s, f, x, rs_memfmt_arg(&args[6], RS_MF_PRESERVE)));
 }
 
 KERNEL(d_empty) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[1].tag == TABI_TAG_DTYPE ? args[1].u.dtype : TABI_DTYPE_FLOAT32;
+  if (!layout_ok(&s, &args[2])) return dc_abandon(&s, s.st);
+  int64_t fmt = rs_memfmt_arg(&args[5], RS_MF_CONTIGUOUS), nd = args[0].u.list.len;
+  if (fmt != RS_MF_CONTIGUOUS) { /* empty_strided with the format's strides */
+    int64_t strides[REF_MAX_DIMS];
+    if (nd > REF_MAX_DIMS) return dc_error(&s, TABI_ERR_SHAPE, "rank %lld is too large", (long long)nd);
+    tabi_status st = rs_memfmt_strides(s.h, s.call, fmt, (int32_t)nd, tabi_value_ints(&args[0]), strides);
+    if (st != TABI_OK) return dc_abandon(&s, st);
+    tabi_value a[5] = {args[0], tabi_int_list(strides, nd), tabi_dtype_value(dt),
+                       tabi_device_value(device_arg(&args[3], cpu0)), tabi_bool(0)};
+    return dc_finish(&s, outs, 0, dc_call(&s, DC_P_EMPTY_STRIDED, a, 5));
+  }
   tabi_value a[4] = {args[0], tabi_dtype_value(dt), tabi_device_value(device_arg(&args[3], cpu0)),
                      tabi_bool(0)};
   return dc_finish(&s, outs, 0, dc_call(&s, DC_P_EMPTY, a, 4));
@@ -492,6 +542,7 @@ KERNEL(d_empty_strided) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : TABI_DTYPE_FLOAT32;
+  if (!layout_ok(&s, &args[3])) return dc_abandon(&s, s.st);
   tabi_value a[5] = {args[0], args[1], tabi_dtype_value(dt),
                      tabi_device_value(device_arg(&args[4], cpu0)), tabi_bool(0)};
   return dc_finish(&s, outs, 0, dc_call(&s, DC_P_EMPTY_STRIDED, a, 5));
@@ -501,6 +552,7 @@ KERNEL(d_scalar_tensor) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[1].tag == TABI_TAG_DTYPE ? args[1].u.dtype : TABI_DTYPE_FLOAT32;
+  if (!layout_ok(&s, &args[2])) return dc_abandon(&s, s.st);
   return dc_finish(&s, outs, 0, dc_scalar(&s, &args[0], dt, device_arg(&args[3], cpu0)));
 }
 
@@ -513,6 +565,7 @@ KERNEL(d_rand) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[1].tag == TABI_TAG_DTYPE ? args[1].u.dtype : TABI_DTYPE_FLOAT32;
+  if (!layout_ok(&s, &args[2])) return dc_abandon(&s, s.st);
   tabi_value a[5] = {args[0], tabi_float(0.0), tabi_float(1.0), tabi_dtype_value(dt),
                      tabi_device_value(device_arg(&args[3], cpu0))};
   return dc_finish(&s, outs, 0, dc_call(&s, DC_P_UNIFORM, a, 5));
@@ -522,6 +575,7 @@ KERNEL(d_randn) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_dtype dt = args[1].tag == TABI_TAG_DTYPE ? args[1].u.dtype : TABI_DTYPE_FLOAT32;
+  if (!layout_ok(&s, &args[2])) return dc_abandon(&s, s.st);
   tabi_value a[6] = {args[0],
                      tabi_float(0.0),
                      tabi_float(1.0),
@@ -660,7 +714,12 @@ KERNEL(d_cat) {
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "at most 64 tensors are supported, got %lld",
                     (long long)n);
   dc_operand o[64];
-  for (int64_t i = 0; i < n; i++) o[i] = dc_t(ts[i]);
+  for (int64_t i = 0; i < n; i++) {
+    if (ts[i]->dl.ndim == 0)
+      return dc_error(&s, TABI_ERR_SHAPE, "argument 'tensors': zero-dimensional tensor (at position %d) cannot be "
+                      "concatenated", (int)i);
+    o[i] = dc_t(ts[i]);
+  }
   tabi_dtype dt = dc_result_type((int32_t)n, o);
   /* ATen skips legacy 1-D empty tensors of shape [0] */
   tabi_tensor *keep[64];

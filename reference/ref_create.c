@@ -16,12 +16,6 @@
 
 #define OPN ref_op_name(h, call)
 
-static tabi_status check_layout(const tabi_host_api *h, const tabi_call *call, const tabi_value *v) {
-  if (v->tag == TABI_TAG_NONE || (v->tag == TABI_TAG_INT && v->u.i == 0)) return TABI_OK;
-  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'layout': only the strided layout is supported, got %lld",
-                 OPN, (long long)v->u.i);
-}
-
 /* A host tensor of the given geometry, filled with `value` when non-NULL, handed
  * to `device`. strides NULL means contiguous. */
 static tabi_status make_filled(const tabi_host_api *h, const tabi_call *call, const char *size_arg,
@@ -55,7 +49,7 @@ static tabi_status k_empty(void *ctx, const tabi_call *call, tabi_value *args, t
   const tabi_host_api *h = ctx;
   int64_t n = args[0].u.list.len, strides[REF_MAX_DIMS];
   const int64_t *shape = tabi_value_ints(&args[0]);
-  tabi_status st = check_layout(h, call, &args[2]);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st == TABI_OK) st = rs_check_sizes(h, call, "size", n, shape);
   if (st == TABI_OK)
     st = rs_memfmt_strides(h, call, rs_memfmt_arg(&args[5], RS_MF_CONTIGUOUS), (int32_t)n, shape, strides);
@@ -82,7 +76,7 @@ static tabi_status strided_common(const tabi_host_api *h, const tabi_call *call,
 
 static tabi_status k_empty_strided(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  tabi_status st = check_layout(h, call, &args[3]);
+  tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
   return strided_common(h, call, &args[0], &args[1], rs_dtype_arg(&args[2], TABI_DTYPE_FLOAT32),
                         rs_device_arg(&args[4], cpu), &outs[0]);
@@ -114,7 +108,7 @@ static tabi_dtype full_dtype(const tabi_value *v) {
 
 static tabi_status k_full(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  tabi_status st = check_layout(h, call, &args[3]);
+  tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
   return make_filled(h, call, "size", args[0].u.list.len, tabi_value_ints(&args[0]), NULL,
                      rs_dtype_arg(&args[2], full_dtype(&args[1])), rs_device_arg(&args[4], cpu),
@@ -140,7 +134,7 @@ static tabi_status like_filled(const tabi_host_api *h, const tabi_call *call, co
 static tabi_status k_full_like(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   tabi_tensor *s = args[0].u.t;
-  tabi_status st = check_layout(h, call, &args[3]);
+  tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
   return like_filled(h, call, s, &args[1], "fill_value", rs_dtype_arg(&args[2], tabi_tensor_dtype(s)),
                      rs_device_arg(&args[4], s->dl.device), rs_memfmt_arg(&args[6], RS_MF_PRESERVE),
@@ -163,7 +157,7 @@ static tabi_status k_fill(void *ctx, const tabi_call *call, tabi_value *args, ta
 
 static tabi_status k_scalar_tensor(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  tabi_status st = check_layout(h, call, &args[2]);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st != TABI_OK) return st;
   /* ATen: the default dtype (float32) whatever the Scalar's kind */
   return make_filled(h, call, "s", 0, NULL, NULL, rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),
@@ -196,7 +190,7 @@ static tabi_status k_arange(void *ctx, const tabi_call *call, tabi_value *args, 
   const tabi_host_api *h = ctx;
   const tabi_value *sv = &args[0], *ev = &args[1], *pv = &args[2];
   static const char *names[3] = {"start", "end", "step"};
-  tabi_status st = check_layout(h, call, &args[4]);
+  tabi_status st = rs_check_layout(h, call, &args[4]);
   if (st != TABI_OK) return st;
   int integral = 1;
   for (int k = 0; k < 3; k++) {

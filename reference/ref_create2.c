@@ -116,15 +116,9 @@ static tabi_status random_fill(const tabi_host_api *h, const tabi_call *call, co
   return TABI_OK;
 }
 
-static tabi_status check_layout(const tabi_host_api *h, const tabi_call *call, const tabi_value *v) {
-  if (v->tag == TABI_TAG_NONE || (v->tag == TABI_TAG_INT && v->u.i == 0)) return TABI_OK;
-  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'layout': only the strided layout is supported, got %lld",
-                 OPN, (long long)v->u.i);
-}
-
 static tabi_status k_rand(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  tabi_status st = check_layout(h, call, &args[2]);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st != TABI_OK) return st;
   return random_fill(h, call, &args[0], "size", rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),
                      rs_device_arg(&args[3], cpu), DIST_UNIFORM, CMPLX(0.0, 0.0), 1.0, &outs[0]);
@@ -132,7 +126,7 @@ static tabi_status k_rand(void *ctx, const tabi_call *call, tabi_value *args, ta
 
 static tabi_status k_randn(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
-  tabi_status st = check_layout(h, call, &args[2]);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st != TABI_OK) return st;
   /* complex randn: the complex normal with std 1, i.e. each part of variance 1/2 */
   return random_fill(h, call, &args[0], "size", rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),

@@ -6,6 +6,7 @@
 
 #include "ref.h"
 #include "ref_shape_util.h"
+#include "ref_shape_util.h"
 #include "ref_index_check.h"
 
 #define OPN ref_op_name(h, call)
@@ -223,12 +224,9 @@ tabi_status ref_idx_randperm_check(const tabi_host_api *h, const tabi_call *call
                                    tabi_dtype *dt) {
   int64_t n = args[0].u.i;
   *dt = rs_dtype_arg(&args[1], TABI_DTYPE_INT64);
-  const tabi_value *layout = &args[2];
-  if (!(layout->tag == TABI_TAG_NONE || (layout->tag == TABI_TAG_INT && layout->u.i == 0)))
-    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
-                   "%s: argument 'layout': only the strided layout is supported, got %lld", OPN,
-                   (long long)layout->u.i);
-  tabi_status st = ref_check_dtype(h, call, "dtype", *dt, REF_DTS_INT | REF_DTS_FLOAT);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
+  if (st != TABI_OK) return st;
+  st = ref_check_dtype(h, call, "dtype", *dt, REF_DTS_INT | REF_DTS_FLOAT);
   if (st != TABI_OK) return st;
   if (n < 0)
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'n': n must be non-negative, got %lld", OPN,

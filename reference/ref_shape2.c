@@ -17,14 +17,6 @@
 #define OPN ref_op_name(h, call)
 
 /* c10::Layout::Strided; anything else is refused. */
-#define RS_LAYOUT_STRIDED 0
-
-static tabi_status check_layout(const tabi_host_api *h, const tabi_call *call, const tabi_value *v) {
-  if (v->tag == TABI_TAG_NONE || (v->tag == TABI_TAG_INT && v->u.i == RS_LAYOUT_STRIDED)) return TABI_OK;
-  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'layout': only the strided layout is supported, got %lld",
-                 OPN, (long long)v->u.i);
-}
-
 /* The input itself (retained) when it lives in host memory, else a host copy. */
 static tabi_status host_input(const tabi_host_api *h, tabi_tensor *t, tabi_tensor **out) {
   if (t->dl.device.device_type == kDLCPU) {
@@ -69,7 +61,7 @@ static tabi_status copy_like(const tabi_host_api *h, const tabi_call *call, tabi
 static tabi_status k_to_copy(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   tabi_tensor *s = args[0].u.t;
-  tabi_status st = check_layout(h, call, &args[2]);
+  tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st != TABI_OK) return st;
   return copy_like(h, call, s, rs_dtype_arg(&args[1], tabi_tensor_dtype(s)),
                    rs_device_arg(&args[3], s->dl.device), rs_memfmt_arg(&args[6], RS_MF_PRESERVE),

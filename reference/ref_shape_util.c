@@ -266,7 +266,14 @@ tabi_status rs_copy_safe(const tabi_host_api *h, tabi_tensor *dst, const tabi_te
   return TABI_OK;
 }
 
+tabi_status rs_check_layout(const tabi_host_api *h, const tabi_call *call, const tabi_value *v) {
+  if (v->tag == TABI_TAG_NONE || v->tag == TABI_TAG_DEFAULT || (v->tag == TABI_TAG_INT && v->u.i == 0)) return TABI_OK;
+  return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'layout': only the strided layout is supported, got %lld",
+                 ref_op_name(h, call), (long long)(v->tag == TABI_TAG_INT ? v->u.i : -1));
+}
+
 int rs_has_internal_overlap(const tabi_tensor *t) {
+  if (tabi_tensor_numel(t) == 0) return 0; /* empty: contiguous, as ATen says */
   for (int32_t i = 0; i < t->dl.ndim; i++)
     if (t->dl.strides[i] == 0 && t->dl.shape[i] > 1) return 1;
   return 0;

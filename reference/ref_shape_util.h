@@ -23,6 +23,8 @@ DLDevice rs_device_arg(const tabi_value *v, DLDevice dflt);
 tabi_dtype rs_dtype_arg(const tabi_value *v, tabi_dtype dflt);
 /* A `MemoryFormat?` argument; NONE gives dflt. */
 int64_t rs_memfmt_arg(const tabi_value *v, int64_t dflt);
+/* A Layout argument: None or strided (0); any other is INVALID_ARGUMENT. */
+tabi_status rs_check_layout(const tabi_host_api *h, const tabi_call *call, const tabi_value *v);
 
 /* Checks a size list: at most REF_MAX_DIMS entries (TABI_ERR_SHAPE) and none
  * negative (TABI_ERR_INVALID_ARGUMENT "<op>: argument 'size': Trying to create

@@ -309,7 +309,8 @@ tabi_status cpu_k_layer_norm(void *ctx, const tabi_call *call, tabi_value *args,
                              tabi_value *outs) {
   const cpu_ctx *c = ctx;
   const tabi_value *ns = &args[1];
-  if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST) return CPU_FALLBACK(c, LAYER_NORM);
+  if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST || !cpu_ln_params_ok(args))
+    return CPU_FALLBACK(c, LAYER_NORM); /* the reference refuses with ATen's message */
   const tabi_tensor *t = args[0].u.t;
   int32_t nd = t->dl.ndim, k = (int32_t)ns->u.list.len;
   tabi_status mst = TABI_OK;

@@ -53,5 +53,8 @@ int cpu_softmax_more(const cpu_ctx *c, tabi_value *args, tabi_value *outs, int l
 /* native_layer_norm for float16/bfloat16 (parameters of the input's dtype or
  * float32) and float64, contiguous; same contract. */
 int cpu_layer_norm_more(const cpu_ctx *c, tabi_value *args, tabi_value *outs, tabi_status *st);
+/* weight and bias (args[2], args[3]) are None or have exactly normalized_shape
+ * (args[1]), as ATen checks: the same count of elements is not enough. */
+int cpu_ln_params_ok(const tabi_value *args);
 
 #endif /* TABI_CPU_NORM_H */

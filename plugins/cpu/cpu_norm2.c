@@ -267,9 +267,23 @@ static const float *param_f32(const cpu_ctx *c, const tabi_value *v, int64_t n, 
   return tabi_tensor_data(*tmp);
 }
 
+int cpu_ln_params_ok(const tabi_value *args) {
+  const tabi_value *ns = &args[1];
+  for (int p = 2; p <= 3; p++) {
+    if (args[p].tag != TABI_TAG_TENSOR) continue;
+    const tabi_tensor *w = args[p].u.t;
+    if (w->dl.ndim != ns->u.list.len) return 0;
+    for (int32_t i = 0; i < w->dl.ndim; i++)
+      if (w->dl.shape[i] != tabi_value_ints(ns)[i]) return 0;
+  }
+  return 1;
+}
+
 int cpu_layer_norm_more(const cpu_ctx *c, tabi_value *args, tabi_value *outs, tabi_status *st) {
   const tabi_value *ns = &args[1];
-  if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST || args[4].tag != TABI_TAG_FLOAT) return 0;
+  if (args[0].tag != TABI_TAG_TENSOR || ns->tag != TABI_TAG_INT_LIST || args[4].tag != TABI_TAG_FLOAT ||
+      !cpu_ln_params_ok(args))
+    return 0;
   const tabi_tensor *t = args[0].u.t;
   tabi_dtype dt = tabi_tensor_dtype(t);
   int32_t nd = t->dl.ndim, k = (int32_t)ns->u.list.len;

@@ -79,6 +79,23 @@ static void layer_norm_cases(tabi_runtime *f, tabi_runtime *r) {
         snprintf(label, sizeof label, "layer_norm %zu %s params %d", i, tabi_dtype_name(dt), p);
         diff(f, r, &cs, label);
       }
+  /* weight/bias of normalized_shape's element count but another shape: ATen
+   * refuses ("Expected weight to be of same shape as normalized_shape") */
+  for (int d = 0; d < 4; d++) {
+    int64_t ns[1] = {6};
+    tspec x = T2(4, 6, dts[d], FILL_RAND, 0), w = T2(2, 3, dts[d], FILL_RAND, 0);
+    for (int bias = 0; bias < 2; bias++) {
+      callspec cs = {"aten::native_layer_norm", 5, {x, w}, {0, bias ? 3 : 2}, 2,
+                     {{0}, tabi_int_list(ns, 1), tabi_none(), tabi_none(), tabi_float(1e-5)}, 3, 0};
+      char label[96];
+      snprintf(label, sizeof label, "layer_norm %s, %s [2, 3] for normalized_shape [6]", tabi_dtype_name(dts[d]),
+               bias ? "bias" : "weight");
+      diff(f, r, &cs, label);
+      tabi_value out[3];
+      CHECK_MSG(run(f, &cs, 3, out) == TABI_ERR_SHAPE, "%s: a shape error", label);
+      for (int k = 0; k < 3; k++) tabi_value_release(&out[k]);
+    }
+  }
 }
 
 /* float32 layer norm with streaming stores (main lowers the threshold to 1

@@ -98,6 +98,15 @@ static void test_copy_to(void) {
   tabi_tensor *ex = h_call1("aten::expand", (tabi_value[]){TV(one), IL(3)}, 2, NULL);
   CHECK_ERR(h_call("prims::copy_to", (tabi_value[]){TV(ex), TV(b)}, 2, o, 1), TABI_ERR_INVALID_ARGUMENT,
             "more than one element");
+  /* ... but an expanded destination with no elements overlaps nothing (ATen:
+   * an empty tensor is contiguous) */
+  tabi_tensor *ex0 = h_call1("aten::expand", (tabi_value[]){TV(one), IL(3, 0)}, 2, NULL);
+  tabi_tensor *e0 = h_call1("aten::expand", (tabi_value[]){TV(one), IL(3, 0)}, 2, NULL);
+  CHECK(ex0 && ex0->dl.strides[0] == 0);
+  CHECK_OK(h_call("prims::copy_to", (tabi_value[]){TV(ex0), TV(e0)}, 2, o, 1));
+  tabi_value_release(&o[0]);
+  t_free(ex0);
+  t_free(e0);
   /* a read-only DLPack import is never written */
   float buf[3] = {1, 2, 3};
   int64_t shape[1] = {3};
