@@ -196,6 +196,7 @@ void ag_node_unref(ag_node *n);
 void ag_node_release_saved(ag_node *n);
 void ag_tmeta_set(ag_tmeta *m, const tabi_tensor *t);
 const int64_t *ag_tmeta_shape(const ag_tmeta *m);
+int64_t ag_tmeta_numel(const ag_tmeta *m);
 void ag_tmeta_clear(ag_tmeta *m);
 int32_t ag_set_grad_enabled(ag_state *st, int32_t enabled);
 int32_t ag_grad_enabled(ag_state *st);

@@ -121,6 +121,7 @@ static T r2c_back(ag_fctx *c, T g, int32_t darg, int onesided) {
   int32_t nd;
   const int64_t *dims = dims_of(c, darg, &nd);
   if (!g || nd == 0) return g;
+  if (ag_tmeta_numel(IN_META(0)) == 0) return ag_zeros(c, IN_META(0));
   if (g->dl.ndim > 32) { ag_fail(c, TABI_ERR_SHAPE, "autograd: fft of rank > 32"); return NULL; }
   if (onesided) {
     int64_t last = ag_wrap_dim(dims[nd - 1], g->dl.ndim);
@@ -167,6 +168,11 @@ static T c2r_back(ag_fctx *c, T g, int32_t darg) {
     pad[2 * (r - 1 - last) + 1] = want - have;
     tabi_value p[2] = {TV(gi), tabi_int_list(pad, 2 * r)};
     gi = ag_call_t(c, AG_OP_CONST_PAD, p, 2);
+  } else if (gi && want < have) {
+    /* or shorter: the forward took the missing entries as zeros (ATen's
+       fft_c2r_backward returns the onesided length here, which does not fit) */
+    tabi_value s[5] = {TV(gi), tabi_int(last), tabi_int(0), tabi_int(want), tabi_int(1)};
+    gi = ag_call_t(c, AG_OP_SLICE, s, 5);
   }
   return gi;
 }

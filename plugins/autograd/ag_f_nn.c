@@ -330,11 +330,25 @@ F(f_bn_legit) { return batch_norm_back(c, (int32_t)ag_arg_i(c, 5), 3, 4, ag_arg_
 F(f_bn_no_stats) { return batch_norm_back(c, 1, -1, -1, ag_arg_f(c, 5)); }
 F(f_bn_no_training) { return batch_norm_back(c, 0, 3, 4, ag_arg_f(c, 6)); }
 
+static T emb_bwd(ag_fctx *c, T g) {
+  tabi_value a[5] = {TV(g), TV(A(1)), tabi_int(IN_SHAPE(0)[0]), c->args[2], c->args[3]};
+  return ag_call_t(c, AG_OP_EMB_BWD, a, 5);
+}
+
+/* embedding_dense_backward is real (in ATen too): a complex weight gets the
+ * backward of the real and imaginary parts, put together. */
 F(f_embedding) {
   if (!NEEDA(0)) return c->status;
-  const int64_t *ws = IN_SHAPE(0);
-  tabi_value a[5] = {TV(G(0)), TV(A(1)), tabi_int(ws[0]), c->args[2], c->args[3]};
-  GINA(0, ag_call_t(c, AG_OP_EMB_BWD, a, 5));
+  T g = G(0);
+  tabi_dtype dt = g ? tabi_tensor_dtype(g) : TABI_DTYPE_FLOAT32;
+  if (!tabi_dtype_is_complex(dt)) {
+    GINA(0, emb_bwd(c, g));
+    return c->status;
+  }
+  T re = ag_to_dtype(c, emb_bwd(c, ag_u(c, AG_OP_REAL, g)), dt);
+  T im = ag_to_dtype(c, emb_bwd(c, ag_u(c, AG_OP_IMAG, g)), dt);
+  tabi_value a[2] = {TV(im), tabi_complex(0.0, 1.0)};
+  GINA(0, ag_b(c, AG_OP_ADD, re, im ? ag_call_t(c, AG_OP_MULS, a, 2) : NULL));
   return c->status;
 }
 

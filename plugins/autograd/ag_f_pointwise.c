@@ -31,7 +31,17 @@ static tabi_status unary(ag_fctx *c, T d) {
 F(f_identity) { if (NEEDA(0)) GINA(0, G(0)); return c->status; }
 F(f_zero) { if (NEEDA(0)) GINA(0, ag_zeros_like(c, G(0))); return c->status; }
 F(f_neg) { if (NEEDA(0)) GINA(0, U(NEG, G(0))); return c->status; }
-F(f_abs) { return unary(c, U(SIGN, A(0))); }
+/* abs: sign(x), and for complex z the gradient is g * sgn(z) = g z / |z| (0 at
+ * 0; not conjugated: abs is not holomorphic), as ATen's abs_backward. */
+F(f_abs) {
+  T x = A(0);
+  if (!NEEDA(0) || !x || !tabi_dtype_is_complex(tabi_tensor_dtype(x))) return unary(c, U(SIGN, x));
+  T a = U(ABS, x);
+  T az = ag_bs(c, AG_OP_EQS, a, 0.0);
+  T sgn = WHERE(az, Z(x), DIV(x, WHERE(az, ag_full_like(c, a, 1.0), a)));
+  GINA(0, MUL(G(0), sgn));
+  return c->status;
+}
 F(f_acos) { return unary(c, U(NEG, U(RSQRT, U(NEG, ADDS(SQ(A(0)), -1.0))))); }
 F(f_asin) { return unary(c, U(RSQRT, U(NEG, ADDS(SQ(A(0)), -1.0)))); }
 F(f_acosh) { return unary(c, U(RSQRT, ADDS(SQ(A(0)), -1.0))); }
@@ -196,7 +206,7 @@ F(f_div_scalar_mode) {
 F(f_atan2) {
   T den = ADD(SQ(A(0)), SQ(A(1)));
   if (NEEDA(0)) GINA(0, MUL(G(0), DIV(A(1), den)));
-  if (NEEDA(1)) GINA(1, MUL(G(0), DIV(U(NEG, A(0)), den)));
+  if (NEEDA(1)) GINA(1, U(NEG, MUL(G(0), DIV(A(0), den)))); /* self may be bool: negate after promotion */
   return c->status;
 }
 
@@ -248,6 +258,12 @@ F(f_pow_ts) {
   return unary(c, MULS(ag_bs(c, AG_OP_POWTS, A(0), e - 1.0), e));
 }
 
+/* e >= 0, of the real part for a complex e (ATen's pow_backward_exponent). */
+static T ge0(ag_fctx *c, T e) {
+  if (e && tabi_dtype_is_complex(tabi_tensor_dtype(e))) e = U(REAL, e);
+  return ag_bs(c, AG_OP_GES, e, 0.0);
+}
+
 F(f_pow_tt) {
   T s = A(0), e = A(1), g = G(0);
   if (NEEDA(0)) {
@@ -255,7 +271,7 @@ F(f_pow_tt) {
     GINA(0, WHERE(ag_bs(c, AG_OP_EQS, e, 0.0), Z(g), MUL(g, d)));
   }
   if (NEEDA(1)) {
-    T cond = B(LAND, ag_bs(c, AG_OP_EQS, s, 0.0), ag_bs(c, AG_OP_GES, e, 0.0));
+    T cond = B(LAND, ag_bs(c, AG_OP_EQS, s, 0.0), ge0(c, e));
     GINA(1, WHERE(cond, Z(g), MUL(g, MUL(OUT(0), U(LOG, s)))));
   }
   return c->status;
@@ -265,7 +281,7 @@ F(f_pow_scalar_base) {
   double base = ag_arg_f(c, 0);
   if (!NEEDA(1)) return c->status;
   if (base == 0.0) {
-    T cond = ag_bs(c, AG_OP_GES, A(1), 0.0);
+    T cond = ge0(c, A(1));
     GINA(1, WHERE(cond, Z(G(0)), MUL(G(0), MULS(OUT(0), log(base)))));
     return c->status;
   }

@@ -89,6 +89,17 @@ F(f_select_scatter) {
   return c->status;
 }
 
+/* A step past the dim's size selects one element, as a step of the size does;
+ * slice refuses a step whose stride overflows (INT64_MAX), so it gets that. */
+static tabi_value step_for(ag_fctx *c, T g, int32_t dim_arg, int32_t step_arg) {
+  tabi_value v = c->args[step_arg];
+  if (!g || v.tag != TABI_TAG_INT || c->args[dim_arg].tag != TABI_TAG_INT || g->dl.ndim == 0) return v;
+  int64_t d = ag_wrap_dim(c->args[dim_arg].u.i, g->dl.ndim);
+  if (d < 0 || d >= g->dl.ndim) return v;
+  int64_t size = g->dl.shape[d] > 0 ? g->dl.shape[d] : 1;
+  return v.u.i > size ? tabi_int(size) : v;
+}
+
 F(f_slice_scatter) {
   T g = G(0);
   if (NEEDA(0)) {
@@ -97,7 +108,7 @@ F(f_slice_scatter) {
     if (z) GINA(0, ag_call_t(c, AG_OP_SLICE_SCATTER, a, 6));
   }
   if (NEEDA(1)) {
-    tabi_value a[5] = {TV(g), c->args[2], c->args[3], c->args[4], c->args[5]};
+    tabi_value a[5] = {TV(g), c->args[2], c->args[3], c->args[4], step_for(c, g, 2, 5)};
     GINA(1, ag_call_t(c, AG_OP_SLICE, a, 5));
   }
   return c->status;
@@ -130,8 +141,9 @@ static tabi_status cat_back(ag_fctx *c, int64_t dim) {
   int64_t off = 0;
   for (int64_t k = 0; k < lv->u.list.len; k++) {
     const ag_tmeta *m = &c->node->in_meta[SLOT(0) + k];
-    /* Legacy: 1-d empty tensors are skipped by cat. */
-    if (m->ndim == 1 && ag_tmeta_shape(m)[0] == 0 && gnd != 1) {
+    /* Legacy: 1-d empty tensors are skipped by cat (and when every input is
+     * one, `dim` is never checked: the output is [0] too). */
+    if (m->ndim == 1 && ag_tmeta_shape(m)[0] == 0) {
       if (ag_need(c, SLOT(0) + (int32_t)k)) ag_gin(c, SLOT(0) + (int32_t)k, ag_zeros(c, m));
       continue;
     }
@@ -167,6 +179,10 @@ F(f_repeat) {
   int32_t nin = IN_NDIM(0), lead = nr - nin;
   const int64_t *s = IN_SHAPE(0);
   if (nr > 32) return ag_fail(c, TABI_ERR_INTERNAL, "autograd: repeat of rank %d", (int)nr);
+  if (!G(0) || tabi_tensor_numel(G(0)) == 0) { /* a repeat count of 0 (another may be huge) */
+    GINA(0, ag_zeros(c, IN_META(0)));
+    return c->status;
+  }
   int64_t split[64], sdims[32];
   for (int32_t i = 0; i < nr; i++) {
     split[2 * i] = r[i];
@@ -183,8 +199,22 @@ F(f_constant_pad) {
   if (!NEEDA(0)) return c->status;
   int32_t n;
   const int64_t *p = ints(c, 1, &n);
+  /* The gradient is the output cropped back: padding by -p. When a dim kept
+   * none of the input (a pad of INT64_MIN, say, whose negation overflows),
+   * the input gets zeros; otherwise every pad is within the sizes. */
+  int32_t nd = IN_NDIM(0);
+  if (n > 64 || n / 2 > nd) return ag_fail(c, TABI_ERR_INTERNAL, "autograd: constant_pad_nd of %d pads", (int)n);
   int64_t neg[64];
-  for (int32_t i = 0; i < n && i < 64; i++) neg[i] = -p[i];
+  for (int32_t i = 0; i + 1 < n; i += 2) {
+    __int128 in = IN_SHAPE(0)[nd - 1 - i / 2], lo = p[i], hi = p[i + 1];
+    __int128 out = in + lo + hi, first = lo > 0 ? 0 : -lo, last = out - lo < in ? out - lo : in;
+    if (first >= last) {
+      GINA(0, ag_zeros(c, IN_META(0)));
+      return c->status;
+    }
+    neg[i] = -p[i];
+    neg[i + 1] = -p[i + 1];
+  }
   tabi_value a[2] = {TV(G(0)), tabi_int_list(neg, n)};
   GINA(0, ag_call_t(c, AG_OP_CONST_PAD, a, 2));
   return c->status;
@@ -221,9 +251,15 @@ static tabi_status as_strided_back(ag_fctx *c, int32_t arg_size, int32_t arg_str
   int64_t extent = xoff + 1, oext = off + 1;
   for (int32_t d = 0; d < x->dl.ndim; d++) extent += (x->dl.shape[d] - 1) * x->dl.strides[d];
   for (int32_t d = 0; d < n; d++) oext += (size[d] - 1) * stride[d];
-  int64_t total = extent > oext ? extent : oext;
   int64_t numel_out = 1;
   for (int32_t d = 0; d < n; d++) numel_out *= size[d];
+  /* An empty view read nothing, whatever its offset (2^40, say): no buffer
+     the size of the storage it would have spanned. */
+  if (numel_out == 0 || tabi_tensor_numel(x) == 0) {
+    GINA(0, ag_zeros(c, IN_META(0)));
+    return c->status;
+  }
+  int64_t total = extent > oext ? extent : oext;
   T buf = ag_zeros_shape(c, G(0), 1, &total);
   if (numel_out > 0 && c->status == TABI_OK) {
     T oi = geometry_index(c, x->dl.device, n, size, stride, off);
@@ -277,13 +313,25 @@ static T mask_scattered(ag_fctx *c, T g) {
   return ag_call_t(c, AG_OP_SCATTERV, a, 4);
 }
 
+/* An empty index scatters nothing (and ATen checks no shapes then): the
+ * output is self, and src gets a zero gradient. 1 when it handled the case. */
+static int empty_index(ag_fctx *c) {
+  T idx = A(2);
+  if (!idx || tabi_tensor_numel(idx) != 0) return 0;
+  if (NEEDA(0)) GINA(0, G(0));
+  if (NEEDA(3)) GINA(3, ag_zeros(c, IN_META(3)));
+  return 1;
+}
+
 F(f_scatter_src) {
+  if (empty_index(c)) return c->status;
   if (NEEDA(0)) GINA(0, mask_scattered(c, G(0)));
   if (NEEDA(3)) GINA(3, gather_src(c, G(0)));
   return c->status;
 }
 F(f_scatter_value) { if (NEEDA(0)) GINA(0, mask_scattered(c, G(0))); return c->status; }
 F(f_scatter_add) {
+  if (empty_index(c)) return c->status;
   if (NEEDA(0)) GINA(0, G(0));
   if (NEEDA(3)) GINA(3, gather_src(c, G(0)));
   return c->status;
@@ -376,6 +424,7 @@ F(f_scatter_reduce) {
   for (int64_t i = 0; i < rv->u.list.len && i < 7; i++) r[i] = tabi_value_str(rv)[i];
   int include_self = (int)ag_arg_i(c, 5);
   T g = G(0), x = A(0), src = A(3);
+  if (empty_index(c)) return c->status;
   if (r[0] == 's') { /* sum */
     if (NEEDA(0)) GINA(0, include_self ? g : mask_scattered(c, g));
     if (NEEDA(3)) GINA(3, gather_src(c, g));

@@ -48,7 +48,13 @@ static T trigamma(ag_fctx *c, T x) {
 }
 
 F(f_digamma) {
-  if (NEEDA(0)) GINA(0, MUL(G(0), trigamma(c, A(0))));
+  if (!NEEDA(0)) return c->status;
+  T x = A(0);
+  tabi_dtype dt = x ? tabi_tensor_dtype(x) : TABI_DTYPE_FLOAT32;
+  if (dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16) /* zeta has float32/64 only */
+    GINA(0, MUL(G(0), ag_to_dtype(c, trigamma(c, ag_to_dtype(c, x, TABI_DTYPE_FLOAT32)), dt)));
+  else
+    GINA(0, MUL(G(0), trigamma(c, x)));
   return c->status;
 }
 

@@ -88,6 +88,13 @@ void ag_tmeta_set(ag_tmeta *m, const tabi_tensor *t) {
   for (int32_t i = 0; i < t->dl.ndim; i++) dst[i] = t->dl.shape[i];
 }
 
+int64_t ag_tmeta_numel(const ag_tmeta *m) {
+  const int64_t *s = ag_tmeta_shape(m);
+  int64_t n = 1;
+  for (int32_t i = 0; i < m->ndim; i++) n *= s[i];
+  return n;
+}
+
 const int64_t *ag_tmeta_shape(const ag_tmeta *m) { return m->big_shape ? m->big_shape : m->shape; }
 
 void ag_tmeta_clear(ag_tmeta *m) {
