@@ -21,6 +21,7 @@
 #include "conform_features.h"
 #include "conform_grad.h"
 #include "conform_int.h"
+#include "conform_robust.h"
 
 void conform_plan_features(conform_ctx *c, conform_group *groups, int32_t *n) {
   const char *name = c->plugin.name ? c->plugin.name : "";
@@ -91,6 +92,33 @@ static const char *reference_of(const conform_ctx *c) {
   return c->opt->reference ? c->opt->reference : "reference";
 }
 
+/* The op's random calls through the autograd plugin (conform_robust.h), in a
+ * runtime of their own that guards allocations: cpu (or the reference),
+ * decomp, then the plugin under test. */
+static void grad_random_calls(conform_ctx *c, const conform_group *g, const char *fallback) {
+  conform_progress(c, g->name, "", "(random calls: loading cpu, decomp, autograd)");
+  tabi_runtime_options ro = {sizeof ro, TABI_RUNTIME_GUARD_ALLOCATIONS};
+  tabi_runtime *rt = NULL;
+  const tabi_autograd_api *ag = NULL;
+  tabi_op op = -1;
+  tabi_status st = tabi_runtime_create(&ro, &rt);
+  if (st == TABI_OK && tabi_runtime_load_plugin(rt, "cpu", NULL) != TABI_OK) {
+    tabi_clear_error();
+    st = tabi_runtime_load_plugin(rt, fallback, NULL);
+  }
+  if (st == TABI_OK && tabi_runtime_load_plugin(rt, "decomp", NULL) != TABI_OK) tabi_clear_error();
+  if (st == TABI_OK) st = tabi_runtime_load_plugin(rt, c->opt->plugin, NULL);
+  if (st == TABI_OK) st = tabi_runtime_extension(rt, TABI_AUTOGRAD_EXTENSION, 1, (const void **)&ag);
+  if (st == TABI_OK) st = tabi_op_find(rt, g->name, &op);
+  if (st == TABI_OK)
+    conform_robust_group(c, g->name, "", rt, (DLDevice){kDLCPU, 0}, ag, op);
+  else
+    conform_emit(c, CONFORM_ST_FAIL, g->name, "", "(random calls)", CONFORM_K_HARNESS,
+                 "cannot set up the random calls (backend cpu or %s, decomp, autograd %s): %s", fallback,
+                 c->opt->plugin, tabi_last_error());
+  tabi_runtime_destroy(rt);
+}
+
 void conform_feature_group(conform_ctx *c, const conform_group *g) {
   FILE *devnull = fopen("/dev/null", "w");
   feature_sink k = {c, "", "", 0};
@@ -116,6 +144,7 @@ void conform_feature_group(conform_ctx *c, const conform_group *g) {
     else if (k.cases == 0)
       conform_emit(c, CONFORM_ST_SKIP, g->name, k.dtype, "", "",
                    "skipped: no float64 sample to gradcheck");
+    if (c->opt->robust_calls >= 0) grad_random_calls(c, g, o.fallback);
   } else {
     int prof = g->type == CONFORM_G_PROFILER;
     k.kind = prof ? CONFORM_K_PROFILER : CONFORM_K_AUTOCAST;

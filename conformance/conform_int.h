@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include <tabi/ext_autograd.h>
 #include <tabi/runtime.h>
 
 #include "conform.h"
@@ -50,6 +51,8 @@
 #define CONFORM_K_STATUS      "unknown-status"      /* a status tabi does not define */
 #define CONFORM_K_UNNAMED     "message-lacks-op"    /* a refusal whose message does not
                                                        name the op */
+#define CONFORM_K_LEAK        "leaked-memory"       /* tensor memory in use after a random call's
+                                                       tensors were all released */
 /* Feature plugins (conform_feature_groups.c). */
 #define CONFORM_K_GRADCHECK   "gradcheck"           /* autograd: J^T v vs finite differences */
 #define CONFORM_K_AUTOCAST    "autocast-policy"     /* autocast: policy table or behaviour */
@@ -120,8 +123,11 @@ int conform_op_selected(const char *globs, const char *name);
 void conform_abi_group(conform_ctx *c);                        /* conform_abi.c */
 void conform_op_group(conform_ctx *c, const conform_group *g); /* conform_op.c */
 void conform_device_group(conform_ctx *c);                     /* conform_device.c */
-/* The op's random calls, after its samples (conform_op.c). */
-void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op);
+/* The op's random calls (conform_op.c): on the device under test after its
+ * samples (ag NULL), or through an autograd layer (ag, the CPU) after its
+ * gradcheck. One case, `(random calls)`, named `name`, in dtype `dtype`. */
+void conform_robust_group(conform_ctx *c, const char *name, const char *dtype, tabi_runtime *rt, DLDevice dev,
+                          const tabi_autograd_api *ag, tabi_op op);
 /* Feature plugins (conform_feature_groups.c). conform_plan_features appends the
  * groups for the feature plugin under test (matched by its name: "autograd",
  * "autocast", "profiler"; any other name gets one skipped group saying so) to

@@ -315,7 +315,7 @@ void conform_op_group(conform_ctx *c, const conform_group *g) {
     free(ts->want[i]);
   }
   free(ts);
-  if (c->opt->robust_calls >= 0) conform_robust_group(c, g, op_t);
+  if (c->opt->robust_calls >= 0) conform_robust_group(c, g->name, NULL, c->test, c->device, NULL, op_t);
 }
 
 /* --- random calls (conform_robust.h) ------------------------------------------- */
@@ -339,26 +339,30 @@ static void on_robust_call(void *user, int32_t k, const char *desc) {
   conform_progress_detail(m->c, m->op, where, desc);
 }
 
-void conform_robust_group(conform_ctx *c, const conform_group *g, tabi_op op) {
+void conform_robust_group(conform_ctx *c, const char *name, const char *dtype, tabi_runtime *rt, DLDevice dev,
+                          const tabi_autograd_api *ag, tabi_op op) {
   int32_t calls = c->opt->robust_calls > 0 ? c->opt->robust_calls : 100;
-  robust_mark m = {c, g->name, calls};
+  robust_mark m = {c, name, calls};
   conform_robust_stats st;
   conform_robust_failure *f = malloc(sizeof *f);
   if (!f) return;
-  int r = conform_robust_op(c->test, c->device, op, calls, c->opt->seed, on_robust_call, &m, &st, f);
+  int r = ag ? conform_robust_grad_op(rt, ag, op, calls, c->opt->seed, on_robust_call, &m, &st, f)
+             : conform_robust_op(rt, dev, c->oracle, op, calls, c->opt->seed, on_robust_call, &m, &st, f);
   if (r > 0) {
     char refused[256];
     conform_robust_stats_str(&st, refused, sizeof refused);
-    conform_emit(c, CONFORM_ST_PASS, g->name, NULL, "(random calls)", NULL,
-                 "%lld calls, %lld accepted; refused: %s", (long long)st.calls, (long long)st.by_status[TABI_OK],
-                 refused);
+    char backs[64] = "";
+    if (ag) snprintf(backs, sizeof backs, ", %lld backward", (long long)st.backwards);
+    conform_emit(c, CONFORM_ST_PASS, name, dtype, "(random calls)", NULL,
+                 "%lld calls, %lld accepted%s; refused: %s", (long long)st.calls, (long long)st.by_status[TABI_OK],
+                 backs, refused);
   } else if (r < 0) {
-    conform_emit(c, CONFORM_ST_SKIP, g->name, NULL, "(random calls)", CONFORM_K_HARNESS, "skipped: %s",
+    conform_emit(c, CONFORM_ST_SKIP, name, dtype, "(random calls)", CONFORM_K_HARNESS, "skipped: %s",
                  f->detail);
   } else {
     char where[128];
     robust_where(&m, f->call, where, sizeof where);
-    conform_emit(c, CONFORM_ST_FAIL, g->name, NULL, where, f->kind, "%s", f->detail);
+    conform_emit(c, CONFORM_ST_FAIL, name, dtype, where, f->kind, "%s", f->detail);
   }
   free(f);
 }

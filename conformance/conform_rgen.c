@@ -92,6 +92,27 @@ static tabi_tensor *read_only_alias(rc_gen *g, tabi_tensor *t) {
   return r;
 }
 
+uint64_t rc_gen_next(rc_gen *g) { return next(g); }
+
+tabi_tensor *rc_gen_tensor(rc_gen *g, tabi_dtype dt, int32_t nd, const int64_t *shape) {
+  if (g->nlive == RC_MAX_TENSORS || nd < 0 || nd > 8) return NULL;
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) {
+    if (shape[i] < 0 || (shape[i] && n > ((int64_t)1 << 20) / shape[i])) return NULL;
+    n *= shape[i];
+  }
+  size_t esz = tabi_dtype_size(dt);
+  unsigned char *buf = malloc((size_t)(n > 0 ? n : 1) * esz);
+  if (!buf) return NULL;
+  for (int64_t k = 0; k < n; k++) rand_elem(g, dt, buf + k * esz);
+  tabi_tensor *t = NULL;
+  tabi_status st = tabi_tensor_from_host(g->rt, g->dev, dt, nd, shape, buf, (uint64_t)n * esz, &t);
+  free(buf);
+  if (st != TABI_OK) return NULL;
+  keep(g, t, 0);
+  return t;
+}
+
 static tabi_dtype rand_dtype(rc_gen *g) {
   return pct(g, 40) ? TABI_DTYPE_FLOAT32 : pct(g, 20) ? TABI_DTYPE_INT64 : all_dtypes[next(g) % 12];
 }

@@ -38,6 +38,12 @@ void rc_gen_init(rc_gen *g, tabi_runtime *rt, DLDevice dev, uint64_t seed);
 void rc_gen_begin_call(rc_gen *g);
 /* A value for argument k (0 <= k < RC_MAX_ARGS) of the given schema type. */
 tabi_value rc_gen_arg(rc_gen *g, int k, const tabi_arg_info *a);
+/* The next number of the generator's stream (for choices its caller makes,
+ * so that they replay with the arguments). */
+uint64_t rc_gen_next(rc_gen *g);
+/* A contiguous tensor of random elements on the generator's device, owned by
+ * the generator like the arguments; NULL when it cannot be made. */
+tabi_tensor *rc_gen_tensor(rc_gen *g, tabi_dtype dt, int32_t nd, const int64_t *shape);
 /* Whether t was made read-only by the generator. */
 int rc_gen_is_read_only(const rc_gen *g, const tabi_tensor *t);
 /* Releases every tensor made since the last call. */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <tabi/ext_autograd.h>
+
 #include "conform_int.h"
 #include "conform_rgen.h"
 
@@ -120,9 +122,253 @@ static int check_call(tabi_runtime *rt, const tabi_op_info *info, const char *ba
   return 1;
 }
 
-int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_op op, int32_t calls, uint64_t seed,
-                      conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
-                      conform_robust_failure *fail) {
+/* --- through the autograd layer ------------------------------------------ */
+
+/* What one call did with the autograd layer: the leaves it marked, the outputs
+ * that require grad (backward's roots), and whether grad mode was on. */
+typedef struct grad_call {
+  const tabi_autograd_api *ag;
+  int64_t *backwards; /* stats->backwards */
+  tabi_tensor *leaves[RC_MAX_TENSORS];
+  int nleaves;
+  tabi_tensor *roots[RC_MAX_OUTS];
+  int nroots;
+  int grad_on;
+} grad_call;
+
+static int can_require_grad(tabi_dtype dt) { return tabi_dtype_is_floating(dt) || tabi_dtype_is_complex(dt); }
+
+static void shape_str(const tabi_tensor *t, char *buf, size_t cap) {
+  size_t o = (size_t)snprintf(buf, cap, "%s[", tabi_dtype_name(tabi_tensor_dtype(t)));
+  for (int32_t i = 0; i < t->dl.ndim && o < cap; i++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%lld", i ? "," : "", (long long)t->dl.shape[i]);
+  if (o < cap) snprintf(buf + o, cap - o, "]");
+}
+
+static int same_shape(const tabi_tensor *a, const tabi_tensor *b) {
+  if (a->dl.ndim != b->dl.ndim) return 0;
+  for (int32_t i = 0; i < a->dl.ndim; i++)
+    if (a->dl.shape[i] != b->dl.shape[i]) return 0;
+  return 1;
+}
+
+/* Before the call: every argument is a new tensor, so none may carry autograd
+ * state yet (state keyed by a freed tensor's address would show here); about
+ * half of them are marked as requiring grad, which only floating and complex
+ * dtypes may be. Grad mode is off for one call in eight. */
+static int grad_before(rc_gen *g, grad_call *gc, const tabi_value *args, int32_t nargs, int32_t k,
+                       const char *name, const char *desc, conform_robust_failure *fail) {
+  const tabi_autograd_api *ag = gc->ag;
+  gc->nleaves = gc->nroots = 0;
+  for (int32_t a = 0; a < nargs; a++) {
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(&args[a], ts);
+    for (int i = 0; i < nt; i++) {
+      tabi_tensor *t = ts[i];
+      if (ag->requires_grad(ag->ctx, t) || !ag->is_leaf(ag->ctx, t) || ag->grad_fn_name(ag->ctx, t))
+        return failed(fail, k, CONFORM_K_METADATA, name, desc,
+                      "argument %d is a new tensor, yet the autograd layer says it requires grad or has a "
+                      "grad_fn (state left behind by a freed tensor?)", (int)a);
+      if (rc_gen_next(g) % 2 || gc->nleaves == RC_MAX_TENSORS) continue;
+      tabi_dtype dt = tabi_tensor_dtype(t);
+      tabi_clear_error();
+      tabi_status st = ag->set_requires_grad(ag->ctx, t, 1);
+      if (st < 0 || st >= TABI_STATUS_COUNT)
+        return failed(fail, k, CONFORM_K_STATUS, name, desc, "set_requires_grad returned status %d", (int)st);
+      if (can_require_grad(dt) && (st != TABI_OK || !ag->requires_grad(ag->ctx, t)))
+        return failed(fail, k, CONFORM_K_METADATA, name, desc,
+                      "set_requires_grad on a new %s leaf (argument %d) did not take: %s", tabi_dtype_name(dt),
+                      (int)a, st == TABI_OK ? "requires_grad still 0" : tabi_last_error());
+      if (!can_require_grad(dt) && (st == TABI_OK || ag->requires_grad(ag->ctx, t)))
+        return failed(fail, k, CONFORM_K_ACCEPTED, name, desc,
+                      "set_requires_grad accepted a %s tensor (argument %d): only floating and complex dtypes "
+                      "can require grad", tabi_dtype_name(dt), (int)a);
+      if (!can_require_grad(dt) && !*tabi_last_error())
+        return failed(fail, k, CONFORM_K_UNNAMED, name, desc,
+                      "set_requires_grad refused a %s tensor without a message", tabi_dtype_name(dt));
+      if (st == TABI_OK) gc->leaves[gc->nleaves++] = t;
+    }
+  }
+  tabi_clear_error();
+  gc->grad_on = rc_gen_next(g) % 8 != 0;
+  return 1;
+}
+
+/* After an accepted call: with grad mode off no output requires grad; with it
+ * on, no integer or bool output does. The outputs that do are the roots. */
+static int grad_outputs(grad_call *gc, const tabi_value *outs, int32_t k, const char *name, const char *desc,
+                        conform_robust_failure *fail) {
+  const tabi_autograd_api *ag = gc->ag;
+  for (int i = 0; i < RC_MAX_OUTS; i++) {
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(&outs[i], ts);
+    for (int j = 0; j < nt; j++) {
+      if (!ag->requires_grad(ag->ctx, ts[j])) continue;
+      tabi_dtype dt = tabi_tensor_dtype(ts[j]);
+      /* an in-place op returns its argument: a leaf that requires grad may
+         be written only with grad mode off (as an optimizer step does), and
+         requires grad still */
+      int leaf = 0;
+      for (int l = 0; l < gc->nleaves; l++) leaf |= gc->leaves[l] == ts[j];
+      if (leaf && gc->grad_on)
+        return failed(fail, k, CONFORM_K_ACCEPTED, name, desc,
+                      "with grad mode on, accepted an in-place write to a leaf that requires grad (output %d)", i);
+      if (leaf) continue;
+      if (!gc->grad_on)
+        return failed(fail, k, CONFORM_K_METADATA, name, desc,
+                      "with grad mode off, output %d requires grad", i);
+      if (!can_require_grad(dt))
+        return failed(fail, k, CONFORM_K_METADATA, name, desc, "output %d is %s and requires grad", i,
+                      tabi_dtype_name(dt));
+      int dup = 0;
+      for (int r = 0; r < gc->nroots; r++) dup |= gc->roots[r] == ts[j];
+      if (!dup && gc->nroots < RC_MAX_OUTS) gc->roots[gc->nroots++] = ts[j];
+    }
+  }
+  return 1;
+}
+
+/* A gradient of leaf i: NULL, or the leaf's shape and dtype, readable, with
+ * intact red zones. */
+static int grad_ok(tabi_runtime *rt, const tabi_tensor *leaf, tabi_tensor *gr, int i, int32_t k, const char *name,
+                   const char *desc, conform_robust_failure *fail) {
+  if (!gr) return 1;
+  char want[96], got[96];
+  shape_str(leaf, want, sizeof want);
+  shape_str(gr, got, sizeof got);
+  if (!same_shape(leaf, gr) || tabi_tensor_dtype(leaf) != tabi_tensor_dtype(gr))
+    return failed(fail, k, CONFORM_K_GRADCHECK, name, desc, "the gradient of input %d is %s, the input %s", i,
+                  got, want);
+  snap s;
+  int readable = take(rt, gr, &s);
+  free(s.bytes);
+  if (!readable)
+    return failed(fail, k, CONFORM_K_OUTPUT, name, desc, "the gradient of input %d cannot be read: %s", i,
+                  tabi_last_error());
+  if (tabi_tensor_check_guards(rt, gr) != TABI_OK)
+    return failed(fail, k, CONFORM_K_GUARD, name, desc, "backward wrote past the gradient of input %d: %s", i,
+                  tabi_last_error());
+  return 1;
+}
+
+/* One backward (into .grad) or grad_of; 1 when every rule held. */
+static int grad_once(tabi_runtime *rt, grad_call *gc, tabi_tensor *const *gos, int bad, int use_grad_of,
+                     int retain, int create, int second, int32_t k, const char *name, const char *desc,
+                     conform_robust_failure *fail) {
+  const tabi_autograd_api *ag = gc->ag;
+  const char *what = use_grad_of ? "grad_of" : "backward";
+  tabi_tensor *grads[RC_MAX_TENSORS] = {0};
+  tabi_clear_error();
+  tabi_status st = use_grad_of ? ag->grad_of(ag->ctx, gc->nroots, gc->roots, gos, gc->nleaves, gc->leaves,
+                                             retain, create, grads)
+                               : ag->backward(ag->ctx, gc->nroots, gc->roots, gos, retain, 0);
+  int ok = 1;
+  if (st == TABI_OK) (*gc->backwards)++;
+  if (st < 0 || st >= TABI_STATUS_COUNT)
+    ok = failed(fail, k, CONFORM_K_STATUS, name, desc, "%s returned status %d", what, (int)st);
+  else if (st != TABI_OK && !*tabi_last_error())
+    ok = failed(fail, k, CONFORM_K_UNNAMED, name, desc, "%s refused (%s) without a message", what,
+                tabi_status_name(st));
+  else if (st == TABI_OK && bad)
+    ok = failed(fail, k, CONFORM_K_ACCEPTED, name, desc,
+                "%s accepted a grad_output that does not fit its output (wrong shape, or none for an output of "
+                "more than one element)", what);
+  /* With fitting grad_outputs, the backward of an accepted call may refuse only
+   * for a derivative it lacks, or a second time through a freed graph. */
+  else if (st != TABI_OK && !bad && st != TABI_ERR_UNIMPLEMENTED && !(second && !retain))
+    ok = failed(fail, k, CONFORM_K_GRADCHECK, name, desc, "the call was accepted, but its %s refused (%s): %s",
+                what, tabi_status_name(st), tabi_last_error());
+  for (int i = 0; i < gc->nleaves && ok && st == TABI_OK; i++) {
+    tabi_tensor *gr = grads[i];
+    if (!use_grad_of && ag->grad(ag->ctx, gc->leaves[i], &gr) != TABI_OK)
+      ok = failed(fail, k, CONFORM_K_OUTPUT, name, desc, "reading .grad of input %d failed: %s", i,
+                  tabi_last_error());
+    else
+      ok = grad_ok(rt, gc->leaves[i], gr, i, k, name, desc, fail);
+    if (!use_grad_of) tabi_tensor_release(gr);
+  }
+  for (int i = 0; i < gc->nleaves; i++) tabi_tensor_release(grads[i]);
+  return ok;
+}
+
+/* After an accepted call with roots: most of the time a backward, into .grad
+ * or through grad_of, with grad_outputs of the roots' shape and dtype, now and
+ * then none (ones: only for one element) or one of the wrong shape, which must
+ * be refused; now and then the same backward again, which must refuse or work
+ * but not touch a freed graph. */
+static int grad_backward(tabi_runtime *rt, rc_gen *g, grad_call *gc, int32_t k, const char *name,
+                         const char *desc, conform_robust_failure *fail) {
+  if (!gc->nroots || rc_gen_next(g) % 8 == 0) return 1;
+  tabi_tensor *gos[RC_MAX_OUTS];
+  int bad = 0;
+  for (int r = 0; r < gc->nroots; r++) {
+    const tabi_tensor *root = gc->roots[r];
+    int64_t shape[8];
+    int32_t nd = root->dl.ndim;
+    if (nd > 7) return 1;
+    memcpy(shape, root->dl.shape, sizeof(int64_t) * (size_t)nd);
+    uint64_t pick = rc_gen_next(g) % 12;
+    if (pick == 0) {
+      gos[r] = NULL;
+      bad |= tabi_tensor_numel(root) != 1;
+      continue;
+    }
+    if (pick == 1) { /* wrong shape: one more element, or one more dim */
+      if (nd > 0 && shape[nd - 1] < 4) shape[nd - 1]++;
+      else shape[nd++] = 2;
+      bad = 1;
+    }
+    gos[r] = rc_gen_tensor(g, tabi_tensor_dtype(root), nd, shape);
+    if (!gos[r]) return 1; /* the generator is full: no backward this time */
+  }
+  int use_grad_of = (int)(rc_gen_next(g) % 2);
+  int retain = rc_gen_next(g) % 4 == 0;
+  int create = use_grad_of && rc_gen_next(g) % 6 == 0;
+  if (!grad_once(rt, gc, gos, bad, use_grad_of, retain, create, 0, k, name, desc, fail)) return 0;
+  if (bad || rc_gen_next(g) % 4) return 1;
+  return grad_once(rt, gc, gos, bad, use_grad_of, retain, create, 1, k, name, desc, fail);
+}
+
+/* --- the calls -------------------------------------------------------------- */
+
+static uint64_t in_use(tabi_runtime *rt, DLDevice dev) {
+  tabi_memory_stats m;
+  memset(&m, 0, sizeof m);
+  m.struct_size = sizeof m;
+  uint64_t n = tabi_runtime_memory_stats(rt, dev, &m) == TABI_OK ? m.allocated : 0;
+  if (dev.device_type != kDLCPU) {
+    tabi_memory_stats h;
+    memset(&h, 0, sizeof h);
+    h.struct_size = sizeof h;
+    if (tabi_runtime_memory_stats(rt, (DLDevice){kDLCPU, 0}, &h) == TABI_OK) n += h.allocated;
+  }
+  tabi_clear_error();
+  return n;
+}
+
+/* The oracle's side of the calls: a twin generator (same seed, so the same
+ * draws: shapes, dtypes, layouts, values) making the tensors on the CPU. */
+typedef struct twin {
+  tabi_runtime *rt;
+  tabi_op op;
+  rc_gen *g;
+} twin;
+
+/* After an accepted call: the reference must accept it too. */
+static int twin_agrees(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_value *args, int32_t k,
+                       const char *desc, conform_robust_failure *fail) {
+  tabi_value outs[RC_MAX_OUTS];
+  for (int i = 0; i < RC_MAX_OUTS; i++) outs[i] = tabi_none();
+  tabi_status rst = tabi_call(tw->rt, tw->op, args, info->nargs, outs, nouts);
+  for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&outs[i]);
+  if (rst == TABI_OK || rst == TABI_ERR_OUT_OF_MEMORY) return 1;
+  return failed(fail, k, CONFORM_K_ACCEPTED, info->name, desc, "accepted a call the reference refuses (%s: %s)",
+                tabi_status_name(rst), tabi_last_error());
+}
+
+static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, const tabi_autograd_api *ag,
+                        tabi_op op, int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+                        conform_robust_failure *fail) {
   memset(stats, 0, sizeof *stats);
   memset(fail, 0, sizeof *fail);
   fail->call = -1;
@@ -143,21 +389,36 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_op op, int32_t calls,
   rc_gen *g = malloc(sizeof *g);
   char *desc = malloc(CONFORM_ROBUST_DESC_MAX);
   snap *before = malloc(RC_MAX_TENSORS * sizeof *before);
-  if (!g || !desc || !before) {
+  grad_call *gc = malloc(sizeof *gc);
+  twin tw = {oracle, -1, NULL};
+  if (oracle && tabi_op_find(oracle, info->name, &tw.op) == TABI_OK) tw.g = malloc(sizeof *tw.g);
+  tabi_clear_error();
+  if (!g || !desc || !before || !gc || (oracle && tw.op >= 0 && !tw.g)) {
     free(g);
     free(desc);
     free(before);
+    free(gc);
+    free(tw.g);
     snprintf(fail->detail, sizeof fail->detail, "out of host memory");
     return -1;
   }
+  gc->ag = ag;
+  gc->backwards = &stats->backwards;
   rc_gen_init(g, rt, dev, conform_robust_seed(seed, info->name));
+  if (tw.g) rc_gen_init(tw.g, oracle, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
   int ok = 1;
   for (int32_t k = 0; k < calls && ok; k++) {
-    tabi_value args[RC_MAX_ARGS], outs[RC_MAX_OUTS];
+    tabi_value args[RC_MAX_ARGS], outs[RC_MAX_OUTS], targs[RC_MAX_ARGS];
+    uint64_t mem0 = in_use(rt, dev);
     rc_gen_begin_call(g);
     for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, arg_at(info, a));
+    if (tw.g) {
+      rc_gen_begin_call(tw.g);
+      for (int32_t a = 0; a < info->nargs; a++) targs[a] = rc_gen_arg(tw.g, a, arg_at(info, a));
+    }
     rc_describe(args, info->nargs, desc, CONFORM_ROBUST_DESC_MAX);
     if (mark) mark(user, k, desc);
+    if (ag) ok = grad_before(g, gc, args, info->nargs, k, info->name, desc, fail);
     /* what the call may not write: arguments not marked (a!), and read-only tensors */
     int ns = 0;
     for (int32_t a = 0; a < info->nargs && ok; a++) {
@@ -173,23 +434,63 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_op op, int32_t calls,
     for (int i = 0; i < RC_MAX_OUTS; i++) outs[i] = tabi_none();
     uint64_t guards0 = tabi_runtime_guard_violations(rt);
     if (ok) {
+      int32_t was = ag ? ag->set_grad_enabled(ag->ctx, gc->grad_on) : 0;
       tabi_status st = tabi_call(rt, op, args, info->nargs, outs, nouts);
+      if (ag) ag->set_grad_enabled(ag->ctx, was);
       stats->calls++;
       if (st >= 0 && st < TABI_STATUS_COUNT) stats->by_status[st]++;
       ok = check_call(rt, info, base, k, st, outs, before, ns, desc, fail);
+      if (ok && tw.g && st == TABI_OK) ok = twin_agrees(&tw, info, nouts, targs, k, desc, fail);
+      if (ok && ag && st == TABI_OK) {
+        ok = grad_outputs(gc, outs, k, info->name, desc, fail) &&
+             grad_backward(rt, g, gc, k, info->name, desc, fail);
+        for (int i = 0; i < ns && ok; i++)
+          if (!same(rt, &before[i]))
+            ok = failed(fail, k, CONFORM_K_MUTATED, info->name, desc,
+                        "backward changed an input it may not write");
+      }
     }
     for (int i = 0; i < ns; i++) free(before[i].bytes);
     for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&outs[i]);
     rc_gen_release(g);
-    /* every storage of the call is freed by now: a damaged red zone counts */
+    if (tw.g) rc_gen_release(tw.g);
+    /* every storage of the call is freed by now: a damaged red zone counts,
+       and so does memory still in use (a kernel's temporary, or a graph that
+       outlives its tensors) */
     if (ok && tabi_runtime_guard_violations(rt) != guards0)
       ok = failed(fail, k, CONFORM_K_GUARD, info->name, desc,
                   "a storage of the call had a damaged red zone when freed (a write past a tensor)");
+    uint64_t mem1 = in_use(rt, dev);
+    if (ok && mem1 != mem0)
+      ok = failed(fail, k, CONFORM_K_LEAK, info->name, desc,
+                  "%lld bytes of tensor memory still in use after every tensor of the call was released",
+                  (long long)(mem1 - mem0));
   }
   free(g);
   free(desc);
   free(before);
+  free(gc);
+  free(tw.g);
   return ok;
+}
+
+int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi_op op, int32_t calls,
+                      uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+                      conform_robust_failure *fail) {
+  return robust_calls(rt, dev, oracle, NULL, op, calls, seed, mark, user, stats, fail);
+}
+
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_op op, int32_t calls,
+                           uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+                           conform_robust_failure *fail) {
+  if (!ag) {
+    memset(stats, 0, sizeof *stats);
+    memset(fail, 0, sizeof *fail);
+    fail->call = -1;
+    snprintf(fail->detail, sizeof fail->detail, "no autograd API");
+    return -1;
+  }
+  return robust_calls(rt, (DLDevice){kDLCPU, 0}, NULL, ag, op, calls, seed, mark, user, stats, fail);
 }
 
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap) {

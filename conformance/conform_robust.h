@@ -12,7 +12,14 @@
  *   - no input it may not write changes (arguments not marked `(a!)`, and
  *     read-only tensors even where they are), whether accepted or refused;
  *   - an accepted call's outputs are readable and their red zones intact, and
- *     no storage freed after the call had a damaged red zone.
+ *     no storage freed after the call had a damaged red zone;
+ *   - with an oracle (a runtime holding the reference), what it refuses must
+ *     be refused: the same call is drawn a second time there, tensors on the
+ *     CPU, and an accepted call the reference refuses (out of memory aside) is
+ *     accepted-bad-input, with the reference's message;
+ *   - once every tensor of the call is released, the tensor memory in use is
+ *     what it was before it (a kernel that keeps a temporary, a graph that
+ *     outlives its tensors: kind leaked-memory).
  * Crashes and hangs are the caller's to catch (`tabi conform` runs each op in
  * a child process; random_calls sets an alarm); `mark` tells it which call is
  * in flight. Not installed: shared by the suite and its tests. */
@@ -21,11 +28,13 @@
 
 #include <stdint.h>
 
+#include <tabi/ext_autograd.h>
 #include <tabi/runtime.h>
 #include <tabi/tabi.h>
 
 typedef struct conform_robust_stats {
   int64_t calls;
+  int64_t backwards; /* through autograd: backward or grad_of calls that worked */
   int64_t by_status[TABI_STATUS_COUNT]; /* by status: [TABI_OK] accepted, the rest refused */
 } conform_robust_stats;
 
@@ -48,14 +57,38 @@ uint64_t conform_robust_seed(uint64_t seed, const char *op_name);
 /* Makes `calls` random calls of op on dev (tensors there, now and then on the
  * CPU) in rt, which should have been created with
  * TABI_RUNTIME_GUARD_ALLOCATIONS (without it red zones are not checked).
+ * oracle: NULL, or a runtime whose CPU backend is the reference (the
+ * acceptance check above; skipped for an op it does not have).
  * Stops at the first call that breaks a rule. Returns 1 when every call held,
  * 0 when one did not (*fail says which and how), -1 when the op cannot be
  * driven (more arguments than the generator handles, or an input could not
  * be read back; *fail says why, kind NULL for the former). stats counts the
  * calls made. */
-int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_op op, int32_t calls, uint64_t seed,
+int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi_op op, int32_t calls,
+                      uint64_t seed,
                       conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
                       conform_robust_failure *fail);
+
+/* The same calls through an autograd layer (ag, the "tabi.autograd" extension
+ * of a plugin loaded in rt above a CPU backend), on the CPU. Besides the rules
+ * above, for each call:
+ *   - no argument, a new tensor, carries autograd state yet; about half are
+ *     marked requires_grad, which must take for floating and complex dtypes
+ *     and be refused, with a message, for the others;
+ *   - grad mode is off for one call in eight: then no output requires grad;
+ *     with it on, no integer or bool output does;
+ *   - after most accepted calls with outputs requiring grad, a backward (into
+ *     .grad, or grad_of) with random grad_outputs of the outputs' shapes and
+ *     dtypes must work (TABI_ERR_UNIMPLEMENTED aside) and give each input a
+ *     gradient of its shape and dtype, or none; a grad_output of the wrong
+ *     shape, or none for an output of more than one element, must be refused;
+ *     a second backward (a quarter of the time) must work or refuse, never
+ *     touch a freed graph; and backward writes no input.
+ * Kinds as above, and gradcheck for a backward that refuses or gives a
+ * gradient of the wrong shape or dtype. Returns as conform_robust_op. */
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_op op, int32_t calls,
+                           uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+                           conform_robust_failure *fail);
 
 /* "TYPE 78, SHAPE 37": the refusals of stats, most frequent first. */
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap);

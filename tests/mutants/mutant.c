@@ -154,6 +154,24 @@ tabi_status mut_empty(const tabi_host_api *h, tabi_dtype d, int32_t ndim, const 
   return h->tensor_empty(h->ctx, cpu, d, ndim, shape, out);
 }
 
+/* Whether a finite Scalar fits dtype d (ATen refuses a Scalar that overflows
+ * the dtype it is cast to; infinities and NaN may go to a floating dtype). */
+static int scalar_fits(const tabi_value *v, tabi_dtype d) {
+  double x = tabi_value_as_double(v);
+  switch (d) {
+    case TABI_DTYPE_FLOAT16: return !isfinite(x) || fabs(x) <= 65504.0;
+    case TABI_DTYPE_BFLOAT16: return !isfinite(x) || fabs(x) <= 3.3895313892515355e38;
+    case TABI_DTYPE_FLOAT32: return !isfinite(x) || fabs(x) <= 3.4028234663852886e38;
+    case TABI_DTYPE_FLOAT64: case TABI_DTYPE_BOOL: return 1;
+    default: {
+      if (v->tag != TABI_TAG_INT) return 1;
+      int64_t i = v->u.i, bits = 8 * tabi_dtype_size(d);
+      if (d == TABI_DTYPE_UINT8) return i >= 0 && i <= 255;
+      return bits >= 64 || (i >= -((int64_t)1 << (bits - 1)) && i < ((int64_t)1 << (bits - 1)));
+    }
+  }
+}
+
 tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args, int has_alpha,
                        mut_binary_fn fn, mut_binary_ifn ifn, tabi_value *outs) {
   tabi_tensor *a = args[0].u.t;
@@ -162,9 +180,15 @@ tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args,
   tabi_dtype rt = mut_result_type(a, b, sc);
   tabi_status st = mut_check_real(h, op, "self", rt);
   if (st != TABI_OK) return st;
-  if (has_alpha && rt != TABI_DTYPE_BOOL && !tabi_dtype_is_floating(rt) &&
+  if (has_alpha && !tabi_dtype_is_floating(rt) &&
       args[2].tag == TABI_TAG_FLOAT)
     return TABI_ERR(h, TABI_ERR_TYPE, "%s: a float alpha needs a floating result", op);
+  if (has_alpha && rt != TABI_DTYPE_BOOL && args[2].tag == TABI_TAG_BOOL)
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a bool alpha needs a bool result", op);
+  if (has_alpha && args[2].tag == TABI_TAG_COMPLEX)
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a complex alpha needs a complex result", op);
+  if (has_alpha && !scalar_fits(&args[2], rt))
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'alpha' overflows %s", op, tabi_dtype_name(rt));
   int32_t nd = a->dl.ndim;
   int64_t shape[MUT_MAX_DIMS];
   if (b) {

@@ -6,12 +6,17 @@
  * calls both accepted and refused, so both paths ran), a kernel that changes
  * its input and one that writes past its output are caught with the right
  * kind and the call quoted, and a run is a function of the seed and the op's
- * name alone. */
+ * name alone. With the reference as oracle, a call it refuses must be refused
+ * (mut_lax_alpha passes without the oracle and fails with it); memory a call
+ * keeps is leaked-memory (mut_leak). Through the autograd plugin over the cpu
+ * backend, ops pass with backward passes run. */
 #include <stdio.h>
 #include <string.h>
 
 #include <tabi/runtime.h>
 #include <tabi/tabi.h>
+
+#include <tabi/ext_autograd.h>
 
 #include "check.h"
 #include "conform_int.h"
@@ -27,9 +32,17 @@ static void on_call(void *user, int32_t k, const char *desc) {
   m->n++;
 }
 
-/* Runs `calls` random calls of `op` on the mutant `name`; returns the runner's answer. */
-static int run(const char *name, const char *opname, int32_t calls, uint64_t seed, conform_robust_stats *st,
-               conform_robust_failure *f, marks *m) {
+static tabi_runtime *oracle_rt;
+
+/* mut_leak leaks on purpose; under LeakSanitizer (the sanitizer build) its
+ * allocations are not this test's leaks. */
+extern void __lsan_disable(void) __attribute__((weak));
+extern void __lsan_enable(void) __attribute__((weak));
+
+/* Runs `calls` random calls of `op` on the mutant `name` (against the
+ * reference when `oracle`); returns the runner's answer. */
+static int run_ex(const char *name, const char *opname, int32_t calls, uint64_t seed, int oracle,
+                  conform_robust_stats *st, conform_robust_failure *f, marks *m) {
   char path[1024];
   snprintf(path, sizeof path, "%s/libtabi_%s.so", TABI_MUTANT_DIR, name);
   tabi_runtime_options ro = {sizeof ro, TABI_RUNTIME_GUARD_ALLOCATIONS};
@@ -41,16 +54,58 @@ static int run(const char *name, const char *opname, int32_t calls, uint64_t see
   CHECK_OK(tabi_runtime_load_plugin(rt, path, NULL));
   if (tabi_op_find(rt, opname, &op) == TABI_OK) {
     *m = (marks){0, 1};
-    r = conform_robust_op(rt, (DLDevice){kDLCPU, 0}, op, calls, seed, on_call, m, st, f);
+    r = conform_robust_op(rt, (DLDevice){kDLCPU, 0}, oracle ? oracle_rt : NULL, op, calls, seed, on_call, m, st, f);
   }
   tabi_runtime_destroy(rt);
   return r;
+}
+static int run(const char *name, const char *opname, int32_t calls, uint64_t seed, conform_robust_stats *st,
+               conform_robust_failure *f, marks *m) {
+  return run_ex(name, opname, calls, seed, 0, st, f, m);
+}
+
+/* Random calls through the autograd plugin above the cpu backend. */
+static void grad_calls(void) {
+  static const char *plugins[3] = {"cpu", "decomp", "autograd"};
+  tabi_runtime_options ro = {sizeof ro, TABI_RUNTIME_GUARD_ALLOCATIONS};
+  tabi_runtime *rt = NULL;
+  CHECK_OK(tabi_runtime_create(&ro, &rt));
+  if (!rt) return;
+  for (int i = 0; i < 3; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/libtabi_%s.so", TABI_PLUGIN_DIR, plugins[i]);
+    CHECK_OK(tabi_runtime_load_plugin(rt, path, NULL));
+  }
+  const tabi_autograd_api *ag = NULL;
+  CHECK_OK(tabi_runtime_extension(rt, TABI_AUTOGRAD_EXTENSION, 1, (const void **)&ag));
+  /* abs: complex inputs need sgn (once refused); cat: legacy empties; scatter_add:
+     empty indices (once a wrong-shaped gradient); constant_pad_nd: INT64_MIN pads */
+  const char *ops[] = {"aten::mul.Tensor", "aten::abs", "aten::sum.dim_IntList", "aten::cat",
+                       "aten::scatter_add", "aten::constant_pad_nd"};
+  for (size_t i = 0; ag && i < sizeof ops / sizeof *ops; i++) {
+    tabi_op op;
+    CHECK_OK(tabi_op_find(rt, ops[i], &op));
+    conform_robust_stats st;
+    conform_robust_failure f;
+    marks m = {0, 1};
+    int r = conform_robust_grad_op(rt, ag, op, 400, 3, on_call, &m, &st, &f);
+    CHECK_MSG(r == 1, "autograd %s: %d: call %d: %s %s", ops[i], r, (int)f.call, f.kind ? f.kind : "", f.detail);
+    CHECK_MSG(st.backwards > 0 && st.by_status[TABI_OK] > st.backwards / 2, "autograd %s: %lld accepted, %lld backward",
+              ops[i], (long long)st.by_status[TABI_OK], (long long)st.backwards);
+  }
+  CHECK(conform_robust_grad_op(rt, NULL, 0, 10, 0, NULL, NULL, &(conform_robust_stats){0},
+                               &(conform_robust_failure){0}) == -1);
+  tabi_runtime_destroy(rt);
 }
 
 int main(void) {
   conform_robust_stats st, st2;
   conform_robust_failure f, f2;
   marks m;
+  char ref[1024];
+  snprintf(ref, sizeof ref, "%s/libtabi_reference.so", TABI_PLUGIN_DIR);
+  CHECK_OK(tabi_runtime_create(NULL, &oracle_rt));
+  CHECK_OK(tabi_runtime_load_plugin(oracle_rt, ref, NULL));
   /* The correct plugin: every call holds, some accepted, some refused. */
   const char *good[] = {"aten::add.Tensor", "aten::mul.Tensor", "aten::maximum", "aten::neg", "aten::permute"};
   for (int i = 0; i < 5; i++) {
@@ -60,7 +115,23 @@ int main(void) {
     int64_t accepted = st.by_status[TABI_OK];
     CHECK_MSG(accepted > 0 && accepted < st.calls, "%s: %lld of %lld accepted", good[i], (long long)accepted,
               (long long)st.calls);
+    r = run_ex("mut_ok", good[i], 300, 7, 1, &st2, &f, &m);
+    CHECK_MSG(r == 1, "mut_ok %s against the reference: %d: %s %s", good[i], r, f.kind ? f.kind : "", f.detail);
   }
+  /* add that takes a bool alpha: only the oracle knows it must be refused */
+  CHECK(run("mut_lax_alpha", "aten::add.Tensor", 300, 7, &st, &f, &m) == 1);
+  CHECK(run_ex("mut_lax_alpha", "aten::add.Tensor", 300, 7, 1, &st, &f, &m) == 0);
+  CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_ACCEPTED) == 0 && strstr(f.detail, "the reference refuses") &&
+                strstr(f.detail, "alpha"),
+            "kind %s: %s", f.kind ? f.kind : "", f.detail);
+  /* bitwise_not that keeps its output when it refuses a dtype */
+  if (__lsan_disable) __lsan_disable();
+  int leak_r = run("mut_leak", "aten::bitwise_not", 300, 7, &st, &f, &m);
+  if (__lsan_enable) __lsan_enable();
+  CHECK(leak_r == 0);
+  CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_LEAK) == 0 && strstr(f.detail, "bytes of tensor memory"),
+            "kind %s: %s", f.kind ? f.kind : "", f.detail);
+  grad_calls();
   /* abs that works in place on its input */
   CHECK(run("mut_input_mutated", "aten::abs", 300, 7, &st, &f, &m) == 0);
   CHECK(f.kind && strcmp(f.kind, CONFORM_K_MUTATED) == 0);
@@ -89,5 +160,6 @@ int main(void) {
   st.by_status[TABI_ERR_TYPE] = 5;
   conform_robust_stats_str(&st, buf, sizeof buf);
   CHECK_MSG(strcmp(buf, "TABI_ERR_TYPE 5, TABI_ERR_SHAPE 3") == 0, "got '%s'", buf);
+  tabi_runtime_destroy(oracle_rt);
   return check_report();
 }

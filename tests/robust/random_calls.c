@@ -4,8 +4,8 @@
  *   random_calls PLUGIN[,PLUGIN...] [--calls N] [--seed S] [--ops SUBSTR] [--timeout SEC]
  *
  * The random calls of `tabi conform` (conformance/conform_robust.h says what
- * they are and what each must hold to), without the samples, the reference or
- * the child processes: a fast run of many calls that ctest can afford in both
+ * they are and what each must hold to; the reference, when found, is the
+ * oracle of what must be refused), without the samples or the child processes: a fast run of many calls that ctest can afford in both
  * builds. A call that does not return within --timeout seconds (default 30)
  * stops the run with its arguments; under the sanitizers (the test command's
  * second build) so does a memory error or undefined behaviour. A failure
@@ -108,6 +108,13 @@ int main(int argc, char **argv) {
     tabi_runtime_destroy(rt);
     return 77;
   }
+  /* the oracle: what the reference refuses, the plugin must refuse */
+  tabi_runtime *oracle = NULL;
+  if (tabi_runtime_create(NULL, &oracle) != TABI_OK || tabi_runtime_load_plugin(oracle, "reference", NULL) != TABI_OK) {
+    printf("random_calls: no reference plugin (%s): calls are not checked against it\n", tabi_last_error());
+    tabi_runtime_destroy(oracle);
+    oracle = NULL;
+  }
   signal(SIGALRM, on_alarm);
   long calls = 0, by_status[TABI_STATUS_COUNT] = {0};
   int nops = tabi_op_count(rt), tested = 0;
@@ -119,7 +126,7 @@ int main(int argc, char **argv) {
     hang_ctx h = {info->name, o.timeout, o.seed};
     conform_robust_stats st;
     conform_robust_failure f;
-    int r = conform_robust_op(rt, dev, op, o.calls, o.seed, on_call, &h, &st, &f);
+    int r = conform_robust_op(rt, dev, oracle, op, o.calls, o.seed, on_call, &h, &st, &f);
     alarm(0);
     calls += st.calls;
     for (int s = 0; s < TABI_STATUS_COUNT; s++) by_status[s] += st.by_status[s];
@@ -133,6 +140,7 @@ int main(int argc, char **argv) {
   for (int s = 1; s < TABI_STATUS_COUNT; s++)
     if (by_status[s]) printf(" %s %ld", tabi_status_name(s), by_status[s]);
   printf("\n");
+  tabi_runtime_destroy(oracle);
   tabi_runtime_destroy(rt);
   return check_report();
 }
