@@ -124,26 +124,32 @@ void conform_feature_group(conform_ctx *c, const conform_group *g) {
   feature_sink k = {c, "", "", 0};
   if (g->type == CONFORM_G_GRAD) {
     k.kind = CONFORM_K_GRADCHECK;
-    k.dtype = "float64";
-    conform_progress(c, g->name, k.dtype, "(loading cpu, decomp, autograd)");
+    /* float64, then complex128 (complex gradients: conform_grad.h) */
+    static const tabi_dtype dts[2] = {TABI_DTYPE_FLOAT64, TABI_DTYPE_COMPLEX128};
     conform_grad_options o;
-    conform_grad_options_init(&o);
-    o.backend = "cpu";
-    o.fallback = reference_of(c);
-    o.autograd = c->opt->plugin;
-    o.op_exact = g->name;
-    o.seed = c->opt->seed;
-    o.log = devnull;
-    o.missing_is_skip = 1;
-    conform_grad_result res;
-    tabi_status st = conform_gradcheck_plugin(&o, on_grad_case, &k, &res);
-    if (st != TABI_OK)
-      conform_emit(c, CONFORM_ST_FAIL, g->name, k.dtype, "(setup)", CONFORM_K_GRADCHECK,
-                   "cannot run gradcheck (backend cpu or %s, autograd %s): %s", o.fallback,
-                   c->opt->plugin, tabi_last_error());
-    else if (k.cases == 0)
-      conform_emit(c, CONFORM_ST_SKIP, g->name, k.dtype, "", "",
-                   "skipped: no float64 sample to gradcheck");
+    for (int d = 0; d < 2; d++) {
+      k.dtype = tabi_dtype_name(dts[d]);
+      k.cases = 0;
+      conform_progress(c, g->name, k.dtype, "(loading cpu, decomp, autograd)");
+      conform_grad_options_init(&o);
+      o.backend = "cpu";
+      o.fallback = reference_of(c);
+      o.autograd = c->opt->plugin;
+      o.op_exact = g->name;
+      o.seed = c->opt->seed;
+      o.log = devnull;
+      o.missing_is_skip = 1;
+      o.dtype = dts[d];
+      conform_grad_result res;
+      tabi_status st = conform_gradcheck_plugin(&o, on_grad_case, &k, &res);
+      if (st != TABI_OK)
+        conform_emit(c, CONFORM_ST_FAIL, g->name, k.dtype, "(setup)", CONFORM_K_GRADCHECK,
+                     "cannot run gradcheck (backend cpu or %s, autograd %s): %s", o.fallback,
+                     c->opt->plugin, tabi_last_error());
+      else if (k.cases == 0 && d == 0) /* complex samples are for complex ops only */
+        conform_emit(c, CONFORM_ST_SKIP, g->name, k.dtype, "", "",
+                     "skipped: no float64 sample to gradcheck");
+    }
     if (c->opt->robust_calls >= 0) grad_random_calls(c, g, o.fallback);
   } else {
     int prof = g->type == CONFORM_G_PROFILER;

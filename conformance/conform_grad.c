@@ -45,8 +45,11 @@ typedef struct gcase {
   int32_t nroots;
 } gcase;
 
+/* doubles per element: 2 for complex128, else 1 */
+static int64_t parts(const tabi_tensor *t) { return tabi_tensor_dtype(t) == TABI_DTYPE_COMPLEX128 ? 2 : 1; }
+
 static int all_finite(gc *g, tabi_tensor *t, double **out_vals) {
-  int64_t n = tabi_tensor_numel(t);
+  int64_t n = tabi_tensor_numel(t) * parts(t);
   double *buf = malloc(sizeof(double) * (size_t)(n ? n : 1));
   if (!buf) return 0;
   if (tabi_tensor_to_host(g->rt, t, buf, (uint64_t)n * 8) != TABI_OK) { free(buf); return 0; }
@@ -66,7 +69,10 @@ static tabi_tensor *copy_contig(gc *g, tabi_tensor *t) {
   return c;
 }
 
-static int is_f64(const tabi_tensor *t) { return t && tabi_tensor_dtype(t) == TABI_DTYPE_FLOAT64; }
+/* float64 and complex128 tensors take part (inputs perturbed, outputs in L). */
+static int is_f64(const tabi_tensor *t) {
+  return t && (tabi_tensor_dtype(t) == TABI_DTYPE_FLOAT64 || tabi_tensor_dtype(t) == TABI_DTYPE_COMPLEX128);
+}
 
 static void case_free(gcase *k) {
   for (int32_t i = 0; i < k->nin; i++) tabi_tensor_release(k->in[i]);
@@ -129,7 +135,8 @@ static tabi_status dot_forward(gc *g, tabi_op op, const tabi_op_info *info, cons
     for (int64_t e = 0; e < n; e++) {
       if (!is_f64(ts[e]) || vi >= GC_MAX_OUT) continue;
       tabi_tensor *v = k->v[vi++];
-      int64_t m = tabi_tensor_numel(ts[e]);
+      /* Re(conj(v) y) for complex: the parts' products summed */
+      int64_t m = tabi_tensor_numel(ts[e]) * parts(ts[e]);
       double *y = malloc(sizeof(double) * (size_t)(m ? m : 1));
       if (!y) { st = TABI_ERR_OUT_OF_MEMORY; break; }
       tabi_tensor_to_host(g->rt, ts[e], y, (uint64_t)m * 8);
@@ -149,7 +156,8 @@ static void report(gc *g, conform_grad_case_fn fn, void *user, const char *op, c
   else if (status == CONFORM_GRAD_FAIL) res->failed++;
   else res->skipped++;
   if (status == CONFORM_GRAD_FAIL)
-    fprintf(g->opt->log ? g->opt->log : stderr, "FAIL %s [float64] %s: gradcheck: %s\n", op, sample, msg);
+    fprintf(g->opt->log ? g->opt->log : stderr, "FAIL %s [%s] %s: gradcheck: %s\n", op,
+            g->opt->dtype == TABI_DTYPE_COMPLEX128 ? "complex128" : "float64", sample, msg);
   if (fn) fn(user, op, sample, status, msg);
 }
 
@@ -181,7 +189,7 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
   }
   gcase k;
   int32_t result = CONFORM_GRAD_SKIP;
-  snprintf(msg, msgn, "no float64 input");
+  snprintf(msg, msgn, "no float64 or complex128 input");
   if (!case_setup(g, info, s, &k) || k.nin == 0) goto done;
   for (int32_t i = 0; i < k.nin; i++)
     if (!all_finite(g, k.in[i], NULL)) { snprintf(msg, msgn, "non-finite input"); goto done; }
@@ -203,14 +211,14 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
       if (!is_f64(ts[e]) || nv >= GC_MAX_OUT) continue;
       if (!all_finite(g, ts[e], NULL)) { snprintf(msg, msgn, "non-finite output"); goto done; }
       tabi_tensor *v = NULL;
-      if (tabi_tensor_empty(g->rt, ts[e]->dl.device, TABI_DTYPE_FLOAT64, ts[e]->dl.ndim,
+      if (tabi_tensor_empty(g->rt, ts[e]->dl.device, tabi_tensor_dtype(ts[e]), ts[e]->dl.ndim,
                             ts[e]->dl.shape, &v) != TABI_OK)
         goto done;
       /* An output that does not require grad (a norm's mean/rstd) is left out
        * of <v, f>: its v is zero. */
       int rg = g->ag->requires_grad(g->ag->ctx, ts[e]);
       double *vv = (double *)tabi_tensor_data(v);
-      for (int64_t j = 0; j < tabi_tensor_numel(v); j++) vv[j] = rg ? gc_rand(g) : 0.0;
+      for (int64_t j = 0; j < tabi_tensor_numel(v) * parts(v); j++) vv[j] = rg ? gc_rand(g) : 0.0;
       k.v[nv++] = v;
       if (rg) {
         k.root_v[k.nroots] = nv - 1;
@@ -218,7 +226,7 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
       }
     }
   }
-  if (nv == 0) { snprintf(msg, msgn, "no float64 output"); goto done; }
+  if (nv == 0) { snprintf(msg, msgn, "no float64 or complex128 output"); goto done; }
   /* Analytic: J^T v, one backward over the roots that require grad. */
   tabi_tensor *an[GC_MAX_IN] = {0};
   if (k.nroots > 0) {
@@ -241,13 +249,16 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
     result = CONFORM_GRAD_FAIL;
   }
   for (int32_t i = 0; i < k.nin && result == CONFORM_GRAD_PASS; i++) {
-    int64_t n = tabi_tensor_numel(k.in[i]);
+    /* a complex input's real and imaginary parts are perturbed one by one:
+       n counts doubles, and element e of the gradient is ag_vals[e] likewise */
+    int64_t n = tabi_tensor_numel(k.in[i]) * parts(k.in[i]);
     double *ag_vals = NULL;
     if (an[i]) {
       ag_vals = malloc(sizeof(double) * (size_t)(n ? n : 1));
       tabi_tensor *ac = copy_contig(g, an[i]);
-      if (!ag_vals || !ac || tabi_tensor_dtype(ac) != TABI_DTYPE_FLOAT64 ||
-          tabi_tensor_numel(ac) != n || tabi_tensor_to_host(g->rt, ac, ag_vals, (uint64_t)n * 8) != TABI_OK) {
+      if (!ag_vals || !ac || tabi_tensor_dtype(ac) != tabi_tensor_dtype(k.in[i]) ||
+          tabi_tensor_numel(ac) * parts(ac) != n ||
+          tabi_tensor_to_host(g->rt, ac, ag_vals, (uint64_t)n * 8) != TABI_OK) {
         snprintf(msg, msgn, "input %d: the gradient has the wrong shape or dtype", (int)i);
         result = CONFORM_GRAD_FAIL;
       }
@@ -268,8 +279,12 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
       if (!isfinite(num) || fabs(fwd - bwd) > 1e-2 * (1.0 + fabs(fwd) + fabs(bwd))) continue;
       double a = ag_vals ? ag_vals[e] : 0.0;
       if (!(fabs(a - num) <= g->atol + g->rtol * fabs(num))) {
-        snprintf(msg, msgn, "input %d element %lld: analytic %.10g, numeric %.10g", (int)i,
-                 (long long)e, a, num);
+        if (parts(k.in[i]) == 2)
+          snprintf(msg, msgn, "input %d element %lld (%s part): analytic %.10g, numeric %.10g", (int)i,
+                   (long long)(e / 2), e % 2 ? "imaginary" : "real", a, num);
+        else
+          snprintf(msg, msgn, "input %d element %lld: analytic %.10g, numeric %.10g", (int)i, (long long)e, a,
+                   num);
         result = CONFORM_GRAD_FAIL;
       }
     }
@@ -321,7 +336,8 @@ tabi_status conform_gradcheck_plugin(const conform_grad_options *opt, conform_gr
     if (opt->op_exact && strcmp(info->name, opt->op_exact) != 0) continue;
     conform_sample_list list = {0};
     int32_t known = 0;
-    conform_samples_generate(g.rt, info, TABI_DTYPE_FLOAT64, opt->seed, &list, &known);
+    conform_samples_generate(g.rt, info, opt->dtype == TABI_DTYPE_COMPLEX128 ? TABI_DTYPE_COMPLEX128 : TABI_DTYPE_FLOAT64,
+                             opt->seed, &list, &known);
     int32_t p0 = res->passed, f0 = res->failed, n = 0;
     for (int32_t i = 0; i < list.count && n < max_samples; i++) {
       int32_t r = check_sample(&g, op, info, &list.items[i], msg, sizeof msg);

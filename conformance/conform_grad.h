@@ -9,6 +9,13 @@
  * gradcheck's tolerances (eps 1e-6, atol 1e-5, rtol 1e-3: spec/tolerances.md).
  * A random v checks every Jacobian entry at once with probability one.
  *
+ * Complex (options->dtype TABI_DTYPE_COMPLEX128): the loss is
+ * L = sum Re(conj(v) f(x)) over complex outputs (v f(x) over real ones), and
+ * the gradient of a complex input is dL/dRe x + i dL/dIm x, PyTorch's
+ * convention (grad * conj(f'(z)) for a holomorphic f); each part is compared
+ * with central differences of its own. Inputs and outputs of float64 and
+ * complex128 take part in both modes.
+ *
  * Skipped: samples expected to error, random ops, uninitialized outputs, samples
  * with ties (CONFORM_TIES: the derivative is one-sided there), non-finite
  * inputs or outputs, samples without a float64 input and output; and single
@@ -42,6 +49,8 @@ typedef struct conform_grad_options {
                               (`tabi conform` runs one op per isolated group) */
   int32_t missing_is_skip; /* 1: a derivative that is not implemented (backward returns
                               TABI_ERR_UNIMPLEMENTED) is CONFORM_GRAD_MISSING, not FAIL */
+  tabi_dtype dtype;        /* the samples' dtype: TABI_DTYPE_FLOAT64 (0 means it too) or
+                              TABI_DTYPE_COMPLEX128 (complex gradients, below) */
 } conform_grad_options;
 
 typedef struct conform_grad_result {

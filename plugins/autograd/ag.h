@@ -62,7 +62,8 @@ typedef tabi_tensor *T;
   X(REAL, "prims::real") X(IMAG, "prims::imag") X(FFT_C2C, "prims::fft_c2c")       \
   X(FFT_R2C, "prims::fft_r2c") X(FFT_C2R, "prims::fft_c2r")                       \
   X(AFFT_R2C, "aten::_fft_r2c") X(AFFT_C2R, "aten::_fft_c2r") X(NES, "aten::ne.Scalar")        \
-  X(ANY, "aten::any") X(LOCAL_SCALAR, "aten::_local_scalar_dense")
+  X(ANY, "aten::any") X(LOCAL_SCALAR, "aten::_local_scalar_dense")                \
+  X(CONJ, "prims::conj_physical")
 
 enum {
 #define AG_ENUM(id, name) AG_OP_##id,
@@ -238,6 +239,12 @@ T ag_full_like(ag_fctx *c, T like, double v);
 T ag_zeros(ag_fctx *c, const ag_tmeta *m);
 T ag_zeros_shape(ag_fctx *c, T like, int32_t ndim, const int64_t *shape);
 T ag_to_dtype(ag_fctx *c, T a, tabi_dtype dtype);
+/* conj(a) for a complex a; a itself otherwise. Complex gradients follow
+ * PyTorch: grad_in = grad_out * conj(f'(z)) for a holomorphic f, so every
+ * derivative factor a formula multiplies by goes through this. */
+T ag_conj(ag_fctx *c, T a);
+/* a * conj(s) for a Scalar s (a complex one stays complex); NONE counts as 1. */
+T ag_muls_conj(ag_fctx *c, T a, const tabi_value *s);
 T ag_sum(ag_fctx *c, T a, const int64_t *dims, int32_t ndims, int32_t keepdim); /* ndims<0: all */
 T ag_reshape(ag_fctx *c, T a, int32_t ndim, const int64_t *shape);
 T ag_expand(ag_fctx *c, T a, int32_t ndim, const int64_t *shape);

@@ -25,23 +25,26 @@
 #define IN_NDIM(i) (IN_META(i)->ndim)
 #define IN_SHAPE(i) ag_tmeta_shape(IN_META(i))
 
+/* Complex matrices take the conjugate transpose (mH), as ATen's mm_mat1_backward. */
+static T mh(ag_fctx *c, T a) { return ag_conj(c, ag_transpose2(c, a)); }
+
 F(f_mm) {
-  if (NEEDA(0)) GINA(0, B(MM, G(0), ag_transpose2(c, A(1))));
-  if (NEEDA(1)) GINA(1, B(MM, ag_transpose2(c, A(0)), G(0)));
+  if (NEEDA(0)) GINA(0, B(MM, G(0), mh(c, A(1))));
+  if (NEEDA(1)) GINA(1, B(MM, mh(c, A(0)), G(0)));
   return c->status;
 }
 
 F(f_bmm) {
-  if (NEEDA(0)) GINA(0, B(BMM, G(0), ag_transpose2(c, A(1))));
-  if (NEEDA(1)) GINA(1, B(BMM, ag_transpose2(c, A(0)), G(0)));
+  if (NEEDA(0)) GINA(0, B(BMM, G(0), mh(c, A(1))));
+  if (NEEDA(1)) GINA(1, B(BMM, mh(c, A(0)), G(0)));
   return c->status;
 }
 
 F(f_addmm) {
-  double beta = ag_arg_f(c, 3), alpha = ag_arg_f(c, 4);
-  if (NEEDA(0)) GINA(0, beta == 1.0 ? G(0) : ag_muls(c, G(0), beta));
-  if (NEEDA(1)) GINA(1, ag_muls(c, B(MM, G(0), ag_transpose2(c, A(2))), alpha));
-  if (NEEDA(2)) GINA(2, ag_muls(c, B(MM, ag_transpose2(c, A(1)), G(0)), alpha));
+  const tabi_value *beta = &c->args[3], *alpha = &c->args[4];
+  if (NEEDA(0)) GINA(0, ag_muls_conj(c, G(0), beta));
+  if (NEEDA(1)) GINA(1, ag_muls_conj(c, B(MM, G(0), mh(c, A(2))), alpha));
+  if (NEEDA(2)) GINA(2, ag_muls_conj(c, B(MM, mh(c, A(1)), G(0)), alpha));
   return c->status;
 }
 

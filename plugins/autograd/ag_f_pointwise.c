@@ -17,19 +17,23 @@
 #define WHERE(p, a, b) ag_where(c, (p), (a), (b))
 #define Z(like) ag_zero_s(c, (like))
 #define SQ(a) MUL((a), (a))
+#define CONJ(a) ag_conj(c, (a))
+#define TV(t) tabi_tensor_value(t)
 
 static const double k_pi = 3.14159265358979323846;
 static const double k_ln2 = 0.69314718055994530942;
 static const double k_ln10 = 2.30258509299404568402;
 
-/* grad * d for the one tensor input (arg 0). */
+/* grad * conj(d) for the one tensor input (arg 0): d = f'(x), conjugated for
+ * a complex x (PyTorch's convention for holomorphic f; a no-op for real x). */
 static tabi_status unary(ag_fctx *c, T d) {
-  if (NEEDA(0)) GINA(0, MUL(G(0), d));
+  if (NEEDA(0)) GINA(0, MUL(G(0), CONJ(d)));
   return c->status;
 }
 
 F(f_identity) { if (NEEDA(0)) GINA(0, G(0)); return c->status; }
 F(f_zero) { if (NEEDA(0)) GINA(0, ag_zeros_like(c, G(0))); return c->status; }
+F(f_conj) { if (NEEDA(0)) GINA(0, CONJ(G(0))); return c->status; }
 F(f_neg) { if (NEEDA(0)) GINA(0, U(NEG, G(0))); return c->status; }
 /* abs: sign(x), and for complex z the gradient is g * sgn(z) = g z / |z| (0 at
  * 0; not conjugated: abs is not holomorphic), as ATen's abs_backward. */
@@ -57,14 +61,14 @@ F(f_tanh) { return unary(c, U(NEG, ADDS(SQ(OUT(0)), -1.0))); }
 F(f_exp) { return unary(c, OUT(0)); }
 F(f_exp2) { return unary(c, MULS(OUT(0), k_ln2)); }
 F(f_expm1) { return unary(c, ADDS(OUT(0), 1.0)); }
-F(f_log) { if (NEEDA(0)) GINA(0, DIV(G(0), A(0))); return c->status; }
-F(f_log10) { if (NEEDA(0)) GINA(0, DIV(G(0), MULS(A(0), k_ln10))); return c->status; }
-F(f_log2) { if (NEEDA(0)) GINA(0, DIV(G(0), MULS(A(0), k_ln2))); return c->status; }
-F(f_log1p) { if (NEEDA(0)) GINA(0, DIV(G(0), ADDS(A(0), 1.0))); return c->status; }
+F(f_log) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(A(0)))); return c->status; }
+F(f_log10) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(MULS(A(0), k_ln10)))); return c->status; }
+F(f_log2) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(MULS(A(0), k_ln2)))); return c->status; }
+F(f_log1p) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(ADDS(A(0), 1.0)))); return c->status; }
 F(f_reciprocal) { return unary(c, U(NEG, SQ(OUT(0)))); }
 F(f_rsqrt) { return unary(c, MULS(MUL(OUT(0), SQ(OUT(0))), -0.5)); }
-F(f_sqrt) { if (NEEDA(0)) GINA(0, DIV(G(0), MULS(OUT(0), 2.0))); return c->status; }
-F(f_cbrt) { if (NEEDA(0)) GINA(0, DIV(G(0), MULS(SQ(OUT(0)), 3.0))); return c->status; }
+F(f_sqrt) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(MULS(OUT(0), 2.0)))); return c->status; }
+F(f_cbrt) { if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(MULS(SQ(OUT(0)), 3.0)))); return c->status; }
 F(f_sigmoid) { return unary(c, MUL(OUT(0), U(NEG, ADDS(OUT(0), -1.0)))); }
 F(f_erf) { return unary(c, MULS(U(EXP, U(NEG, SQ(A(0)))), 2.0 / sqrt(k_pi))); }
 F(f_erfc) { return unary(c, MULS(U(EXP, U(NEG, SQ(A(0)))), -2.0 / sqrt(k_pi))); }
@@ -138,17 +142,15 @@ F(f_gelu) {
 
 /* --- binary ------------------------------------------------------------------- */
 
-static double alpha_at(ag_fctx *c, int32_t i) { return ag_arg_none(c, i) ? 1.0 : ag_arg_f(c, i); }
-
 F(f_add) {
   if (NEEDA(0)) GINA(0, G(0));
-  if (NEEDA(1)) { double a = alpha_at(c, 2); GINA(1, a == 1.0 ? G(0) : MULS(G(0), a)); }
+  if (NEEDA(1)) GINA(1, ag_muls_conj(c, G(0), &c->args[2]));
   return c->status;
 }
 
 F(f_sub) {
   if (NEEDA(0)) GINA(0, G(0));
-  if (NEEDA(1)) GINA(1, MULS(G(0), -alpha_at(c, 2)));
+  if (NEEDA(1)) GINA(1, U(NEG, ag_muls_conj(c, G(0), &c->args[2])));
   return c->status;
 }
 
@@ -156,8 +158,8 @@ F(f_prims_add) { if (NEEDA(0)) GINA(0, G(0)); if (NEEDA(1)) GINA(1, G(0)); retur
 F(f_prims_sub) { if (NEEDA(0)) GINA(0, G(0)); if (NEEDA(1)) GINA(1, U(NEG, G(0))); return c->status; }
 
 F(f_mul) {
-  if (NEEDA(0)) GINA(0, MUL(G(0), A(1)));
-  if (NEEDA(1)) GINA(1, MUL(G(0), A(0)));
+  if (NEEDA(0)) GINA(0, MUL(G(0), CONJ(A(1))));
+  if (NEEDA(1)) GINA(1, MUL(G(0), CONJ(A(0))));
   return c->status;
 }
 
@@ -183,8 +185,8 @@ F(f_mul_scalar) { return scalar_back(c, 0); }
 F(f_div_scalar) { return scalar_back(c, 1); }
 
 F(f_div) {
-  if (NEEDA(0)) GINA(0, DIV(G(0), A(1)));
-  if (NEEDA(1)) GINA(1, U(NEG, DIV(MUL(G(0), A(0)), SQ(A(1)))));
+  if (NEEDA(0)) GINA(0, DIV(G(0), CONJ(A(1))));
+  if (NEEDA(1)) GINA(1, U(NEG, MUL(G(0), CONJ(DIV(A(0), SQ(A(1)))))));
   return c->status;
 }
 
@@ -252,8 +254,15 @@ F(f_fmin) { return fminmax(c, 0); }
 
 /* pow(self, exponent) for self: where(exponent == 0, 0, g * e * self^(e-1)). */
 F(f_pow_ts) {
-  double e = ag_arg_f(c, 1);
+  const tabi_value *ev = &c->args[1];
   if (!NEEDA(0)) return c->status;
+  if (ev->tag == TABI_TAG_COMPLEX && ev->u.c[1] != 0.0) { /* e * x^(e - 1), complex e */
+    tabi_value p[2] = {TV(A(0)), tabi_complex(ev->u.c[0] - 1.0, ev->u.c[1])};
+    T xp = ag_call_t(c, AG_OP_POWTS, p, 2);
+    tabi_value m[2] = {TV(xp), *ev};
+    return unary(c, xp ? ag_call_t(c, AG_OP_MULS, m, 2) : NULL);
+  }
+  double e = ag_arg_f(c, 1);
   if (e == 0.0) return f_zero(c);
   return unary(c, MULS(ag_bs(c, AG_OP_POWTS, A(0), e - 1.0), e));
 }
@@ -268,11 +277,11 @@ F(f_pow_tt) {
   T s = A(0), e = A(1), g = G(0);
   if (NEEDA(0)) {
     T d = MUL(e, B(POWTT, s, ag_adds(c, e, -1.0)));
-    GINA(0, WHERE(ag_bs(c, AG_OP_EQS, e, 0.0), Z(g), MUL(g, d)));
+    GINA(0, WHERE(ag_bs(c, AG_OP_EQS, e, 0.0), Z(g), MUL(g, CONJ(d))));
   }
   if (NEEDA(1)) {
     T cond = B(LAND, ag_bs(c, AG_OP_EQS, s, 0.0), ge0(c, e));
-    GINA(1, WHERE(cond, Z(g), MUL(g, MUL(OUT(0), U(LOG, s)))));
+    GINA(1, WHERE(cond, Z(g), MUL(g, CONJ(MUL(OUT(0), U(LOG, s))))));
   }
   return c->status;
 }
@@ -280,6 +289,19 @@ F(f_pow_tt) {
 F(f_pow_scalar_base) {
   double base = ag_arg_f(c, 0);
   if (!NEEDA(1)) return c->status;
+  const tabi_value *bv = &c->args[0];
+  T out = OUT(0);
+  if (out && tabi_dtype_is_complex(tabi_tensor_dtype(out))) {
+    /* d/de b^e = b^e log(b), the complex log (a negative or complex base) */
+    double br = bv->tag == TABI_TAG_COMPLEX ? bv->u.c[0] : base, bi = bv->tag == TABI_TAG_COMPLEX ? bv->u.c[1] : 0.0;
+    if (br == 0.0 && bi == 0.0) {
+      GINA(1, WHERE(ge0(c, A(1)), Z(G(0)), ag_muls(c, G(0), NAN)));
+      return c->status;
+    }
+    tabi_value m[2] = {tabi_tensor_value(out), tabi_complex(log(hypot(br, bi)), atan2(bi, br))};
+    GINA(1, MUL(G(0), CONJ(ag_call_t(c, AG_OP_MULS, m, 2))));
+    return c->status;
+  }
   if (base == 0.0) {
     T cond = ge0(c, A(1));
     GINA(1, WHERE(cond, Z(G(0)), MUL(G(0), MULS(OUT(0), log(base)))));
@@ -376,8 +398,8 @@ const ag_formula ag_formulas_pointwise[] = {
     {"aten::elu", f_elu, 0, 0},
     {"aten::gelu", f_gelu, 0, 0},
     {"aten::clone", f_identity, 0, 0}, {"aten::alias", f_identity, 0, 0},
-    {"prims::view_of", f_identity, 0, 0}, {"prims::conj", f_identity, 0, 0},
-    {"prims::conj_physical", f_identity, 0, 0},
+    {"prims::view_of", f_identity, 0, 0}, {"prims::conj", f_conj, 0, 0},
+    {"prims::conj_physical", f_conj, 0, 0},
     {"aten::_to_copy", f_identity, 0, 0}, {"prims::convert_element_type", f_identity, 0, 0},
     {"prims::device_put", f_identity, 0, 0},
     {"aten::copy", f_copy, 0, 0}, {"prims::copy_to", f_copy, 0, 0},

@@ -170,7 +170,7 @@ static tabi_status prod_like(ag_fctx *c, const int64_t *dims, int32_t nd, int32_
   T at_zero = WHERE(ag_bs(c, AG_OP_EQS, cnt, 1.0), pn, Z(x));
   T other = WHERE(ag_bs(c, AG_OP_EQS, cnt, 0.0), DIV(pn, xz), Z(x));
   T g = ag_expand_reduced(c, G(0), IN_NDIM(0), IN_SHAPE(0), dims, nd, keep);
-  GINA(0, MUL(g, WHERE(iz, at_zero, other)));
+  GINA(0, MUL(g, ag_conj(c, WHERE(iz, at_zero, other))));
   return c->status;
 }
 F(f_prod) { return prod_like(c, NULL, -1, 0); }

@@ -383,7 +383,9 @@ static tabi_status scatter_prod_back(ag_fctx *c, int include_self) {
   if (NEEDA(0)) {
     T one = ag_adds(c, Z(x), 1.0);
     T mx = WHERE(ag_bs(c, AG_OP_EQS, x, 0.0), one, x);
-    T gs = ag_b(c, AG_OP_DIV, ag_b(c, AG_OP_MUL, g, scatter_prod(c, mx, A(3), include_self)), mx);
+    /* complex: the factors conjugated (grad * conj(d)) */
+    T gs = ag_b(c, AG_OP_DIV, ag_b(c, AG_OP_MUL, g, ag_conj(c, scatter_prod(c, mx, A(3), include_self))),
+                ag_conj(c, mx));
     GINA(0, include_self ? gs : mask_scattered(c, gs));
   }
   if (NEEDA(3)) {
@@ -411,8 +413,8 @@ static tabi_status scatter_prod_back(ag_fctx *c, int include_self) {
       }
     }
     T msr = scatter_prod(c, x, WHERE(single, one, src), include_self);
-    T at_zero = gather_g(c, ag_b(c, AG_OP_MUL, g, msr));
-    T other = ag_b(c, AG_OP_DIV, gather_g(c, ag_b(c, AG_OP_MUL, g, y)), WHERE(sz, one, src));
+    T at_zero = gather_g(c, ag_b(c, AG_OP_MUL, g, ag_conj(c, msr)));
+    T other = ag_b(c, AG_OP_DIV, gather_g(c, ag_b(c, AG_OP_MUL, g, ag_conj(c, y))), ag_conj(c, WHERE(sz, one, src)));
     GINA(3, pad_to_src(c, WHERE(single, at_zero, other)));
   }
   return c->status;

@@ -131,6 +131,21 @@ T ag_zeros(ag_fctx *c, const ag_tmeta *m) {
   return ag_call_t(c, AG_OP_FULL, args, 5);
 }
 
+T ag_conj(ag_fctx *c, T a) {
+  if (!a || !tabi_dtype_is_complex(tabi_tensor_dtype(a))) return a;
+  return ag_u(c, AG_OP_CONJ, a);
+}
+
+T ag_muls_conj(ag_fctx *c, T a, const tabi_value *s) {
+  if (s->tag == TABI_TAG_NONE || s->tag == TABI_TAG_DEFAULT) return a;
+  if (s->tag != TABI_TAG_COMPLEX) {
+    double v = s->tag == TABI_TAG_FLOAT ? s->u.f : (double)s->u.i;
+    return v == 1.0 ? a : ag_muls(c, a, v);
+  }
+  tabi_value args[2] = {tv(a), tabi_complex(s->u.c[0], -s->u.c[1])};
+  return ag_call_t(c, AG_OP_MULS, args, 2);
+}
+
 T ag_to_dtype(ag_fctx *c, T a, tabi_dtype dtype) {
   if (a && tabi_tensor_dtype(a) == dtype) return a;
   tabi_value args[2] = {tv(a), tabi_dtype_value(dtype)};
