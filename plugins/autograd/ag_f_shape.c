@@ -295,6 +295,11 @@ static T gather_g(ag_fctx *c, T g) {
 static T gather_src(ag_fctx *c, T g) {
   T r = gather_g(c, g);
   const ag_tmeta *m = IN_META(3);
+  if (r && r->dl.ndim == 0 && m->ndim > 0 && m->ndim <= 32) { /* a 0-d index counts as [1] (ATen) */
+    int64_t ones[32];
+    for (int32_t d = 0; d < m->ndim; d++) ones[d] = 1;
+    r = ag_reshape(c, r, m->ndim, ones);
+  }
   if (!r || r->dl.ndim != m->ndim || m->ndim > 32) return r;
   int64_t pad[64];
   int any = 0;
