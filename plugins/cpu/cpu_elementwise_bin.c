@@ -272,10 +272,13 @@ tabi_status cpu_k_pow_ts(void *ctx, const tabi_call *call, tabi_value *args, tab
     return CPU_FALLBACK(c, POW_TS);
   tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
   if (!tabi_dtype_is_floating(dt)) return CPU_FALLBACK(c, POW_TS);
+  /* ATen takes a float32 tensor's exponent as a double, never range-checked
+     (pow(x, 1e308) is inf or 0); a half's must fit its dtype */
   ref_ew_val v;
-  tabi_status st = ref_ew_scalar_to(c->host, call, "exponent", ex, dt, &v);
+  tabi_status st = TABI_OK;
+  if (dt != TABI_DTYPE_FLOAT32) st = ref_ew_scalar_to(c->host, call, "exponent", ex, dt, &v);
   if (st != TABI_OK) return st;
-  double b = v.f;
+  double b = dt == TABI_DTYPE_FLOAT32 ? tabi_value_as_double(ex) : v.f;
   cpu_ew_call e = {0};
   e.kind = CPU_EWK_BINARY;
   e.in[0] = &args[0];

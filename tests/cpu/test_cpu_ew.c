@@ -384,8 +384,9 @@ static void binary_cases(void) {
         snprintf(lab, sizeof lab, "%s scalar %d", tabi_dtype_name(dts[d]), s);
         run2(sops[k], a, alpha ? 3 : 2, lab);
       }
-  /* exponents with ATen's special cases */
-  double ex[] = {0, 1, 0.5, -0.5, -1, 2, 3, -2, 1.7};
+  /* exponents with ATen's special cases, and past float32's range (ATen takes a
+     float32 tensor's exponent as a double: inf or 0, while a half's must fit) */
+  double ex[] = {0, 1, 0.5, -0.5, -1, 2, 3, -2, 1.7, 1e308, -1e308, 1e39};
   for (size_t k = 0; k < sizeof ex / sizeof *ex; k++)
     for (int d = 0; d < 4; d++) {
       arg a[2] = {T(fdts[d], 1, 5000, 0, sweep + 26, 3000), V(tabi_float(ex[k]))};

@@ -133,6 +133,14 @@ def define(case, T, I, F, B, CX, STR, NONE, DTYPE):
          "torch.pow(T([True]), T([True]))", err=(TYPE, "bool"))
     case("aten::pow.Tensor_Tensor", [T("int8", [3, -3]), T("int8", [5, 5])], "torch.pow(T([3,-3],dtype='int8'), T([5,5],dtype='int8'))")
     case("aten::pow.Tensor_Scalar", [T("complex128", [1 + 1j, -4]), F(0.5)], "torch.pow(T([1+1j,-4],dtype='complex128'), 0.5)")
+    # ATen takes a float32 tensor's exponent as a double (no range check); a
+    # half's and an integer's must fit their dtype
+    case("aten::pow.Tensor_Scalar", [T("float32", [2.0, 0.5]), F(1e308)], "torch.pow(T([2.,0.5]), 1e308)")
+    case("aten::pow.Tensor_Scalar", [T("float32", [2.0, 0.5]), F(-1e308)], "torch.pow(T([2.,0.5]), -1e308)")
+    case("aten::pow.Tensor_Scalar", [T("float16", [2.0, 0.5]), F(1e10)],
+         "torch.pow(T([2.,0.5],dtype='float16'), 1e10)", err=(INV, "overflow"))
+    case("aten::pow.Tensor_Scalar", [T("int32", [2, 1]), I(1 << 40)],
+         "torch.pow(T([2,1],dtype='int32'), 1 << 40)", err=(INV, "overflow"))
     case("aten::pow.Tensor_Tensor", [T("complex128", [1 + 1j, 2 - 1j]), T("complex128", [2 + 0.5j, -1])],
          "torch.pow(T([1+1j,2-1j],dtype='complex128'), T([2+0.5j,-1],dtype='complex128'))")
 

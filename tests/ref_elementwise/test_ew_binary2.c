@@ -5,6 +5,31 @@
 
 int main(void) {
   ew_setup();
+  { /* torch.bitwise_xor(T([True,True,False]), T([True,False,False])) */
+  tabi_tensor *t0 = ew_make(TABI_DTYPE_BOOL, 1, (int64_t[]){3}, (int64_t[]){1LL, 1LL, 0LL}, NULL, NULL, EW_CONTIG);
+  tabi_tensor *t1 = ew_make(TABI_DTYPE_BOOL, 1, (int64_t[]){3}, (int64_t[]){1LL, 0LL, 0LL}, NULL, NULL, EW_CONTIG);
+  tabi_value args[] = {tabi_tensor_value(t0), tabi_tensor_value(t1)};
+  /* torch: tensor([False,  True, False]) */
+  ew_expect(__LINE__, "aten::bitwise_xor.Tensor", args, 2, TABI_DTYPE_BOOL, 1, (int64_t[]){3}, (int64_t[]){0LL, 1LL, 0LL}, NULL, NULL);
+  tabi_tensor_release(t0);
+  tabi_tensor_release(t1);
+  }
+  { /* torch.bitwise_and(T([3]), 1.5) */
+  tabi_tensor *t0 = ew_make(TABI_DTYPE_INT64, 1, (int64_t[]){1}, (int64_t[]){3LL}, NULL, NULL, EW_CONTIG);
+  tabi_value args[] = {tabi_tensor_value(t0), tabi_float(1.5)};
+  /* torch: "bitwise_and_cpu" not implemented for 'Float' */
+  ew_expect_err(__LINE__, "aten::bitwise_and.Scalar", args, 2, TABI_ERR_TYPE, "float32");
+  tabi_tensor_release(t0);
+  }
+  { /* torch.logical_and(T([1+0j,0j,complex(nan,0)]), T([1,1,1])) */
+  tabi_tensor *t0 = ew_make(TABI_DTYPE_COMPLEX64, 1, (int64_t[]){3}, NULL, (double[]){1.0, 0.0, NAN}, (double[]){0.0, 0.0, 0.0}, EW_CONTIG);
+  tabi_tensor *t1 = ew_make(TABI_DTYPE_INT64, 1, (int64_t[]){3}, (int64_t[]){1LL, 1LL, 1LL}, NULL, NULL, EW_CONTIG);
+  tabi_value args[] = {tabi_tensor_value(t0), tabi_tensor_value(t1)};
+  /* torch: tensor([ True, False,  True]) */
+  ew_expect(__LINE__, "aten::logical_and", args, 2, TABI_DTYPE_BOOL, 1, (int64_t[]){3}, (int64_t[]){1LL, 0LL, 1LL}, NULL, NULL);
+  tabi_tensor_release(t0);
+  tabi_tensor_release(t1);
+  }
   { /* torch.logical_or(T([0.,-0.,nan]), T([0.,0.,0.])) */
   tabi_tensor *t0 = ew_make(TABI_DTYPE_FLOAT32, 1, (int64_t[]){3}, NULL, (double[]){0.0, -0.0, NAN}, NULL, EW_CONTIG);
   tabi_tensor *t1 = ew_make(TABI_DTYPE_FLOAT32, 1, (int64_t[]){3}, NULL, (double[]){0.0, 0.0, 0.0}, NULL, EW_CONTIG);
