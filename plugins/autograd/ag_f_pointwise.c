@@ -256,7 +256,7 @@ F(f_fmin) { return fminmax(c, 0); }
 F(f_pow_ts) {
   const tabi_value *ev = &c->args[1];
   if (!NEEDA(0)) return c->status;
-  if (ev->tag == TABI_TAG_COMPLEX && ev->u.c[1] != 0.0) { /* e * x^(e - 1), complex e */
+  if (ev->tag == TABI_TAG_COMPLEX) { /* e * x^(e - 1) in complex (the forward's dtype; no range check) */
     tabi_value p[2] = {TV(A(0)), tabi_complex(ev->u.c[0] - 1.0, ev->u.c[1])};
     T xp = ag_call_t(c, AG_OP_POWTS, p, 2);
     tabi_value m[2] = {TV(xp), *ev};

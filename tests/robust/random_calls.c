@@ -5,7 +5,11 @@
  *
  * The random calls of `tabi conform` (conformance/conform_robust.h says what
  * they are and what each must hold to; the reference, when found, is the
- * oracle of what must be refused), without the samples or the child processes: a fast run of many calls that ctest can afford in both
+ * oracle of what must be refused), without the samples or the child processes:
+ * When a plugin in the list is an autograd layer (it has the "tabi.autograd"
+ * extension: `random_calls cpu,decomp,autograd`), the calls go through it
+ * with requires_grad inputs and backward passes (conform_robust_grad_op), on
+ * the CPU, as `tabi conform --plugin autograd` makes them. a fast run of many calls that ctest can afford in both
  * builds. A call that does not return within --timeout seconds (default 30)
  * stops the run with its arguments; under the sanitizers (the test command's
  * second build) so does a memory error or undefined behaviour. A failure
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tabi/ext_autograd.h>
 #include <tabi/runtime.h>
 #include <tabi/tabi.h>
 
@@ -108,15 +113,24 @@ int main(int argc, char **argv) {
     tabi_runtime_destroy(rt);
     return 77;
   }
-  /* the oracle: what the reference refuses, the plugin must refuse */
+  const tabi_autograd_api *ag = NULL;
+  if (tabi_runtime_extension(rt, TABI_AUTOGRAD_EXTENSION, 1, (const void **)&ag) != TABI_OK) {
+    ag = NULL;
+    tabi_clear_error();
+  }
+  /* the oracle: what the reference refuses, the plugin must refuse (not with
+     autograd, whose own choices draw from the generator a twin would follow) */
   tabi_runtime *oracle = NULL;
-  if (tabi_runtime_create(NULL, &oracle) != TABI_OK || tabi_runtime_load_plugin(oracle, "reference", NULL) != TABI_OK) {
+  if (ag) {
+    printf("random_calls: through the autograd layer, with backward passes\n");
+  } else if (tabi_runtime_create(NULL, &oracle) != TABI_OK ||
+             tabi_runtime_load_plugin(oracle, "reference", NULL) != TABI_OK) {
     printf("random_calls: no reference plugin (%s): calls are not checked against it\n", tabi_last_error());
     tabi_runtime_destroy(oracle);
     oracle = NULL;
   }
   signal(SIGALRM, on_alarm);
-  long calls = 0, by_status[TABI_STATUS_COUNT] = {0};
+  long calls = 0, backwards = 0, by_status[TABI_STATUS_COUNT] = {0};
   int nops = tabi_op_count(rt), tested = 0;
   for (tabi_op op = 0; op < nops; op++) {
     const tabi_op_info *info = tabi_op_get_info(rt, op);
@@ -126,9 +140,11 @@ int main(int argc, char **argv) {
     hang_ctx h = {info->name, o.timeout, o.seed};
     conform_robust_stats st;
     conform_robust_failure f;
-    int r = conform_robust_op(rt, dev, oracle, op, o.calls, o.seed, on_call, &h, &st, &f);
+    int r = ag ? conform_robust_grad_op(rt, ag, op, o.calls, o.seed, on_call, &h, &st, &f)
+               : conform_robust_op(rt, dev, oracle, op, o.calls, o.seed, on_call, &h, &st, &f);
     alarm(0);
     calls += st.calls;
+    backwards += st.backwards;
     for (int s = 0; s < TABI_STATUS_COUNT; s++) by_status[s] += st.by_status[s];
     if (r < 0) printf("random_calls: %s: not driven: %s\n", info->name, f.detail);
     CHECK_MSG(r != 0, "%s: call %d: %s: %s (seed %" PRIu64 ")", info->name, (int)f.call, f.kind, f.detail,
@@ -139,7 +155,9 @@ int main(int argc, char **argv) {
          calls, o.seed, by_status[TABI_OK]);
   for (int s = 1; s < TABI_STATUS_COUNT; s++)
     if (by_status[s]) printf(" %s %ld", tabi_status_name(s), by_status[s]);
+  if (ag) printf("; %ld backward passes", backwards);
   printf("\n");
+  if (ag) CHECK_MSG(backwards > 0, "no backward pass ran");
   tabi_runtime_destroy(oracle);
   tabi_runtime_destroy(rt);
   return check_report();
