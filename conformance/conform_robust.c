@@ -129,6 +129,9 @@ static int check_call(tabi_runtime *rt, const tabi_op_info *info, const char *ba
 typedef struct grad_call {
   const tabi_autograd_api *ag;
   int64_t *backwards; /* stats->backwards */
+  /* the autograd choices and grad_outputs draw from a generator of their own,
+     so that the arguments' generator stays in step with the oracle's twin */
+  rc_gen gg;
   tabi_tensor *leaves[RC_MAX_TENSORS];
   int nleaves;
   tabi_tensor *roots[RC_MAX_OUTS];
@@ -156,8 +159,9 @@ static int same_shape(const tabi_tensor *a, const tabi_tensor *b) {
  * state yet (state keyed by a freed tensor's address would show here); about
  * half of them are marked as requiring grad, which only floating and complex
  * dtypes may be. Grad mode is off for one call in eight. */
-static int grad_before(rc_gen *g, grad_call *gc, const tabi_value *args, int32_t nargs, int32_t k,
-                       const char *name, const char *desc, conform_robust_failure *fail) {
+static int grad_before(grad_call *gc, const tabi_value *args, int32_t nargs, int32_t k, const char *name,
+                       const char *desc, conform_robust_failure *fail) {
+  rc_gen *g = &gc->gg;
   const tabi_autograd_api *ag = gc->ag;
   gc->nleaves = gc->nroots = 0;
   for (int32_t a = 0; a < nargs; a++) {
@@ -296,8 +300,9 @@ static int grad_once(tabi_runtime *rt, grad_call *gc, tabi_tensor *const *gos, i
  * then none (ones: only for one element) or one of the wrong shape, which must
  * be refused; now and then the same backward again, which must refuse or work
  * but not touch a freed graph. */
-static int grad_backward(tabi_runtime *rt, rc_gen *g, grad_call *gc, int32_t k, const char *name,
-                         const char *desc, conform_robust_failure *fail) {
+static int grad_backward(tabi_runtime *rt, grad_call *gc, int32_t k, const char *name, const char *desc,
+                         conform_robust_failure *fail) {
+  rc_gen *g = &gc->gg;
   if (!gc->nroots || rc_gen_next(g) % 8 == 0) return 1;
   tabi_tensor *gos[RC_MAX_OUTS];
   int bad = 0;
@@ -405,6 +410,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   gc->ag = ag;
   gc->backwards = &stats->backwards;
   rc_gen_init(g, rt, dev, conform_robust_seed(seed, info->name));
+  rc_gen_init(&gc->gg, rt, dev, conform_robust_seed(seed ^ 0x67726164ull /* "grad" */, info->name));
   if (tw.g) rc_gen_init(tw.g, oracle, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
   int ok = 1;
   for (int32_t k = 0; k < calls && ok; k++) {
@@ -418,7 +424,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
     }
     rc_describe(args, info->nargs, desc, CONFORM_ROBUST_DESC_MAX);
     if (mark) mark(user, k, desc);
-    if (ag) ok = grad_before(g, gc, args, info->nargs, k, info->name, desc, fail);
+    if (ag) ok = grad_before(gc, args, info->nargs, k, info->name, desc, fail);
     /* what the call may not write: arguments not marked (a!), and read-only tensors */
     int ns = 0;
     for (int32_t a = 0; a < info->nargs && ok; a++) {
@@ -443,7 +449,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
       if (ok && tw.g && st == TABI_OK) ok = twin_agrees(&tw, info, nouts, targs, k, desc, fail);
       if (ok && ag && st == TABI_OK) {
         ok = grad_outputs(gc, outs, k, info->name, desc, fail) &&
-             grad_backward(rt, g, gc, k, info->name, desc, fail);
+             grad_backward(rt, gc, k, info->name, desc, fail);
         for (int i = 0; i < ns && ok; i++)
           if (!same(rt, &before[i]))
             ok = failed(fail, k, CONFORM_K_MUTATED, info->name, desc,
@@ -453,6 +459,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
     for (int i = 0; i < ns; i++) free(before[i].bytes);
     for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&outs[i]);
     rc_gen_release(g);
+    if (ag) rc_gen_release(&gc->gg);
     if (tw.g) rc_gen_release(tw.g);
     /* every storage of the call is freed by now: a damaged red zone counts,
        and so does memory still in use (a kernel's temporary, or a graph that
@@ -480,9 +487,9 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi
   return robust_calls(rt, dev, oracle, NULL, op, calls, seed, mark, user, stats, fail);
 }
 
-int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_op op, int32_t calls,
-                           uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
-                           conform_robust_failure *fail) {
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_runtime *oracle, tabi_op op,
+                           int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
+                           conform_robust_stats *stats, conform_robust_failure *fail) {
   if (!ag) {
     memset(stats, 0, sizeof *stats);
     memset(fail, 0, sizeof *fail);
@@ -490,7 +497,7 @@ int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_o
     snprintf(fail->detail, sizeof fail->detail, "no autograd API");
     return -1;
   }
-  return robust_calls(rt, (DLDevice){kDLCPU, 0}, NULL, ag, op, calls, seed, mark, user, stats, fail);
+  return robust_calls(rt, (DLDevice){kDLCPU, 0}, oracle, ag, op, calls, seed, mark, user, stats, fail);
 }
 
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap) {

@@ -85,10 +85,13 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi
  *     a second backward (a quarter of the time) must work or refuse, never
  *     touch a freed graph; and backward writes no input.
  * Kinds as above, and gradcheck for a backward that refuses or gives a
- * gradient of the wrong shape or dtype. Returns as conform_robust_op. */
-int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_op op, int32_t calls,
-                           uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
-                           conform_robust_failure *fail);
+ * gradient of the wrong shape or dtype. oracle as for conform_robust_op: what
+ * the reference refuses, the call through autograd must refuse (the autograd
+ * choices draw from a stream of their own, so the twin stays in step).
+ * Returns as conform_robust_op. */
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_runtime *oracle, tabi_op op,
+                           int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
+                           conform_robust_stats *stats, conform_robust_failure *fail);
 
 /* "TYPE 78, SHAPE 37": the refusals of stats, most frequent first. */
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap);

@@ -88,12 +88,12 @@ static void grad_calls(void) {
     conform_robust_stats st;
     conform_robust_failure f;
     marks m = {0, 1};
-    int r = conform_robust_grad_op(rt, ag, op, 400, 3, on_call, &m, &st, &f);
+    int r = conform_robust_grad_op(rt, ag, oracle_rt, op, 400, 3, on_call, &m, &st, &f);
     CHECK_MSG(r == 1, "autograd %s: %d: call %d: %s %s", ops[i], r, (int)f.call, f.kind ? f.kind : "", f.detail);
     CHECK_MSG(st.backwards > 0 && st.by_status[TABI_OK] > st.backwards / 2, "autograd %s: %lld accepted, %lld backward",
               ops[i], (long long)st.by_status[TABI_OK], (long long)st.backwards);
   }
-  CHECK(conform_robust_grad_op(rt, NULL, 0, 10, 0, NULL, NULL, &(conform_robust_stats){0},
+  CHECK(conform_robust_grad_op(rt, NULL, NULL, 0, 10, 0, NULL, NULL, &(conform_robust_stats){0},
                                &(conform_robust_failure){0}) == -1);
   tabi_runtime_destroy(rt);
 }

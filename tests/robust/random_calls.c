@@ -118,13 +118,10 @@ int main(int argc, char **argv) {
     ag = NULL;
     tabi_clear_error();
   }
-  /* the oracle: what the reference refuses, the plugin must refuse (not with
-     autograd, whose own choices draw from the generator a twin would follow) */
+  /* the oracle: what the reference refuses, the plugin must refuse */
   tabi_runtime *oracle = NULL;
-  if (ag) {
-    printf("random_calls: through the autograd layer, with backward passes\n");
-  } else if (tabi_runtime_create(NULL, &oracle) != TABI_OK ||
-             tabi_runtime_load_plugin(oracle, "reference", NULL) != TABI_OK) {
+  if (ag) printf("random_calls: through the autograd layer, with backward passes\n");
+  if (tabi_runtime_create(NULL, &oracle) != TABI_OK || tabi_runtime_load_plugin(oracle, "reference", NULL) != TABI_OK) {
     printf("random_calls: no reference plugin (%s): calls are not checked against it\n", tabi_last_error());
     tabi_runtime_destroy(oracle);
     oracle = NULL;
@@ -140,7 +137,7 @@ int main(int argc, char **argv) {
     hang_ctx h = {info->name, o.timeout, o.seed};
     conform_robust_stats st;
     conform_robust_failure f;
-    int r = ag ? conform_robust_grad_op(rt, ag, op, o.calls, o.seed, on_call, &h, &st, &f)
+    int r = ag ? conform_robust_grad_op(rt, ag, oracle, op, o.calls, o.seed, on_call, &h, &st, &f)
                : conform_robust_op(rt, dev, oracle, op, o.calls, o.seed, on_call, &h, &st, &f);
     alarm(0);
     calls += st.calls;
