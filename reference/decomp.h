@@ -239,6 +239,7 @@ typedef struct dc_kernel {
 extern const dc_kernel dc_elementwise_kernels[];
 extern const dc_kernel dc_reduce_kernels[];
 extern const dc_kernel dc_shape_kernels[];
+extern const dc_kernel dc_create_kernels[];
 extern const dc_kernel dc_nn_kernels[];
 
 /* The kernel to register for op `name` (handle op): fn itself, or, when the

@@ -18,6 +18,7 @@ static const char *const dc_op_names[DC_NOPS] = {DC_OPS(DC_NAME)};
 /* Tables of families not written yet are weak, as in plugin.c. */
 extern const dc_kernel dc_reduce_kernels[] __attribute__((weak));
 extern const dc_kernel dc_shape_kernels[] __attribute__((weak));
+extern const dc_kernel dc_create_kernels[] __attribute__((weak));
 extern const dc_kernel dc_nn_kernels[] __attribute__((weak));
 
 static void dc_destroy(void *ctx) {
@@ -44,7 +45,7 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
       st = TABI_ERR(host, st, "decomp: the op '%s' it builds on is not registered", dc_op_names[i]);
   }
   const dc_kernel *tables[] = {dc_elementwise_kernels, dc_reduce_kernels, dc_shape_kernels,
-                               dc_nn_kernels};
+                               dc_create_kernels, dc_nn_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     if (!tables[t]) continue;
     for (const dc_kernel *k = tables[t]; k->op; k++) {
