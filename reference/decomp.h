@@ -106,17 +106,16 @@ typedef enum dc_op_id { DC_OPS(DC_ENUM) DC_NOPS } dc_op_id;
 /* A reference argument check (decomp_check.c). */
 typedef tabi_status (*dc_check_fn)(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
 
-#define DC_MAX_CHECKED 192
+/* A kernel that runs after its op's reference check (decomp_check.c). */
+typedef struct dc_checked_kernel {
+  tabi_kernel_fn fn;
+  dc_check_fn check; /* NULL: the op has none */
+} dc_checked_kernel;
 
 typedef struct dc_ctx {
   const tabi_host_api *h;
   tabi_op ops[DC_NOPS];
-  /* kernels run after their op's reference check (decomp_check.c) */
-  struct {
-    tabi_op op;
-    tabi_kernel_fn fn;
-    dc_check_fn check;
-  } checked[DC_MAX_CHECKED];
+  dc_checked_kernel *checked; /* indexed by op handle, nchecked entries (freed with the ctx) */
   int32_t nchecked;
 } dc_ctx;
 
@@ -244,7 +243,7 @@ extern const dc_kernel dc_nn_kernels[];
 
 /* The kernel to register for op `name` (handle op): fn itself, or, when the
  * reference exports a check for the op, a wrapper that runs the check first
- * and refuses what it refuses (decomp_check.c). */
+ * and refuses what it refuses (decomp_check.c). NULL when out of memory. */
 tabi_kernel_fn dc_checked(dc_ctx *c, const char *name, tabi_op op, tabi_kernel_fn fn);
 
 #endif /* TABI_DECOMP_H */

@@ -11,6 +11,7 @@
  * reference refuses, word for word. The checks read metadata only, never a
  * tensor's data, so they hold for any device.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "decomp.h"
@@ -169,25 +170,28 @@ static const struct {
     {"aten::addmm", c_addmm},
 };
 
-/* The registered kernels that have a check, by op handle (filled at load). */
+/* The wrapper of every checked kernel: its op's entry, found by handle. */
 static tabi_status checked_kernel(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const dc_ctx *c = ctx;
-  for (int32_t i = 0; i < c->nchecked; i++) {
-    if (c->checked[i].op != call->op) continue;
-    tabi_status st = c->checked[i].check(c->h, call, args);
-    return st != TABI_OK ? st : c->checked[i].fn(ctx, call, args, outs);
-  }
-  return c->h->set_error(c->h->ctx, TABI_ERR_INTERNAL, "decomp: no kernel for op %d", (int)call->op);
+  const dc_checked_kernel *k = call->op >= 0 && call->op < c->nchecked ? &c->checked[call->op] : NULL;
+  if (!k || !k->check)
+    return c->h->set_error(c->h->ctx, TABI_ERR_INTERNAL, "decomp: no kernel for op %d", (int)call->op);
+  tabi_status st = k->check(c->h, call, args);
+  return st != TABI_OK ? st : k->fn(ctx, call, args, outs);
 }
 
 tabi_kernel_fn dc_checked(dc_ctx *c, const char *name, tabi_op op, tabi_kernel_fn fn) {
   for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
     if (strcmp(checks[i].op, name) != 0) continue;
-    if (c->nchecked == DC_MAX_CHECKED) return fn; /* never: the table is smaller */
-    c->checked[c->nchecked].op = op;
-    c->checked[c->nchecked].fn = fn;
-    c->checked[c->nchecked].check = checks[i].fn;
-    c->nchecked++;
+    if (op < 0) return fn;
+    if (op >= c->nchecked) { /* op handles are small and dense: grow to this one */
+      dc_checked_kernel *m = realloc(c->checked, sizeof *m * (size_t)(op + 1));
+      if (!m) return NULL;
+      memset(m + c->nchecked, 0, sizeof *m * (size_t)(op + 1 - c->nchecked));
+      c->checked = m;
+      c->nchecked = op + 1;
+    }
+    c->checked[op] = (dc_checked_kernel){fn, checks[i].fn};
     return checked_kernel;
   }
   return fn;

@@ -22,6 +22,7 @@ extern const dc_kernel dc_create_kernels[] __attribute__((weak));
 extern const dc_kernel dc_nn_kernels[] __attribute__((weak));
 
 static void dc_destroy(void *ctx) {
+  if (ctx) free(((dc_ctx *)ctx)->checked);
   free(ctx);
 }
 
@@ -54,12 +55,15 @@ TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_
       st = host->op_find(host->ctx, k->op, &op);
       if (st != TABI_OK)
         st = TABI_ERR(host, st, "decomp: no op named '%s'", k->op);
-      else
-        st = host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, dc_checked(c, k->op, op, k->fn), c);
+      else {
+        tabi_kernel_fn fn = dc_checked(c, k->op, op, k->fn);
+        st = fn ? host->kernel_register(host->ctx, op, TABI_LAYER_COMPOSITE, fn, c)
+                : TABI_ERR(host, TABI_ERR_OUT_OF_MEMORY, "decomp: out of memory");
+      }
     }
   }
   if (st != TABI_OK) { /* a failed init is not destroyed: clean up here */
-    free(c);
+    dc_destroy(c);
     out->ctx = NULL;
   }
   return st;
