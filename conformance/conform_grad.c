@@ -35,11 +35,11 @@ static double gc_rand(gc *g) {
 typedef struct gcase {
   tabi_value args[CONFORM_MAX_ARGS];
   tabi_tensor *lists[CONFORM_MAX_ARGS][CONFORM_MAX_LIST];
-  tabi_tensor *in[GC_MAX_IN]; /* the float64 inputs (owned copies) */
+  tabi_tensor *in[GC_MAX_IN]; /* the float64/complex128 inputs (owned copies) */
   int32_t nin;
   tabi_value outs[GC_MAX_OUT];
   int32_t nouts;
-  tabi_tensor *v[GC_MAX_OUT]; /* random grad_outputs, per flattened float64 output */
+  tabi_tensor *v[GC_MAX_OUT]; /* random grad_outputs, per flattened float64/complex128 output */
   tabi_tensor *roots[GC_MAX_OUT];
   int32_t root_v[GC_MAX_OUT];
   int32_t nroots;
@@ -70,7 +70,7 @@ static tabi_tensor *copy_contig(gc *g, tabi_tensor *t) {
 }
 
 /* float64 and complex128 tensors take part (inputs perturbed, outputs in L). */
-static int is_f64(const tabi_tensor *t) {
+static int is_diff(const tabi_tensor *t) {
   return t && (tabi_tensor_dtype(t) == TABI_DTYPE_FLOAT64 || tabi_tensor_dtype(t) == TABI_DTYPE_COMPLEX128);
 }
 
@@ -81,7 +81,7 @@ static void case_free(gcase *k) {
   memset(k, 0, sizeof *k);
 }
 
-/* Replaces every float64 tensor argument by a contiguous owned copy. */
+/* Replaces every float64/complex128 tensor argument by a contiguous owned copy. */
 static int case_setup(gc *g, const tabi_op_info *info, const conform_sample *s, gcase *k) {
   memset(k, 0, sizeof *k);
   for (int32_t i = 0; i < s->nargs; i++) {
@@ -91,7 +91,7 @@ static int case_setup(gc *g, const tabi_op_info *info, const conform_sample *s, 
     /* Not differentiable by definition (ATen has no derivative for them). */
     if (a->name && (strcmp(a->name, "running_mean") == 0 || strcmp(a->name, "running_var") == 0))
       continue;
-    if (s->args[i].tag == TABI_TAG_TENSOR && is_f64(s->args[i].u.t)) {
+    if (s->args[i].tag == TABI_TAG_TENSOR && is_diff(s->args[i].u.t)) {
       if (k->nin == GC_MAX_IN) return 0;
       tabi_tensor *c = copy_contig(g, s->args[i].u.t);
       if (!c) return 0;
@@ -103,7 +103,7 @@ static int case_setup(gc *g, const tabi_op_info *info, const conform_sample *s, 
       for (int64_t e = 0; e < n; e++) {
         tabi_tensor *t = tabi_value_tensors(&s->args[i])[e];
         k->lists[i][e] = t;
-        if (!is_f64(t) || k->nin == GC_MAX_IN) continue;
+        if (!is_diff(t) || k->nin == GC_MAX_IN) continue;
         tabi_tensor *c = copy_contig(g, t);
         if (!c) return 0;
         k->in[k->nin++] = c;
@@ -133,7 +133,7 @@ static tabi_status dot_forward(gc *g, tabi_op op, const tabi_op_info *info, cons
     if (outs[r].tag == TABI_TAG_TENSOR) { ts = &outs[r].u.t; n = 1; }
     else if (outs[r].tag == TABI_TAG_TENSOR_LIST) { ts = tabi_value_tensors(&outs[r]); n = outs[r].u.list.len; }
     for (int64_t e = 0; e < n; e++) {
-      if (!is_f64(ts[e]) || vi >= GC_MAX_OUT) continue;
+      if (!is_diff(ts[e]) || vi >= GC_MAX_OUT) continue;
       tabi_tensor *v = k->v[vi++];
       /* Re(conj(v) y) for complex: the parts' products summed */
       int64_t m = tabi_tensor_numel(ts[e]) * parts(ts[e]);
@@ -200,7 +200,7 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
     snprintf(msg, msgn, "forward refused: %s", tabi_last_error());
     goto done;
   }
-  /* Random grad_outputs for every float64 output. */
+  /* Random grad_outputs for every float64/complex128 output. */
   int32_t nv = 0;
   for (int32_t r = 0; r < k.nouts; r++) {
     tabi_tensor *const *ts = NULL;
@@ -208,7 +208,7 @@ static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const c
     if (k.outs[r].tag == TABI_TAG_TENSOR) { ts = &k.outs[r].u.t; n = 1; }
     else if (k.outs[r].tag == TABI_TAG_TENSOR_LIST) { ts = tabi_value_tensors(&k.outs[r]); n = k.outs[r].u.list.len; }
     for (int64_t e = 0; e < n; e++) {
-      if (!is_f64(ts[e]) || nv >= GC_MAX_OUT) continue;
+      if (!is_diff(ts[e]) || nv >= GC_MAX_OUT) continue;
       if (!all_finite(g, ts[e], NULL)) { snprintf(msg, msgn, "non-finite output"); goto done; }
       tabi_tensor *v = NULL;
       if (tabi_tensor_empty(g->rt, ts[e]->dl.device, tabi_tensor_dtype(ts[e]), ts[e]->dl.ndim,

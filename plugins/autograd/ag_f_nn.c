@@ -158,6 +158,15 @@ static T arange_f(ag_fctx *c, int64_t n, tabi_dtype dt, DLDevice dev) {
   return ag_call_t(c, AG_OP_ARANGE, a, 6);
 }
 
+/* An empty input or gradient: nothing flowed, so zeros, without the rerun
+ * below (on one batch, a pad of 2^40 that an empty batch let through would
+ * ask for terabytes). 1 when it handled the case. */
+static int empty_back(ag_fctx *c, T g) {
+  if (tabi_tensor_numel(g) != 0 && ag_tmeta_numel(IN_META(0)) != 0) return 0;
+  GINA(0, ag_zeros(c, IN_META(0)));
+  return 1;
+}
+
 /* Gather-like op over the last k dims: scatter the gradient to the sources. */
 static tabi_status index_map_back(ag_fctx *c, int32_t k) {
   if (!NEEDA(0)) return c->status;
@@ -165,12 +174,7 @@ static tabi_status index_map_back(ag_fctx *c, int32_t k) {
   const int64_t *s = IN_SHAPE(0);
   T g = G(0);
   if (!g || nd < k) return c->status;
-  if (tabi_tensor_numel(g) == 0 || ag_tmeta_numel(IN_META(0)) == 0) {
-    /* nothing flowed: and a rerun on one batch of a pad of 2^40 that an empty
-       batch let through would ask for terabytes */
-    GINA(0, ag_zeros(c, IN_META(0)));
-    return c->status;
-  }
+  if (empty_back(c, g)) return c->status;
   int64_t b = 1, in = 1, o = 1, ps[8];
   for (int32_t i = 0; i < nd - k; i++) b *= s[i];
   ps[0] = ps[1] = 1;
@@ -198,12 +202,7 @@ static tabi_status linear_probe_back(ag_fctx *c, int32_t k) {
   const int64_t *s = IN_SHAPE(0);
   T g = G(0);
   if (!g || nd < k) return c->status;
-  if (tabi_tensor_numel(g) == 0 || ag_tmeta_numel(IN_META(0)) == 0) {
-    /* nothing flowed: and a rerun on one batch of a pad of 2^40 that an empty
-       batch let through would ask for terabytes */
-    GINA(0, ag_zeros(c, IN_META(0)));
-    return c->status;
-  }
+  if (empty_back(c, g)) return c->status;
   int64_t b = 1, in = 1, o = 1, ps[8];
   for (int32_t i = 0; i < nd - k; i++) b *= s[i];
   for (int32_t i = 0; i < k; i++) { in *= s[nd - k + i]; ps[2 + i] = s[nd - k + i]; }

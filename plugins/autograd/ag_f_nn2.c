@@ -103,8 +103,9 @@ T ag_pnorm_weight(ag_fctx *c, T diff, T gd, T dd, double p) {
    * and selected away, so a double backward never multiplies 0 by inf. */
   T zd = ag_bs(c, AG_OP_EQS, diff, 0.0);
   T ad = WHERE(zd, ag_full_like(c, diff, 1.0), U(ABS, diff));
-  /* pow refuses an exponent its dtype cannot hold (p = 1e308 in float32); at
-   * the dtype's largest finite value every power is already 0, 1 or inf */
+  /* pow refuses an exponent a float16/bfloat16 tensor cannot hold (p = 1e308;
+   * float32 takes any, as in ATen); at the dtype's largest finite value every
+   * power is already 0, 1 or inf */
   double e = p - 1.0, lim = tabi_tensor_dtype(diff) == TABI_DTYPE_FLOAT16 ? 65504.0
                            : tabi_tensor_dtype(diff) == TABI_DTYPE_FLOAT64 ? 1.7976931348623157e308
                                                                            : 3.38e38;
