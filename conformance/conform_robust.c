@@ -141,13 +141,6 @@ typedef struct grad_call {
 
 static int can_require_grad(tabi_dtype dt) { return tabi_dtype_is_floating(dt) || tabi_dtype_is_complex(dt); }
 
-static void shape_str(const tabi_tensor *t, char *buf, size_t cap) {
-  size_t o = (size_t)snprintf(buf, cap, "%s[", tabi_dtype_name(tabi_tensor_dtype(t)));
-  for (int32_t i = 0; i < t->dl.ndim && o < cap; i++)
-    o += (size_t)snprintf(buf + o, cap - o, "%s%lld", i ? "," : "", (long long)t->dl.shape[i]);
-  if (o < cap) snprintf(buf + o, cap - o, "]");
-}
-
 static int same_shape(const tabi_tensor *a, const tabi_tensor *b) {
   if (a->dl.ndim != b->dl.ndim) return 0;
   for (int32_t i = 0; i < a->dl.ndim; i++)
@@ -238,11 +231,11 @@ static int grad_ok(tabi_runtime *rt, const tabi_tensor *leaf, tabi_tensor *gr, i
                    const char *desc, conform_robust_failure *fail) {
   if (!gr) return 1;
   char want[96], got[96];
-  shape_str(leaf, want, sizeof want);
-  shape_str(gr, got, sizeof got);
+  conform_shape_str(leaf->dl.ndim, leaf->dl.shape, want, sizeof want);
+  conform_shape_str(gr->dl.ndim, gr->dl.shape, got, sizeof got);
   if (!same_shape(leaf, gr) || tabi_tensor_dtype(leaf) != tabi_tensor_dtype(gr))
-    return failed(fail, k, CONFORM_K_GRADCHECK, name, desc, "the gradient of input %d is %s, the input %s", i,
-                  got, want);
+    return failed(fail, k, CONFORM_K_GRADCHECK, name, desc, "the gradient of input %d is %s%s, the input %s%s", i,
+                  tabi_dtype_name(tabi_tensor_dtype(gr)), got, tabi_dtype_name(tabi_tensor_dtype(leaf)), want);
   snap s;
   int readable = take(rt, gr, &s);
   free(s.bytes);
