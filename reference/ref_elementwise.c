@@ -10,6 +10,7 @@
 #include "ref_elementwise.h"
 #include "ref_elementwise_special.h"
 
+#include <float.h>
 #include <math.h>
 
 #define LN10 2.302585092994045684017991454684364208
@@ -96,9 +97,14 @@ FN_I(i_signbit, a < 0) FN_F(f_signbit, signbit(a) != 0)
 FN_C(c_conj, conj(a)) FN_C(c_real, CMPLX(creal(a), 0.0)) FN_C(c_imag, CMPLX(cimag(a), 0.0))
 
 /* Activations; parameters come from the prepare step, cast to the compute dtype. */
-/* exp() - 1 rather than expm1, as ATen: elu(-0.0) is +0.0 */
+/* exp() - 1 rather than expm1, as ATen: elu(-0.0) is +0.0. The exponential
+ * overflows where the opmath dtype's would: float's past FLT_MAX, and then
+ * (inf - 1) * 0 is NaN (elu(-0.59, scale=0, input_scale=-1000) in float32). */
 static double f_elu(double a, ref_ew_ctx *x) {
-  return a <= 0 ? (exp(a * x->pf[2]) - 1.0) * x->pf[0] : a * x->pf[1];
+  if (a > 0) return a * x->pf[1];
+  double e = exp(a * x->pf[2]);
+  if (x->cd != TABI_DTYPE_FLOAT64 && e > FLT_MAX) e = INFINITY;
+  return (e - 1.0) * x->pf[0];
 }
 static double f_leaky_relu(double a, ref_ew_ctx *x) { return a > 0 ? a : a * x->pf[0]; }
 static double f_gelu(double a, ref_ew_ctx *x) {
@@ -111,9 +117,12 @@ static tabi_status prep_elu(const tabi_host_api *h, const tabi_call *call, const
                             tabi_dtype common, ref_ew_ctx *x) {
   ref_ew_val alpha, scale, iscale;
   tabi_status st;
-  if ((st = ref_ew_scalar_to(h, call, "alpha", &args[1], x->cd, &alpha)) != TABI_OK) return st;
-  if ((st = ref_ew_scalar_to(h, call, "scale", &args[2], x->cd, &scale)) != TABI_OK) return st;
-  if ((st = ref_ew_scalar_to(h, call, "input_scale", &args[3], x->cd, &iscale)) != TABI_OK)
+  /* ATen takes the coefficients in opmath, float for the half types, not
+     rounded to them: elu(bfloat16 -2.5, -1, -2.66, -2.18) is 616, not 628 */
+  tabi_dtype od = x->cd == TABI_DTYPE_FLOAT16 || x->cd == TABI_DTYPE_BFLOAT16 ? TABI_DTYPE_FLOAT32 : x->cd;
+  if ((st = ref_ew_scalar_to(h, call, "alpha", &args[1], od, &alpha)) != TABI_OK) return st;
+  if ((st = ref_ew_scalar_to(h, call, "scale", &args[2], od, &scale)) != TABI_OK) return st;
+  if ((st = ref_ew_scalar_to(h, call, "input_scale", &args[3], od, &iscale)) != TABI_OK)
     return st;
   x->pf[0] = ref_ew_round_opmath(alpha.f * scale.f, x->cd); /* negcoef = alpha * scale */
   x->pf[1] = scale.f;

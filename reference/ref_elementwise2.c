@@ -99,16 +99,25 @@ static ref_cplx c_pow(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
 
 /* pow.Tensor_Scalar: ATen special-cases these exponents (sqrt keeps -0.0 and
  * gives NaN for -inf, unlike pow): ref_pow.h for a real base. */
-static double f_pow_ts(double a, double b, ref_ew_ctx *x) { return ref_pow_ts(a, b); }
+/* ATen tests the special exponents on the Scalar itself (prep_pow_ts keeps it
+ * in pi[1], pf[1], pc[1] for a float32 or complex64 base), then raises to it
+ * rounded to the dtype: 1e-310 is not the special 0, yet becomes 0 in float,
+ * so x^1e-310 is powf(x, 0) (1, as ATen's vectorized loop gives; its scalar
+ * tail uses the double and gives NaN for -1) and a complex 0^(1e-310 + 0j)
+ * is cpowf's NaN, not the special case's 1. */
+static double f_pow_ts(double a, double b, ref_ew_ctx *x) {
+  return x->pi[1] && x->pf[1] != b ? pow(a, b) : ref_pow_ts(a, b);
+}
 static ref_cplx c_pow_ts(ref_cplx a, ref_cplx b, ref_ew_ctx *x) {
-  if (b == 0) return 1.0;
-  if (b == 1) return a;
-  if (b == 0.5) return csqrt(a);
-  if (b == -0.5) return ref_c10_div(1.0, csqrt(a)); /* ATen's rsqrt kernel */
-  if (b == -1) return ref_c10_div(1.0, a);            /* ATen's reciprocal kernel */
-  if (b == 2) return a * a;
-  if (b == 3) return a * a * a;
-  if (b == -2) return ref_c10_div(1.0, a * a);
+  ref_cplx e = x->pi[1] ? x->pc[1] : b;
+  if (e == 0) return 1.0;
+  if (e == 1) return a;
+  if (e == 0.5) return csqrt(a);
+  if (e == -0.5) return ref_c10_div(1.0, csqrt(a)); /* ATen's rsqrt kernel */
+  if (e == -1) return ref_c10_div(1.0, a);            /* ATen's reciprocal kernel */
+  if (e == 2) return a * a;
+  if (e == 3) return a * a * a;
+  if (e == -2) return ref_c10_div(1.0, a * a);
   return c_pow(a, b, x);
 }
 
@@ -218,7 +227,14 @@ static tabi_status prep_pow_ts(const tabi_host_api *h, const tabi_call *call,
   /* ATen's pow kernel takes a float32 (complex64) tensor's exponent as a
    * double (complex<double>): pow(x, 1e308) is inf or 0, not an error. A
    * half's, a bfloat16's and an integer's exponent must fit the dtype. */
-  if (x->cd == TABI_DTYPE_FLOAT32 || x->cd == TABI_DTYPE_COMPLEX64) return TABI_OK;
+  if (x->cd == TABI_DTYPE_FLOAT32 || x->cd == TABI_DTYPE_COMPLEX64) {
+    tabi_dtype sdt;
+    ref_ew_val v = ref_ew_scalar(e, &sdt);
+    x->pi[1] = 1;
+    x->pf[1] = ref_ew_cast(v, sdt, TABI_DTYPE_FLOAT64).f;
+    x->pc[1] = ref_ew_cast(v, sdt, TABI_DTYPE_COMPLEX128).c;
+    return TABI_OK;
+  }
   ref_ew_val v;
   return ref_ew_scalar_to(h, call, "exponent", e, x->cd, &v);
 }

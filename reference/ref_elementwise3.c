@@ -43,6 +43,11 @@ tabi_status ref_ew_clamp_plan_init(const tabi_host_api *h, const tabi_call *call
     tabi_status st = ref_check_dtype(h, call, "self", dt, REF_DTS_INT | REF_DTS_FLOAT);
     if (st != TABI_OK) return st;
     if (tabi_dtype_is_integral(dt, 0)) {
+      /* as Scalar::to<int64_t>: NaN, infinities and values past int64 refused */
+      ref_ew_val chk;
+      if ((st = ref_ew_scalar_to(h, call, "min_val", &args[1], TABI_DTYPE_INT64, &chk)) != TABI_OK ||
+          (st = ref_ew_scalar_to(h, call, "max_val", &args[2], TABI_DTYPE_INT64, &chk)) != TABI_OK)
+        return st;
       tabi_value lo = tabi_int(ref_scalar_i(&args[1])), hi = tabi_int(ref_scalar_i(&args[2]));
       if (dt == TABI_DTYPE_UINT8 && (lo.u.i < 0 || hi.u.i < 0))
         return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
