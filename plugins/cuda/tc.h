@@ -149,6 +149,8 @@ typedef struct tc_ew_params {
    * dtype: si in the integer category, sf[k][0] real, sf[k] complex. */
   int64_t si[2];
   double sf[2][2];
+  int32_t plain_pow; /* pow.Tensor_Scalar without ATen's special exponents
+                        (tc_ew_aten_bplan's) */
 } tc_ew_params;
 
 /* out = f(in...) elementwise over `shape`: nin 1 (unary), 2 (binary) or 3

@@ -57,8 +57,9 @@ TC_D double tc_log_abs(double x, double y) {
   if (m == 0) return -INFINITY;
   int e;
   frexp(m, &e);
-  double s = ldexp(1.0, -e);
-  return log(tc_hypot(x * s, y * s)) + e * LN2;
+  /* scaled by 2^-e through ldexp, not by multiplying with 2^-e: for a
+     subnormal m, 2^-e is past DBL_MAX (2^1074 for the smallest) */
+  return log(tc_hypot(ldexp(x, -e), ldexp(y, -e))) + e * LN2;
 }
 TC_D tc_c tc_clog(tc_c a) { return tc_c(tc_log_abs(a.real(), a.imag()), atan2(a.imag(), a.real())); }
 /* ctanh with C11's special values (glibc): tanh(+-inf + iy) = +-1 + i0*sign,
@@ -81,18 +82,58 @@ TC_D tc_c tc_cexp(tc_c a) {
   if (a.imag() == 0) return tc_c(exp(a.real()), a.imag());
   return tcx::exp(a);
 }
-/* cpow as glibc: cexp(b * clog(a)); complex64 in float, as cpowf. */
+/* x * y with the recovery of infinities of C's Annex G (G.5.1, as glibc's
+ * __muldc3): where the plain product is NaN + iNaN and a factor is infinite,
+ * the product is an infinity. cpow needs it: 3.7^(-inf + i inf) is
+ * cexp(-inf + i inf) = 0 in glibc, and NaN through the plain product. */
+template <typename T>
+TC_D tcx::complex<T> tc_cmul_g(tcx::complex<T> x, tcx::complex<T> y) {
+  T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  T re = ac - bd, im = ad + bc;
+  if (!isnan(re) || !isnan(im)) return tcx::complex<T>(re, im);
+  int again = 0;
+  if (isinf(a) || isinf(b)) { /* x infinite: its direction, NaNs of y as 0 */
+    a = copysign(isinf(a) ? (T)1 : (T)0, a);
+    b = copysign(isinf(b) ? (T)1 : (T)0, b);
+    if (isnan(c)) c = copysign((T)0, c);
+    if (isnan(d)) d = copysign((T)0, d);
+    again = 1;
+  }
+  if (isinf(c) || isinf(d)) {
+    c = copysign(isinf(c) ? (T)1 : (T)0, c);
+    d = copysign(isinf(d) ? (T)1 : (T)0, d);
+    if (isnan(a)) a = copysign((T)0, a);
+    if (isnan(b)) b = copysign((T)0, b);
+    again = 1;
+  }
+  if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) { /* overflow */
+    if (isnan(a)) a = copysign((T)0, a);
+    if (isnan(b)) b = copysign((T)0, b);
+    if (isnan(c)) c = copysign((T)0, c);
+    if (isnan(d)) d = copysign((T)0, d);
+    again = 1;
+  }
+  if (again) {
+    re = (T)INFINITY * (a * c - b * d);
+    im = (T)INFINITY * (a * d + b * c);
+  }
+  return tcx::complex<T>(re, im);
+}
+
+/* cpow as glibc: cexp(b * clog(a)), the product as C's; complex64 in float,
+ * as cpowf. */
 TC_D tc_c tc_cpow(tc_c a, tc_c b, int cd) {
   if (cd == TABI_DTYPE_COMPLEX64) {
     tcx::complex<float> af((float)a.real(), (float)a.imag()), bf((float)b.real(), (float)b.imag());
     tcx::complex<double> l = tc_clog(tc_c(af.real(), af.imag()));
     tcx::complex<float> lf((float)l.real(), (float)l.imag());
-    tcx::complex<float> e = bf * lf;
+    tcx::complex<float> e = tc_cmul_g(bf, lf);
     if (e.imag() == 0) return tc_c((float)exp((double)e.real()), e.imag());
     tcx::complex<float> r = tcx::exp(e);
     return tc_c(r.real(), r.imag());
   }
-  return tc_cexp(b * tc_clog(a));
+  return tc_cexp(tc_cmul_g(b, tc_clog(a)));
 }
 
 /* --- unary ---------------------------------------------------------------------- */
@@ -150,7 +191,12 @@ TC_D double un_f_lean(int op, double a, const tc_ew_params &p) {
     case TC_U_ISNAN: return isnan(a) ? 1.0 : 0.0;
     case TC_U_ISINF: return isinf(a) ? 1.0 : 0.0;
     case TC_U_LNOT: return a == 0 ? 1.0 : 0.0;
-    case TC_U_ELU: return a <= 0 ? (exp(a * p.pa[2]) - 1.0) * p.pa[0] : a * p.pa[1];
+    case TC_U_ELU: { /* the exponential overflows where float's does (the reference's f_elu) */
+      if (a > 0) return a * p.pa[1];
+      double e = exp(a * p.pa[2]);
+      if (p.cd != TABI_DTYPE_FLOAT64 && e > 3.4028234663852886e38) e = INFINITY;
+      return (e - 1.0) * p.pa[0];
+    }
     case TC_U_LEAKY_RELU: return a > 0 ? a : a * p.pa[0];
     case TC_U_GELU: return tc_gelu(a, p.pi != 0);
     case TC_U_CLAMP:
@@ -378,7 +424,8 @@ TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_IGAMMAC: return ref_sf_igammac(a, b);
     case TC_B_NEXTAFTER: return nextafter_cd(a, b, p.cd);
     case TC_B_POW: return pow(a, b);
-    case TC_B_POW_TS: return ref_pow_ts(a, b); /* ATen's special exponents, the reference's code */
+    case TC_B_POW_TS: /* ATen's special exponents, the reference's code */
+      return p.plain_pow ? pow(a, b) : ref_pow_ts(a, b);
     case TC_B_ZETA: return ref_sf_zeta(a, b);
     case TC_B_ADD: case TC_B_SUB: case TC_B_MUL: case TC_B_DIV: case TC_B_EQ: case TC_B_NE:
     case TC_B_LT: case TC_B_LE: case TC_B_GT: case TC_B_GE: case TC_B_FMAX: case TC_B_FMIN:
@@ -410,6 +457,7 @@ TC_D tc_c bin_c(int op, tc_c a, tc_c b, const tc_ew_params &p) {
     case TC_B_POW: return tc_cpow(a, b, p.cd);
     case TC_B_POW_TS: {
       tc_c one(1.0, 0.0);
+      if (p.plain_pow) return tc_cpow(a, b, p.cd);
       if (b == tc_c(0.0, 0.0)) return one;
       if (b == one) return a;
       if (b == tc_c(0.5, 0.0)) return tcx::sqrt(a);

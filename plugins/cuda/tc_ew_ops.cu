@@ -292,6 +292,7 @@ static tabi_status run_aten_binary(tc_ctx *c, const tabi_call *call, tabi_value 
   p.pf = pl.pf;
   p.pc[0] = pl.pc[0];
   p.pc[1] = pl.pc[1];
+  p.plain_pow = pl.plain_pow;
   int zero_div = 0;
   st = tc_ew_launch(c, op, pl.nd, pl.shape, &oo, 2, in, &p, &zero_div);
   if (st == TABI_OK && zero_div) st = tc_ew_aten_zero_div_error(c->h, call);

@@ -100,6 +100,10 @@ tabi_status tc_ew_aten_binary_plan(const tabi_host_api *h, const tabi_call *call
   out->pf = pl.x.pf[0];
   out->pc[0] = creal(pl.x.pc[0]);
   out->pc[1] = cimag(pl.x.pc[0]);
+  /* ref_elementwise2.c's prep_pow_ts keeps the unrounded exponent in pi[1],
+     pf[1], pc[1] */
+  if (which == TC_AB_pow_ts && pl.x.pi[1])
+    out->plain_pow = ref_ew_category(pl.cd) == 2 ? pl.x.pc[1] != pl.sv[1].c : pl.x.pf[1] != pl.sv[1].f;
   return TABI_OK;
 }
 

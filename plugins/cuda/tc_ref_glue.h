@@ -92,6 +92,8 @@ typedef struct tc_ew_aten_bplan {
   double sf[2][2];
   int64_t pi;
   double pf, pc[2];
+  int32_t plain_pow; /* pow.Tensor_Scalar: the Scalar is no special exponent,
+                        though rounded to cd it is one (1e-310 to 0) */
 } tc_ew_aten_bplan;
 
 /* ref_ew_binary_plan_init with descriptor `which` (TC_AB_*). */
