@@ -120,16 +120,29 @@ CHECK_FN(c_avg1) { return avg(h, call, args, 1); }
 CHECK_FN(c_avg2) { return avg(h, call, args, 2); }
 CHECK_FN(c_avg3) { return avg(h, call, args, 3); }
 
-/* addmm: mat1 and mat2 of one dtype, and self of it too (the reference's
- * mm_common, which is not exported; the shapes the decomposition's mm checks). */
+/* addmm: mat1 and mat2 of one dtype, and self of it too, and self expands
+ * (not merely broadcasts) to the product's shape (the reference's mm_common,
+ * which is not exported; the ranks and the inner dims are mm's to check). */
 CHECK_FN(c_addmm) {
   const tabi_tensor *self = args[0].u.t, *a = args[1].u.t, *m = args[2].u.t;
   tabi_dtype dt = tabi_tensor_dtype(a);
+  if (a->dl.ndim != 2 || m->dl.ndim != 2) return TABI_OK; /* ranks: mm's message */
   const char *bad = tabi_tensor_dtype(m) != dt ? "mat2" : tabi_tensor_dtype(self) != dt ? "self" : NULL;
-  if (!bad || a->dl.ndim != 2 || m->dl.ndim != 2) return TABI_OK; /* ranks: mm's message */
-  return REF_ERR(h, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the dtype of 'mat1')",
-                 ref_op_name(h, call), bad, tabi_dtype_name(tabi_tensor_dtype(bad[0] == 'm' ? m : self)),
-                 tabi_dtype_name(dt));
+  if (bad)
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument '%s' has dtype %s; expected %s (the dtype of 'mat1')",
+                   ref_op_name(h, call), bad, tabi_dtype_name(tabi_tensor_dtype(bad[0] == 'm' ? m : self)),
+                   tabi_dtype_name(dt));
+  int64_t target[2] = {a->dl.shape[0], m->dl.shape[1]};
+  int fits = self->dl.ndim <= 2;
+  for (int32_t i = 0; fits && i < self->dl.ndim; i++) {
+    int64_t sz = self->dl.shape[i];
+    fits = sz == 1 || sz == target[2 - self->dl.ndim + i];
+  }
+  if (fits) return TABI_OK;
+  char b[64];
+  return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' of shape %s does not broadcast to the product's shape "
+                 "[%lld, %lld]", ref_op_name(h, call), ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape),
+                 (long long)target[0], (long long)target[1]);
 }
 
 static const struct {

@@ -95,19 +95,23 @@ static tabi_status d_pow_tensor_scalar(void *ctx, const tabi_call *call, tabi_va
   const tabi_value *e = &args[1];
   double ev = ref_scalar_f(e);
   /* ATen special-cases these real exponents (and the reference with it). For
-   * complex bases 0 and 1 too: cpow's exp(b * log(a)) would turn (inf-0j)^1
+   * complex results 0 and 1 too: cpow's exp(b * log(a)) would turn (inf-0j)^1
    * into inf+nanj through 0 * inf, where ATen returns the base (or 1). */
   tabi_dtype xd = tabi_tensor_dtype(x);
   int cplx = tabi_dtype_is_complex(xd);
-  int special = e->tag != TABI_TAG_COMPLEX && (tabi_dtype_is_floating(xd) || cplx) &&
+  dc_operand po[2] = {dc_t(x), dc_s(e)};
+  tabi_dtype pres, pcomp;
+  dc_promote(2, po, DC_PROMOTE_DEFAULT, &pres, &pcomp);
+  /* ATen's pow(Tensor, Scalar) fills 1 for the exponent 0 and copies for 1,
+     whatever the dtypes (a complex exponent 0-0j included) */
+  int real_e = e->tag != TABI_TAG_COMPLEX || e->u.c[1] == 0;
+  int special = real_e && (tabi_dtype_is_floating(pres) || tabi_dtype_is_complex(pres)) &&
                 (ev == 0.5 || ev == -0.5 || ev == 2 || ev == 3 || ev == -1 || ev == -2 ||
-                 (cplx && (ev == 0 || ev == 1)));
+                 ((cplx || e->tag == TABI_TAG_COMPLEX) && (ev == 0 || ev == 1)));
   if (!special) return ew_binary(ctx, call, args, outs, DC_P_POW, DC_PROMOTE_DEFAULT);
   dc_scope s;
   dc_begin(&s, ctx, call, args);
-  dc_operand o[2] = {dc_t(x), dc_s(e)};
-  tabi_dtype result, compute;
-  dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  tabi_dtype result = pres, compute = pcomp;
   tabi_tensor *c = dc_convert(&s, dc_convert(&s, x, result), compute), *r;
   if (ev == 0)
     r = dc_copy(&s, konst(&s, 1.0, c));
@@ -156,7 +160,8 @@ ROUNDING(d_floor, DC_P_FLOOR)
 ROUNDING(d_round, DC_P_ROUND)
 ROUNDING(d_trunc, DC_P_TRUNC)
 
-/* add and sub: self + alpha * other, alpha applied in the computation dtype. */
+/* add and sub: self + alpha * other, alpha (rounded to the result dtype, as
+ * ATen's Scalar::to) applied in the computation dtype. */
 static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs,
                            dc_op_id op) {
   dc_scope s;
@@ -180,7 +185,8 @@ static tabi_status add_sub(void *ctx, const tabi_call *call, tabi_value *args, t
   if (!dc_prepare_as(&s, 2, o, result, compute, x)) return dc_finish(&s, outs, 0, NULL);
   int alpha_is_one = (alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL) && alpha->u.i == 1;
   if (!alpha_is_one) {
-    tabi_tensor *a = dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, x[1]->dl.device), x[1]);
+    tabi_tensor *a = dc_convert(&s, dc_convert(&s, dc_scalar(&s, alpha, compute, x[1]->dl.device), result), compute);
+    a = dc_broadcast_like(&s, a, x[1]);
     x[1] = dc_binary(&s, DC_P_MUL, x[1], a);
   }
   return dc_finish(&s, outs, 0, dc_convert(&s, dc_binary(&s, op, x[0], x[1]), result));
@@ -350,7 +356,14 @@ static tabi_status d_gelu(void *ctx, const tabi_call *call, tabi_value *args, ta
 }
 
 /* clamp(x, min, max) = minimum(maximum(x, min), max), NaN propagating; the
- * bounds take part in type promotion. Used by clamp, clamp.Tensor, hardtanh. */
+ * bounds take part in type promotion. A NaN Scalar bound given alone is
+ * ignored, as ATen's clamp does (with both bounds, any NaN one makes every
+ * element NaN, which the NaN-propagating maximum and minimum give). Used by
+ * clamp and clamp.Tensor. */
+static int nan_scalar(const tabi_value *v) {
+  return (v->tag == TABI_TAG_FLOAT || v->tag == TABI_TAG_COMPLEX) && isnan(tabi_value_as_double(v));
+}
+
 static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *self,
                               const tabi_value *lo, const tabi_value *hi) {
   if (lo->tag == TABI_TAG_NONE && hi->tag == TABI_TAG_NONE)
@@ -378,8 +391,9 @@ static tabi_status clamp_impl(dc_scope *s, tabi_value *outs, const tabi_value *s
   tabi_tensor *x[3];
   if (!dc_prepare(s, n, o, compute, x)) return dc_finish(s, outs, 0, NULL);
   tabi_tensor *r = x[0];
-  if (ilo >= 0) r = dc_binary(s, DC_P_MAXIMUM, r, x[ilo]);
-  if (ihi >= 0) r = dc_binary(s, DC_P_MINIMUM, r, x[ihi]);
+  int alone = ilo < 0 || ihi < 0;
+  if (ilo >= 0 && !(alone && nan_scalar(lo))) r = dc_binary(s, DC_P_MAXIMUM, r, x[ilo]);
+  if (ihi >= 0 && !(alone && nan_scalar(hi))) r = dc_binary(s, DC_P_MINIMUM, r, x[ihi]);
   return dc_finish(s, outs, 0, dc_convert(s, r, result));
 }
 

@@ -338,12 +338,14 @@ KERNEL(d_native_dropout) {
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
                     "dropout probability has to be between 0 and 1, but got %g", p);
   tabi_value t = tabi_bool(1);
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  /* ATen's quirk: an empty input gets a mask of its own dtype, not bool, in
+     either mode */
+  tabi_dtype mdt = tabi_tensor_numel(x) == 0 ? dt : TABI_DTYPE_BOOL;
   if (!train) {
-    tabi_tensor *res[2] = {dc_copy(&s, x),
-                           dc_full(&s, x->dl.ndim, x->dl.shape, &t, TABI_DTYPE_BOOL, x->dl.device)};
+    tabi_tensor *res[2] = {dc_copy(&s, x), dc_full(&s, x->dl.ndim, x->dl.shape, &t, mdt, x->dl.device)};
     return dc_finish_n(&s, outs, 2, res);
   }
-  tabi_dtype dt = tabi_tensor_dtype(x);
   tabi_dtype udt = dt == TABI_DTYPE_FLOAT64 ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32;
   tabi_value ua[5] = {tabi_int_list(x->dl.shape, x->dl.ndim), tabi_float(0.0), tabi_float(1.0),
                       tabi_dtype_value(udt), tabi_device_value(x->dl.device)};
@@ -354,8 +356,7 @@ KERNEL(d_native_dropout) {
   tabi_tensor *y = dc_binary(&s, DC_P_MUL,
                              dc_binary(&s, DC_P_MUL, c, dc_convert(&s, mask, c ? tabi_tensor_dtype(c) : dt)),
                              konst(&s, scale, c));
-  /* ATen's quirk: an empty input gets a mask of its own dtype, not bool */
-  if (tabi_tensor_numel(x) == 0) mask = dc_convert(&s, mask, dt);
+  mask = dc_convert(&s, mask, mdt);
   tabi_tensor *res[2] = {dc_convert(&s, y, dt), mask};
   return dc_finish_n(&s, outs, 2, res);
 }

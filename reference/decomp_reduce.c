@@ -63,7 +63,7 @@ static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
 /* sum over dims in the computation dtype of `out_dtype`, converted to it. */
 static tabi_tensor *sum_as(dc_scope *s, tabi_tensor *x, const int32_t *dims, int32_t n,
                            int32_t keepdim, tabi_dtype out_dtype) {
-  tabi_tensor *c = dc_convert(s, x, opmath(out_dtype));
+  tabi_tensor *c = dc_convert(s, dc_convert(s, x, out_dtype), opmath(out_dtype)); /* dtype= casts first */
   return dc_convert(s, dc_reduce(s, DC_P_SUM, c, dims, n, keepdim, -1), out_dtype);
 }
 
@@ -167,7 +167,8 @@ static tabi_status prod_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, cons
   int32_t n = dims_of(s, dimv, x, 1, dims);
   if (n < 0) return dc_finish(s, outs, 0, NULL);
   tabi_dtype out = sum_dtype(x, dtype);
-  tabi_tensor *c = dc_convert(s, x, opmath(out));
+  /* dtype= casts the input first: int64 2^63 as float16 is inf, and inf * 0 NaN */
+  tabi_tensor *c = dc_convert(s, dc_convert(s, x, out), opmath(out));
   return dc_finish(s, outs, 0,
                    dc_convert(s, dc_reduce(s, DC_P_PROD, c, dims, n, keepdim, -1), out));
 }
@@ -356,9 +357,13 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
   for (int32_t d = 0; d < x->dl.ndim; d++)
     if (d != 1) dims[n++] = d;
   int64_t count = count_of(x, dims, n);
-  tabi_tensor *sum = dc_reduce(s, DC_P_SUM, c, dims, n, 0, -1);
+  /* the statistics in float64, as ATen's CPU kernel accumulates them (in
+     double): a constant channel's mean is its value exactly, so with eps 0
+     its output is 0 / 0, not a rounding error over 0 */
+  tabi_tensor *acc = dc_convert(s, x, TABI_DTYPE_FLOAT64);
+  tabi_tensor *sum = dc_reduce(s, DC_P_SUM, acc, dims, n, 0, -1);
   tabi_tensor *mean = dc_binary(s, DC_P_DIV, sum, konst(s, (double)count, sum));
-  tabi_tensor *var = dc_var(s, c, dims, n, 0, 0);
+  tabi_tensor *var = dc_var(s, acc, dims, n, 0, 0);
   tabi_tensor *rstd = dc_unary(s, DC_P_RSQRT, dc_binary(s, DC_P_ADD, var, konst(s, eps, var)));
   tabi_tensor *y = bn_apply(s, c, mean, rstd, w, b);
   if (rm && rv && s->st == TABI_OK) {
@@ -368,10 +373,10 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
         dc_binary(s, DC_P_MUL, var,
                   konst(s, count > 1 ? (double)count / (double)(count - 1) : INFINITY, var));
     tabi_tensor *nm =
-        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rm, opmath(dt))),
+        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rm, TABI_DTYPE_FLOAT64)),
                   dc_binary(s, DC_P_MUL, m, mean));
     tabi_tensor *nv =
-        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rv, opmath(dt))),
+        dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rv, TABI_DTYPE_FLOAT64)),
                   dc_binary(s, DC_P_MUL, m, unbiased));
     tabi_value a1[2] = {tabi_tensor_value(rm), tabi_tensor_value(dc_convert(s, nm, st))};
     tabi_value a2[2] = {tabi_tensor_value(rv),

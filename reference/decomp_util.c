@@ -351,16 +351,22 @@ int dc_prepare_as(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype resu
     return 0;
   }
   DLDevice dev = dc_device(n, ops);
+  /* a Python scalar is made in the widest dtype of compute's kind, then
+     converted like the tensors: 70000 is float16's inf, not an overflow */
+  tabi_dtype wide = tabi_dtype_is_complex(compute)    ? TABI_DTYPE_COMPLEX128
+                    : tabi_dtype_is_floating(compute) ? TABI_DTYPE_FLOAT64
+                                                      : compute;
   for (int32_t i = 0; i < n; i++) {
-    tabi_tensor *t = ops[i].t ? ops[i].t : dc_scalar(s, &ops[i].scalar, compute, dev);
+    tabi_tensor *t = ops[i].t ? ops[i].t : dc_scalar(s, &ops[i].scalar, wide, dev);
     if (t &&
         (t->dl.device.device_type != dev.device_type || t->dl.device.device_id != dev.device_id)) {
       tabi_value args[2] = {tabi_tensor_value(t), tabi_device_value(dev)};
       t = dc_call(s, DC_P_DEVICE_PUT, args, 2);
     }
-    /* a tensor of another dtype is rounded to the result dtype first; Python
-       scalars keep their value (ATen computes with them in opmath) */
-    if (ops[i].t && result != compute) t = dc_convert(s, t, result);
+    /* an operand of another dtype is rounded to the result dtype first, a
+       Python scalar too: ATen's CPU kernels cast a wrapped number to the
+       common dtype (float16 * 2^63 is float16 * inf, NaN at 0) */
+    if (result != compute || !ops[i].t) t = dc_convert(s, t, result);
     out[i] = dc_broadcast_to(s, dc_convert(s, t, compute), ndim, shape);
   }
   return s->st == TABI_OK;
@@ -383,8 +389,9 @@ tabi_tensor *dc_ew_binary(dc_scope *s, dc_op_id op, int32_t kind, dc_operand a, 
   tabi_dtype result, compute;
   dc_promote(2, o, kind, &result, &compute);
   tabi_tensor *x[2];
-  tabi_dtype round_to =
-      kind == DC_PROMOTE_ALWAYS_BOOL || kind == DC_PROMOTE_INT_TO_FLOAT ? compute : result;
+  /* operands round to the result dtype (float16 / 2^40 is float16 / inf);
+     a comparison's result is bool, so they round to the common dtype */
+  tabi_dtype round_to = kind == DC_PROMOTE_ALWAYS_BOOL ? compute : result;
   if (!dc_prepare_as(s, 2, o, round_to, compute, x)) return NULL;
   return dc_convert(s, dc_binary(s, op, x[0], x[1]), result);
 }
