@@ -4,6 +4,8 @@
  * difference), with the tolerances of spec/tolerances.md per dtype. Integers and
  * bool compare exactly, as int64, so integer extremes are not blurred through a
  * double. Infinities match only themselves; NaN matches NaN unless asked not to.
+ * Asked to (CONFORM_NAN_NONFINITE), a complex element with an infinite or NaN
+ * part matches any other such element.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +76,10 @@ void conform_compare(const uint8_t *got, const uint8_t *want, tabi_dtype d, int6
       abs_err = bad ? fabs((double)g.i - (double)w.i) : 0.0;
       if (bad && abs_err == 0.0) abs_err = 1.0; /* differ beyond double precision */
       mag = fabs((double)w.i);
+    } else if (cplx && nan_equal == CONFORM_NAN_NONFINITE && !(isfinite(w.re) && isfinite(w.im))) {
+      bad = isfinite(g.re) && isfinite(g.im); /* any element with an infinite or NaN part */
+      abs_err = bad ? INFINITY : 0.0;
+      mag = 0.0;
     } else {
       double dr = real_dist(g.re, w.re, nan_equal);
       double di = cplx ? real_dist(g.im, w.im, nan_equal) : 0.0;

@@ -217,7 +217,12 @@ typedef struct conform_cmp {
   conform_elem got, want;  /* at worst_abs_at */
 } conform_cmp;
 /* Compares n elements of `got` against `want`, both row-major host buffers of
- * dtype d. nan_equal: NaN matches NaN. */
+ * dtype d. nan_equal: NaN matches NaN; CONFORM_NAN_NONFINITE: besides, a
+ * complex element with an infinite or NaN part matches any other such element
+ * (the random calls: there ATen's own kernels disagree, the CPU's vectorized
+ * multiply naive, glibc's recovering infinities as C's Annex G asks, CUDA's
+ * thrust another way; the samples test the special values they pin down). */
+#define CONFORM_NAN_NONFINITE 2
 void conform_compare(const uint8_t *got, const uint8_t *want, tabi_dtype d, int64_t n,
                      conform_tol tol, int32_t nan_equal, conform_cmp *out);
 /* "[1, 2]" of a flat row-major index into shape. */

@@ -16,6 +16,7 @@
 
 #include "conform_int.h"
 #include "conform_rgen.h"
+#include "conform_twin.h"
 
 /* A tensor's bytes, row-major, to compare before and after a call. */
 typedef struct snap {
@@ -350,18 +351,31 @@ typedef struct twin {
   tabi_runtime *rt;
   tabi_op op;
   rc_gen *g;
+  conform_twin_rules rules; /* what of the results must agree */
 } twin;
 
-/* After an accepted call: the reference must accept it too. */
-static int twin_agrees(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_value *args, int32_t k,
-                       const char *desc, conform_robust_failure *fail) {
-  tabi_value outs[RC_MAX_OUTS];
-  for (int i = 0; i < RC_MAX_OUTS; i++) outs[i] = tabi_none();
-  tabi_status rst = tabi_call(tw->rt, tw->op, args, info->nargs, outs, nouts);
-  for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&outs[i]);
-  if (rst == TABI_OK || rst == TABI_ERR_OUT_OF_MEMORY) return 1;
-  return failed(fail, k, CONFORM_K_ACCEPTED, info->name, desc, "accepted a call the reference refuses (%s: %s)",
+/* After an accepted call: the reference must accept it too, and its results
+ * agree with the plugin's (conform_twin.h). */
+static int twin_agrees(tabi_runtime *rt, twin *tw, const tabi_op_info *info, int32_t nouts,
+                       const tabi_value *outs, const tabi_value *args, tabi_value *targs, int32_t k,
+                       const char *desc, conform_robust_stats *stats, conform_robust_failure *fail) {
+  tabi_value touts[RC_MAX_OUTS];
+  for (int i = 0; i < RC_MAX_OUTS; i++) touts[i] = tabi_none();
+  tabi_status rst = tabi_call(tw->rt, tw->op, targs, info->nargs, touts, nouts);
+  int ok = 1;
+  const char *kind = NULL;
+  char why[800];
+  int32_t values = 0;
+  if (rst != TABI_OK && rst != TABI_ERR_OUT_OF_MEMORY)
+    ok = failed(fail, k, CONFORM_K_ACCEPTED, info->name, desc, "accepted a call the reference refuses (%s: %s)",
                 tabi_status_name(rst), tabi_last_error());
+  else if (rst == TABI_OK &&
+           !conform_twin_compare(rt, tw->rt, info, &tw->rules, outs, touts, nouts, args, targs, &values, &kind,
+                                 why, sizeof why))
+    ok = failed(fail, k, kind, info->name, desc, "%s", why);
+  stats->compared += rst == TABI_OK && values;
+  for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&touts[i]);
+  return ok;
 }
 
 static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, const tabi_autograd_api *ag,
@@ -388,15 +402,17 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   char *desc = malloc(CONFORM_ROBUST_DESC_MAX);
   snap *before = malloc(RC_MAX_TENSORS * sizeof *before);
   grad_call *gc = malloc(sizeof *gc);
-  twin tw = {oracle, -1, NULL};
-  if (oracle && tabi_op_find(oracle, info->name, &tw.op) == TABI_OK) tw.g = malloc(sizeof *tw.g);
+  twin *tw = calloc(1, sizeof *tw);
+  if (tw) tw->op = -1;
+  if (tw && oracle && tabi_op_find(oracle, info->name, &tw->op) == TABI_OK) tw->g = malloc(sizeof *tw->g);
   tabi_clear_error();
-  if (!g || !desc || !before || !gc || (oracle && tw.op >= 0 && !tw.g)) {
+  if (!g || !desc || !before || !gc || !tw || (oracle && tw->op >= 0 && !tw->g)) {
     free(g);
     free(desc);
     free(before);
     free(gc);
-    free(tw.g);
+    if (tw) free(tw->g);
+    free(tw);
     snprintf(fail->detail, sizeof fail->detail, "out of host memory");
     return -1;
   }
@@ -404,16 +420,20 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   gc->backwards = &stats->backwards;
   rc_gen_init(g, rt, dev, conform_robust_seed(seed, info->name));
   rc_gen_init(&gc->gg, rt, dev, conform_robust_seed(seed ^ 0x67726164ull /* "grad" */, info->name));
-  if (tw.g) rc_gen_init(tw.g, oracle, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
+  if (tw->g) {
+    tw->rt = oracle;
+    rc_gen_init(tw->g, oracle, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
+    conform_twin_rules_of(oracle, tabi_op_get_info(oracle, tw->op), &tw->rules);
+  }
   int ok = 1;
   for (int32_t k = 0; k < calls && ok; k++) {
     tabi_value args[RC_MAX_ARGS], outs[RC_MAX_OUTS], targs[RC_MAX_ARGS];
     uint64_t mem0 = in_use(rt, dev);
     rc_gen_begin_call(g);
     for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, arg_at(info, a));
-    if (tw.g) {
-      rc_gen_begin_call(tw.g);
-      for (int32_t a = 0; a < info->nargs; a++) targs[a] = rc_gen_arg(tw.g, a, arg_at(info, a));
+    if (tw->g) {
+      rc_gen_begin_call(tw->g);
+      for (int32_t a = 0; a < info->nargs; a++) targs[a] = rc_gen_arg(tw->g, a, arg_at(info, a));
     }
     rc_describe(args, info->nargs, desc, CONFORM_ROBUST_DESC_MAX);
     if (mark) mark(user, k, desc);
@@ -439,7 +459,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
       stats->calls++;
       if (st >= 0 && st < TABI_STATUS_COUNT) stats->by_status[st]++;
       ok = check_call(rt, info, base, k, st, outs, before, ns, desc, fail);
-      if (ok && tw.g && st == TABI_OK) ok = twin_agrees(&tw, info, nouts, targs, k, desc, fail);
+      if (ok && tw->g && st == TABI_OK) ok = twin_agrees(rt, tw, info, nouts, outs, args, targs, k, desc, stats, fail);
       if (ok && ag && st == TABI_OK) {
         ok = grad_outputs(gc, outs, k, info->name, desc, fail) &&
              grad_backward(rt, gc, k, info->name, desc, fail);
@@ -453,7 +473,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
     for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&outs[i]);
     rc_gen_release(g);
     if (ag) rc_gen_release(&gc->gg);
-    if (tw.g) rc_gen_release(tw.g);
+    if (tw->g) rc_gen_release(tw->g);
     /* every storage of the call is freed by now: a damaged red zone counts,
        and so does memory still in use (a kernel's temporary, or a graph that
        outlives its tensors) */
@@ -470,7 +490,8 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   free(desc);
   free(before);
   free(gc);
-  free(tw.g);
+  free(tw->g);
+  free(tw);
   return ok;
 }
 
@@ -491,6 +512,80 @@ int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_r
     return -1;
   }
   return robust_calls(rt, (DLDevice){kDLCPU, 0}, oracle, ag, op, calls, seed, mark, user, stats, fail);
+}
+
+/* Appends to buf at *o, as far as cap allows. */
+static void put(char *buf, size_t cap, size_t *o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t cap, size_t *o, const char *fmt, ...) {
+  if (*o >= cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + *o, cap - *o, fmt, ap);
+  va_end(ap);
+  if (n > 0) *o = *o + (size_t)n < cap ? *o + (size_t)n : cap;
+}
+
+static void show_elems(tabi_runtime *rt, const tabi_tensor *t, char *buf, size_t cap, size_t *o) {
+  uint8_t *b = NULL;
+  uint64_t nb = 0;
+  tabi_dtype dt = tabi_tensor_dtype(t);
+  int64_t n = tabi_tensor_numel(t), esz = tabi_dtype_size(dt);
+  if (esz <= 0 || n > (int64_t)SNAP_MAX / esz || conform_tensor_host(rt, t, &b, &nb) != TABI_OK) {
+    put(buf, cap, o, " (not read)");
+    free(b);
+    return;
+  }
+  put(buf, cap, o, " = [");
+  for (int64_t i = 0; i < n && i < 64; i++) {
+    conform_elem e = conform_elem_at(b, dt, i);
+    if (e.is_int) put(buf, cap, o, "%s%lld", i ? ", " : "", (long long)e.i);
+    else if (tabi_dtype_is_complex(dt)) put(buf, cap, o, "%s%.9g%+.9gj", i ? ", " : "", e.re, e.im);
+    else put(buf, cap, o, "%s%.9g", i ? ", " : "", e.re);
+  }
+  put(buf, cap, o, "%s]", n > 64 ? ", ..." : "");
+  free(b);
+}
+
+int conform_robust_show(tabi_runtime *rt, DLDevice dev, tabi_op op, uint64_t seed, int32_t k, char *buf,
+                        size_t cap) {
+  size_t o = 0;
+  if (cap) buf[0] = 0;
+  const tabi_op_info *info = tabi_op_get_info(rt, op);
+  rc_gen *g = info && info->nargs <= RC_MAX_ARGS ? malloc(sizeof *g) : NULL;
+  char *desc = g ? malloc(CONFORM_ROBUST_DESC_MAX) : NULL;
+  if (!g || !desc || k < 0) {
+    put(buf, cap, &o, "%s", !info ? "no such op" : k < 0 ? "no call before 0" : "cannot draw its arguments");
+    free(g);
+    free(desc);
+    return 0;
+  }
+  rc_gen_init(g, rt, dev, conform_robust_seed(seed, info->name));
+  tabi_value args[RC_MAX_ARGS];
+  for (int32_t c = 0; c <= k; c++) {
+    rc_gen_begin_call(g);
+    for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, arg_at(info, a));
+    if (c < k) rc_gen_release(g);
+  }
+  put(buf, cap, &o, "%s, call %d (seed %" PRIu64 "):\n", info->name, (int)k, seed);
+  for (int32_t a = 0; a < info->nargs; a++) {
+    rc_describe(&args[a], 1, desc, CONFORM_ROBUST_DESC_MAX);
+    put(buf, cap, &o, "  %s = %s", arg_at(info, a)->name, desc);
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(&args[a], ts);
+    for (int i = 0; i < nt; i++) {
+      if (args[a].tag == TABI_TAG_TENSOR_LIST) {
+        rc_describe(&(tabi_value){.tag = TABI_TAG_TENSOR, .u.t = ts[i]}, 1, desc, CONFORM_ROBUST_DESC_MAX);
+        put(buf, cap, &o, "\n    [%d] %s", i, desc);
+      }
+      show_elems(rt, ts[i], buf, cap, &o);
+    }
+    put(buf, cap, &o, "\n");
+  }
+  rc_gen_release(g);
+  free(g);
+  free(desc);
+  tabi_clear_error();
+  return 1;
 }
 
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap) {

@@ -16,7 +16,9 @@
  *   - with an oracle (a runtime holding the reference), what it refuses must
  *     be refused: the same call is drawn a second time there, tensors on the
  *     CPU, and an accepted call the reference refuses (out of memory aside) is
- *     accepted-bad-input, with the reference's message;
+ *     accepted-bad-input, with the reference's message; a call both accept
+ *     must give the reference's results (conform_twin.h: outputs and in-place
+ *     arguments, their dtypes, shapes and values within the tolerances);
  *   - once every tensor of the call is released, the tensor memory in use is
  *     what it was before it (a kernel that keeps a temporary, a graph that
  *     outlives its tensors: kind leaked-memory).
@@ -36,6 +38,7 @@ typedef struct conform_robust_stats {
   int64_t calls;
   int64_t backwards; /* through autograd: backward or grad_of calls that worked */
   int64_t by_status[TABI_STATUS_COUNT]; /* by status: [TABI_OK] accepted, the rest refused */
+  int64_t compared;  /* accepted calls whose values were compared with the reference's */
 } conform_robust_stats;
 
 typedef struct conform_robust_failure {
@@ -92,6 +95,14 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi
 int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_runtime *oracle, tabi_op op,
                            int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
                            conform_robust_stats *stats, conform_robust_failure *fail);
+
+/* Call k of the random calls of op (as conform_robust_op draws it for seed,
+ * on dev) without making it: each argument described, and a tensor's
+ * elements in row-major order (the first 64), one argument a line, into buf.
+ * The draws of calls 0 to k-1 are replayed to get there. Returns 1, or 0 when
+ * the op cannot be drawn (buf says why). */
+int conform_robust_show(tabi_runtime *rt, DLDevice dev, tabi_op op, uint64_t seed, int32_t k, char *buf,
+                        size_t cap);
 
 /* "TYPE 78, SHAPE 37": the refusals of stats, most frequent first. */
 void conform_robust_stats_str(const conform_robust_stats *stats, char *buf, size_t cap);

@@ -71,6 +71,15 @@ void conform_sample_list_clear(conform_sample_list *list);
 #define CONFORM_SIGN_AMBIGUOUS 0x20u /* svd: U's columns and Vh's rows are defined up to a
                                       sign (a phase for complex); compare S, and U, Vh
                                       only through |values| or the reconstruction */
+#define CONFORM_DISTINCT_INDEX 0x40u /* scatter.src, index_put: the samples' indices are
+                                      distinct, since with a repeated one the result
+                                      depends on the order of the writes (ATen leaves
+                                      it unspecified); random calls compare shapes only */
+#define CONFORM_FINITE_INPUTS 0x80u /* FFTs: the samples' inputs are finite, since with
+                                      an infinity or NaN the result depends on the
+                                      algorithm (which terms meet: inf - inf is NaN in
+                                      one order and not another); random calls compare
+                                      values only when every input element is finite */
 
 /* Sample args point into the sample's own arrays (ints, floats, tensors, strs).
  * A sample copied or moved to another address must be rebased: this re-points

@@ -213,6 +213,10 @@ static void gen_dropout(gen_ctx *g) {
   gen_arg_t(g, 0, gen_tensor(g, g->dt, 2, GEN_S(0, 3), 0, GEN_DOM_ANY));
   gen_arg_float(g, 1, 0.5); gen_arg_bool(g, 2, 1);
   gen_flags(g, CONFORM_RANDOM); gen_commit(g);
+  gen_begin(g, "empty, train=False (mask of the input's dtype)");
+  gen_arg_t(g, 0, gen_tensor(g, g->dt, 2, GEN_S(0, 3), 0, GEN_DOM_ANY));
+  gen_arg_float(g, 1, 0.5); gen_arg_bool(g, 2, 0);
+  gen_commit(g);
 }
 
 static void gen_item(gen_ctx *g) {

@@ -73,6 +73,14 @@ static void broadcast_shape(gshape a, gshape b, gshape *out) {
 /* One binary sample: self (sa, la) op other (sb, lb) of dtype db. extra: a
  * callback-free way to add alpha/rounding: set by the caller after this returns
  * (the sample is still open). */
+/* pow in complex64: the exponent multiplies the rounding of a float logarithm
+ * (cpowf), a few ulps for the small exponents of the samples and more for the
+ * random calls' (x^6 is 2e-6 off in one correct implementation or another). */
+static void pow_tol(gen_ctx *g) {
+  if (g->e->b == GEN_DOM_EXP && g->dt == TABI_DTYPE_COMPLEX64)
+    gen_tol(g, 1e-5, 1e-5, "complex64 pow: the exponent scales the float logarithm's rounding");
+}
+
 static void binary_open(gen_ctx *g, const char *name, gshape sa, uint32_t la, gshape sb,
                         uint32_t lb, tabi_dtype db, int special) {
   const gen_entry *e = g->e;
@@ -86,6 +94,7 @@ static void binary_open(gen_ctx *g, const char *name, gshape sa, uint32_t la, gs
   }
   gen_arg_t(g, 0, a);
   gen_arg_t(g, 1, b);
+  pow_tol(g);
   if (e->flags & GEN_F_ROUNDING) rounding_default(g, 2);
   if (e->flags & GEN_F_OUT) {
     gshape so;
@@ -190,6 +199,7 @@ static void scalar_sample(gen_ctx *g, const char *name, gshape s, uint32_t layou
     default: gen_arg_bool(g, si, v != 0); break;
   }
   if (g->e->flags & GEN_F_ROUNDING) rounding_default(g, 2);
+  pow_tol(g);
 }
 
 void gen_tensor_scalar(gen_ctx *g) {
@@ -209,6 +219,16 @@ void gen_tensor_scalar(gen_ctx *g) {
   gen_commit(g);
   if (sdom == GEN_DOM_EXP) {
     scalar_sample(g, "[5], int scalar 0", SH(5), 0, 0, 0, 0); gen_commit(g);
+    if (gen_is_float_like(g->dt) && !(e->flags & GEN_F_NO_SPECIAL)) {
+      /* not ATen's special exponent 0 (which fills 1), though float rounds it
+         to 0; [32] so that ATen's vectorized loop takes every element */
+      scalar_sample(g, "[32] special values, float scalar 1e-310", SH(32), 0, 1, 1e-310, 1); gen_commit(g);
+      if (tabi_dtype_is_complex(g->dt)) {
+        scalar_sample(g, "[32] special values, complex scalar 1e-310j", SH(32), 0, 2, -0.0, 1);
+        if (g->cur) gen_arg_complex(g, 1, -0.0, 1e-310);
+        gen_commit(g);
+      }
+    }
   }
   if (mask & SC_FLOAT) {
     scalar_sample(g, "[2, 3], float scalar (promotes ints)", SH(2, 3), 0, 1, fv, 0); gen_commit(g);
@@ -230,6 +250,15 @@ void gen_tensor_scalar(gen_ctx *g) {
     scalar_sample(g, "special values [16]", SH(16), 0, kind, kind ? fv : iv, 1); gen_commit(g);
     if (gen_is_float_like(g->dt) && (mask & SC_FLOAT) && sdom != GEN_DOM_EXP) {
       scalar_sample(g, "special values [16], scalar inf", SH(16), 0, 1, INFINITY, 1); gen_commit(g);
+    }
+  }
+  /* ATen casts the wrapped scalar to the common dtype before the op: 4.1 is
+   * bfloat16's 4.09375, and 70000 float16's inf (an exponent must fit) */
+  if ((g->dt == TABI_DTYPE_FLOAT16 || g->dt == TABI_DTYPE_BFLOAT16) && (mask & SC_FLOAT) &&
+      !(e->flags & GEN_F_NO_SPECIAL)) {
+    scalar_sample(g, "[32], float scalar 4.1 (rounds to the dtype)", SH(32), 0, 1, 4.1, 1); gen_commit(g);
+    if (g->dt == TABI_DTYPE_FLOAT16 && sdom != GEN_DOM_EXP) {
+      scalar_sample(g, "[32], float scalar 70000 (float16's inf)", SH(32), 0, 1, 70000.0, 1); gen_commit(g);
     }
   }
   if (e->flags & GEN_F_ALPHA) {
@@ -297,6 +326,17 @@ static void gen_elu(gen_ctx *g) {
   unary_with(g, "alpha=2 (int)", SH(6), GEN_L_OFFSET);
   gen_arg_int(g, 1, 2);
   gen_commit(g);
+  if (gen_is_float_like(g->dt) && !tabi_dtype_is_complex(g->dt)) {
+    /* exp(-x * 1000) overflows float (and opmath float for the half types),
+       not double: (inf - 1) * 0 is NaN below float64 */
+    unary_with(g, "scale=0, input_scale=-1000: exp overflows", SH(6), 0);
+    gen_arg_int(g, 1, 1); gen_arg_bool(g, 2, 0); gen_arg_float(g, 3, -1000.0);
+    gen_commit(g);
+    /* coefficients in opmath, not rounded to the half types */
+    unary_with(g, "alpha=-1, scale=-2.66, input_scale=-2.18", SH(2, 4), 0);
+    gen_arg_int(g, 1, -1); gen_arg_float(g, 2, -2.66); gen_arg_float(g, 3, -2.18);
+    gen_commit(g);
+  }
 }
 
 static void gen_hardtanh(gen_ctx *g) {
@@ -313,6 +353,12 @@ static void gen_hardtanh(gen_ctx *g) {
   unary_with(g, "min_val=0, max_val=6 (ints)", SH(3, 4), GEN_L_T);
   gen_arg_int(g, 1, 0); gen_arg_int(g, 2, 6);
   gen_commit(g);
+  if (tabi_dtype_is_integral(g->dt, 0)) { /* the bounds convert to int64, checked */
+    unary_with(g, "min_val=NaN (no int64)", SH(3), 0);
+    gen_arg_float(g, 1, NAN); gen_arg_float(g, 2, 1.0);
+    gen_flags(g, CONFORM_EXPECT_ERROR);
+    gen_commit(g);
+  }
 }
 
 static void gen_leaky_relu(gen_ctx *g) {
@@ -352,6 +398,8 @@ static void gen_clamp(gen_ctx *g) {
     if (gen_is_float_like(g->dt)) {
       clamp_one(g, "NaN bound", SH(6), 0, 0, 1, NAN, 1, hi, 1); gen_commit(g);
     }
+    /* one NaN bound alone is ignored (with both, every element is NaN) */
+    clamp_one(g, "NaN max alone (ignored)", SH(6), 0, 1, 0, 0, 1, NAN, 1); gen_commit(g);
   }
   clamp_one(g, "no bounds", SH(3), 0, 0, 0, 0, 0, 0, 0);
   gen_flags(g, CONFORM_EXPECT_ERROR);

@@ -76,6 +76,7 @@ static void scatter_one(gen_ctx *g, int mode, const char *name, ishape s, uint32
   gen_arg_t(g, 2, index);
   if (mode == 1) gen_arg_scalar_for(g, 3, g->dt, 2);
   else gen_arg_t(g, 3, T(g, ssrc, mode == 0 ? 0 : GEN_L_T));
+  if (mode == 0) gen_flags(g, CONFORM_DISTINCT_INDEX);
   if (mode == 3) { gen_arg_str(g, 4, reduce); gen_arg_bool(g, 5, include_self); }
 }
 
@@ -153,6 +154,7 @@ static void gen_index_put(gen_ctx *g) {
   tabi_tensor *i[3];
   i[0] = distinct_index(g, 1, 3, 1, 4);
   index_begin(g, "rows, values [1, 3, 5]", IS(4, 5), 0, 1, i);
+  gen_flags(g, CONFORM_DISTINCT_INDEX);
   gen_arg_t(g, 2, T(g, IS(1, 3, 5), 0)); gen_commit(g);
   i[0] = distinct_index(g, 1, 2, 1, 3); i[1] = IDX(g, IS(1, 2), 0, 3);
   index_begin(g, "two indices, broadcast value", IS(3, 4), GEN_L_T, 2, i);

@@ -334,6 +334,7 @@ static void gen_fft(gen_ctx *g) {
         if (kind == 0) gen_arg_bool(g, 3, (i + v) % 2 == 0);
         else gen_arg_int(g, 3, last);
       }
+      gen_flags(g, CONFORM_FINITE_INPUTS);
       gen_commit(g);
       if (i >= 4 && v == 0) break; /* multi-dim cases: one variant */
     }

@@ -388,6 +388,9 @@ static void gen_resize(gen_ctx *g) {
   self_begin(g, "[2, 3] to [6]", SS(2, 3), 0); gen_arg_ints(g, 1, L(6)); gen_commit(g);
   self_begin(g, "[4] to [0]", SS(4), 0); gen_arg_ints(g, 1, L(0)); gen_commit(g);
   self_begin(g, "[4] to 0-d", SS(4), 0); gen_arg_ints(g, 1, L0); gen_commit(g);
+  /* growing: the new elements' values are unspecified, as in ATen */
+  self_begin(g, "[2] to [2, 3] (grow)", SS(2), 0); gen_arg_ints(g, 1, L(2, 3)); gen_flags(g, CONFORM_UNINIT);
+  gen_commit(g);
   self_begin(g, "negative size", SS(4), 0); gen_arg_ints(g, 1, L(2, -1)); err(g);
 }
 

@@ -2,6 +2,7 @@
  * arguments of its schema's types, on the plugins named on the command line.
  *
  *   random_calls PLUGIN[,PLUGIN...] [--calls N] [--seed S] [--ops SUBSTR] [--timeout SEC]
+ *   random_calls PLUGIN[,PLUGIN...] --seed S --ops SUBSTR --show K
  *
  * The random calls of `tabi conform` (conformance/conform_robust.h says what
  * they are and what each must hold to; the reference, when found, is the
@@ -14,7 +15,8 @@
  * stops the run with its arguments; under the sanitizers (the test command's
  * second build) so does a memory error or undefined behaviour. A failure
  * prints the op and its arguments; the seed reproduces the run, and --ops one
- * op's calls (each op's calls depend only on the seed and its name). */
+ * op's calls (each op's calls depend only on the seed and its name), and
+ * --show K prints call K's arguments with their elements, without calling. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <signal.h>
@@ -40,21 +42,22 @@ static void on_alarm(int sig) {
 
 typedef struct opts {
   const char *plugins, *only;
-  int calls, timeout;
+  int calls, timeout, show;
   uint64_t seed;
 } opts;
 
 static int parse(int argc, char **argv, opts *o) {
-  *o = (opts){NULL, NULL, 20, 30, 1};
+  *o = (opts){NULL, NULL, 20, 30, -1, 1};
   for (int i = 1; i < argc; i++) {
     if (i + 1 < argc && strcmp(argv[i], "--calls") == 0) o->calls = atoi(argv[++i]);
     else if (i + 1 < argc && strcmp(argv[i], "--seed") == 0) o->seed = strtoull(argv[++i], NULL, 0);
     else if (i + 1 < argc && strcmp(argv[i], "--ops") == 0) o->only = argv[++i];
     else if (i + 1 < argc && strcmp(argv[i], "--timeout") == 0) o->timeout = atoi(argv[++i]);
+    else if (i + 1 < argc && strcmp(argv[i], "--show") == 0) o->show = atoi(argv[++i]);
     else if (argv[i][0] != '-' && !o->plugins) o->plugins = argv[i];
     else return 0;
   }
-  return o->plugins && o->calls > 0 && o->timeout > 0;
+  return o->plugins && o->calls > 0 && o->timeout > 0 && (o->show < 0 || o->only);
 }
 
 /* Loads each comma-separated plugin; the first one's device is the target. */
@@ -96,7 +99,7 @@ int main(int argc, char **argv) {
   opts o;
   if (!parse(argc, argv, &o)) {
     fprintf(stderr, "usage: random_calls PLUGIN[,PLUGIN...] [--calls N] [--seed S] [--ops SUBSTR] "
-                    "[--timeout SEC]\n");
+                    "[--timeout SEC]\n       random_calls PLUGIN[,PLUGIN...] --seed S --ops SUBSTR --show K\n");
     return 2;
   }
   tabi_runtime_options ro;
@@ -127,13 +130,19 @@ int main(int argc, char **argv) {
     oracle = NULL;
   }
   signal(SIGALRM, on_alarm);
-  long calls = 0, backwards = 0, by_status[TABI_STATUS_COUNT] = {0};
+  long calls = 0, backwards = 0, compared = 0, by_status[TABI_STATUS_COUNT] = {0};
   int nops = tabi_op_count(rt), tested = 0;
   for (tabi_op op = 0; op < nops; op++) {
     const tabi_op_info *info = tabi_op_get_info(rt, op);
     if (o.only && !strstr(info->name, o.only)) continue;
     if (tabi_op_backend_status(rt, op, dev.device_type) == TABI_IMPL_MISSING) continue;
     tested++;
+    if (o.show >= 0) {
+      static char shown[1 << 16];
+      CHECK_MSG(conform_robust_show(rt, dev, op, o.seed, o.show, shown, sizeof shown), "%s", shown);
+      printf("%s", shown);
+      continue;
+    }
     hang_ctx h = {info->name, o.timeout, o.seed};
     conform_robust_stats st;
     conform_robust_failure f;
@@ -142,18 +151,26 @@ int main(int argc, char **argv) {
     alarm(0);
     calls += st.calls;
     backwards += st.backwards;
+    compared += st.compared;
     for (int s = 0; s < TABI_STATUS_COUNT; s++) by_status[s] += st.by_status[s];
     if (r < 0) printf("random_calls: %s: not driven: %s\n", info->name, f.detail);
     CHECK_MSG(r != 0, "%s: call %d: %s: %s (seed %" PRIu64 ")", info->name, (int)f.call, f.kind, f.detail,
               o.seed);
   }
   CHECK_MSG(tested > 0, "no op has a kernel for the device (--ops '%s')", o.only ? o.only : "");
+  if (o.show >= 0) {
+    tabi_runtime_destroy(oracle);
+    tabi_runtime_destroy(rt);
+    return check_report();
+  }
   printf("random_calls: %s: %d ops, %ld calls (seed %" PRIu64 "), %ld accepted; refused:", o.plugins, tested,
          calls, o.seed, by_status[TABI_OK]);
   for (int s = 1; s < TABI_STATUS_COUNT; s++)
     if (by_status[s]) printf(" %s %ld", tabi_status_name(s), by_status[s]);
   if (ag) printf("; %ld backward passes", backwards);
+  if (oracle) printf("; %ld results compared with the reference's values", compared);
   printf("\n");
+  if (oracle) CHECK_MSG(compared > 0, "no accepted call's values were compared with the reference's");
   if (ag) CHECK_MSG(backwards > 0, "no backward pass ran");
   tabi_runtime_destroy(oracle);
   tabi_runtime_destroy(rt);
