@@ -27,6 +27,7 @@ static tabi_status k_add(void *ctx, const tabi_call *call, tabi_value *args, tab
   tabi_tensor *a = args[0].u.t, *b = args[1].u.t;
   tabi_dtype rt = mut_result_type(a, b, NULL);
   tabi_status st = mut_check_real(h, "aten::add.Tensor", "self", rt);
+  if (st == TABI_OK) st = mut_check_alpha(h, "aten::add.Tensor", &args[2], rt);
   if (st != TABI_OK) return st;
   int32_t nd;
   int64_t shape[MUT_MAX_DIMS];

@@ -13,6 +13,9 @@ static tabi_status k_add_scalar(void *ctx, const tabi_call *call, tabi_value *ar
   if (st != TABI_OK) return st;
   if (args[1].tag == TABI_TAG_COMPLEX || args[2].tag == TABI_TAG_COMPLEX)
     return TABI_ERR(h, TABI_ERR_TYPE, "aten::add.Scalar: complex scalars are not supported");
+  /* alpha is checked against the right result dtype: the bug is the output's */
+  st = mut_check_alpha(h, "aten::add.Scalar", &args[2], mut_result_type(a, NULL, &args[1]));
+  if (st != TABI_OK) return st;
   tabi_tensor *out;
   st = mut_empty(h, d, a->dl.ndim, a->dl.shape, &out);
   if (st != TABI_OK) return st;

@@ -172,6 +172,36 @@ static int scalar_fits(const tabi_value *v, tabi_dtype d) {
   }
 }
 
+tabi_status mut_check_alpha(const tabi_host_api *h, const char *op, const tabi_value *alpha, tabi_dtype rt) {
+  if (!tabi_dtype_is_floating(rt) && alpha->tag == TABI_TAG_FLOAT)
+    return TABI_ERR(h, TABI_ERR_TYPE, "%s: a float alpha needs a floating result", op);
+  if (rt != TABI_DTYPE_BOOL && alpha->tag == TABI_TAG_BOOL)
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a bool alpha needs a bool result", op);
+  if (alpha->tag == TABI_TAG_COMPLEX)
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a complex alpha needs a complex result", op);
+  if (!scalar_fits(alpha, rt))
+    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'alpha' overflows %s", op, tabi_dtype_name(rt));
+  return TABI_OK;
+}
+
+/* v as the floating dtype d holds it: operands are cast to the result dtype
+ * before the op, as ATen's TensorIterator casts them (a float16 product of
+ * an int64 2^40 is with inf). */
+static double round_to(double v, tabi_dtype d) {
+  switch (d) {
+    case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(tabi_f32_to_f16((float)v));
+    case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(tabi_f32_to_bf16((float)v));
+    case TABI_DTYPE_FLOAT32: return (float)v;
+    default: return v;
+  }
+}
+
+static double operand(const tabi_tensor *t, int64_t off, tabi_dtype rt) {
+  if (tabi_tensor_dtype(t) == TABI_DTYPE_INT64 && rt != TABI_DTYPE_FLOAT64)
+    return round_to((double)(float)mut_get_i(t, off), rt); /* one rounding, as static_cast<float> */
+  return round_to(mut_get(t, off), rt);
+}
+
 tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args, int has_alpha,
                        mut_binary_fn fn, mut_binary_ifn ifn, tabi_value *outs) {
   tabi_tensor *a = args[0].u.t;
@@ -180,15 +210,7 @@ tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args,
   tabi_dtype rt = mut_result_type(a, b, sc);
   tabi_status st = mut_check_real(h, op, "self", rt);
   if (st != TABI_OK) return st;
-  if (has_alpha && !tabi_dtype_is_floating(rt) &&
-      args[2].tag == TABI_TAG_FLOAT)
-    return TABI_ERR(h, TABI_ERR_TYPE, "%s: a float alpha needs a floating result", op);
-  if (has_alpha && rt != TABI_DTYPE_BOOL && args[2].tag == TABI_TAG_BOOL)
-    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a bool alpha needs a bool result", op);
-  if (has_alpha && args[2].tag == TABI_TAG_COMPLEX)
-    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: a complex alpha needs a complex result", op);
-  if (has_alpha && !scalar_fits(&args[2], rt))
-    return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'alpha' overflows %s", op, tabi_dtype_name(rt));
+  if (has_alpha && (st = mut_check_alpha(h, op, &args[2], rt)) != TABI_OK) return st;
   int32_t nd = a->dl.ndim;
   int64_t shape[MUT_MAX_DIMS];
   if (b) {
@@ -218,7 +240,7 @@ tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args,
       }
       mut_set_i(out, i, r);
     } else {
-      mut_set(out, i, fn(mut_get(a, oa), b ? mut_get(b, ob) : sv, alpha));
+      mut_set(out, i, fn(operand(a, oa, rt), b ? operand(b, ob, rt) : round_to(sv, rt), alpha));
     }
   }
   outs[0] = tabi_tensor_value(out);

@@ -45,6 +45,10 @@ tabi_status mut_check_real(const tabi_host_api *h, const char *op, const char *a
 tabi_status mut_empty(const tabi_host_api *h, tabi_dtype d, int32_t ndim, const int64_t *shape,
                       tabi_tensor **out);
 
+/* ATen's alpha_check for a result of dtype rt (real dtypes): a float alpha
+ * needs a floating result, a bool one a bool result, and it must fit rt. */
+tabi_status mut_check_alpha(const tabi_host_api *h, const char *op, const tabi_value *alpha, tabi_dtype rt);
+
 typedef double (*mut_binary_fn)(double a, double b, double alpha);
 typedef int64_t (*mut_binary_ifn)(int64_t a, int64_t b, int64_t alpha, int *err);
 

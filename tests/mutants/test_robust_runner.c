@@ -124,6 +124,26 @@ int main(void) {
   CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_ACCEPTED) == 0 && strstr(f.detail, "the reference refuses") &&
                 strstr(f.detail, "alpha"),
             "kind %s: %s", f.kind ? f.kind : "", f.detail);
+  /* Results that are wrong, not refusals: only the reference's own results
+   * (conform_twin.h) show them. maximum that drops NaN; add.Scalar whose
+   * result keeps self's dtype; add.Tensor that aligns a lower-rank operand
+   * to the left. */
+  static const struct {
+    const char *mutant, *op, *kind;
+  } wrong[] = {{"mut_nan_max", "aten::maximum", CONFORM_K_VALUE},
+               {"mut_promote", "aten::add.Scalar", CONFORM_K_DTYPE},
+               {"mut_broadcast", "aten::add.Tensor", CONFORM_K_VALUE}};
+  for (int i = 0; i < 3; i++) {
+    int r = run(wrong[i].mutant, wrong[i].op, 300, 7, &st, &f, &m);
+    CHECK_MSG(r == 1, "%s without the reference: %d: %s %s", wrong[i].mutant, r, f.kind ? f.kind : "", f.detail);
+    r = run_ex(wrong[i].mutant, wrong[i].op, 300, 7, 1, &st, &f, &m);
+    CHECK_MSG(r == 0 && f.kind && strcmp(f.kind, wrong[i].kind) == 0 && strstr(f.detail, "the reference's"),
+              "%s against the reference: %d: kind %s: %s", wrong[i].mutant, r, f.kind ? f.kind : "", f.detail);
+  }
+  /* ... and the correct plugin's results were compared, not skipped */
+  CHECK(run_ex("mut_ok", "aten::maximum", 300, 7, 1, &st, &f, &m) == 1);
+  CHECK_MSG(st.compared > 0 && st.compared <= st.by_status[TABI_OK], "%lld of %lld accepted calls compared",
+            (long long)st.compared, (long long)st.by_status[TABI_OK]);
   /* bitwise_not that keeps its output when it refuses a dtype */
   if (__lsan_disable) __lsan_disable();
   int leak_r = run("mut_leak", "aten::bitwise_not", 300, 7, &st, &f, &m);
