@@ -370,14 +370,16 @@ static tabi_status k_gather(TC_ARGS) {
     a.self = (const char *)tabi_tensor_data(self);
     a.idx = (const char *)tabi_tensor_data(index);
     a.out = (char *)tabi_tensor_data(out);
-    a.nd = index->dl.ndim;
+    /* a 0-d index or self counts as 1-d of one element (ATen's
+       ensure_nonempty_dim): gather(self [3], 0, index 2) is self[2] */
+    a.nd = index->dl.ndim ? index->dl.ndim : self->dl.ndim ? 1 : 0;
     a.dim = dim;
     a.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(self));
     a.idt = tabi_tensor_dtype(index);
     for (int32_t d = 0; d < a.nd; d++) {
-      a.shape[d] = index->dl.shape[d];
-      a.ist[d] = index->dl.strides[d];
-      a.ost[d] = out->dl.strides[d];
+      a.shape[d] = ne_size(index, d);
+      a.ist[d] = index->dl.ndim ? index->dl.strides[d] : 0;
+      a.ost[d] = out->dl.ndim ? out->dl.strides[d] : 0;
       a.sst[d] = self->dl.ndim ? self->dl.strides[d] : 0;
     }
     TC_LAUNCH(tc_grid(a.n, 128), 128, gather_kernel)(a);
