@@ -13,6 +13,7 @@
  * (expm1, see cpu_ew_loops.h) for float32/float16/bfloat16.
  * Complex conj_physical/real/imag are a strided copy of float pairs.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -286,12 +287,21 @@ tabi_status cpu_k_atan2_out(void *ctx, const tabi_call *call, tabi_value *args,
 /* --- elu ------------------------------------------------------------------------------ */
 
 /* ATen: x <= 0 ? (exp(x * input_scale) - 1) * negcoef : x * scale, exp() - 1 rather
- * than expm1 (elu(-0.0) is +0.0), negcoef = alpha * scale rounded to opmath */
+ * than expm1 (elu(-0.0) is +0.0), negcoef = alpha * scale rounded to opmath; the
+ * exponential overflows where the opmath dtype's would (float's: then
+ * (inf - 1) * 0 is NaN), as the reference's f_elu */
 static void d_elu(double *x, const double *y, int64_t n, const cpu_ew_call *e) {
   const double nc = e->pd[0], sc = e->pd[1], is = e->pd[2];
+  const int narrow = e->cd != TABI_DTYPE_FLOAT64;
   for (int64_t i = 0; i < n; i++) {
     double a = x[i];
-    x[i] = a <= 0 ? (exp(a * is) - 1.0) * nc : a * sc;
+    if (a > 0) {
+      x[i] = a * sc;
+      continue;
+    }
+    double ex = exp(a * is);
+    if (narrow && ex > FLT_MAX) ex = INFINITY;
+    x[i] = (ex - 1.0) * nc;
   }
 }
 
@@ -301,10 +311,13 @@ tabi_status cpu_k_elu(void *ctx, const tabi_call *call, tabi_value *args, tabi_v
   tabi_dtype dt = tabi_tensor_dtype(args[0].u.t);
   if (!tabi_dtype_is_floating(dt)) return CPU_FALLBACK(c, ELU);
   ref_ew_val al, sc, is;
-  /* a Scalar the dtype cannot hold: the reference reports it */
-  if (ref_ew_scalar_to(c->host, call, "alpha", &args[1], dt, &al) != TABI_OK ||
-      ref_ew_scalar_to(c->host, call, "scale", &args[2], dt, &sc) != TABI_OK ||
-      ref_ew_scalar_to(c->host, call, "input_scale", &args[3], dt, &is) != TABI_OK)
+  /* the coefficients in opmath, float for the half types, unrounded to them
+     (ATen's, and the reference's prep_elu); a Scalar the dtype cannot hold:
+     the reference reports it */
+  tabi_dtype od = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ? TABI_DTYPE_FLOAT32 : dt;
+  if (ref_ew_scalar_to(c->host, call, "alpha", &args[1], od, &al) != TABI_OK ||
+      ref_ew_scalar_to(c->host, call, "scale", &args[2], od, &sc) != TABI_OK ||
+      ref_ew_scalar_to(c->host, call, "input_scale", &args[3], od, &is) != TABI_OK)
     return CPU_FALLBACK(c, ELU);
   cpu_ew_call e = {0};
   e.kind = CPU_EWK_UNARY;
