@@ -114,7 +114,9 @@ F(f_elu) {
   if (!NEEDA(0)) return c->status;
   T x = A(0);
   T neg = MULS(U(EXP, MULS(x, iscale)), alpha * scale * iscale);
-  GINA(0, MUL(G(0), WHERE(ag_bs(c, AG_OP_GTS, x, 0.0), ag_full_like(c, x, scale), neg)));
+  /* grad * scale as a Scalar product, not a tensor filled with scale: the
+     forward takes coefficients float16 cannot hold (opmath), and so must this */
+  GINA(0, WHERE(ag_bs(c, AG_OP_GTS, x, 0.0), MULS(G(0), scale), MUL(G(0), neg)));
   return c->status;
 }
 
