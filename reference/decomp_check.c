@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "decomp.h"
+#include "ref_conv_check.h"
 #include "ref_elementwise.h"
 #include "ref_misc_check.h"
 #include "ref_nn_bn_check.h"
@@ -145,6 +146,15 @@ CHECK_FN(c_addmm) {
                  (long long)target[0], (long long)target[1]);
 }
 
+/* convolution: the int lists' lengths, groups, channels, output sizes, bias */
+CHECK_FN(c_conv) {
+  ref_conv_geom g;
+  int32_t ns;
+  int64_t shape[5];
+  int transposed;
+  return ref_conv_check(h, call, args, &g, &ns, shape, &transposed);
+}
+
 static const struct {
   const char *op;
   dc_check_fn fn;
@@ -180,7 +190,7 @@ static const struct {
     {"aten::_native_batch_norm_legit_no_training", c_bn_no_training},
     {"aten::native_dropout", c_dropout},
     {"aten::avg_pool1d", c_avg1}, {"aten::avg_pool2d", c_avg2}, {"aten::avg_pool3d", c_avg3},
-    {"aten::addmm", c_addmm},
+    {"aten::addmm", c_addmm}, {"aten::convolution", c_conv},
 };
 
 /* The wrapper of every checked kernel: its op's entry, found by handle. */

@@ -170,7 +170,8 @@ int main(int argc, char **argv) {
   if (ag) printf("; %ld backward passes", backwards);
   if (oracle) printf("; %ld results compared with the reference's values", compared);
   printf("\n");
-  if (oracle) CHECK_MSG(compared > 0, "no accepted call's values were compared with the reference's");
+  if (oracle && !o.only) /* one op's calls may all be refused */
+    CHECK_MSG(compared > 0, "no accepted call's values were compared with the reference's");
   if (ag) CHECK_MSG(backwards > 0, "no backward pass ran");
   tabi_runtime_destroy(oracle);
   tabi_runtime_destroy(rt);
