@@ -61,6 +61,7 @@ static void gen_gather(gen_ctx *g) {
   gather_one(g, "dim -1, smaller index", IS(3, 5), GEN_L_OFFSET, -1, IDX(g, IS(2, 3), 0, 4)); gen_commit(g);
   gather_one(g, "expanded self", IS(3, 4), GEN_L_EXPAND, 1, IDX(g, IS(3, 6), 0, 3)); gen_commit(g);
   gather_one(g, "0-d", IS0, 0, 0, IDX(g, IS0, 0, 0)); gen_commit(g);
+  gather_one(g, "0-d index of a [4] (one element)", IS(4), GEN_L_STEP, 0, IDX(g, IS0, 1, 3)); gen_commit(g);
   gather_one(g, "empty index", IS(3, 4), 0, 1, IDX(g, IS(3, 0), 0, 3)); gen_commit(g);
   gather_one(g, "index out of range", IS(3, 4), 0, 1, IDX(g, IS(3, 2), 4, 4)); err(g);
   gather_one(g, "negative index", IS(3, 4), 0, 1, IDX(g, IS(3, 2), -1, -1)); err(g);
