@@ -143,7 +143,7 @@ static inline tabi_status note_tensor(tabi_runtime *rt, const op_entry *e, devck
                                       int64_t elem, const tabi_tensor *t, uint32_t flags) {
   c->keys |= t->keys;
   c->any_tensor = 1;
-  if ((flags & TABI_ARG_MUTABLE) && (t->flags & TABI_TENSOR_READ_ONLY))
+  if ((flags & TABI_ARG_MUTABLE) && (t->flags & TABI_TENSOR_READ_ONLY) && !e->alias_only)
     return tabi_set_error(TABI_ERR_READ_ONLY,
                           "%s: argument '%s' is written in place but the tensor is read-only",
                           e->info.name, e->info.args[i].name);

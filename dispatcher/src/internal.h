@@ -69,6 +69,9 @@ typedef struct op_entry {
   tabi_op handle;
   int32_t device_arg;   /* index of the first Device argument, -1 when none */
   int32_t has_mutable;  /* any `(a!)` argument */
+  int32_t alias_only;   /* its `(a!)` arguments are aliased, never written: prims::as_strided,
+                           whose schema (PyTorch's) marks the input it views as mutable.
+                           A read-only input is taken; the view inherits the flag */
   int32_t masked_returns; /* takes `bool[N] output_mask`: a Tensor return may be
                              undefined (NONE) where the mask is off, as in ATen */
   tabi_op_info info;

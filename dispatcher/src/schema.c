@@ -565,6 +565,7 @@ static tabi_status parse_all(parser *p, op_entry *e) {
   e->info.returns_list = nrets == 1 && r[0].type == TABI_TYPE_TENSOR_LIST;
   e->device_arg = -1;
   e->has_mutable = 0;
+  e->alias_only = strcmp(name, "prims::as_strided") == 0;
   e->masked_returns = 0;
   for (int32_t i = 0; i < nargs; i++) {
     if (a[i].type == TABI_TYPE_DEVICE && e->device_arg < 0) e->device_arg = i;
