@@ -258,11 +258,15 @@ static tabi_status avg_pool(dc_scope *s, tabi_value *outs, tabi_value *args, int
     if (__builtin_add_overflow(in, 2 * pad[i], &padded))
       return dc_error(s, TABI_ERR_INVALID_ARGUMENT, "the padded input size of spatial dim %d overflows int64",
                       (int)i);
-    if (kernel[i] > padded)
-      return dc_error(s, TABI_ERR_SHAPE, "the kernel (%lld) is larger than the padded input (%lld)",
-                      (long long)kernel[i], (long long)padded);
-    int64_t num = padded - kernel[i];
-    int64_t o = num / stride[i] + (ceil_mode && num % stride[i] != 0) + 1;
+    /* ATen's pooling_output_shape, floor division: a kernel larger than the
+       padded input still gives one window in ceil mode (3 wide, kernel 6,
+       stride 4), none without it */
+    int64_t num = padded - kernel[i], q = num / stride[i], rem = num % stride[i];
+    if (rem < 0) {
+      q--;
+      rem += stride[i];
+    }
+    int64_t o = q + (ceil_mode && rem != 0) + 1;
     if (ceil_mode && (o - 1) * stride[i] >= in + pad[i]) o--; /* last window must start inside */
     if (o <= 0) return dc_error(s, TABI_ERR_SHAPE, "output size is too small");
     out_sz[i] = o;

@@ -57,7 +57,13 @@ static int64_t count_of(const tabi_tensor *x, const int32_t *dims, int32_t n) {
 
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
-  return dc_broadcast_like(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device), like);
+  tabi_dtype dt = tabi_tensor_dtype(like);
+  /* made in float64 and cast, not checked: ATen casts a double eps of 1e308
+     to float32's inf, it does not refuse it */
+  tabi_tensor *k = tabi_dtype_is_floating(dt) && dt != TABI_DTYPE_FLOAT64
+                       ? dc_convert(s, dc_scalar_f(s, v, TABI_DTYPE_FLOAT64, like->dl.device), dt)
+                       : dc_scalar_f(s, v, dt, like->dl.device);
+  return dc_broadcast_like(s, k, like);
 }
 
 /* sum over dims in the computation dtype of `out_dtype`, converted to it. */

@@ -455,6 +455,14 @@ KERNEL(d_repeat) {
                       (long long)rep[i], (long long)sz);
     if (j >= 0) bd[j] = 2 * i + 1;
   }
+  /* an empty result needs no broadcast, whose pairs may overflow where the
+     result does not (repeats [2^63 - 1, 0] of [1]) */
+  int empty = 0;
+  for (int32_t i = 0; i < n; i++) empty |= out[i] == 0;
+  if (empty) {
+    tabi_value zero = tabi_int(0);
+    return dc_finish(&s, outs, 0, dc_full(&s, n, out, &zero, tabi_tensor_dtype(x), x->dl.device));
+  }
   tabi_value a[3] = {tabi_tensor_value(x), tabi_int_list(big, 2 * n),
                      tabi_int_list(bd, x->dl.ndim)};
   tabi_tensor *b = dc_call(&s, DC_P_BROADCAST_IN_DIM, a, 3);
@@ -585,6 +593,16 @@ KERNEL(d_addmm) {
   dc_operand o[2] = {dc_t(self), dc_t(p)};
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  /* an empty product returns before ATen converts beta and alpha: any pass */
+  if (tabi_tensor_numel(p) == 0) return dc_finish(&s, outs, 0, dc_convert(&s, p, result));
+  /* an empty inner dim makes it self * beta through mul_, whose promotion
+     refuses a beta of a higher kind than the result (unless beta is 0) */
+  const tabi_tensor *m1 = args[1].u.t;
+  int bk = beta->tag == TABI_TAG_BOOL ? 0 : beta->tag == TABI_TAG_INT ? 1 : beta->tag == TABI_TAG_FLOAT ? 2 : 3;
+  int rk = result == TABI_DTYPE_BOOL ? 0 : tabi_dtype_is_complex(result) ? 3 : tabi_dtype_is_floating(result) ? 2 : 1;
+  if (m1->dl.ndim == 2 && m1->dl.shape[1] == 0 && bk > rk && ref_scalar_c(beta) != 0)
+    return dc_error(&s, TABI_ERR_TYPE, "argument 'beta': result type %s can't be cast to the desired output type %s",
+                    bk == 3 ? "ComplexFloat" : "Float", tabi_dtype_name(result));
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_abandon(&s, s.st);
   tabi_tensor *r = dc_binary(

@@ -181,7 +181,17 @@ tabi_tensor *dc_broadcast_like(dc_scope *s, tabi_tensor *a, const tabi_tensor *l
 }
 
 tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device) {
-  tabi_value args[3] = {*value, tabi_dtype_value(dtype), tabi_device_value(device)};
+  tabi_value v = *value;
+  /* prims::scalar_tensor refuses a complex Scalar for a real dtype (PyTorch's
+     prims do); ATen's checked conversion takes one whose imaginary part is 0,
+     and bool any (its real part) */
+  if (v.tag == TABI_TAG_COMPLEX && !tabi_dtype_is_complex(dtype)) {
+    if (v.u.c[1] != 0 && dtype != TABI_DTYPE_BOOL) /* bool takes the real part, unchecked */
+      return dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "value cannot be converted to type %s without overflow",
+                     tabi_dtype_name(dtype));
+    v = tabi_float(v.u.c[0]);
+  }
+  tabi_value args[3] = {v, tabi_dtype_value(dtype), tabi_device_value(device)};
   return dc_call(s, DC_P_SCALAR_TENSOR, args, 3);
 }
 
@@ -352,9 +362,11 @@ int dc_prepare_as(dc_scope *s, int32_t n, const dc_operand *ops, tabi_dtype resu
   }
   DLDevice dev = dc_device(n, ops);
   /* a Python scalar is made in the widest dtype of compute's kind, then
-     converted like the tensors: 70000 is float16's inf, not an overflow */
+     converted like the tensors: 70000 is float16's inf, not an overflow, and
+     2^63 - 1 is int8's -1 (ATen wraps a wrapped number as it casts) */
   tabi_dtype wide = tabi_dtype_is_complex(compute)    ? TABI_DTYPE_COMPLEX128
                     : tabi_dtype_is_floating(compute) ? TABI_DTYPE_FLOAT64
+                    : compute != TABI_DTYPE_BOOL      ? TABI_DTYPE_INT64
                                                       : compute;
   for (int32_t i = 0; i < n; i++) {
     tabi_tensor *t = ops[i].t ? ops[i].t : dc_scalar(s, &ops[i].scalar, wide, dev);
