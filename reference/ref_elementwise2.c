@@ -7,6 +7,7 @@
  */
 #include "ref_cplx_util.h"
 #include "ref_elementwise.h"
+#include "ref_shape_util.h"
 #include "ref_elementwise_special.h"
 
 #include <math.h>
@@ -198,7 +199,10 @@ static tabi_status prep_alpha(const tabi_host_api *h, const tabi_call *call, con
                    "%s: argument 'alpha': for non-complex input tensors, alpha must not be a "
                    "complex number", op);
   ref_ew_val v;
-  tabi_status st = ref_ew_scalar_to(h, call, "alpha", alpha, x->cd, &v);
+  /* ATen converts alpha to the result's dtype, checked (1e308j does not fit
+     complex64, 70000 not float16), then computes in the wider dtype */
+  tabi_status st = rs_check_scalar(h, call, "alpha", alpha, common);
+  if (st == TABI_OK) st = ref_ew_scalar_to(h, call, "alpha", alpha, x->cd, &v);
   x->pi[0] = v.i;
   x->pf[0] = v.f;
   x->pc[0] = v.c;

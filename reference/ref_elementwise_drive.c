@@ -148,6 +148,9 @@ tabi_status ref_ew_scalar_to(const tabi_host_api *h, const tabi_call *call, cons
       dtype_limits(dt, &lo, &hi);
       if (ref_ew_category(dt) == 0) bad = !(re >= lo && re <= hi);
       else if (!isinf(re) && !isnan(re)) bad = re < lo || re > hi;
+      /* c10 checks both parts for a complex dtype: 1e308j does not fit complex64 */
+      double im = sdt == TABI_DTYPE_COMPLEX128 && tabi_dtype_is_complex(dt) ? cimag(v.c) : 0;
+      if (!isinf(im) && !isnan(im) && (im < lo || im > hi)) bad = 1;
     }
   }
   if (bad)

@@ -145,6 +145,7 @@ static tabi_status mm_common(const tabi_host_api *h, const tabi_call *call, cons
       j.self_st[o + 1] = s == 1 ? 0 : self->dl.strides[i];
     }
   }
+  if (self && (st = ref_addmm_scalars_check(h, call, j.n * j.p, j.k, dt, &beta, &alpha))) return st;
   {
     int64_t shape3[3] = {j.nb, j.n, j.p};
     tabi_tensor *out;

@@ -4,6 +4,7 @@
 
 #include "ref.h"
 #include "ref_misc_check.h"
+#include "ref_shape_util.h"
 
 #define OPN ref_op_name(h, call)
 
@@ -195,4 +196,29 @@ tabi_status ref_ebag_check_values(const tabi_host_api *h, const tabi_call *call,
       return REF_ERR(h, TABI_ERR_INDEX, "%s: argument 'indices' holds %lld, out of range for %lld rows", OPN,
                      (long long)iv[i], (long long)V);
   return TABI_OK;
+}
+
+/* --- addmm's Scalars ------------------------------------------------------------ */
+
+/* 0 bool, 1 integer, 2 floating, 3 complex: of a dtype, or of a Scalar's kind */
+static int kind_of_dtype(tabi_dtype d) {
+  return d == TABI_DTYPE_BOOL ? 0 : tabi_dtype_is_complex(d) ? 3 : tabi_dtype_is_floating(d) ? 2 : 1;
+}
+static int kind_of_scalar(const tabi_value *v) {
+  return v->tag == TABI_TAG_BOOL ? 0 : v->tag == TABI_TAG_INT ? 1 : v->tag == TABI_TAG_FLOAT ? 2 : 3;
+}
+
+tabi_status ref_addmm_scalars_check(const tabi_host_api *h, const tabi_call *call, int64_t numel, int64_t k,
+                                    tabi_dtype dt, const tabi_value *beta, const tabi_value *alpha) {
+  if (numel == 0) return TABI_OK;
+  if (k == 0) {
+    int zero = beta->tag == TABI_TAG_COMPLEX ? beta->u.c[0] == 0 && beta->u.c[1] == 0
+                                             : tabi_value_as_double(beta) == 0;
+    if (zero || kind_of_scalar(beta) <= kind_of_dtype(dt)) return TABI_OK;
+    return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'beta': result type %s can't be cast to the desired output type %s",
+                   ref_op_name(h, call), kind_of_scalar(beta) == 3 ? "ComplexFloat" : "Float", tabi_dtype_name(dt));
+  }
+  tabi_dtype om = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ? TABI_DTYPE_FLOAT32 : dt;
+  tabi_status st = rs_check_scalar(h, call, "beta", beta, om);
+  return st != TABI_OK ? st : rs_check_scalar(h, call, "alpha", alpha, om);
 }

@@ -25,6 +25,16 @@ tabi_status ref_embedding_index_error(const tabi_host_api *h, const tabi_call *c
 tabi_status ref_dropout_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
                               int *out_train, int *out_wide);
 
+/* addmm's beta and alpha as ATen's CPU addmm takes them, for a result of
+ * `numel` elements (an empty one returns before any check) and an inner dim
+ * of k: with k 0 the result is self * beta through mul_, whose type
+ * promotion refuses (TABI_ERR_TYPE) a beta of a higher kind than the result
+ * (a float beta for an int64 result) unless beta is 0; otherwise both
+ * convert, checked (rs_check_scalar), to the opmath dtype (float32 for
+ * float16 and bfloat16). */
+tabi_status ref_addmm_scalars_check(const tabi_host_api *h, const tabi_call *call, int64_t numel, int64_t k,
+                                    tabi_dtype dt, const tabi_value *beta, const tabi_value *alpha);
+
 /* grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners). */
 tabi_status ref_grid_check(const tabi_host_api *h, const tabi_call *call, const tabi_value *args);
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "tc_ew_dev.cuh"
+#include "ref_misc_check.h"
 
 typedef struct mm_args {
   const char *a, *m, *s;
@@ -158,6 +159,8 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
       return TC_ERR(c, TABI_ERR_SHAPE, "%s: argument 'self' does not broadcast to the product's shape "
                     "[%lld, %lld]", op, (long long)j.n, (long long)j.p);
   }
+  if (self && (st = ref_addmm_scalars_check(c->h, call, j.nb * j.n * j.p, j.k, dt, beta, alpha)) != TABI_OK)
+    return st;
   if ((st = tc_use_device(c, a, op)) != TABI_OK) return st;
   int64_t shape3[3] = {j.nb, j.n, j.p};
   tabi_tensor *out = NULL;
