@@ -116,15 +116,43 @@ static tabi_status k_convert(void *ctx, const tabi_call *call, tabi_value *args,
   return TABI_OK;
 }
 
-/* sum(inp, dims?, output_dtype?): accumulates in double (int64 for integers). */
+static tabi_status sum_in(const tabi_host_api *h, const tabi_call *call, tabi_value *args, tabi_tensor *a,
+                          tabi_value *outs);
+
+/* sum(inp, dims?, output_dtype?): accumulates in the output's dtype. With
+ * output_dtype, the input is converted to it first, as torch.sum(dtype=)
+ * does (a float input summed as int64 is truncated element by element). */
 static tabi_status k_sum(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
   tabi_tensor *a = args[0].u.t;
   tabi_status st = acme_check(h, call, "inp", a);
   if (st != TABI_OK) return st;
+  tabi_dtype d = tabi_tensor_dtype(a), od = args[2].tag == TABI_TAG_DTYPE ? args[2].u.dtype : d;
+  if (od == d) return sum_in(h, call, args, a, outs);
+  if (!acme_dtype_ok(od))
+    return TABI_ERR(h, TABI_ERR_TYPE, "%s: argument 'output_dtype' is %s, which acme does not support",
+                    acme_op_name(h, call), tabi_dtype_name(od));
+  tabi_tensor *c;
+  if ((st = acme_empty_like(h, a, od, a->dl.ndim, a->dl.shape, &c)) != TABI_OK) return st;
+  int64_t n = tabi_tensor_numel(a);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t o = acme_offset(a, i);
+    if (tabi_dtype_is_floating(od)) acme_set(c, i, tabi_dtype_is_floating(d) ? acme_get(a, o) : (double)acme_get_i(a, o));
+    else if (tabi_dtype_is_floating(d)) { /* C leaves NaN and out-of-range casts undefined: x86's answer */
+      double v = acme_get(a, o);
+      acme_set_i(c, i, v >= -0x1p63 && v < 0x1p63 ? (int64_t)v : INT64_MIN);
+    }
+    else acme_set_i(c, i, acme_get_i(a, o));
+  }
+  st = sum_in(h, call, args, c, outs);
+  h->tensor_release(h->ctx, c);
+  return st;
+}
+
+static tabi_status sum_in(const tabi_host_api *h, const tabi_call *call, tabi_value *args, tabi_tensor *a,
+                          tabi_value *outs) {
+  tabi_status st;
   tabi_dtype d = tabi_tensor_dtype(a);
-  if (args[2].tag == TABI_TAG_DTYPE && args[2].u.dtype != d)
-    return TABI_ERR(h, TABI_ERR_TYPE, "%s: acme does not convert in reductions", acme_op_name(h, call));
   if (d == TABI_DTYPE_BOOL)
     return TABI_ERR(h, TABI_ERR_TYPE, "%s: argument 'inp' is bool", acme_op_name(h, call));
   int red[ACME_MAX_DIMS] = {0};
