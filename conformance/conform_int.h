@@ -38,6 +38,7 @@
 #define CONFORM_K_TIMEOUT     "timed-out"
 #define CONFORM_K_ERROR       "error-status"
 #define CONFORM_K_ACCEPTED    "accepted-bad-input"
+#define CONFORM_K_REFUSED     "refused-good-input"  /* a random call the reference accepts */
 #define CONFORM_K_THREADS     "nondeterministic-threads"
 #define CONFORM_K_REPRO       "not-reproducible"
 #define CONFORM_K_RANGE       "out-of-range"        /* random op output outside its range */

@@ -346,8 +346,10 @@ void conform_robust_group(conform_ctx *c, const char *name, const char *dtype, t
   conform_robust_stats st;
   conform_robust_failure *f = malloc(sizeof *f);
   if (!f) return;
-  int r = ag ? conform_robust_grad_op(rt, ag, c->oracle, op, calls, c->opt->seed, on_robust_call, &m, &st, f)
-             : conform_robust_op(rt, dev, c->oracle, op, calls, c->opt->seed, on_robust_call, &m, &st, f);
+  conform_robust_oracle o = {c->oracle, c->dtypes, c->ndtypes};
+  const conform_robust_oracle *oracle = c->oracle ? &o : NULL;
+  int r = ag ? conform_robust_grad_op(rt, ag, oracle, op, calls, c->opt->seed, on_robust_call, &m, &st, f)
+             : conform_robust_op(rt, dev, oracle, op, calls, c->opt->seed, on_robust_call, &m, &st, f);
   if (r > 0) {
     char refused[256];
     conform_robust_stats_str(&st, refused, sizeof refused);

@@ -349,6 +349,8 @@ static uint64_t in_use(tabi_runtime *rt, DLDevice dev) {
  * draws: shapes, dtypes, layouts, values) making the tensors on the CPU. */
 typedef struct twin {
   tabi_runtime *rt;
+  const conform_robust_oracle *oracle; /* the dtypes the plugin claims */
+  int decomposed;                      /* the plugin runs the op as a decomposition */
   tabi_op op;
   rc_gen *g;
   conform_twin_rules rules; /* what of the results must agree */
@@ -378,7 +380,85 @@ static int twin_agrees(tabi_runtime *rt, twin *tw, const tabi_op_info *info, int
   return ok;
 }
 
-static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, const tabi_autograd_api *ag,
+/* Whether a call reaches past dev: a tensor or a Device argument elsewhere,
+ * or none at all (a factory op with device=None makes its tensor on the CPU).
+ * The twin has every tensor on the CPU, so it cannot judge such a call: the
+ * dispatcher may route it to another backend (absent: UNIMPLEMENTED), or the
+ * device refuse the mix as ATen does (a CPU tensor beside a CUDA one, not
+ * 0-d). */
+static int off_device(const tabi_value *args, int32_t n, DLDevice dev) {
+  int on = 0;
+  for (int32_t a = 0; a < n; a++) {
+    if (args[a].tag == TABI_TAG_DEVICE) {
+      if (args[a].u.device.device_type != dev.device_type || args[a].u.device.device_id != dev.device_id) return 1;
+      on = 1;
+    }
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(&args[a], ts);
+    for (int i = 0; i < nt; i++) {
+      if (ts[i]->dl.device.device_type != dev.device_type || ts[i]->dl.device.device_id != dev.device_id) return 1;
+      on = 1;
+    }
+  }
+  return !on && dev.device_type != kDLCPU; /* neither: a factory's default device, the CPU */
+}
+
+static int claimed(const conform_robust_oracle *o, tabi_dtype d) {
+  if (!o->dtypes) return 1;
+  for (int32_t i = 0; i < o->ndtypes; i++)
+    if (o->dtypes[i] == d) return 1;
+  return 0;
+}
+
+/* Whether the call involves a dtype the plugin does not claim: an argument's,
+ * a dtype argument, a complex scalar, or a result of the reference's. */
+static int unclaimed(const conform_robust_oracle *o, const tabi_value *args, int32_t nargs, const tabi_value *touts,
+                     int32_t nouts) {
+  for (int32_t a = 0; a < nargs + nouts; a++) {
+    const tabi_value *v = a < nargs ? &args[a] : &touts[a - nargs];
+    if ((v->tag == TABI_TAG_DTYPE && !claimed(o, v->u.dtype)) || (v->tag == TABI_TAG_COMPLEX && !claimed(o, TABI_DTYPE_COMPLEX64)))
+      return 1;
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(v, ts);
+    for (int i = 0; i < nt; i++)
+      if (!claimed(o, tabi_tensor_dtype(ts[i]))) return 1;
+  }
+  return 0;
+}
+
+/* Whether the call, with grad mode on, writes in place (or to out=) while an
+ * argument requires grad: torch's autograd refuses a leaf that requires grad
+ * written in place, and out= arguments beside an input that requires grad,
+ * whatever the reference (which knows no grad) says. */
+static int grad_write(const grad_call *gc, const tabi_op_info *info) {
+  if (!gc->grad_on || !gc->nleaves) return 0;
+  for (int32_t a = 0; a < info->nargs; a++)
+    if (arg_at(info, a)->flags & TABI_ARG_MUTABLE) return 1;
+  return 0;
+}
+
+/* After a refused call: the reference must refuse it too, unless the refusal
+ * is one a good call may get (conform_robust.h): out of memory, a call off
+ * the device under test, a dtype the plugin does not claim, an op its
+ * decomposition needs and the device lacks. */
+static int twin_refuses(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_status st, const tabi_value *args,
+                        tabi_value *targs, DLDevice dev, int32_t k, const char *desc, conform_robust_failure *fail) {
+  if (st == TABI_ERR_OUT_OF_MEMORY || (st == TABI_ERR_UNIMPLEMENTED && tw->decomposed)) return 1;
+  if (off_device(args, info->nargs, dev)) return 1; /* another backend's, or a device error: not the twin's to judge */
+  char why[600];
+  snprintf(why, sizeof why, "%s", tabi_last_error());
+  tabi_value touts[RC_MAX_OUTS];
+  for (int i = 0; i < RC_MAX_OUTS; i++) touts[i] = tabi_none();
+  tabi_status rst = tabi_call(tw->rt, tw->op, targs, info->nargs, touts, nouts);
+  int excused = rst != TABI_OK || (st == TABI_ERR_TYPE && unclaimed(tw->oracle, targs, info->nargs, touts, nouts));
+  for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&touts[i]);
+  tabi_clear_error();
+  if (excused) return 1;
+  return failed(fail, k, CONFORM_K_REFUSED, info->name, desc, "refused (%s: %s) a call the reference accepts",
+                tabi_status_name(st), why);
+}
+
+static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_oracle *oracle, const tabi_autograd_api *ag,
                         tabi_op op, int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
                         conform_robust_failure *fail) {
   memset(stats, 0, sizeof *stats);
@@ -404,7 +484,8 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   grad_call *gc = malloc(sizeof *gc);
   twin *tw = calloc(1, sizeof *tw);
   if (tw) tw->op = -1;
-  if (tw && oracle && tabi_op_find(oracle, info->name, &tw->op) == TABI_OK) tw->g = malloc(sizeof *tw->g);
+  if (tw && oracle && oracle->rt && tabi_op_find(oracle->rt, info->name, &tw->op) == TABI_OK)
+    tw->g = malloc(sizeof *tw->g);
   tabi_clear_error();
   if (!g || !desc || !before || !gc || !tw || (oracle && tw->op >= 0 && !tw->g)) {
     free(g);
@@ -421,9 +502,12 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   rc_gen_init(g, rt, dev, conform_robust_seed(seed, info->name));
   rc_gen_init(&gc->gg, rt, dev, conform_robust_seed(seed ^ 0x67726164ull /* "grad" */, info->name));
   if (tw->g) {
-    tw->rt = oracle;
-    rc_gen_init(tw->g, oracle, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
-    conform_twin_rules_of(oracle, tabi_op_get_info(oracle, tw->op), &tw->rules);
+    tw->rt = oracle->rt;
+    tw->oracle = oracle;
+    tw->decomposed = tabi_op_backend_status(rt, op, dev.device_type) == TABI_IMPL_DECOMPOSED;
+    tabi_clear_error();
+    rc_gen_init(tw->g, tw->rt, (DLDevice){kDLCPU, 0}, conform_robust_seed(seed, info->name));
+    conform_twin_rules_of(tw->rt, tabi_op_get_info(tw->rt, tw->op), &tw->rules);
   }
   int ok = 1;
   for (int32_t k = 0; k < calls && ok; k++) {
@@ -460,6 +544,8 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
       if (st >= 0 && st < TABI_STATUS_COUNT) stats->by_status[st]++;
       ok = check_call(rt, info, base, k, st, outs, before, ns, desc, fail);
       if (ok && tw->g && st == TABI_OK) ok = twin_agrees(rt, tw, info, nouts, outs, args, targs, k, desc, stats, fail);
+      if (ok && tw->g && st != TABI_OK && !(ag && grad_write(gc, info)))
+        ok = twin_refuses(tw, info, nouts, st, args, targs, dev, k, desc, fail);
       if (ok && ag && st == TABI_OK) {
         ok = grad_outputs(gc, outs, k, info->name, desc, fail) &&
              grad_backward(rt, gc, k, info->name, desc, fail);
@@ -495,13 +581,14 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, co
   return ok;
 }
 
-int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi_op op, int32_t calls,
+int conform_robust_op(tabi_runtime *rt, DLDevice dev, const conform_robust_oracle *oracle, tabi_op op, int32_t calls,
                       uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
                       conform_robust_failure *fail) {
   return robust_calls(rt, dev, oracle, NULL, op, calls, seed, mark, user, stats, fail);
 }
 
-int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_runtime *oracle, tabi_op op,
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, const conform_robust_oracle *oracle,
+                           tabi_op op,
                            int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
                            conform_robust_stats *stats, conform_robust_failure *fail) {
   if (!ag) {

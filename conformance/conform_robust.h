@@ -18,7 +18,14 @@
  *     CPU, and an accepted call the reference refuses (out of memory aside) is
  *     accepted-bad-input, with the reference's message; a call both accept
  *     must give the reference's results (conform_twin.h: outputs and in-place
- *     arguments, their dtypes, shapes and values within the tolerances);
+ *     arguments, their dtypes, shapes and values within the tolerances), and
+ *     a call the plugin refuses must be refused there as well
+ *     (refused-good-input), unless the refusal is one a good call may get:
+ *     out of memory, any refusal of a call that reaches past the device
+ *     under test (a tensor or a Device argument elsewhere: the twin's
+ *     tensors are all on the CPU, so it cannot judge), TABI_ERR_TYPE for a
+ *     dtype the plugin does not claim, TABI_ERR_UNIMPLEMENTED from an op it
+ *     serves through a decomposition;
  *   - once every tensor of the call is released, the tensor memory in use is
  *     what it was before it (a kernel that keeps a temporary, a graph that
  *     outlives its tensors: kind leaked-memory).
@@ -57,19 +64,33 @@ typedef void (*conform_robust_mark_fn)(void *user, int32_t k, const char *desc);
  * name only, so `--ops NAME` replays exactly the calls of a full run. */
 uint64_t conform_robust_seed(uint64_t seed, const char *op_name);
 
+/* The oracle of the random calls: a runtime whose CPU backend is the
+ * reference, and the dtypes the plugin claims (`tabi conform --dtypes`). A
+ * call the plugin refuses with TABI_ERR_TYPE while the reference accepts it
+ * is a pass when the call involves a dtype outside that list (an argument's,
+ * a dtype argument, a complex scalar, a result of the reference's); with
+ * dtypes NULL every dtype is claimed. */
+typedef struct conform_robust_oracle {
+  tabi_runtime *rt;
+  const tabi_dtype *dtypes;
+  int32_t ndtypes;
+} conform_robust_oracle;
+
 /* Makes `calls` random calls of op on dev (tensors there, now and then on the
  * CPU) in rt, which should have been created with
  * TABI_RUNTIME_GUARD_ALLOCATIONS (without it red zones are not checked).
- * oracle: NULL, or a runtime whose CPU backend is the reference (the
- * acceptance check above; skipped for an op it does not have).
+ * oracle: NULL, or the reference to check acceptance and results against
+ * (above; skipped for an op the reference does not have). An op the plugin
+ * runs through a decomposition (tabi_op_backend_status) may refuse a good
+ * call with TABI_ERR_UNIMPLEMENTED: its decomposition reached an op the
+ * device lacks, a gap `tabi conform` reports as missing, not a failure.
  * Stops at the first call that breaks a rule. Returns 1 when every call held,
  * 0 when one did not (*fail says which and how), -1 when the op cannot be
  * driven (more arguments than the generator handles, or an input could not
  * be read back; *fail says why, kind NULL for the former). stats counts the
  * calls made. */
-int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi_op op, int32_t calls,
-                      uint64_t seed,
-                      conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
+int conform_robust_op(tabi_runtime *rt, DLDevice dev, const conform_robust_oracle *oracle, tabi_op op,
+                      int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
                       conform_robust_failure *fail);
 
 /* The same calls through an autograd layer (ag, the "tabi.autograd" extension
@@ -89,11 +110,14 @@ int conform_robust_op(tabi_runtime *rt, DLDevice dev, tabi_runtime *oracle, tabi
  *     touch a freed graph; and backward writes no input.
  * Kinds as above, and gradcheck for a backward that refuses or gives a
  * gradient of the wrong shape or dtype. oracle as for conform_robust_op: what
- * the reference refuses, the call through autograd must refuse (the autograd
- * choices draw from a stream of their own, so the twin stays in step).
+ * the reference refuses, the call through autograd must refuse, and what it
+ * accepts, accept, but for a call that writes in place or to out= while an
+ * argument requires grad and grad mode is on, some of which autograd refuses
+ * as torch does (a leaf written in place; out= arguments; the autograd choices
+ * draw from a stream of their own, so the twin stays in step).
  * Returns as conform_robust_op. */
-int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, tabi_runtime *oracle, tabi_op op,
-                           int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
+int conform_robust_grad_op(tabi_runtime *rt, const tabi_autograd_api *ag, const conform_robust_oracle *oracle,
+                           tabi_op op, int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user,
                            conform_robust_stats *stats, conform_robust_failure *fail);
 
 /* Call k of the random calls of op (as conform_robust_op draws it for seed,

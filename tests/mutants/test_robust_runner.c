@@ -7,7 +7,9 @@
  * its input and one that writes past its output are caught with the right
  * kind and the call quoted, and a run is a function of the seed and the op's
  * name alone. With the reference as oracle, a call it refuses must be refused
- * (mut_lax_alpha passes without the oracle and fails with it); memory a call
+ * (mut_lax_alpha passes without the oracle and fails with it), and a call it
+ * accepts must be accepted unless it involves a dtype the plugin does not
+ * claim (mut_strict_read_only, likewise); memory a call
  * keeps is leaked-memory (mut_leak). Through the autograd plugin over the cpu
  * backend, ops pass with backward passes run. */
 #include <stdio.h>
@@ -33,6 +35,10 @@ static void on_call(void *user, int32_t k, const char *desc) {
 }
 
 static tabi_runtime *oracle_rt;
+/* The reference, with what the mutants claim (their `tabi conform --dtypes`):
+ * they refuse the complex dtypes (mutant.h). */
+static tabi_dtype real_dtypes[TABI_DTYPE_COUNT];
+static conform_robust_oracle reals;
 
 /* mut_leak leaks on purpose; under LeakSanitizer (the sanitizer build) its
  * allocations are not this test's leaks. */
@@ -40,8 +46,8 @@ extern void __lsan_disable(void) __attribute__((weak));
 extern void __lsan_enable(void) __attribute__((weak));
 
 /* Runs `calls` random calls of `op` on the mutant `name` (against the
- * reference when `oracle`); returns the runner's answer. */
-static int run_ex(const char *name, const char *opname, int32_t calls, uint64_t seed, int oracle,
+ * reference when `oracle` is not NULL); returns the runner's answer. */
+static int run_ex(const char *name, const char *opname, int32_t calls, uint64_t seed, const conform_robust_oracle *oracle,
                   conform_robust_stats *st, conform_robust_failure *f, marks *m) {
   char path[1024];
   snprintf(path, sizeof path, "%s/libtabi_%s.so", TABI_MUTANT_DIR, name);
@@ -54,14 +60,14 @@ static int run_ex(const char *name, const char *opname, int32_t calls, uint64_t 
   CHECK_OK(tabi_runtime_load_plugin(rt, path, NULL));
   if (tabi_op_find(rt, opname, &op) == TABI_OK) {
     *m = (marks){0, 1};
-    r = conform_robust_op(rt, (DLDevice){kDLCPU, 0}, oracle ? oracle_rt : NULL, op, calls, seed, on_call, m, st, f);
+    r = conform_robust_op(rt, (DLDevice){kDLCPU, 0}, oracle, op, calls, seed, on_call, m, st, f);
   }
   tabi_runtime_destroy(rt);
   return r;
 }
 static int run(const char *name, const char *opname, int32_t calls, uint64_t seed, conform_robust_stats *st,
                conform_robust_failure *f, marks *m) {
-  return run_ex(name, opname, calls, seed, 0, st, f, m);
+  return run_ex(name, opname, calls, seed, NULL, st, f, m);
 }
 
 /* Random calls through the autograd plugin above the cpu backend. */
@@ -88,7 +94,8 @@ static void grad_calls(void) {
     conform_robust_stats st;
     conform_robust_failure f;
     marks m = {0, 1};
-    int r = conform_robust_grad_op(rt, ag, oracle_rt, op, 400, 3, on_call, &m, &st, &f);
+    conform_robust_oracle o = {oracle_rt, NULL, 0};
+    int r = conform_robust_grad_op(rt, ag, &o, op, 400, 3, on_call, &m, &st, &f);
     CHECK_MSG(r == 1, "autograd %s: %d: call %d: %s %s", ops[i], r, (int)f.call, f.kind ? f.kind : "", f.detail);
     CHECK_MSG(st.backwards > 0 && st.by_status[TABI_OK] > st.backwards / 2, "autograd %s: %lld accepted, %lld backward",
               ops[i], (long long)st.by_status[TABI_OK], (long long)st.backwards);
@@ -106,6 +113,9 @@ int main(void) {
   snprintf(ref, sizeof ref, "%s/libtabi_reference.so", TABI_PLUGIN_DIR);
   CHECK_OK(tabi_runtime_create(NULL, &oracle_rt));
   CHECK_OK(tabi_runtime_load_plugin(oracle_rt, ref, NULL));
+  reals = (conform_robust_oracle){oracle_rt, real_dtypes, 0};
+  for (int32_t i = 0; i < TABI_DTYPE_COUNT; i++)
+    if (!tabi_dtype_is_complex(tabi_all_dtypes[i])) real_dtypes[reals.ndtypes++] = tabi_all_dtypes[i];
   /* The correct plugin: every call holds, some accepted, some refused. */
   const char *good[] = {"aten::add.Tensor", "aten::mul.Tensor", "aten::maximum", "aten::neg", "aten::permute"};
   for (int i = 0; i < 5; i++) {
@@ -115,14 +125,24 @@ int main(void) {
     int64_t accepted = st.by_status[TABI_OK];
     CHECK_MSG(accepted > 0 && accepted < st.calls, "%s: %lld of %lld accepted", good[i], (long long)accepted,
               (long long)st.calls);
-    r = run_ex("mut_ok", good[i], 300, 7, 1, &st2, &f, &m);
+    r = run_ex("mut_ok", good[i], 300, 7, &reals, &st2, &f, &m);
     CHECK_MSG(r == 1, "mut_ok %s against the reference: %d: %s %s", good[i], r, f.kind ? f.kind : "", f.detail);
   }
   /* add that takes a bool alpha: only the oracle knows it must be refused */
   CHECK(run("mut_lax_alpha", "aten::add.Tensor", 300, 7, &st, &f, &m) == 1);
-  CHECK(run_ex("mut_lax_alpha", "aten::add.Tensor", 300, 7, 1, &st, &f, &m) == 0);
+  CHECK(run_ex("mut_lax_alpha", "aten::add.Tensor", 300, 7, &reals, &st, &f, &m) == 0);
   CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_ACCEPTED) == 0 && strstr(f.detail, "the reference refuses") &&
                 strstr(f.detail, "alpha"),
+            "kind %s: %s", f.kind ? f.kind : "", f.detail);
+  /* abs that refuses a read-only self it only reads: only the oracle knows it
+   * must be accepted. It refuses the integers, which it does not claim: no
+   * failure, as long as the claims leave them out. */
+  static const tabi_dtype floats[2] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64};
+  const conform_robust_oracle floating = {oracle_rt, floats, 2};
+  CHECK(run("mut_strict_read_only", "aten::abs", 300, 7, &st, &f, &m) == 1);
+  CHECK(run_ex("mut_strict_read_only", "aten::abs", 300, 7, &floating, &st, &f, &m) == 0);
+  CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_REFUSED) == 0 && strstr(f.detail, "the reference accepts") &&
+                strstr(f.detail, "read-only"),
             "kind %s: %s", f.kind ? f.kind : "", f.detail);
   /* Results that are wrong, not refusals: only the reference's own results
    * (conform_twin.h) show them. maximum that drops NaN; add.Scalar whose
@@ -136,12 +156,12 @@ int main(void) {
   for (int i = 0; i < 3; i++) {
     int r = run(wrong[i].mutant, wrong[i].op, 300, 7, &st, &f, &m);
     CHECK_MSG(r == 1, "%s without the reference: %d: %s %s", wrong[i].mutant, r, f.kind ? f.kind : "", f.detail);
-    r = run_ex(wrong[i].mutant, wrong[i].op, 300, 7, 1, &st, &f, &m);
+    r = run_ex(wrong[i].mutant, wrong[i].op, 300, 7, &reals, &st, &f, &m);
     CHECK_MSG(r == 0 && f.kind && strcmp(f.kind, wrong[i].kind) == 0 && strstr(f.detail, "the reference's"),
               "%s against the reference: %d: kind %s: %s", wrong[i].mutant, r, f.kind ? f.kind : "", f.detail);
   }
   /* ... and the correct plugin's results were compared, not skipped */
-  CHECK(run_ex("mut_ok", "aten::maximum", 300, 7, 1, &st, &f, &m) == 1);
+  CHECK(run_ex("mut_ok", "aten::maximum", 300, 7, &reals, &st, &f, &m) == 1);
   CHECK_MSG(st.compared > 0 && st.compared <= st.by_status[TABI_OK], "%lld of %lld accepted calls compared",
             (long long)st.compared, (long long)st.by_status[TABI_OK]);
   /* bitwise_not that keeps its output when it refuses a dtype */

@@ -146,8 +146,9 @@ int main(int argc, char **argv) {
     hang_ctx h = {info->name, o.timeout, o.seed};
     conform_robust_stats st;
     conform_robust_failure f;
-    int r = ag ? conform_robust_grad_op(rt, ag, oracle, op, o.calls, o.seed, on_call, &h, &st, &f)
-               : conform_robust_op(rt, dev, oracle, op, o.calls, o.seed, on_call, &h, &st, &f);
+    conform_robust_oracle orc = {oracle, NULL, 0}; /* every dtype claimed */
+    int r = ag ? conform_robust_grad_op(rt, ag, oracle ? &orc : NULL, op, o.calls, o.seed, on_call, &h, &st, &f)
+               : conform_robust_op(rt, dev, oracle ? &orc : NULL, op, o.calls, o.seed, on_call, &h, &st, &f);
     alarm(0);
     calls += st.calls;
     backwards += st.backwards;
