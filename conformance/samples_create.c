@@ -139,7 +139,15 @@ static void gen_scalar_tensor(gen_ctx *g) {
   gen_begin(g, "bool value"); gen_arg_bool(g, 0, 1); gen_arg_dtype(g, 1, g->dt);
   if (prim) gen_arg_cpu(g, 2);
   gen_commit(g);
-  if (!prim) { gen_begin(g, "dtype None (float32)"); gen_arg_float(g, 0, 1.5); gen_commit(g); }
+  if (!prim) {
+    gen_begin(g, "dtype None (float32)"); gen_arg_float(g, 0, 1.5); gen_commit(g);
+    /* c10's checked conversion: a complex value with imaginary part 0 fits a
+       real dtype, any fits bool (its real part), another does not */
+    gen_begin(g, "complex value (-1.97-0j)"); gen_arg_complex(g, 0, -1.97, -0.0); gen_arg_dtype(g, 1, g->dt);
+    gen_commit(g);
+    gen_begin(g, "complex value 0.5j"); gen_arg_complex(g, 0, -0.0, 0.5); gen_arg_dtype(g, 1, g->dt);
+    if (tabi_dtype_is_complex(g->dt) || g->dt == TABI_DTYPE_BOOL) gen_commit(g); else err(g);
+  }
 }
 
 static void gen_rand(gen_ctx *g) {

@@ -153,6 +153,12 @@ void gen_binary(gen_ctx *g) {
       gen_arg_float(g, 2, -0.5);
       gen_commit(g);
     }
+    if (g->dt == TABI_DTYPE_COMPLEX64) { /* alpha converts to the result's dtype, checked: both parts */
+      binary_open(g, "alpha=1+1e308j (overflows complex64)", SH(3), 0, SH(3), 0, g->dt, 0);
+      gen_arg_complex(g, 2, 1.0, 1e308);
+      gen_flags(g, CONFORM_EXPECT_ERROR);
+      gen_commit(g);
+    }
   }
   if (e->flags & GEN_F_ROUNDING) {
     static const char *const modes[] = {"trunc", "floor", NULL};
@@ -352,6 +358,14 @@ static void gen_hardtanh(gen_ctx *g) {
   gen_commit(g);
   unary_with(g, "min_val=0, max_val=6 (ints)", SH(3, 4), GEN_L_T);
   gen_arg_int(g, 1, 0); gen_arg_int(g, 2, 6);
+  gen_commit(g);
+  /* a complex bound converts (checked) to a real one: imaginary part 0 only */
+  unary_with(g, "min_val=False, max_val=(1.73-0j)", SH(2, 3), 0);
+  gen_arg_bool(g, 1, 0); gen_arg_complex(g, 2, 1.73, -0.0);
+  gen_commit(g);
+  unary_with(g, "max_val=1+1j", SH(2), 0);
+  gen_arg_int(g, 1, -1); gen_arg_complex(g, 2, 1.0, 1.0);
+  gen_flags(g, CONFORM_EXPECT_ERROR);
   gen_commit(g);
   if (tabi_dtype_is_integral(g->dt, 0)) { /* the bounds convert to int64, checked */
     unary_with(g, "min_val=NaN (no int64)", SH(3), 0);

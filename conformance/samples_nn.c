@@ -67,6 +67,14 @@ static void gen_addmm(gen_ctx *g) {
   gen_commit(g);
   gen_begin(g, "k=0"); gen_arg_t(g, 0, T(g, NS(2, 3), 0));
   gen_arg_t(g, 1, T(g, NS(2, 0), 0)); gen_arg_t(g, 2, T(g, NS(0, 3), 0)); gen_commit(g);
+  /* ATen's CPU addmm: k=0 is self * beta through mul_, whose promotion refuses
+     a beta of a higher kind than the result; an empty result checks nothing */
+  gen_begin(g, "k=0, complex beta"); gen_arg_t(g, 0, T(g, NS(2, 3), 0));
+  gen_arg_t(g, 1, T(g, NS(2, 0), 0)); gen_arg_t(g, 2, T(g, NS(0, 3), 0)); gen_arg_complex(g, 3, 0.5, 0);
+  if (tabi_dtype_is_complex(g->dt)) gen_commit(g); else err(g);
+  gen_begin(g, "empty result, complex beta"); gen_arg_t(g, 0, T(g, NS(1), 0));
+  gen_arg_t(g, 1, T(g, NS(2, 4), 0)); gen_arg_t(g, 2, T(g, NS(4, 0), 0)); gen_arg_complex(g, 3, 0.5, -2.0);
+  gen_commit(g);
   gen_begin(g, "0-d self"); gen_arg_t(g, 0, T(g, NS(1), 0));
   gen_arg_t(g, 1, T(g, NS(2, 2), GEN_L_EXPAND)); gen_arg_t(g, 2, T(g, NS(2, 3), 0)); gen_commit(g);
   gen_begin(g, "inner sizes differ"); gen_arg_t(g, 0, T(g, NS(2, 3), 0));
@@ -233,8 +241,10 @@ static void gen_avg_pool1d(gen_ctx *g) {
       {"kernel 3", {3, {1, 2, 7}}, 1, {3}, {3}, {0}, {1}, 0, 1, 0, 0},
       {"stride 2 padding 1, unbatched", {2, {2, 7}}, 1, {3}, {2}, {1}, {1}, 0, 1, 0, GEN_L_T},
       {"ceil, count_include_pad=False", {3, {1, 1, 8}}, 1, {3}, {2}, {1}, {1}, 1, 0, 0, 0},
+      /* ATen: one window in ceil mode though the kernel is wider than the input */
+      {"ceil, kernel 6 > input 3", {3, {1, 2, 3}}, 1, {6}, {4}, {0}, {1}, 1, 1, 0, 0},
   };
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     gen_begin(g, "%s", c1[i].name);
     gen_arg_t(g, 0, T(g, c1[i].in, c1[i].layout));
     avg_args(g, &c1[i], 1, 0);

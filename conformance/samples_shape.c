@@ -228,6 +228,8 @@ static void gen_repeat(gen_ctx *g) {
   self_begin(g, "[2, 3] x [2, 2]", SS(2, 3), 0); gen_arg_ints(g, 1, L(2, 2)); gen_commit(g);
   self_begin(g, "[3] x [2, 1, 2]", SS(3), GEN_L_OFFSET); gen_arg_ints(g, 1, L(2, 1, 2)); gen_commit(g);
   self_begin(g, "[2, 3] x [1, 0]", SS(2, 3), 0); gen_arg_ints(g, 1, L(1, 0)); gen_commit(g);
+  /* empty: the product of the repeats overflows, the result's sizes do not */
+  self_begin(g, "[1, 2] x [2^63 - 1, 0, 0]", SS(1, 2), 0); gen_arg_ints(g, 1, L(INT64_MAX, 0, 0)); gen_commit(g);
   self_begin(g, "0-d x [3]", S0, 0); gen_arg_ints(g, 1, L(3)); gen_commit(g);
   self_begin(g, "transposed x [2, 1]", SS(3, 4), GEN_L_T); gen_arg_ints(g, 1, L(2, 1)); gen_commit(g);
   self_begin(g, "fewer repeats than dims", SS(2, 3), 0); gen_arg_ints(g, 1, L(2)); err(g);
