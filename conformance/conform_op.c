@@ -356,8 +356,10 @@ void conform_robust_group(conform_ctx *c, const char *name, const char *dtype, t
     char backs[64] = "";
     if (ag) snprintf(backs, sizeof backs, ", %lld backward", (long long)st.backwards);
     conform_emit(c, CONFORM_ST_PASS, name, dtype, "(random calls)", NULL,
-                 "%lld calls, %lld accepted (%lld compared with the reference's values)%s; refused: %s",
-                 (long long)st.calls, (long long)st.by_status[TABI_OK], (long long)st.compared, backs, refused);
+                 "%lld calls, %lld accepted (%lld compared with the reference's values)%s; refused: %s "
+                 "(%lld confirmed by the reference)",
+                 (long long)st.calls, (long long)st.by_status[TABI_OK], (long long)st.compared, backs, refused,
+                 (long long)st.confirmed);
   } else if (r < 0) {
     conform_emit(c, CONFORM_ST_SKIP, name, dtype, "(random calls)", CONFORM_K_HARNESS, "skipped: %s",
                  f->detail);

@@ -442,7 +442,8 @@ static int grad_write(const grad_call *gc, const tabi_op_info *info) {
  * the device under test, a dtype the plugin does not claim, an op its
  * decomposition needs and the device lacks. */
 static int twin_refuses(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_status st, const tabi_value *args,
-                        tabi_value *targs, DLDevice dev, int32_t k, const char *desc, conform_robust_failure *fail) {
+                        tabi_value *targs, DLDevice dev, int32_t k, const char *desc, conform_robust_stats *stats,
+                        conform_robust_failure *fail) {
   if (st == TABI_ERR_OUT_OF_MEMORY || (st == TABI_ERR_UNIMPLEMENTED && tw->decomposed)) return 1;
   if (off_device(args, info->nargs, dev)) return 1; /* another backend's, or a device error: not the twin's to judge */
   char why[600];
@@ -453,6 +454,7 @@ static int twin_refuses(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_
   int excused = rst != TABI_OK || (st == TABI_ERR_TYPE && unclaimed(tw->oracle, targs, info->nargs, touts, nouts));
   for (int i = 0; i < RC_MAX_OUTS; i++) tabi_value_release(&touts[i]);
   tabi_clear_error();
+  stats->confirmed += rst != TABI_OK;
   if (excused) return 1;
   return failed(fail, k, CONFORM_K_REFUSED, info->name, desc, "refused (%s: %s) a call the reference accepts",
                 tabi_status_name(st), why);
@@ -545,7 +547,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_ora
       ok = check_call(rt, info, base, k, st, outs, before, ns, desc, fail);
       if (ok && tw->g && st == TABI_OK) ok = twin_agrees(rt, tw, info, nouts, outs, args, targs, k, desc, stats, fail);
       if (ok && tw->g && st != TABI_OK && !(ag && grad_write(gc, info)))
-        ok = twin_refuses(tw, info, nouts, st, args, targs, dev, k, desc, fail);
+        ok = twin_refuses(tw, info, nouts, st, args, targs, dev, k, desc, stats, fail);
       if (ok && ag && st == TABI_OK) {
         ok = grad_outputs(gc, outs, k, info->name, desc, fail) &&
              grad_backward(rt, gc, k, info->name, desc, fail);

@@ -46,6 +46,7 @@ typedef struct conform_robust_stats {
   int64_t backwards; /* through autograd: backward or grad_of calls that worked */
   int64_t by_status[TABI_STATUS_COUNT]; /* by status: [TABI_OK] accepted, the rest refused */
   int64_t compared;  /* accepted calls whose values were compared with the reference's */
+  int64_t confirmed; /* refused calls the reference was asked about and refused too */
 } conform_robust_stats;
 
 typedef struct conform_robust_failure {

@@ -164,6 +164,9 @@ int main(void) {
   CHECK(run_ex("mut_ok", "aten::maximum", 300, 7, &reals, &st, &f, &m) == 1);
   CHECK_MSG(st.compared > 0 && st.compared <= st.by_status[TABI_OK], "%lld of %lld accepted calls compared",
             (long long)st.compared, (long long)st.by_status[TABI_OK]);
+  /* ... and its refusals were put to the reference, which refused them too */
+  CHECK_MSG(st.confirmed > 0 && st.confirmed <= st.calls - st.by_status[TABI_OK], "%lld of %lld refusals confirmed",
+            (long long)st.confirmed, (long long)(st.calls - st.by_status[TABI_OK]));
   /* bitwise_not that keeps its output when it refuses a dtype */
   if (__lsan_disable) __lsan_disable();
   int leak_r = run("mut_leak", "aten::bitwise_not", 300, 7, &st, &f, &m);

@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
     oracle = NULL;
   }
   signal(SIGALRM, on_alarm);
-  long calls = 0, backwards = 0, compared = 0, by_status[TABI_STATUS_COUNT] = {0};
+  long calls = 0, backwards = 0, compared = 0, confirmed = 0, by_status[TABI_STATUS_COUNT] = {0};
   int nops = tabi_op_count(rt), tested = 0;
   for (tabi_op op = 0; op < nops; op++) {
     const tabi_op_info *info = tabi_op_get_info(rt, op);
@@ -153,6 +153,7 @@ int main(int argc, char **argv) {
     calls += st.calls;
     backwards += st.backwards;
     compared += st.compared;
+    confirmed += st.confirmed;
     for (int s = 0; s < TABI_STATUS_COUNT; s++) by_status[s] += st.by_status[s];
     if (r < 0) printf("random_calls: %s: not driven: %s\n", info->name, f.detail);
     CHECK_MSG(r != 0, "%s: call %d: %s: %s (seed %" PRIu64 ")", info->name, (int)f.call, f.kind, f.detail,
@@ -169,10 +170,12 @@ int main(int argc, char **argv) {
   for (int s = 1; s < TABI_STATUS_COUNT; s++)
     if (by_status[s]) printf(" %s %ld", tabi_status_name(s), by_status[s]);
   if (ag) printf("; %ld backward passes", backwards);
-  if (oracle) printf("; %ld results compared with the reference's values", compared);
+  if (oracle)
+    printf("; %ld results compared with the reference's values, %ld refusals confirmed by it", compared, confirmed);
   printf("\n");
   if (oracle && !o.only) /* one op's calls may all be refused */
-    CHECK_MSG(compared > 0, "no accepted call's values were compared with the reference's");
+    CHECK_MSG(compared > 0 && confirmed > 0, "no accepted call's values were compared with the reference's, or "
+              "no refusal was checked against it (%ld, %ld)", compared, confirmed);
   if (ag) CHECK_MSG(backwards > 0, "no backward pass ran");
   tabi_runtime_destroy(oracle);
   tabi_runtime_destroy(rt);
