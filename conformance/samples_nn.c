@@ -268,6 +268,12 @@ static void gen_avg_pool2d(gen_ctx *g) {
   gen_arg_t(g, 0, T(g, NS(1, 1, 2, 2), 0));
   gen_arg_ints(g, 1, L(3, 3));
   err(g);
+  /* ATen 1.13 narrows the parameters to int: 2^62 is its kernel 0 */
+  gen_begin(g, "kernel 2^62, ceil");
+  gen_arg_t(g, 0, T(g, NS(1, 1, 2, 2), 0));
+  gen_arg_ints(g, 1, L((int64_t)1 << 62, 1)); gen_arg_ints(g, 2, L(1, 1)); gen_arg_ints(g, 3, L(0, 0));
+  gen_arg_bool(g, 4, 1);
+  err(g);
 }
 
 static void gen_avg_pool2d_backward(gen_ctx *g) {

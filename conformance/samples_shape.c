@@ -221,6 +221,8 @@ static void gen_flip(gen_ctx *g) {
   self_begin(g, "0-d dims []", S0, 0); gen_arg_ints(g, 1, L0); gen_commit(g);
   self_begin(g, "empty [0, 3] dims [1]", SS(0, 3), 0); gen_arg_ints(g, 1, L(1)); gen_commit(g);
   self_begin(g, "repeated dims", SS(3, 4), 0); gen_arg_ints(g, 1, L(0, 0)); err(g);
+  /* a 0-d tensor's -1 and 0 are both its dim 0: repeated */
+  self_begin(g, "0-d dims [-1, 0]", S0, 0); gen_arg_ints(g, 1, L(-1, 0)); err(g);
   self_begin(g, "dim out of range", SS(3, 4), 0); gen_arg_ints(g, 1, L(2)); err(g);
 }
 

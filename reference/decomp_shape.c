@@ -586,13 +586,18 @@ KERNEL(d_addmm) {
   if (!dc_check_dtype(&s, "mat1", tabi_tensor_dtype(args[1].u.t),
                       REF_DTS_INT | REF_DTS_FLOAT | REF_DTS_COMPLEX))
     return dc_abandon(&s, s.st);
-  tabi_value mm[2] = {args[1], args[2]};
-  tabi_tensor *p = dc_call(&s, DC_A_MM, mm, 2);
-  if (!p) return dc_abandon(&s, s.st);
-  const tabi_value *beta = &args[3], *alpha = &args[4];
-  dc_operand o[2] = {dc_t(self), dc_t(p)};
+  /* the product in the compute dtype (float32 for float16 and bfloat16): ATen
+     rounds alpha * (a @ m) + beta * self once, not the product first */
+  dc_operand o[2] = {dc_t(self), dc_t(args[1].u.t)};
   tabi_dtype result, compute;
   dc_promote(2, o, DC_PROMOTE_DEFAULT, &result, &compute);
+  tabi_dtype wide = result == TABI_DTYPE_FLOAT16 || result == TABI_DTYPE_BFLOAT16 ? compute : result;
+  tabi_value mm[2] = {tabi_tensor_value(dc_convert(&s, args[1].u.t, wide)),
+                      tabi_tensor_value(dc_convert(&s, args[2].u.t, wide))};
+  tabi_tensor *p = s.st == TABI_OK ? dc_call(&s, DC_A_MM, mm, 2) : NULL;
+  if (!p) return dc_abandon(&s, s.st);
+  const tabi_value *beta = &args[3], *alpha = &args[4];
+  o[1] = dc_t(p);
   /* an empty product returns before ATen converts beta and alpha: any pass */
   if (tabi_tensor_numel(p) == 0) return dc_finish(&s, outs, 0, dc_convert(&s, p, result));
   /* an empty inner dim makes it self * beta through mul_, whose promotion

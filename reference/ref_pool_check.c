@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "ref.h"
 #include "ref_nn_util.h"
 #include "ref_pool_check.h"
@@ -32,6 +34,11 @@ static tabi_status pool_list(const tabi_host_api *h, const tabi_call *call, cons
     if (out[i] < lo)
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has value %lld; it should be %s",
                      OPN, name, (long long)out[i], lo > 0 ? "greater than zero" : "non-negative");
+    /* ATen narrows the pooling parameters to int (safe_downcast): 2^63 - 1 is
+       its kernel -1, refused; no such value is a sensible one */
+    if (out[i] > INT32_MAX)
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument '%s' has value %lld, which does not fit int32",
+                     OPN, name, (long long)out[i]);
   }
   return TABI_OK;
 }

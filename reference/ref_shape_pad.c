@@ -161,8 +161,7 @@ tabi_status rs_k_flip(void *ctx, const tabi_call *call, tabi_value *args, tabi_v
     int32_t w;
     tabi_status st = ref_wrap_dim(h, call, "dims", dims[i], nd, &w);
     if (st != TABI_OK) return st;
-    if (nd == 0) continue;
-    if (flip[w])
+    if (flip[w]) /* 0-d too: -1 and 0 are both its dim 0 (ATen refuses [-1, 0]) */
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dims': dim %d appears multiple times in the list of dims",
                      OPN, (int)w);
     flip[w] = 1;

@@ -119,8 +119,7 @@ static tabi_status flip_common(const cpu_ctx *c, const tabi_call *call, tabi_val
   for (int64_t i = 0; i < args[1].u.list.len; i++) {
     int32_t w = cpu_wrap_dim(dims[i], nd);
     if (w < 0) return TABI_OK;
-    if (nd == 0) continue;
-    if (flip[w]) return TABI_OK;
+    if (flip[w]) return TABI_OK; /* 0-d too: -1 and 0 are both its dim 0 */
     flip[w] = 1;
   }
   int64_t os[16], is[16], base = 0;

@@ -52,8 +52,7 @@ static tabi_status k_rev(TC_ARGS) {
     int32_t d;
     tabi_status st = tc_wrap_dim(c, OPN, "dims", dims[i], nd, &d);
     if (st != TABI_OK) return st;
-    if (nd == 0) continue;
-    if (flip[d])
+    if (flip[d]) /* 0-d too: -1 and 0 are both its dim 0 (ATen refuses [-1, 0]) */
       return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'dims': dim %d appears multiple "
                     "times in the list of dims", OPN, (int)d);
     flip[d] = 1;
