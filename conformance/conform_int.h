@@ -118,6 +118,11 @@ void conform_progress_detail(conform_ctx *c, const char *op, const char *sample,
 
 /* 1 when `name` matches one of the comma-separated globs (NULL/empty: all). */
 int conform_op_selected(const char *globs, const char *name);
+/* The name of a dtype among vals (tensors, tensor lists, dtype arguments,
+ * complex scalars as complex64) that dts (n of them) does not list; NULL when
+ * each is listed. Used for --dtypes: a refusal of a call involving such a
+ * dtype is no failure (the samples, and the random calls). */
+const char *conform_dtype_outside(const tabi_dtype *dts, int32_t n, const tabi_value *vals, int32_t nvals);
 
 /* --- groups ------------------------------------------------------------------ */
 

@@ -66,19 +66,15 @@ static tabi_status call_plugin(conform_ctx *c, tabi_op op, conform_args *ta, tab
   return tabi_call(c->test, op, args, ta->nargs, outs, nouts);
 }
 
-static int dtype_listed(const conform_ctx *c, tabi_dtype d) {
-  for (int32_t i = 0; i < c->ndtypes; i++)
-    if (c->dtypes[i] == d) return 1;
+static int dtype_listed(const tabi_dtype *dts, int32_t n, tabi_dtype d) {
+  for (int32_t i = 0; i < n; i++)
+    if (dts[i] == d) return 1;
   return 0;
 }
 
-/* The name of a dtype the call involves (tensor arguments, dtype arguments,
- * complex scalars, the reference's results) that --dtypes does not list; NULL
- * when every one is listed. */
-static const char *dtype_outside(const conform_ctx *c, const conform_sample *s,
-                                 const conform_call *k) {
-  for (int32_t a = 0; a < s->nargs; a++) {
-    const tabi_value *v = &s->args[a];
+const char *conform_dtype_outside(const tabi_dtype *dts, int32_t n, const tabi_value *vals, int32_t nvals) {
+  for (int32_t a = 0; a < nvals; a++) {
+    const tabi_value *v = &vals[a];
     tabi_dtype d = TABI_DTYPE_INVALID;
     if (v->tag == TABI_TAG_TENSOR && v->u.t) d = tabi_tensor_dtype(v->u.t);
     else if (v->tag == TABI_TAG_DTYPE) d = v->u.dtype;
@@ -86,15 +82,19 @@ static const char *dtype_outside(const conform_ctx *c, const conform_sample *s,
     else if (v->tag == TABI_TAG_TENSOR_LIST)
       for (int64_t i = 0; i < v->u.list.len; i++) {
         tabi_tensor *t = tabi_value_tensors(v)[i];
-        if (t && !dtype_listed(c, tabi_tensor_dtype(t))) return tabi_dtype_name(tabi_tensor_dtype(t));
+        if (t && !dtype_listed(dts, n, tabi_tensor_dtype(t))) return tabi_dtype_name(tabi_tensor_dtype(t));
       }
-    if (d != TABI_DTYPE_INVALID && !dtype_listed(c, d)) return tabi_dtype_name(d);
+    if (d != TABI_DTYPE_INVALID && !dtype_listed(dts, n, d)) return tabi_dtype_name(d);
   }
-  for (int32_t r = 0; r < k->nouts; r++)
-    if (k->ro[r].tag == TABI_TAG_TENSOR && k->ro[r].u.t &&
-        !dtype_listed(c, tabi_tensor_dtype(k->ro[r].u.t)))
-      return tabi_dtype_name(tabi_tensor_dtype(k->ro[r].u.t));
   return NULL;
+}
+
+/* The name of a dtype the call involves (its arguments, the reference's
+ * results) that --dtypes does not list; NULL when every one is listed. */
+static const char *dtype_outside(const conform_ctx *c, const conform_sample *s,
+                                 const conform_call *k) {
+  const char *d = conform_dtype_outside(c->dtypes, c->ndtypes, s->args, s->nargs);
+  return d ? d : conform_dtype_outside(c->dtypes, c->ndtypes, k->ro, k->nouts);
 }
 
 static void run_sample(conform_ctx *c, const char *opname, tabi_dtype dt, tabi_op op_t,

@@ -403,27 +403,12 @@ static int off_device(const tabi_value *args, int32_t n, DLDevice dev) {
   return !on && dev.device_type != kDLCPU; /* neither: a factory's default device, the CPU */
 }
 
-static int claimed(const conform_robust_oracle *o, tabi_dtype d) {
-  if (!o->dtypes) return 1;
-  for (int32_t i = 0; i < o->ndtypes; i++)
-    if (o->dtypes[i] == d) return 1;
-  return 0;
-}
-
 /* Whether the call involves a dtype the plugin does not claim: an argument's,
  * a dtype argument, a complex scalar, or a result of the reference's. */
 static int unclaimed(const conform_robust_oracle *o, const tabi_value *args, int32_t nargs, const tabi_value *touts,
                      int32_t nouts) {
-  for (int32_t a = 0; a < nargs + nouts; a++) {
-    const tabi_value *v = a < nargs ? &args[a] : &touts[a - nargs];
-    if ((v->tag == TABI_TAG_DTYPE && !claimed(o, v->u.dtype)) || (v->tag == TABI_TAG_COMPLEX && !claimed(o, TABI_DTYPE_COMPLEX64)))
-      return 1;
-    tabi_tensor *ts[RC_MAX_LIST];
-    int nt = rc_tensors_of(v, ts);
-    for (int i = 0; i < nt; i++)
-      if (!claimed(o, tabi_tensor_dtype(ts[i]))) return 1;
-  }
-  return 0;
+  return o->dtypes && (conform_dtype_outside(o->dtypes, o->ndtypes, args, nargs) ||
+                       conform_dtype_outside(o->dtypes, o->ndtypes, touts, nouts));
 }
 
 /* Whether the call, with grad mode on, writes in place (or to out=) while an

@@ -139,7 +139,11 @@ CHECK_FN(c_addmm) {
     int64_t sz = self->dl.shape[i];
     fits = sz == 1 || sz == target[2 - self->dl.ndim + i];
   }
-  if (fits) return TABI_OK;
+  /* beta and alpha as ATen's CPU addmm takes them (shared with the reference) */
+  if (fits)
+    return a->dl.shape[1] != m->dl.shape[0] ? TABI_OK /* mm's message */
+                                            : ref_addmm_scalars_check(h, call, target[0] * target[1], a->dl.shape[1],
+                                                                      dt, &args[3], &args[4]);
   char b[64];
   return REF_ERR(h, TABI_ERR_SHAPE, "%s: argument 'self' of shape %s does not broadcast to the product's shape "
                  "[%lld, %lld]", ref_op_name(h, call), ref_shape_str(b, sizeof b, self->dl.ndim, self->dl.shape),

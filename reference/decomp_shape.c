@@ -600,14 +600,7 @@ KERNEL(d_addmm) {
   o[1] = dc_t(p);
   /* an empty product returns before ATen converts beta and alpha: any pass */
   if (tabi_tensor_numel(p) == 0) return dc_finish(&s, outs, 0, dc_convert(&s, p, result));
-  /* an empty inner dim makes it self * beta through mul_, whose promotion
-     refuses a beta of a higher kind than the result (unless beta is 0) */
-  const tabi_tensor *m1 = args[1].u.t;
-  int bk = beta->tag == TABI_TAG_BOOL ? 0 : beta->tag == TABI_TAG_INT ? 1 : beta->tag == TABI_TAG_FLOAT ? 2 : 3;
-  int rk = result == TABI_DTYPE_BOOL ? 0 : tabi_dtype_is_complex(result) ? 3 : tabi_dtype_is_floating(result) ? 2 : 1;
-  if (m1->dl.ndim == 2 && m1->dl.shape[1] == 0 && bk > rk && ref_scalar_c(beta) != 0)
-    return dc_error(&s, TABI_ERR_TYPE, "argument 'beta': result type %s can't be cast to the desired output type %s",
-                    bk == 3 ? "ComplexFloat" : "Float", tabi_dtype_name(result));
+  /* (an empty inner dim's beta: c_addmm, decomp_check.c) */
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_abandon(&s, s.st);
   tabi_tensor *r = dc_binary(
