@@ -166,6 +166,10 @@ tabi_tensor *dc_copy(dc_scope *s, tabi_tensor *a);                      /* alway
 tabi_tensor *dc_broadcast_to(dc_scope *s, tabi_tensor *a, int32_t ndim, const int64_t *shape);
 /* Broadcasts a to like's shape; NULL when either is NULL (an earlier error). */
 tabi_tensor *dc_broadcast_like(dc_scope *s, tabi_tensor *a, const tabi_tensor *like);
+/* A complex Scalar as a Scalar of the real dtype `dtype` as c10's checked
+ * conversion takes it: its real part when the imaginary part is 0 (or dtype is
+ * bool), else 0 with the scope failed; any other Scalar unchanged. */
+tabi_value dc_scalar_real(dc_scope *s, const tabi_value *value, tabi_dtype dtype);
 tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device);
 tabi_tensor *dc_scalar_f(dc_scope *s, double value, tabi_dtype dtype, DLDevice device);
 tabi_tensor *dc_full(dc_scope *s, int32_t ndim, const int64_t *shape, const tabi_value *value,

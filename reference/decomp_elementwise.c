@@ -411,14 +411,8 @@ static tabi_status d_hardtanh(void *ctx, const tabi_call *call, tabi_value *args
   tabi_dtype dt = tabi_tensor_dtype(x);
   if (!dc_check_dtype(&s, "self", dt, REF_DTS_INT | REF_DTS_FLOAT)) return dc_abandon(&s, s.st);
   /* a complex bound converts (checked) to a real one when its imaginary part is 0 */
-  tabi_value b[3] = {args[0], args[1], args[2]};
-  for (int i = 1; i <= 2; i++)
-    if (b[i].tag == TABI_TAG_COMPLEX) {
-      if (b[i].u.c[1] != 0)
-        return dc_error(&s, TABI_ERR_INVALID_ARGUMENT, "argument %d cannot be converted to type %s without overflow",
-                        i, tabi_dtype_name(dt));
-      b[i] = tabi_float(b[i].u.c[0]);
-    }
+  tabi_value b[3] = {args[0], dc_scalar_real(&s, &args[1], dt), dc_scalar_real(&s, &args[2], dt)};
+  if (s.st != TABI_OK) return dc_abandon(&s, s.st);
   args = b;
   if (tabi_dtype_is_integral(dt, 0)) { /* ATen converts the bounds to the input's dtype, checked */
     int64_t bits = tabi_dtype_size(dt) * 8;

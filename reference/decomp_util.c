@@ -180,17 +180,21 @@ tabi_tensor *dc_broadcast_like(dc_scope *s, tabi_tensor *a, const tabi_tensor *l
   return like ? dc_broadcast_to(s, a, like->dl.ndim, like->dl.shape) : NULL;
 }
 
-tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device) {
-  tabi_value v = *value;
-  /* prims::scalar_tensor refuses a complex Scalar for a real dtype (PyTorch's
-     prims do); ATen's checked conversion takes one whose imaginary part is 0,
-     and bool any (its real part) */
-  if (v.tag == TABI_TAG_COMPLEX && !tabi_dtype_is_complex(dtype)) {
-    if (v.u.c[1] != 0 && dtype != TABI_DTYPE_BOOL) /* bool takes the real part, unchecked */
-      return dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "value cannot be converted to type %s without overflow",
-                     tabi_dtype_name(dtype));
-    v = tabi_float(v.u.c[0]);
+tabi_value dc_scalar_real(dc_scope *s, const tabi_value *value, tabi_dtype dtype) {
+  if (value->tag != TABI_TAG_COMPLEX || tabi_dtype_is_complex(dtype)) return *value;
+  if (value->u.c[1] != 0 && dtype != TABI_DTYPE_BOOL) { /* bool takes the real part, unchecked */
+    dc_fail(s, TABI_ERR_INVALID_ARGUMENT, "value cannot be converted to type %s without overflow",
+            tabi_dtype_name(dtype));
+    return tabi_float(0);
   }
+  return tabi_float(value->u.c[0]);
+}
+
+tabi_tensor *dc_scalar(dc_scope *s, const tabi_value *value, tabi_dtype dtype, DLDevice device) {
+  /* prims::scalar_tensor refuses a complex Scalar for a real dtype (PyTorch's
+     prims do); ATen's checked conversion takes one whose imaginary part is 0 */
+  tabi_value v = dc_scalar_real(s, value, dtype);
+  if (s->st != TABI_OK) return NULL;
   tabi_value args[3] = {v, tabi_dtype_value(dtype), tabi_device_value(device)};
   return dc_call(s, DC_P_SCALAR_TENSOR, args, 3);
 }

@@ -7,7 +7,6 @@
  */
 #include "ref_cplx_util.h"
 #include "ref_elementwise.h"
-#include "ref_shape_util.h"
 #include "ref_elementwise_special.h"
 
 #include <math.h>
@@ -201,7 +200,7 @@ static tabi_status prep_alpha(const tabi_host_api *h, const tabi_call *call, con
   ref_ew_val v;
   /* ATen converts alpha to the result's dtype, checked (1e308j does not fit
      complex64, 70000 not float16), then computes in the wider dtype */
-  tabi_status st = rs_check_scalar(h, call, "alpha", alpha, common);
+  tabi_status st = ref_ew_scalar_to(h, call, "alpha", alpha, common, &v);
   if (st == TABI_OK) st = ref_ew_scalar_to(h, call, "alpha", alpha, x->cd, &v);
   x->pi[0] = v.i;
   x->pf[0] = v.f;

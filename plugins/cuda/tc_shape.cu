@@ -221,7 +221,7 @@ static tabi_status k_copy_to(TC_ARGS) {
   }
   /* more than one element of `a` at one address: a stride-0 dim of size > 1
      (an empty `a` has no elements to share one) */
-  for (int32_t i = 0; i < a->dl.ndim && tabi_tensor_numel(a) > 0; i++)
+  for (int32_t i = 0, any = tabi_tensor_numel(a) > 0; i < a->dl.ndim && any; i++)
     if (a->dl.strides[i] == 0 && a->dl.shape[i] > 1)
       return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'a': unsupported operation: more than "
                     "one element of the written-to tensor refers to a single memory location", OPN);
