@@ -342,6 +342,11 @@ static void gen_elu(gen_ctx *g) {
     unary_with(g, "alpha=-1, scale=-2.66, input_scale=-2.18", SH(2, 4), 0);
     gen_arg_int(g, 1, -1); gen_arg_float(g, 2, -2.66); gen_arg_float(g, 3, -2.18);
     gen_commit(g);
+    /* alpha * scale is taken in opmath: below float64, 1e-310 is 0 there and
+       -inf * 0 is NaN; in float64 it is -inf */
+    unary_with(g, "alpha=-inf, scale=1e-310: the product in opmath", SH(2, 3), 0);
+    gen_arg_float(g, 1, -INFINITY); gen_arg_float(g, 2, 1e-310);
+    gen_commit(g);
   }
 }
 

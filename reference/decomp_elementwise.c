@@ -314,12 +314,20 @@ static tabi_status d_elu(void *ctx, const tabi_call *call, tabi_value *args, tab
   dc_begin(&s, ctx, call, args);
   tabi_dtype result;
   tabi_tensor *x = prep1(&s, args[0].u.t, REF_DTS_FLOAT, &result);
-  double alpha = ref_scalar_f(&args[1]), scale = ref_scalar_f(&args[2]);
-  double input_scale = ref_scalar_f(&args[3]);
+  /* ATen rounds the coefficients to the computation dtype and multiplies them
+     there: alpha -inf with scale 1e-310 is -inf * 0 = NaN in float32, where a
+     product taken in double would be -inf */
+  tabi_tensor *scale = NULL, *negcoef = NULL;
+  if (x) {
+    tabi_dtype cd = tabi_tensor_dtype(x);
+    scale = dc_scalar(&s, &args[2], cd, x->dl.device);
+    negcoef = dc_binary(&s, DC_P_MUL, dc_scalar(&s, &args[1], cd, x->dl.device), scale);
+  }
   tabi_tensor *negv = dc_binary(
-      &s, DC_P_MUL, dc_unary(&s, DC_P_EXPM1, dc_binary(&s, DC_P_MUL, x, konst(&s, input_scale, x))),
-      konst(&s, alpha * scale, x));
-  tabi_tensor *posv = dc_binary(&s, DC_P_MUL, x, konst(&s, scale, x));
+      &s, DC_P_MUL,
+      dc_unary(&s, DC_P_EXPM1, dc_binary(&s, DC_P_MUL, x, konst(&s, ref_scalar_f(&args[3]), x))),
+      dc_broadcast_like(&s, negcoef, x));
+  tabi_tensor *posv = dc_binary(&s, DC_P_MUL, x, dc_broadcast_like(&s, scale, x));
   tabi_tensor *r = dc_where(&s, dc_binary(&s, DC_P_LE, x, konst(&s, 0.0, x)), negv, posv);
   return dc_finish(&s, outs, 0, dc_convert(&s, r, result));
 }
