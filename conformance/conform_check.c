@@ -464,6 +464,7 @@ int32_t conform_check_results(conform_call *k) {
     }
     if (!arg_mutable(k->info, a) || (k->s->flags & CONFORM_UNINIT)) continue; /* resize_ growing */
     const tabi_tensor *rt = k->s->args[a].u.t;
+    if (conform_self_overlapping(rt)) continue; /* order-dependent values */
     uint8_t *got = NULL, *want = NULL;
     uint64_t gn, wn;
     if (conform_tensor_host(k->c->test, pv->u.t, &got, &gn) == TABI_OK &&

@@ -123,6 +123,12 @@ int conform_op_selected(const char *globs, const char *name);
  * each is listed. Used for --dtypes: a refusal of a call involving such a
  * dtype is no failure (the samples, and the random calls). */
 const char *conform_dtype_outside(const tabi_dtype *dts, int32_t n, const tabi_value *vals, int32_t nvals);
+/* 1 when elements of t share memory (a broadcast dim: stride 0, size > 1).
+ * Written in place, such a tensor ends with values that depend on the order of
+ * the writes (ATen's batch norm updates running stats that way, differently
+ * on CPU and CUDA), so its values are not compared; the call must still be
+ * taken or refused as the reference does. */
+int conform_self_overlapping(const tabi_tensor *t);
 
 /* --- groups ------------------------------------------------------------------ */
 

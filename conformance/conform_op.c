@@ -72,6 +72,12 @@ static int dtype_listed(const tabi_dtype *dts, int32_t n, tabi_dtype d) {
   return 0;
 }
 
+int conform_self_overlapping(const tabi_tensor *t) {
+  for (int32_t i = 0; t && i < t->dl.ndim; i++)
+    if (t->dl.strides[i] == 0 && t->dl.shape[i] > 1) return 1;
+  return 0;
+}
+
 const char *conform_dtype_outside(const tabi_dtype *dts, int32_t n, const tabi_value *vals, int32_t nvals) {
   for (int32_t a = 0; a < nvals; a++) {
     const tabi_value *v = &vals[a];

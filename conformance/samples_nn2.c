@@ -69,6 +69,16 @@ static void gen_batch_norm(gen_ctx *g) {
   bn_one(g, "[4, 2] offset", NS(4, 2), GEN_L_OFFSET, 1, 1); gen_commit(g);
   if (mode == 0) { bn_one(g, "eval (running stats)", NS(3, 2, 5), 0, 1, 0); gen_commit(g); }
   if (mode == 2) { bn_one(g, "[1, 3, 5]", NS(1, 3, 5), GEN_L_STEP, 1, 0); gen_commit(g); }
+  if (mode == 0) {
+    /* running stats whose channels share one element: ATen takes them and
+       updates that element channel after channel (its value is not compared) */
+    bn_one(g, "running stats expanded (stride 0)", NS(2, 3, 4), 0, 1, 1);
+    if (g->cur) {
+      gen_arg_t(g, 3, gen_tensor(g, g->dt, 1, GEN_S(3), GEN_L_EXPAND, GEN_DOM_ANY));
+      gen_arg_t(g, 4, gen_tensor(g, g->dt, 1, GEN_S(3), GEN_L_EXPAND, GEN_DOM_POS));
+    }
+    gen_commit(g);
+  }
   bn_one(g, "weight of the wrong size", NS(2, 3, 4), 0, 1, 1);
   if (g->cur) {
     tabi_tensor *w = gen_tensor(g, g->dt, 1, GEN_S(4), 0, GEN_DOM_ANY);

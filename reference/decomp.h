@@ -178,6 +178,8 @@ tabi_tensor *dc_where(dc_scope *s, tabi_tensor *pred, tabi_tensor *a, tabi_tenso
 tabi_tensor *dc_reshape(dc_scope *s, tabi_tensor *a, int32_t ndim, const int64_t *shape);
 tabi_tensor *dc_as_strided(dc_scope *s, tabi_tensor *a, int32_t ndim, const int64_t *shape,
                            const int64_t *strides, int64_t storage_offset);
+/* t's offset in elements (as_strided's storage_offset that keeps it in place). */
+int64_t dc_elem_offset(const tabi_tensor *t);
 tabi_tensor *dc_transpose(dc_scope *s, tabi_tensor *a, const int64_t *perm);
 /* Reductions over `dims` (already wrapped, no duplicates); keepdim re-inserts
  * size-1 dims with broadcast_in_dim. output_dtype < 0: none. */

@@ -19,10 +19,6 @@ static tabi_dtype opmath(tabi_dtype d) {
   return d == TABI_DTYPE_FLOAT16 || d == TABI_DTYPE_BFLOAT16 ? TABI_DTYPE_FLOAT32 : d;
 }
 
-static int64_t elem_offset(const tabi_tensor *t) {
-  return (int64_t)t->dl.byte_offset / (t->dl.dtype.bits / 8);
-}
-
 static tabi_tensor *konst(dc_scope *s, double v, tabi_tensor *like) {
   if (!like) return NULL;
   return dc_broadcast_like(s, dc_scalar_f(s, v, tabi_tensor_dtype(like), like->dl.device), like);
@@ -126,7 +122,7 @@ static tabi_tensor *windows(dc_scope *s, tabi_tensor *x, int32_t sp, const int64
     shape[2 + sp + i] = kernel[i];
     strides[2 + sp + i] = x->dl.strides[2 + i] * dilation[i];
   }
-  return dc_as_strided(s, x, 2 + 2 * sp, shape, strides, elem_offset(x));
+  return dc_as_strided(s, x, 2 + 2 * sp, shape, strides, dc_elem_offset(x));
 }
 
 /* A list argument of `sp` entries; a single entry repeats (ATen's expand_param). */

@@ -12,10 +12,6 @@
 #define KERNEL(name) \
   static tabi_status name(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs)
 
-static int64_t elem_offset(const tabi_tensor *t) {
-  return (int64_t)t->dl.byte_offset / (t->dl.dtype.bits / 8);
-}
-
 static int wrap(dc_scope *s, const char *arg, int64_t dim, int32_t ndim, int32_t *out) {
   tabi_status st = ref_wrap_dim(s->h, s->call, arg, dim, ndim, out);
   if (st != TABI_OK) s->st = st;
@@ -34,7 +30,7 @@ KERNEL(d_as_strided) {
   dc_scope s;
   dc_begin(&s, ctx, call, args);
   tabi_tensor *x = args[0].u.t;
-  int64_t off = args[3].tag == TABI_TAG_INT ? args[3].u.i : elem_offset(x);
+  int64_t off = args[3].tag == TABI_TAG_INT ? args[3].u.i : dc_elem_offset(x);
   if (args[1].u.list.len != args[2].u.list.len)
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
                     "arguments 'size' (%lld dims) and 'stride' (%lld dims) differ in length",
@@ -174,7 +170,7 @@ KERNEL(d_select) {
     }
   return dc_finish_view(&s, outs, 0,
                         dc_as_strided(&s, x, x->dl.ndim - 1, shape, strides,
-                                      elem_offset(x) + idx * x->dl.strides[d]));
+                                      dc_elem_offset(x) + idx * x->dl.strides[d]));
 }
 
 /* Python slice clamping, as ATen's slice does. */
@@ -221,7 +217,7 @@ KERNEL(d_slice) {
                     (long long)step);
   return dc_finish_view(
       &s, outs, 0,
-      dc_as_strided(&s, x, x->dl.ndim, shape, strides, elem_offset(x) + st * x->dl.strides[d]));
+      dc_as_strided(&s, x, x->dl.ndim, shape, strides, dc_elem_offset(x) + st * x->dl.strides[d]));
 }
 
 KERNEL(d_diagonal) {
@@ -235,7 +231,7 @@ KERNEL(d_diagonal) {
   if (d1 == d2)
     return dc_error(&s, TABI_ERR_INVALID_ARGUMENT,
                     "diagonal dimensions cannot be identical (%d, %d)", (int)d1, (int)d2);
-  int64_t off = args[1].u.i, start = elem_offset(x), len;
+  int64_t off = args[1].u.i, start = dc_elem_offset(x), len;
   if (off >= 0) {
     len = x->dl.shape[d2] - off < x->dl.shape[d1] ? x->dl.shape[d2] - off : x->dl.shape[d1];
     if (len > 0) start += off * x->dl.strides[d2];
@@ -350,7 +346,7 @@ KERNEL(d_view) {
         &s, TABI_ERR_SHAPE,
         "view size is not compatible with input tensor's size and stride "
         "(at least one dimension spans across two contiguous subspaces); use reshape instead");
-  return dc_finish_view(&s, outs, 0, dc_as_strided(&s, x, n, shape, strides, elem_offset(x)));
+  return dc_finish_view(&s, outs, 0, dc_as_strided(&s, x, n, shape, strides, dc_elem_offset(x)));
 }
 
 KERNEL(d_split_with_sizes) {
@@ -386,7 +382,7 @@ KERNEL(d_split_with_sizes) {
   for (int64_t i = 0; i < n && s.st == TABI_OK; i++) {
     shape[d] = sizes[i];
     tabi_tensor *v =
-        dc_as_strided(&s, x, x->dl.ndim, shape, strides, elem_offset(x) + start * x->dl.strides[d]);
+        dc_as_strided(&s, x, x->dl.ndim, shape, strides, dc_elem_offset(x) + start * x->dl.strides[d]);
     if (v) {
       s.h->tensor_retain(s.h->ctx, v);
       list[i] = v;
@@ -501,7 +497,7 @@ KERNEL(d_constant_pad_nd) {
   }
   tabi_tensor *out = dc_full(&s, x->dl.ndim, shape, &args[2], tabi_tensor_dtype(x), x->dl.device);
   /* the region both tensors share: crop x where pads are negative */
-  int64_t cshape[REF_MAX_DIMS], xstr[REF_MAX_DIMS], ostr[REF_MAX_DIMS], xoff = elem_offset(x),
+  int64_t cshape[REF_MAX_DIMS], xstr[REF_MAX_DIMS], ostr[REF_MAX_DIMS], xoff = dc_elem_offset(x),
                                                                         ooff = 0;
   int any_empty = 0;
   for (int32_t d = 0; d < x->dl.ndim && out; d++) {

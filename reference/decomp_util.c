@@ -230,6 +230,10 @@ tabi_tensor *dc_as_strided(dc_scope *s, tabi_tensor *a, int32_t ndim, const int6
   return a ? dc_call(s, DC_P_AS_STRIDED, args, 4) : NULL;
 }
 
+int64_t dc_elem_offset(const tabi_tensor *t) {
+  return (int64_t)t->dl.byte_offset / (t->dl.dtype.bits / 8);
+}
+
 tabi_tensor *dc_transpose(dc_scope *s, tabi_tensor *a, const int64_t *perm) {
   if (!a) return NULL;
   tabi_value args[2] = {tabi_tensor_value(a), tabi_int_list(perm, a->dl.ndim)};
