@@ -128,13 +128,55 @@ void rc_gen_begin_call(rc_gen *g) {
   g->call_dt = rand_dtype(g);
 }
 
+/* A tensor of the call made before, again, or a view of its storage that
+ * overlaps it: the same shape one element further on or back, its first dim
+ * less one from the second row on, or its first and last dims swapped. An op
+ * must take an argument that is another's alias as ATen does (the same tensor
+ * as an input and its out= argument, a running mean that is also the running
+ * variance) and refuse a partial overlap of what it writes with what it reads
+ * where ATen refuses it. The twin draws the same, so the reference sees the
+ * same aliasing. */
+static tabi_tensor *alias_of(rc_gen *g, tabi_tensor *e) {
+  int32_t nd = e->dl.ndim;
+  int64_t shape[8], strides[8];
+  memcpy(shape, e->dl.shape, (size_t)nd * sizeof *shape);
+  memcpy(strides, e->dl.strides, (size_t)nd * sizeof *strides);
+  int64_t esz = (int64_t)tabi_dtype_size(tabi_tensor_dtype(e)), off = (int64_t)e->dl.byte_offset;
+  switch (next(g) % 4) {
+    case 0: return e;
+    case 1: off += next(g) & 1 ? esz : -esz; break;
+    case 2:
+      if (nd < 1 || shape[0] < 2) return e;
+      shape[0]--;
+      off += strides[0] * esz;
+      break;
+    default: {
+      if (nd < 2) return e;
+      int64_t x = shape[0];
+      shape[0] = shape[nd - 1], shape[nd - 1] = x;
+      x = strides[0];
+      strides[0] = strides[nd - 1], strides[nd - 1] = x;
+      break;
+    }
+  }
+  tabi_tensor *t = NULL;
+  if (off < 0 || tabi_tensor_view(g->rt, e, nd, shape, strides, off, &t) != TABI_OK) {
+    tabi_clear_error();
+    return e;
+  }
+  keep(g, t, rc_gen_is_read_only(g, e));
+  return t;
+}
+
 /* A tensor: 0 to 4 dims of 0 to 4 elements (mostly the call's shape and
  * dtype), in one of five layouts over a base of random elements:
  * contiguous, last and first dims swapped, every other element (step 2), one
  * dim broadcast (stride 0), offset by 3 elements. On the plugin's device, now
- * and then on the CPU. */
+ * and then on the CPU. Now and then an alias of an earlier tensor of the
+ * call (alias_of). */
 static tabi_tensor *rand_tensor(rc_gen *g) {
   if (g->nlive == RC_MAX_TENSORS) return NULL;
+  if (g->nlive > 0 && pct(g, 6)) return alias_of(g, g->live[next(g) % (uint64_t)g->nlive]);
   tabi_dtype dt = pct(g, 60) ? g->call_dt : rand_dtype(g);
   int64_t shape[4], base_shape[4], strides[4];
   int32_t nd = g->call_nd;

@@ -158,11 +158,17 @@ static int grad_before(grad_call *gc, const tabi_value *args, int32_t nargs, int
   rc_gen *g = &gc->gg;
   const tabi_autograd_api *ag = gc->ag;
   gc->nleaves = gc->nroots = 0;
+  const tabi_tensor *seen[RC_MAX_TENSORS];
+  int nseen = 0;
   for (int32_t a = 0; a < nargs; a++) {
     tabi_tensor *ts[RC_MAX_LIST];
     int nt = rc_tensors_of(&args[a], ts);
     for (int i = 0; i < nt; i++) {
       tabi_tensor *t = ts[i];
+      int again = 0; /* the generator passes a tensor twice now and then */
+      for (int j = 0; j < nseen && !again; j++) again = seen[j] == t;
+      if (again) continue;
+      if (nseen < RC_MAX_TENSORS) seen[nseen++] = t;
       if (ag->requires_grad(ag->ctx, t) || !ag->is_leaf(ag->ctx, t) || ag->grad_fn_name(ag->ctx, t))
         return failed(fail, k, CONFORM_K_METADATA, name, desc,
                       "argument %d is a new tensor, yet the autograd layer says it requires grad or has a "
@@ -445,6 +451,20 @@ static int twin_refuses(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_
                 tabi_status_name(st), why);
 }
 
+/* Whether t shares storage with a writable argument marked (a!): then the
+ * call may change it (an input passed again as the out= argument). */
+static int writes_storage(const rc_gen *g, const tabi_op_info *info, const tabi_value *args, const tabi_tensor *t) {
+  uint64_t id = tabi_tensor_storage_id(t);
+  for (int32_t a = 0; a < info->nargs; a++) {
+    if (!(arg_at(info, a)->flags & TABI_ARG_MUTABLE)) continue;
+    tabi_tensor *ts[RC_MAX_LIST];
+    int nt = rc_tensors_of(&args[a], ts);
+    for (int i = 0; i < nt; i++)
+      if (tabi_tensor_storage_id(ts[i]) == id && !rc_gen_is_read_only(g, ts[i])) return 1;
+  }
+  return 0;
+}
+
 static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_oracle *oracle, const tabi_autograd_api *ag,
                         tabi_op op, int32_t calls, uint64_t seed, conform_robust_mark_fn mark, void *user, conform_robust_stats *stats,
                         conform_robust_failure *fail) {
@@ -516,7 +536,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_ora
       tabi_tensor *ts[RC_MAX_LIST];
       int nt = rc_tensors_of(&args[a], ts);
       for (int i = 0; i < nt && ns < RC_MAX_TENSORS && ok; i++)
-        if (!may_write || rc_gen_is_read_only(g, ts[i]))
+        if ((!may_write && !writes_storage(g, info, args, ts[i])) || rc_gen_is_read_only(g, ts[i]))
           if (!take(rt, ts[i], &before[ns++]))
             ok = failed(fail, k, CONFORM_K_DEVICE, info->name, desc, "cannot read input %d back before the call: %s",
                         (int)a, tabi_last_error());

@@ -4,6 +4,7 @@
  * conversion and conj.
  */
 #include "ref_elementwise.h"
+#include "ref_shape_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -281,7 +282,9 @@ static tabi_status k_atan2_out(void *ctx, const tabi_call *call, tabi_value *arg
   tabi_tensor *out = args[2].u.t, *r = NULL;
   if (out->flags & TABI_TENSOR_READ_ONLY)
     return REF_ERR(h, TABI_ERR_READ_ONLY, "%s: argument 'out' is read-only", ref_op_name(h, call));
-  tabi_status st = ref_ew_binary_run(h, call, args, &op_atan2_out, &r);
+  static const char *const names[2] = {"self", "other"};
+  tabi_status st = rs_check_out_overlap(h, call, out, args, names, 2);
+  if (st == TABI_OK) st = ref_ew_binary_run(h, call, args, &op_atan2_out, &r);
   if (st != TABI_OK) return st;
   tabi_dtype rd = tabi_tensor_dtype(r), od = tabi_tensor_dtype(out);
   if (!ref_ew_can_cast(rd, od)) {

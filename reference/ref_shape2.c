@@ -125,26 +125,6 @@ static tabi_status k_copy(void *ctx, const tabi_call *call, tabi_value *args, ta
   return TABI_OK;
 }
 
-/* ATen's get_overlap_status == Partial: same storage, both dense, byte ranges
- * that intersect without being the same range with the same strides. Overlaps
- * ATen cannot judge (non-dense views) copy through a temporary instead. */
-static int partial_overlap(const tabi_host_api *h, const tabi_tensor *a, const tabi_tensor *b) {
-  if (h->tensor_storage_id(h->ctx, a) != h->tensor_storage_id(h->ctx, b)) return 0;
-  if (!rs_non_overlapping_and_dense(a->dl.ndim, a->dl.shape, a->dl.strides) ||
-      !rs_non_overlapping_and_dense(b->dl.ndim, b->dl.shape, b->dl.strides))
-    return 0;
-  int64_t an = tabi_tensor_numel(a), bn = tabi_tensor_numel(b);
-  if (an == 0 || bn == 0) return 0;
-  uint64_t a0 = a->dl.byte_offset, a1 = a0 + (uint64_t)an * (a->dl.dtype.bits / 8);
-  uint64_t b0 = b->dl.byte_offset, b1 = b0 + (uint64_t)bn * (b->dl.dtype.bits / 8);
-  if (a0 == b0 && a1 == b1) {
-    int same = a->dl.ndim == b->dl.ndim;
-    for (int32_t i = 0; same && i < a->dl.ndim; i++) same = a->dl.strides[i] == b->dl.strides[i];
-    return !same;
-  }
-  return a0 < b1 && b0 < a1;
-}
-
 /* prims::copy_to(a, b): writes b into a (mutable) and returns a. */
 static tabi_status k_copy_to(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
   const tabi_host_api *h = ctx;
@@ -164,7 +144,7 @@ static tabi_status k_copy_to(void *ctx, const tabi_call *call, tabi_value *args,
                    OPN);
   if (a->dl.device.device_type != kDLCPU)
     return REF_ERR(h, TABI_ERR_DEVICE, "%s: argument 'a' is not in host memory", OPN);
-  if (partial_overlap(h, a, b))
+  if (rs_partial_overlap(h, a, b))
     return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
                    "%s: argument 'b': unsupported operation: some elements of the input tensor and "
                    "the written-to tensor refer to a single memory location",

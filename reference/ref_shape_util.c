@@ -279,6 +279,39 @@ int rs_has_internal_overlap(const tabi_tensor *t) {
   return 0;
 }
 
+int rs_partial_overlap(const tabi_host_api *h, const tabi_tensor *a, const tabi_tensor *b) {
+  if (h->tensor_storage_id(h->ctx, a) != h->tensor_storage_id(h->ctx, b)) return 0;
+  if (!rs_non_overlapping_and_dense(a->dl.ndim, a->dl.shape, a->dl.strides) ||
+      !rs_non_overlapping_and_dense(b->dl.ndim, b->dl.shape, b->dl.strides))
+    return 0;
+  int64_t an = tabi_tensor_numel(a), bn = tabi_tensor_numel(b);
+  if (an == 0 || bn == 0) return 0;
+  uint64_t a0 = a->dl.byte_offset, a1 = a0 + (uint64_t)an * (a->dl.dtype.bits / 8);
+  uint64_t b0 = b->dl.byte_offset, b1 = b0 + (uint64_t)bn * (b->dl.dtype.bits / 8);
+  if (a0 == b0 && a1 == b1) {
+    int same = a->dl.ndim == b->dl.ndim;
+    for (int32_t i = 0; same && i < a->dl.ndim; i++) same = a->dl.strides[i] == b->dl.strides[i];
+    return !same;
+  }
+  return a0 < b1 && b0 < a1;
+}
+
+tabi_status rs_check_out_overlap(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *out,
+                                 const tabi_value *ins, const char *const *names, int32_t nin) {
+  if (rs_has_internal_overlap(out))
+    return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                   "%s: argument 'out': unsupported operation: more than one element of the "
+                   "written-to tensor refers to a single memory location",
+                   ref_op_name(h, call));
+  for (int32_t i = 0; i < nin; i++)
+    if (ins[i].tag == TABI_TAG_TENSOR && ins[i].u.t && rs_partial_overlap(h, out, ins[i].u.t))
+      return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT,
+                     "%s: argument '%s': unsupported operation: some elements of the input tensor "
+                     "and the written-to tensor refer to a single memory location",
+                     ref_op_name(h, call), names[i]);
+  return TABI_OK;
+}
+
 void rs_copy_elem(tabi_tensor *dst, int64_t doff, const tabi_tensor *src, int64_t soff) {
   tabi_dtype sd = tabi_tensor_dtype(src), dd = tabi_tensor_dtype(dst);
   if (tabi_dtype_is_complex(sd) || tabi_dtype_is_complex(dd))

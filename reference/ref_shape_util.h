@@ -91,6 +91,20 @@ void rs_copy_elem(tabi_tensor *dst, int64_t doff, const tabi_tensor *src, int64_
  * size > 1): writing into such a tensor is refused, as ATen refuses it. */
 int rs_has_internal_overlap(const tabi_tensor *t);
 
+/* ATen's get_overlap_status == Partial: same storage, both dense, byte ranges
+ * that intersect without being the same range with the same strides. Overlaps
+ * ATen cannot judge (non-dense views) are not partial: a copy goes through a
+ * temporary instead. */
+int rs_partial_overlap(const tabi_host_api *h, const tabi_tensor *a, const tabi_tensor *b);
+
+/* ATen's checks of an out= argument before an op runs (TensorIterator's
+ * compute_mem_overlaps): out may not have internal overlap, and no input
+ * (tensors among ins, named by names) may overlap it in part; the same
+ * tensor, or a view of the same elements with the same strides, may be both.
+ * INVALID_ARGUMENT with ATen's words, naming the argument. */
+tabi_status rs_check_out_overlap(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *out,
+                                 const tabi_value *ins, const char *const *names, int32_t nin);
+
 /* Kernels of ref_shape_pad.c, listed in ref_shape2.c's table. */
 tabi_status rs_k_constant_pad_nd(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs);
 tabi_status rs_k_reflection_pad1d(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs);

@@ -23,6 +23,7 @@
 #include "../../reference/ref_elementwise_special.h"
 #include "../../reference/ref_nextafter16.h"
 #include "../../reference/ref_pow.h"
+#include "../../reference/ref_shape_util.h"
 #include "cpu_ew_engine.h"
 
 #define BI (REF_DTS_BOOL | REF_DTS_INT)
@@ -251,6 +252,9 @@ tabi_status cpu_k_atan2_out(void *ctx, const tabi_call *call, tabi_value *args,
     return CPU_FALLBACK(c, ATAN2_OUT);
   tabi_tensor *out = args[2].u.t;
   if (out->flags & TABI_TENSOR_READ_ONLY) return CPU_FALLBACK(c, ATAN2_OUT);
+  static const char *const names[2] = {"self", "other"};
+  tabi_status st = rs_check_out_overlap(h, call, out, args, names, 2);
+  if (st != TABI_OK) return st;
   tabi_dtype common = ref_ew_result_type(a, b, NULL);
   if (!((BI | F) & REF_DT(common))) return CPU_FALLBACK(c, ATAN2_OUT);
   cpu_ew_call e = {0};
@@ -262,7 +266,7 @@ tabi_status cpu_k_atan2_out(void *ctx, const tabi_call *call, tabi_value *args,
   e.dfn = d_atan2;
   e.heavy = 1;
   e.dst = out;
-  tabi_status st = cpu_ew_run(c, &e, outs);
+  st = cpu_ew_run(c, &e, outs);
   if (st != CPU_EW_DECLINE) return st;
   tabi_dtype od = tabi_tensor_dtype(out);
   if (!ref_ew_can_cast(e.cd, od) || tabi_dtype_is_complex(od)) return CPU_FALLBACK(c, ATAN2_OUT);

@@ -486,6 +486,8 @@ static tabi_status k_atan2_out(TC_ARGS) {
     return TC_ERR(c, TABI_ERR_READ_ONLY, "%s: argument 'out' is read-only", OPN);
   if (args[0].tag == TABI_TAG_TENSOR && out->dl.device.device_id != args[0].u.t->dl.device.device_id)
     return TC_ERR(c, TABI_ERR_DEVICE, "%s: arguments on different " TC_PLATFORM " devices", OPN);
+  static const char *const names[2] = {"self", "other"};
+  if ((st = rs_check_out_overlap(c->h, call, out, args, names, 2)) != TABI_OK) return st;
   tabi_value r;
   if ((st = run_aten_binary(c, call, args, &r, TC_AB_atan2)) != TABI_OK) return st;
   tabi_dtype rd = tabi_tensor_dtype(r.u.t), od = tabi_tensor_dtype(out);

@@ -3,6 +3,7 @@
 
 #include "ref_elementwise.h"
 #include "ref_reduce_util.h"
+#include "ref_shape_util.h"
 #include "tc_ref_glue.h"
 
 /* The plans' fixed arrays hold the reference's largest rank. */

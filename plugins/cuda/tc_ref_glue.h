@@ -139,6 +139,13 @@ typedef struct tc_ew_where_plan {
 tabi_status tc_ew_aten_where_plan(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
                              int prim, tc_ew_where_plan *out);
 
+/* ref_shape_util.c's overlap tests (ATen's), declared here for C++ (its header
+ * brings the C99 complex types; tc_ref_glue.c includes both, so the compiler
+ * checks that the declarations agree). */
+int rs_partial_overlap(const tabi_host_api *h, const tabi_tensor *a, const tabi_tensor *b);
+tabi_status rs_check_out_overlap(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *out,
+                                 const tabi_value *ins, const char *const *names, int32_t nin);
+
 #ifdef __cplusplus
 }
 #endif

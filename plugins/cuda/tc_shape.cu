@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tc.h"
+#include "tc_ref_glue.h"
 #include "tc_pad_up.cuh" /* tcp_copy: one element's bytes */
 #include "ref_slice.h"
 
@@ -227,8 +228,15 @@ static tabi_status k_copy_to(TC_ARGS) {
                     "one element of the written-to tensor refers to a single memory location", OPN);
   tabi_status st;
   if ((st = tc_check_cuda(c, a, OPN, "a")) != TABI_OK) return st;
-  if (b->dl.device.device_type != TC_DL_DEVICE) {
-    /* a host source: stage it on the device first */
+  if (rs_partial_overlap(c->h, a, b))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'b': unsupported operation: some elements of "
+                  "the input tensor and the written-to tensor refer to a single memory location", OPN);
+  /* views of one storage that ATen cannot judge (not dense) copy as if
+     through a temporary, as the reference does; threads of one launch would
+     otherwise read elements others have already written */
+  int shared = c->h->tensor_storage_id(c->h->ctx, a) == c->h->tensor_storage_id(c->h->ctx, b);
+  if (b->dl.device.device_type != TC_DL_DEVICE || shared) {
+    /* a host source, or one sharing a's storage: stage it on the device first */
     tabi_tensor *tmp = NULL;
     st = tc_empty(c, a->dl.device, tabi_tensor_dtype(b), b->dl.ndim, b->dl.shape, &tmp);
     if (st == TABI_OK) st = c->h->tensor_copy(c->h->ctx, tmp, b);

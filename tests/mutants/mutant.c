@@ -166,7 +166,8 @@ static int scalar_fits(const tabi_value *v, tabi_dtype d) {
     default: {
       if (v->tag != TABI_TAG_INT) return 1;
       int64_t i = v->u.i, bits = 8 * tabi_dtype_size(d);
-      if (d == TABI_DTYPE_UINT8) return i >= 0 && i <= 255;
+      /* c10 lets a negative value into an unsigned type down to -max (it wraps) */
+      if (d == TABI_DTYPE_UINT8) return i >= -255 && i <= 255;
       return bits >= 64 || (i >= -((int64_t)1 << (bits - 1)) && i < ((int64_t)1 << (bits - 1)));
     }
   }
@@ -192,6 +193,20 @@ static double round_to(double v, tabi_dtype d) {
     case TABI_DTYPE_FLOAT16: return tabi_f16_to_f32(tabi_f32_to_f16((float)v));
     case TABI_DTYPE_BFLOAT16: return tabi_bf16_to_f32(tabi_f32_to_bf16((float)v));
     case TABI_DTYPE_FLOAT32: return (float)v;
+    default: return v;
+  }
+}
+
+/* An integer operand cast to the integral result dtype rt first (an int8 -1
+ * is 255 in a uint8 result), as ATen casts it. */
+static int64_t int_operand(const tabi_tensor *t, int64_t off, tabi_dtype rt) {
+  int64_t v = mut_get_i(t, off);
+  switch (rt) {
+    case TABI_DTYPE_BOOL: return v != 0;
+    case TABI_DTYPE_UINT8: return (uint8_t)v;
+    case TABI_DTYPE_INT8: return (int8_t)v;
+    case TABI_DTYPE_INT16: return (int16_t)v;
+    case TABI_DTYPE_INT32: return (int32_t)v;
     default: return v;
   }
 }
@@ -225,7 +240,8 @@ tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args,
   int64_t n = tabi_tensor_numel(out);
   int integral = !tabi_dtype_is_floating(rt);
   double alpha = has_alpha ? tabi_value_as_double(&args[2]) : 1.0;
-  int64_t ialpha = has_alpha ? (int64_t)alpha : 1;
+  /* an integral result has an int (or bool) alpha: check_alpha refused a float one */
+  int64_t ialpha = !has_alpha ? 1 : args[2].tag == TABI_TAG_INT || args[2].tag == TABI_TAG_BOOL ? args[2].u.i : 0;
   double sv = sc ? tabi_value_as_double(sc) : 0.0;
   int64_t si = sc && sc->tag != TABI_TAG_FLOAT ? sc->u.i : (int64_t)sv;
   for (int64_t i = 0; i < n; i++) {
@@ -233,7 +249,7 @@ tabi_status mut_binary(const tabi_host_api *h, const char *op, tabi_value *args,
     int64_t ob = b ? mut_offset(b, nd, shape, i) : 0;
     if (integral && ifn) {
       int err = 0;
-      int64_t r = ifn(mut_get_i(a, oa), b ? mut_get_i(b, ob) : si, ialpha, &err);
+      int64_t r = ifn(int_operand(a, oa, rt), b ? int_operand(b, ob, rt) : si, ialpha, &err);
       if (err) {
         h->tensor_release(h->ctx, out);
         return TABI_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: integer division by zero", op);

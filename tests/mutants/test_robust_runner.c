@@ -9,8 +9,10 @@
  * name alone. With the reference as oracle, a call it refuses must be refused
  * (mut_lax_alpha passes without the oracle and fails with it), and a call it
  * accepts must be accepted unless it involves a dtype the plugin does not
- * claim (mut_strict_read_only, likewise); memory a call
- * keeps is leaked-memory (mut_leak). Through the autograd plugin over the cpu
+ * claim (mut_strict_read_only, likewise); an out= argument that overlaps an
+ * input in part must be refused, as ATen refuses it (mut_out_overlap, seen only
+ * through the calls that pass one storage twice); memory a call keeps is
+ * leaked-memory (mut_leak). Through the autograd plugin over the cpu
  * backend, ops pass with backward passes run. */
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +145,15 @@ int main(void) {
   CHECK(run_ex("mut_strict_read_only", "aten::abs", 300, 7, &floating, &st, &f, &m) == 0);
   CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_REFUSED) == 0 && strstr(f.detail, "the reference accepts") &&
                 strstr(f.detail, "read-only"),
+            "kind %s: %s", f.kind ? f.kind : "", f.detail);
+  /* atan2.out without ATen's overlap checks: its values are right, but it
+   * takes an out that overlaps self or other in part (or shares memory between
+   * its own elements); only a random call that passes one storage twice, put
+   * to the oracle, shows it */
+  CHECK(run("mut_out_overlap", "aten::atan2.out", 1000, 7, &st, &f, &m) == 1);
+  CHECK(run_ex("mut_out_overlap", "aten::atan2.out", 1000, 7, &floating, &st, &f, &m) == 0);
+  CHECK_MSG(f.kind && strcmp(f.kind, CONFORM_K_ACCEPTED) == 0 && strstr(f.detail, "the reference refuses") &&
+                strstr(f.detail, "single memory location"),
             "kind %s: %s", f.kind ? f.kind : "", f.detail);
   /* Results that are wrong, not refusals: only the reference's own results
    * (conform_twin.h) show them. maximum that drops NaN; add.Scalar whose
