@@ -317,7 +317,6 @@ static tabi_tensor *opt_tensor(const tabi_value *v) {
   return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL;
 }
 
-/* Evaluation with running statistics: saves are empty, as ATen returns them. */
 /* ATen's rule for a norm's statistics: the input's dtype, or float32 when a
  * half input comes with float32 parameters. */
 static tabi_dtype stats_dtype(const tabi_tensor *x, tabi_tensor *const *params, int n) {
@@ -328,6 +327,8 @@ static tabi_dtype stats_dtype(const tabi_tensor *x, tabi_tensor *const *params, 
   return dt;
 }
 
+/* Evaluation with running statistics: saves are empty (of the statistics'
+ * dtype), as ATen returns them. */
 static tabi_status bn_eval(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_tensor *w,
                            tabi_tensor *b, tabi_tensor *rm, tabi_tensor *rv, double eps) {
   tabi_dtype dt = tabi_tensor_dtype(x);
@@ -338,8 +339,9 @@ static tabi_status bn_eval(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_t
   tabi_tensor *y = bn_apply(s, c, rm, rstd, w, b);
   int64_t zero = 0;
   DLDevice dev = x->dl.device;
-  tabi_value eargs[4] = {tabi_int_list(&zero, 1), tabi_dtype_value(dt), tabi_device_value(dev),
-                         tabi_bool(0)};
+  tabi_tensor *params[4] = {w, b, rm, rv};
+  tabi_value eargs[4] = {tabi_int_list(&zero, 1), tabi_dtype_value(stats_dtype(x, params, 4)),
+                         tabi_device_value(dev), tabi_bool(0)};
   tabi_tensor *e1 = dc_call(s, DC_P_EMPTY, eargs, 4);
   tabi_tensor *e2 = dc_call(s, DC_P_EMPTY, eargs, 4);
   tabi_tensor *res[3] = {dc_convert(s, y, dt), e1, e2};
@@ -389,7 +391,11 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
   tabi_tensor *mean = dc_binary(s, DC_P_DIV, sum, konst(s, (double)count, sum));
   tabi_tensor *var = dc_var(s, acc, dims, n, 0, 0);
   tabi_tensor *rstd = dc_unary(s, DC_P_RSQRT, dc_binary(s, DC_P_ADD, var, konst(s, eps, var)));
-  tabi_tensor *y = bn_apply(s, c, mean, rstd, w, b);
+  /* the output uses the statistics as saved, rounded to their dtype (ATen
+     reads them back from save_mean/save_invstd): a float32 invstd of 1e155
+     is inf, a bfloat16 input's mean is a bfloat16 */
+  tabi_tensor *mean_s = dc_convert(s, mean, sdt), *rstd_s = dc_convert(s, rstd, sdt);
+  tabi_tensor *y = bn_apply(s, c, mean_s, rstd_s, w, b);
   if (rm && rv && s->st == TABI_OK) {
     tabi_dtype st = tabi_tensor_dtype(rm);
     tabi_tensor *m = konst(s, momentum, mean), *keep = konst(s, 1.0 - momentum, mean);
@@ -405,7 +411,7 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
     write_running(s, rm, dc_convert(s, nm, st));
     write_running(s, rv, dc_convert(s, nv, tabi_tensor_dtype(rv)));
   }
-  tabi_tensor *res[3] = {dc_convert(s, y, dt), dc_convert(s, mean, sdt), dc_convert(s, rstd, sdt)};
+  tabi_tensor *res[3] = {dc_convert(s, y, dt), mean_s, rstd_s};
   return dc_finish_n(s, outs, 3, res);
 }
 

@@ -5,12 +5,14 @@
  * are ATen 2.x's split of it): input [N, C, *]; per channel c over N and the
  * spatial dims:
  *  - training: mean and the biased variance of the batch; out = (x - mean) *
- *    invstd * w + b; returns save_mean = mean, save_invstd = 1/sqrt(var + eps);
+ *    invstd * w + b with mean and invstd as saved (rounded to save_mean's
+ *    dtype); returns save_mean = mean, save_invstd = 1/sqrt(var + eps);
  *    running_mean/var (when given) are updated IN PLACE:
  *      running_mean = (1 - momentum) * running_mean + momentum * mean
  *      running_var  = (1 - momentum) * running_var  + momentum * var * n/(n-1)
  *    (the unbiased variance; n = 1 gives 0/0 = NaN, as ATen).
- *  - evaluation: normalizes with the running statistics; save_mean and
+ *  - evaluation: normalizes with the running statistics (invstd in the
+ *    input's opmath: ref_nn_bn_eval_invstd); save_mean and
  *    save_invstd are empty ([0]). Evaluation without running statistics
  *    (.no_stats with training=False) is refused: torch 1.13 crashes on it.
  */
@@ -63,7 +65,7 @@ static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, con
       invstd = 1 / sqrt(var / n + eps);
       ref_store_f(sm, c, mu);
       ref_store_f(si, c, invstd);
-      if (rm) {
+      if (rm) { /* the running mean takes the mean in double, as ATen's accscalar */
         int64_t o = c * rm->dl.strides[0];
         ref_store_f(rm, o, momentum * mu + (1 - momentum) * ref_load_f(rm, o));
       }
@@ -71,9 +73,13 @@ static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, con
         int64_t o = c * rv->dl.strides[0];
         ref_store_f(rv, o, momentum * (var / (n - 1)) + (1 - momentum) * ref_load_f(rv, o));
       }
+      /* the output uses the statistics as saved (ATen reads them back from
+         save_mean/save_invstd): a float32 invstd of 1e155 is inf */
+      mu = ref_load_f(sm, c);
+      invstd = ref_load_f(si, c);
     } else {
       mu = ref_load_f(rm, c * rm->dl.strides[0]);
-      invstd = 1 / sqrt(ref_load_f(rv, c * rv->dl.strides[0]) + eps);
+      invstd = ref_nn_bn_eval_invstd(ref_load_f(rv, c * rv->dl.strides[0]), eps, tabi_tensor_dtype(x));
     }
     double wc = w ? ref_load_f(w, c * w->dl.strides[0]) : 1, bc = b ? ref_load_f(b, c * b->dl.strides[0]) : 0;
     for (int64_t i = 0; i < N; i++)

@@ -5,8 +5,9 @@
  * Semantics are the reference's (reference/ref_nn5.c): training takes the
  * batch mean and the biased variance (two passes, sums in double, as the
  * reference), returns save_mean / save_invstd and updates running_mean /
- * running_var in place with the unbiased variance and momentum; evaluation
- * normalizes with the running statistics and returns empty [0] saves. The
+ * running_var in place with the unbiased variance and momentum, and
+ * normalizes with the mean and invstd as saved; evaluation normalizes with
+ * the running statistics (ref_nn_bn_eval_invstd) and returns empty [0] saves. The
  * per-channel scalars (statistics, running stats, weight, bias) go through the
  * reference's ref_load_f / ref_store_f so they round exactly as it does.
  *
@@ -25,6 +26,7 @@
 
 #include "cpu.h"
 #include "ref.h"
+#include "ref_nn_bn_check.h"
 
 #define BN_CHUNK 512
 
@@ -144,9 +146,11 @@ static void bn_range(void *arg, int64_t cb, int64_t ce) {
         int64_t o = c * j->rv->dl.strides[0];
         ref_store_f(j->rv, o, j->momentum * (var / (n - 1)) + (1 - j->momentum) * ref_load_f(j->rv, o));
       }
+      mu = ref_load_f(j->sm, c); /* the output uses the statistics as saved */
+      invstd = ref_load_f(j->si, c);
     } else {
       mu = ref_load_f(j->rm, c * j->rm->dl.strides[0]);
-      invstd = 1 / sqrt(ref_load_f(j->rv, c * j->rv->dl.strides[0]) + j->eps);
+      invstd = ref_nn_bn_eval_invstd(ref_load_f(j->rv, c * j->rv->dl.strides[0]), j->eps, j->dt);
     }
     double wc = j->w ? ref_load_f(j->w, c * j->w->dl.strides[0]) : 1;
     double bc = j->b ? ref_load_f(j->b, c * j->b->dl.strides[0]) : 0;

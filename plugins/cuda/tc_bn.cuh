@@ -16,9 +16,9 @@
  * phases then sum (x - mean)^2 (two passes, as the reference); thread 0
  * finishes the channel (tcb_chan_train): save_mean, save_invstd =
  * 1/sqrt(var/n + eps), the running statistics updated in place (their own
- * dtype and stride), and mean/invstd in double for the elements. Evaluation:
- * one thread per channel takes them from the running statistics
- * (tcb_chan_eval). Output: one thread per element, (x - mean)*invstd*w + b
+ * dtype and stride), and mean/invstd for the elements as saved (rounded to
+ * save_mean's dtype). Evaluation: one thread per channel takes them from the
+ * running statistics (tcb_chan_eval; invstd in the input's opmath). Output: one thread per element, (x - mean)*invstd*w + b
  * in double with the reference's operation order, rounded once at the store.
  *
  * The tree's order differs from the reference's serial sum, so the training
@@ -164,15 +164,32 @@ TCB_HD void tcb_chan_train(const tcb_geom *g, int64_t c, double mu, double var, 
     char *p = rv + c * g->vst * g->vsz; /* the unbiased variance: n = 1 gives 0/0 = NaN */
     tcp_st(p, g->vdt, TCP_ADD(TCP_MUL(m, var / (n - 1)), TCP_MUL(1 - m, tcp_ld(p, g->vdt))));
   }
-  ms[2 * c] = mu;
-  ms[2 * c + 1] = invstd;
+  /* the output uses the statistics as saved (rounded to their dtype), as
+     the reference and ATen: a float32 invstd of 1e155 is inf */
+  ms[2 * c] = tcp_ld(sm + c * g->ssz, g->sdt);
+  ms[2 * c + 1] = tcp_ld(si + c * g->ssz, g->sdt);
+}
+
+/* v as a float, rounded to nearest: from halfway past FLT_MAX (0x1.ffffffp127)
+ * on, an infinity, without the host's undefined conversion. */
+TCB_HD float tcb_f32(double v) {
+  if (fabs(v) >= 3.4028235677973366e38) return v > 0 ? INFINITY : -INFINITY;
+  return (float)v;
+}
+
+/* Evaluation's invstd, 1 / sqrt(running_var + eps), in the input's opmath:
+ * float below float64 with eps cast to it (reference/ref_nn_bn_check.c's
+ * ref_nn_bn_eval_invstd, the host copy). */
+TCB_HD double tcb_eval_invstd(double rv, double eps, int xdt) {
+  TCP_NOCONTRACT
+  if (xdt == TABI_DTYPE_FLOAT64) return 1 / sqrt(TCP_ADD(rv, eps));
+  return 1.0f / sqrtf(tcb_f32(rv) + tcb_f32(eps));
 }
 
 /* Evaluation, one thread per channel: mean and invstd from the running stats. */
 TCB_HD void tcb_chan_eval(const tcb_geom *g, int64_t c, const char *rm, const char *rv, double *ms) {
-  TCP_NOCONTRACT
   ms[2 * c] = tcp_ld(rm + c * g->mst * g->msz, g->mdt);
-  ms[2 * c + 1] = 1 / sqrt(TCP_ADD(tcp_ld(rv + c * g->vst * g->vsz, g->vdt), g->eps));
+  ms[2 * c + 1] = tcb_eval_invstd(tcp_ld(rv + c * g->vst * g->vsz, g->vdt), g->eps, g->xdt);
 }
 
 /* --- output: one thread per element ---------------------------------------------- */
