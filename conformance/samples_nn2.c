@@ -110,6 +110,16 @@ static void gen_group_norm(gen_ctx *g) {
     gen_arg_int(g, 6, c->group); gen_arg_float(g, 7, 1e-5);
     gen_commit(g);
   }
+  /* groups of no element: ATen's mean is 0 (not 0/0), its rstd NaN; a 1-D
+     empty input with C = 0 is taken, weight and all */
+  gen_begin(g, "[2, 4, 0] HxW 0, groups 2");
+  gen_arg_t(g, 0, T(g, NS(2, 4, 0), 0)); gen_arg_none(g, 1); gen_arg_none(g, 2);
+  gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 0); gen_arg_int(g, 6, 2); gen_arg_float(g, 7, 1e-5);
+  gen_commit(g);
+  gen_begin(g, "[0] with C 0, groups 6, weight [0]");
+  gen_arg_t(g, 0, T(g, NS(0), 0)); gen_arg_t(g, 1, T(g, NS(0), 0)); gen_arg_none(g, 2);
+  gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 0); gen_arg_int(g, 5, 1); gen_arg_int(g, 6, 6); gen_arg_float(g, 7, 1e-5);
+  gen_commit(g);
   gen_begin(g, "channels not divisible by groups");
   gen_arg_t(g, 0, T(g, NS(2, 4, 3), 0)); gen_arg_none(g, 1); gen_arg_none(g, 2);
   gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 3); gen_arg_int(g, 6, 3); gen_arg_float(g, 7, 1e-5);
@@ -167,6 +177,11 @@ static void gen_layer_norm(gen_ctx *g) {
     gen_arg_t(g, 0, t);
   }
   gen_arg_ints(g, 1, L(6)); gen_arg_none(g, 2); gen_arg_none(g, 3); gen_arg_float(g, 4, 1e-5);
+  gen_commit(g);
+  /* rows of no element: ATen's mean is 0 (not 0/0), its rstd NaN */
+  gen_begin(g, "empty rows [3, 0]");
+  gen_arg_t(g, 0, T(g, NS(3, 0), 0)); gen_arg_ints(g, 1, L(0)); gen_arg_none(g, 2); gen_arg_none(g, 3);
+  gen_arg_float(g, 4, 1e-5);
   gen_commit(g);
   gen_begin(g, "normalized_shape does not match");
   gen_arg_t(g, 0, T(g, NS(2, 3), 0)); gen_arg_ints(g, 1, L(4)); gen_arg_none(g, 2); gen_arg_none(g, 3);

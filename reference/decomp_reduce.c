@@ -259,6 +259,16 @@ static tabi_status d_log_softmax(void *ctx, const tabi_call *call, tabi_value *a
 
 /* --- normalization ------------------------------------------------------------ */
 
+/* ATen's rule for a norm's statistics: the input's dtype, or float32 when a
+ * half input comes with float32 parameters. */
+static tabi_dtype stats_dtype(const tabi_tensor *x, tabi_tensor *const *params, int n) {
+  tabi_dtype dt = tabi_tensor_dtype(x);
+  for (int i = 0; i < n; i++)
+    if (params[i] && tabi_tensor_dtype(params[i]) == TABI_DTYPE_FLOAT32 && dt != TABI_DTYPE_FLOAT64)
+      return TABI_DTYPE_FLOAT32;
+  return dt;
+}
+
 /* Broadcasts a per-channel vector [C] against x of ndim dims (channel dim 1). */
 static tabi_tensor *per_channel(dc_scope *s, tabi_tensor *v, const tabi_tensor *x) {
   if (!v || !x) return NULL;
@@ -288,14 +298,17 @@ static tabi_status d_layer_norm(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *c = dc_convert(&s, x, opmath(dt));
   int64_t count = count_of(x, dims, (int32_t)nnorm);
   tabi_tensor *sum = dc_reduce(&s, DC_P_SUM, c, dims, (int32_t)nnorm, 1, -1);
-  tabi_tensor *mu = dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)count, sum));
+  /* ATen's mean of no element is 0 (rstd NaN) */
+  tabi_tensor *mu = count > 0 ? dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)count, sum)) : konst(&s, 0.0, sum);
   tabi_tensor *var = dc_var(&s, c, dims, (int32_t)nnorm, 1, 0);
   tabi_tensor *rstd = dc_unary(&s, DC_P_RSQRT, dc_binary(&s, DC_P_ADD, var, konst(&s, eps, var)));
   tabi_tensor *y = dc_binary(&s, DC_P_MUL, dc_binary(&s, DC_P_SUB, c, dc_broadcast_like(&s, mu, c)),
                              dc_broadcast_like(&s, rstd, c));
   if (w) y = dc_binary(&s, DC_P_MUL, y, dc_broadcast_like(&s, dc_convert(&s, w, opmath(dt)), y));
   if (b) y = dc_binary(&s, DC_P_ADD, y, dc_broadcast_like(&s, dc_convert(&s, b, opmath(dt)), y));
-  tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mu, dt), dc_convert(&s, rstd, dt)};
+  tabi_tensor *params[2] = {w, b};
+  tabi_dtype sdt = stats_dtype(x, params, 2);
+  tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mu, sdt), dc_convert(&s, rstd, sdt)};
   return dc_finish_n(&s, outs, 3, res);
 }
 
@@ -315,16 +328,6 @@ static tabi_tensor *bn_apply(dc_scope *s, tabi_tensor *c, tabi_tensor *mean, tab
 
 static tabi_tensor *opt_tensor(const tabi_value *v) {
   return v->tag == TABI_TAG_TENSOR ? v->u.t : NULL;
-}
-
-/* ATen's rule for a norm's statistics: the input's dtype, or float32 when a
- * half input comes with float32 parameters. */
-static tabi_dtype stats_dtype(const tabi_tensor *x, tabi_tensor *const *params, int n) {
-  tabi_dtype dt = tabi_tensor_dtype(x);
-  for (int i = 0; i < n; i++)
-    if (params[i] && tabi_tensor_dtype(params[i]) == TABI_DTYPE_FLOAT32 && dt != TABI_DTYPE_FLOAT64)
-      return TABI_DTYPE_FLOAT32;
-  return dt;
 }
 
 /* Evaluation with running statistics: saves are empty (of the statistics'
@@ -463,7 +466,8 @@ static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *ar
   tabi_tensor *c = dc_reshape(&s, dc_convert(&s, x, opmath(dt)), 3, gshape);
   int32_t d2 = 2;
   tabi_tensor *sum = dc_reduce(&s, DC_P_SUM, c, &d2, 1, 0, -1);
-  tabi_tensor *mean = dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)gshape[2], sum));
+  tabi_tensor *mean = gshape[2] > 0 ? dc_binary(&s, DC_P_DIV, sum, konst(&s, (double)gshape[2], sum))
+                                    : konst(&s, 0.0, sum); /* an empty group: 0, as ATen */
   tabi_tensor *var = dc_var(&s, c, &d2, 1, 0, 0);
   tabi_tensor *rstd = dc_unary(&s, DC_P_RSQRT, dc_binary(&s, DC_P_ADD, var, konst(&s, eps, var)));
   int64_t bd[2] = {0, 1};
@@ -476,9 +480,14 @@ static tabi_status d_group_norm(void *ctx, const tabi_call *call, tabi_value *ar
                       dc_call(&s, DC_P_BROADCAST_IN_DIM, ra, 3))
           : NULL;
   y = dc_reshape(&s, y, x->dl.ndim, x->dl.shape);
-  if (w) y = dc_binary(&s, DC_P_MUL, y, per_channel(&s, dc_convert(&s, w, opmath(dt)), x));
-  if (b) y = dc_binary(&s, DC_P_ADD, y, per_channel(&s, dc_convert(&s, b, opmath(dt)), x));
-  tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mean, dt), dc_convert(&s, rstd, dt)};
+  /* an empty input (ATen takes a 1-D [0] with C = 0) has no channel dim to
+     scale: nothing to do */
+  int affine = tabi_tensor_numel(x) > 0;
+  if (w && affine) y = dc_binary(&s, DC_P_MUL, y, per_channel(&s, dc_convert(&s, w, opmath(dt)), x));
+  if (b && affine) y = dc_binary(&s, DC_P_ADD, y, per_channel(&s, dc_convert(&s, b, opmath(dt)), x));
+  tabi_tensor *params[2] = {w, b};
+  tabi_dtype sdt = stats_dtype(x, params, 2);
+  tabi_tensor *res[3] = {dc_convert(&s, y, dt), dc_convert(&s, mean, sdt), dc_convert(&s, rstd, sdt)};
   return dc_finish_n(&s, outs, 3, res);
 }
 

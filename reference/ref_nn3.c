@@ -94,7 +94,7 @@ static tabi_status k_native_layer_norm(void *ctx, const tabi_call *call, tabi_va
   for (int64_t r = 0; r < M; r++) {
     double mu = 0, var = 0;
     for (int64_t j = 0; j < N; j++) mu += ref_load_f(x, ref_offset_of(x, r * N + j));
-    mu /= (double)N;
+    mu = N > 0 ? mu / (double)N : 0; /* ATen's running mean of no element is 0; rstd NaN */
     for (int64_t j = 0; j < N; j++) {
       double dv = ref_load_f(x, ref_offset_of(x, r * N + j)) - mu;
       var += dv * dv;
@@ -229,7 +229,7 @@ static tabi_status k_native_group_norm(void *ctx, const tabi_call *call, tabi_va
     int64_t base = r * cnt; /* group r's elements are contiguous in row-major order */
     double mu = 0, var = 0;
     for (int64_t e = 0; e < cnt; e++) mu += ref_load_f(x, ref_offset_of(x, base + e));
-    mu /= (double)cnt;
+    mu = cnt > 0 ? mu / (double)cnt : 0; /* an empty group: mean 0 (ATen's), rstd NaN */
     for (int64_t e = 0; e < cnt; e++) {
       double dv = ref_load_f(x, ref_offset_of(x, base + e)) - mu;
       var += dv * dv;

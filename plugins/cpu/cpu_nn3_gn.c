@@ -119,8 +119,9 @@ static void gn_range(void *arg, int64_t rb, int64_t re) {
     double sum = 0, var = 0;
     if (j->dt == TABI_DTYPE_FLOAT32 || j->dt == TABI_DTYPE_FLOAT64) {
       int f = j->dt == TABI_DTYPE_FLOAT32;
-      double mu = (f ? gn_sum_float((const float *)x, cnt, 0, 0) : gn_sum_double((const double *)x, cnt, 0, 0)) /
-                  (double)cnt;
+      double mu = cnt == 0 ? 0 /* an empty group's mean is 0, as the reference's */
+                           : (f ? gn_sum_float((const float *)x, cnt, 0, 0) : gn_sum_double((const double *)x, cnt, 0, 0)) /
+                                 (double)cnt;
       var = f ? gn_sum_float((const float *)x, cnt, mu, 1) : gn_sum_double((const double *)x, cnt, mu, 1);
       double rs = 1 / sqrt(var / (double)cnt + j->eps);
       ref_store_f(j->mean, r, mu);
@@ -139,7 +140,7 @@ static void gn_range(void *arg, int64_t rb, int64_t re) {
       cpu_nn3_load(j->c, j->dt, x + i * es, 1, buf, m);
       sum += gn_sum(buf, m, 0, 0);
     }
-    double mu = sum / (double)cnt;
+    double mu = cnt > 0 ? sum / (double)cnt : 0;
     for (int64_t i = 0; i < cnt; i += GN_CHUNK) {
       int64_t m = cnt - i < GN_CHUNK ? cnt - i : GN_CHUNK;
       cpu_nn3_load(j->c, j->dt, x + i * es, 1, buf, m);

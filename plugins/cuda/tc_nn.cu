@@ -385,7 +385,12 @@ static tabi_status k_layer_norm(TC_ARGS) {
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, dt, x->dl.ndim, x->dl.shape, &out);
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, sdt, x->dl.ndim, sshape, &mean);
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, sdt, x->dl.ndim, sshape, &rstd);
-  if (st == TABI_OK && M > 0) {
+  if (st == TABI_OK && M > 0 && N == 0) {
+    /* rows of no element: ATen's mean is 0 (not 0/0), its rstd NaN */
+    tabi_value zero = tabi_float(0.0), nan = tabi_float(NAN);
+    st = tc_fill(c, OPN, mean, &zero);
+    if (st == TABI_OK) st = tc_fill(c, OPN, rstd, &nan);
+  } else if (st == TABI_OK && M > 0) {
     int g = M > 65535 * 4 ? 65535 * 4 : (int)M;
     const char *xp = (const char *)tabi_tensor_data(xc);
     const char *wp = wc ? (const char *)tabi_tensor_data(wc) : NULL;

@@ -75,7 +75,7 @@ TCN_HD void tcn_fw_set(const tcn_geom *g, const char *x, char *mean, char *rstd,
   const char *px = x + r * g->cnt * g->xsz;
   double mu = 0, var = 0;
   for (int64_t e = 0; e < g->cnt; e++) mu = TCP_ADD(mu, tcp_ld(px + e * g->xsz, g->xdt));
-  mu /= (double)g->cnt;
+  mu = g->cnt > 0 ? mu / (double)g->cnt : 0; /* an empty group's mean is 0, as ATen's */
   for (int64_t e = 0; e < g->cnt; e++) {
     double dv = tcp_ld(px + e * g->xsz, g->xdt) - mu;
     var = TCP_ADD(var, TCP_MUL(dv, dv));
