@@ -206,6 +206,39 @@ static int value_agrees(cmp_ctx *c, const char *label, const tabi_value *got, co
   return 1;
 }
 
+static int same_view(const tabi_tensor *a, const tabi_tensor *b) {
+  if (a == b) return 1;
+  if (a->dl.byte_offset != b->dl.byte_offset || a->dl.ndim != b->dl.ndim ||
+      a->dl.dtype.code != b->dl.dtype.code || a->dl.dtype.bits != b->dl.dtype.bits)
+    return 0;
+  for (int32_t i = 0; i < a->dl.ndim; i++)
+    if (a->dl.shape[i] != b->dl.shape[i] || a->dl.strides[i] != b->dl.strides[i]) return 0;
+  return 1;
+}
+
+/* Whether an argument written in place shares storage with another argument
+ * that is not the same view of it (a running mean over part of the input, or
+ * overlapping the running variance): then what the call reads depends on what
+ * it has written so far, ATen's answer on its loop order (its CPU and CUDA
+ * kernels differ), and no value can be asked for. The same tensor passed
+ * twice is compared (an out= that is self; running_mean as running_var). */
+static int written_alias(const tabi_op_info *info, const tabi_value *targs) {
+  for (int32_t a = 0; a < info->nargs; a++) {
+    const tabi_arg_info *ai = (const tabi_arg_info *)((const char *)info->args + (size_t)a * info->arg_info_size);
+    if (!(ai->flags & TABI_ARG_MUTABLE) || targs[a].tag != TABI_TAG_TENSOR || !targs[a].u.t) continue;
+    const tabi_tensor *w = targs[a].u.t;
+    uint64_t id = tabi_tensor_storage_id(w);
+    for (int32_t b = 0; b < info->nargs; b++) {
+      int64_t nt = targs[b].tag == TABI_TAG_TENSOR ? 1 : targs[b].tag == TABI_TAG_TENSOR_LIST ? targs[b].u.list.len : 0;
+      for (int64_t i = 0; i < nt; i++) {
+        const tabi_tensor *t = targs[b].tag == TABI_TAG_TENSOR ? targs[b].u.t : tabi_value_tensors(&targs[b])[i];
+        if (b != a && t && tabi_tensor_storage_id(t) == id && !same_view(t, w)) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 int conform_twin_compare(tabi_runtime *rt, tabi_runtime *oracle, const tabi_op_info *info,
                          const conform_twin_rules *rules, const tabi_value *outs, const tabi_value *touts,
                          int32_t nouts, const tabi_value *args, const tabi_value *targs, int32_t *out_values,
@@ -213,7 +246,8 @@ int conform_twin_compare(tabi_runtime *rt, tabi_runtime *oracle, const tabi_op_i
   cmp_ctx c = {rt, oracle, rules, rules->known && !(rules->flags & NO_VALUES), 1, kind, why, cap};
   if (c.values) {
     int k = input_kinds(oracle, targs, info->nargs);
-    c.values = !(k & (IN_HUGE | IN_CPLX_NONFINITE)) && !((rules->flags & CONFORM_FINITE_INPUTS) && (k & IN_NONFINITE));
+    c.values = !(k & (IN_HUGE | IN_CPLX_NONFINITE)) && !((rules->flags & CONFORM_FINITE_INPUTS) && (k & IN_NONFINITE)) &&
+               !written_alias(info, targs);
     c.int_values = !(k & IN_NONFINITE);
   }
   *out_values = c.values;

@@ -17,8 +17,9 @@
  * order with an infinity or NaN (CONFORM_FINITE_INPUTS) leaves values out of
  * the calls with one in an input. An op no generator knows is compared for
  * dtype and shape only. The calls' inputs leave values out too where ATen's
- * own kernels give more than one answer (conform_twin.c says which). Not
- * installed. */
+ * own kernels give more than one answer (conform_twin.c says which), and
+ * so do calls whose argument written in place shares storage with another
+ * argument other than as the same view. Not installed. */
 #ifndef TABI_CONFORM_TWIN_H
 #define TABI_CONFORM_TWIN_H
 

@@ -381,7 +381,6 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
   if (!dc_check_dtype(s, "input", dt, REF_DTS_FLOAT)) return dc_abandon(s, s->st);
   tabi_tensor *params[4] = {w, b, rm, rv};
   tabi_dtype sdt = stats_dtype(x, params, 4);
-  tabi_tensor *c = dc_convert(s, x, opmath(dt));
   int32_t dims[REF_MAX_DIMS], n = 0;
   for (int32_t d = 0; d < x->dl.ndim; d++)
     if (d != 1) dims[n++] = d;
@@ -398,22 +397,29 @@ static tabi_status bn_train(dc_scope *s, tabi_value *outs, tabi_tensor *x, tabi_
      reads them back from save_mean/save_invstd): a float32 invstd of 1e155
      is inf, a bfloat16 input's mean is a bfloat16 */
   tabi_tensor *mean_s = dc_convert(s, mean, sdt), *rstd_s = dc_convert(s, rstd, sdt);
-  tabi_tensor *y = bn_apply(s, c, mean_s, rstd_s, w, b);
   if (rm && rv && s->st == TABI_OK) {
     tabi_dtype st = tabi_tensor_dtype(rm);
     tabi_tensor *m = konst(s, momentum, mean), *keep = konst(s, 1.0 - momentum, mean);
+    /* ATen's var_sum / (n - 1): 0 / -1 = -0 for no element, 0 / 0 = NaN for one */
     tabi_tensor *unbiased =
-        dc_binary(s, DC_P_MUL, var,
-                  konst(s, count > 1 ? (double)count / (double)(count - 1) : INFINITY, var));
+        count == 0 ? konst(s, -0.0, var)
+                   : dc_binary(s, DC_P_MUL, var,
+                               konst(s, count > 1 ? (double)count / (double)(count - 1) : INFINITY, var));
     tabi_tensor *nm =
         dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rm, TABI_DTYPE_FLOAT64)),
                   dc_binary(s, DC_P_MUL, m, mean));
+    write_running(s, rm, dc_convert(s, nm, st));
+    /* running_var is read after running_mean is written, as ATen's loop does
+       (the same tensor passed as both is then updated twice) */
     tabi_tensor *nv =
         dc_binary(s, DC_P_ADD, dc_binary(s, DC_P_MUL, keep, dc_convert(s, rv, TABI_DTYPE_FLOAT64)),
                   dc_binary(s, DC_P_MUL, m, unbiased));
-    write_running(s, rm, dc_convert(s, nm, st));
     write_running(s, rv, dc_convert(s, nv, tabi_tensor_dtype(rv)));
   }
+  /* the output after the running statistics, as ATen: input, weight and bias
+     are read after those writes (the running variance passed as the bias is
+     read updated) */
+  tabi_tensor *y = bn_apply(s, dc_convert(s, x, opmath(dt)), mean_s, rstd_s, w, b);
   tabi_tensor *res[3] = {dc_convert(s, y, dt), mean_s, rstd_s};
   return dc_finish_n(s, outs, 3, res);
 }
