@@ -107,6 +107,15 @@ static void gen_reduction(gen_ctx *g) {
       red_one(g, "dtype=wide", RSH(3, 5), 0, 0, NULL, -1, 0, wide_dtype(g->dt), 0);
       gen_commit(g);
     }
+    if ((b & RB_SUMLIKE) && g->dt == TABI_DTYPE_INT64 && strcmp(g->e->op, "aten::prod") != 0) {
+      /* dtype= casts the input first: 2^62 is inf in float16, so the sum is
+         inf - inf = NaN, not the 12 of a sum taken in float32 (torch 1.13) */
+      static const double big[4] = {0x1p62, -0x1p62, 4, 8};
+      static const int64_t four[1] = {4};
+      red_one(g, "int64 +-2^62, dtype=float16 (cast first)", RSH(4), 0, 0, NULL, -1, 0, TABI_DTYPE_FLOAT16, 0);
+      if (g->cur) gen_arg_t(g, 0, gen_tensor_of(g, TABI_DTYPE_INT64, 1, four, big));
+      gen_commit(g);
+    }
     return;
   }
 

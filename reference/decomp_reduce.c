@@ -102,7 +102,9 @@ static tabi_status mean_impl(dc_scope *s, tabi_value *outs, tabi_tensor *x, cons
   int32_t dims[REF_MAX_DIMS];
   int32_t n = dims_of(s, dimv, x, 1, dims);
   if (n < 0) return dc_finish(s, outs, 0, NULL);
-  tabi_tensor *sum = dc_reduce(s, DC_P_SUM, dc_convert(s, x, opmath(out)), dims, n, keepdim, -1);
+  /* dtype= casts first: an int64 2^63-1 is inf in float16, not 9.2e18 in float32 */
+  tabi_tensor *c = dc_convert(s, dc_convert(s, x, out), opmath(out));
+  tabi_tensor *sum = dc_reduce(s, DC_P_SUM, c, dims, n, keepdim, -1);
   tabi_tensor *mean = dc_binary(s, DC_P_DIV, sum, konst(s, (double)count_of(x, dims, n), sum));
   return dc_finish(s, outs, 0, dc_convert(s, mean, out));
 }
