@@ -112,6 +112,15 @@ static void gen_group_norm(gen_ctx *g) {
   }
   /* groups of no element: ATen's mean is 0 (not 0/0), its rstd NaN; a 1-D
      empty input with C = 0 is taken, weight and all */
+  if (tabi_dtype_is_floating(g->dt)) {
+    /* constant groups with eps 1e-310: rstd in opmath, as ATen (see layer norm) */
+    static const double two[24] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    gen_begin(g, "constant groups, eps 1e-310 (rstd in opmath)");
+    gen_arg_t(g, 0, gen_tensor_of(g, g->dt, 3, GEN_S(2, 4, 3), two)); gen_arg_none(g, 1); gen_arg_none(g, 2);
+    gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 3); gen_arg_int(g, 6, 2);
+    gen_arg_float(g, 7, 1e-310);
+    gen_commit(g);
+  }
   gen_begin(g, "[2, 4, 0] HxW 0, groups 2");
   gen_arg_t(g, 0, T(g, NS(2, 4, 0), 0)); gen_arg_none(g, 1); gen_arg_none(g, 2);
   gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 0); gen_arg_int(g, 6, 2); gen_arg_float(g, 7, 1e-5);
@@ -178,6 +187,15 @@ static void gen_layer_norm(gen_ctx *g) {
   }
   gen_arg_ints(g, 1, L(6)); gen_arg_none(g, 2); gen_arg_none(g, 3); gen_arg_float(g, 4, 1e-5);
   gen_commit(g);
+  if (tabi_dtype_is_floating(g->dt)) {
+    /* a constant row with eps 1e-310: rstd is taken in opmath, float below
+       float64 (eps 0 there, rstd inf, output 0 * inf = NaN), as ATen */
+    static const double two[6] = {2, 2, 2, 2, 2, 2};
+    gen_begin(g, "constant rows, eps 1e-310 (rstd in opmath)");
+    gen_arg_t(g, 0, gen_tensor_of(g, g->dt, 2, GEN_S(2, 3), two)); gen_arg_ints(g, 1, L(3));
+    gen_arg_none(g, 2); gen_arg_none(g, 3); gen_arg_float(g, 4, 1e-310);
+    gen_commit(g);
+  }
   /* rows of no element: ATen's mean is 0 (not 0/0), its rstd NaN */
   gen_begin(g, "empty rows [3, 0]");
   gen_arg_t(g, 0, T(g, NS(3, 0), 0)); gen_arg_ints(g, 1, L(0)); gen_arg_none(g, 2); gen_arg_none(g, 3);

@@ -99,7 +99,7 @@ static tabi_status k_native_layer_norm(void *ctx, const tabi_call *call, tabi_va
       double dv = ref_load_f(x, ref_offset_of(x, r * N + j)) - mu;
       var += dv * dv;
     }
-    double rs = 1 / sqrt(var / (double)N + eps);
+    double rs = ref_nn_opmath_invstd(var / (double)N, eps, tabi_tensor_dtype(x));
     for (int64_t j = 0; j < N; j++) {
       double v = (ref_load_f(x, ref_offset_of(x, r * N + j)) - mu) * rs;
       ref_store_f(out, r * N + j, v * opt_load(w, j, 1) + opt_load(b, j, 0));
@@ -234,7 +234,7 @@ static tabi_status k_native_group_norm(void *ctx, const tabi_call *call, tabi_va
       double dv = ref_load_f(x, ref_offset_of(x, base + e)) - mu;
       var += dv * dv;
     }
-    double rs = 1 / sqrt(var / (double)cnt + eps);
+    double rs = ref_nn_opmath_invstd(var / (double)cnt, eps, tabi_tensor_dtype(x));
     for (int64_t e = 0; e < cnt; e++) {
       int64_t c = (r % G) * D + e / HxW;
       double v = (ref_load_f(x, ref_offset_of(x, base + e)) - mu) * rs;

@@ -12,7 +12,7 @@
  *      running_var  = (1 - momentum) * running_var  + momentum * var * n/(n-1)
  *    (the unbiased variance; n = 1 gives 0/0 = NaN, as ATen).
  *  - evaluation: normalizes with the running statistics (invstd in the
- *    input's opmath: ref_nn_bn_eval_invstd); save_mean and
+ *    input's opmath: ref_nn_opmath_invstd); save_mean and
  *    save_invstd are empty ([0]). Evaluation without running statistics
  *    (.no_stats with training=False) is refused: torch 1.13 crashes on it.
  */
@@ -79,7 +79,7 @@ static tabi_status batch_norm(const tabi_host_api *h, const tabi_call *call, con
       invstd = ref_load_f(si, c);
     } else {
       mu = ref_load_f(rm, c * rm->dl.strides[0]);
-      invstd = ref_nn_bn_eval_invstd(ref_load_f(rv, c * rv->dl.strides[0]), eps, tabi_tensor_dtype(x));
+      invstd = ref_nn_opmath_invstd(ref_load_f(rv, c * rv->dl.strides[0]), eps, tabi_tensor_dtype(x));
     }
     double wc = w ? ref_load_f(w, c * w->dl.strides[0]) : 1, bc = b ? ref_load_f(b, c * b->dl.strides[0]) : 0;
     for (int64_t i = 0; i < N; i++)

@@ -3,7 +3,6 @@
  * ref_nn_util.c, which it uses). */
 #include "ref_nn_bn_check.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "ref.h"
@@ -77,14 +76,3 @@ tabi_status ref_nn_bn_check(const tabi_host_api *h, const tabi_call *call, const
   return TABI_OK;
 }
 
-/* v as a float, rounded to nearest: past the halfway point above FLT_MAX it is
- * an infinity (a C conversion of such a double is undefined). */
-static float to_f32(double v) {
-  if (fabs(v) >= 0x1.ffffffp127) return (float)copysign(INFINITY, v);
-  return (float)v;
-}
-
-double ref_nn_bn_eval_invstd(double running_var, double eps, tabi_dtype x) {
-  if (x == TABI_DTYPE_FLOAT64) return 1 / sqrt(running_var + eps);
-  return 1.0f / sqrtf(to_f32(running_var) + to_f32(eps));
-}

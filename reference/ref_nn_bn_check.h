@@ -42,13 +42,6 @@ void ref_nn_bn_args(const tabi_value *args, int form, ref_bn_args *a);
 tabi_status ref_nn_bn_check(const tabi_host_api *h, const tabi_call *call, const ref_bn_args *a,
                             ref_bn_dims *d);
 
-/* Evaluation's invstd as ATen computes it, 1 / sqrt(running_var + eps), in
- * the opmath of the input dtype x: float below float64, eps cast to it (so
- * 1e-310 is 0 there, and a zero variance gives inf, not 1e155). Training's
- * invstd is taken in double and then stored as save_invstd's dtype; the
- * output uses the stored mean and invstd. tc_bn.cuh has the device's copy. */
-double ref_nn_bn_eval_invstd(double running_var, double eps, tabi_dtype x);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* reference/ref_nn_util.c: helpers shared by the nn family (see ref_nn_util.h). */
 #include "ref_nn_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 double *ref_nn_zeros(int64_t n) { return calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
@@ -28,3 +29,15 @@ tabi_status ref_nn_stats_dtype(const tabi_host_api *h, const tabi_call *call, co
   return TABI_OK;
 }
 
+
+/* v as a float, rounded to nearest: from halfway past FLT_MAX on, an infinity
+ * (a C conversion of such a double is undefined). */
+static float to_f32(double v) {
+  if (fabs(v) >= 0x1.ffffffp127) return (float)copysign(INFINITY, v);
+  return (float)v;
+}
+
+double ref_nn_opmath_invstd(double var, double eps, tabi_dtype x) {
+  if (x == TABI_DTYPE_FLOAT64) return 1 / sqrt(var + eps);
+  return 1.0f / sqrtf(to_f32(var) + to_f32(eps));
+}

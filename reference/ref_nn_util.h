@@ -8,6 +8,13 @@
 
 /* n zeroed doubles / int64s (n may be 0: a valid, non-NULL buffer). */
 double *ref_nn_zeros(int64_t n);
+
+/* A norm's 1 / sqrt(var + eps) as ATen computes it, in the opmath of the
+ * input dtype x: float below float64, var and eps cast to it (so eps 1e-310
+ * is 0 there, and a zero variance gives inf, not 1e155). Layer and group
+ * norm, and batch norm's evaluation (training takes it in double and stores
+ * it). plugins/cuda/tc_pad_up.cuh's tcp_opmath_invstd is the device's copy. */
+double ref_nn_opmath_invstd(double var, double eps, tabi_dtype x);
 int64_t *ref_nn_izeros(int64_t n);
 void ref_nn_free(void *p);
 

@@ -7,7 +7,7 @@
  * reference), returns save_mean / save_invstd and updates running_mean /
  * running_var in place with the unbiased variance and momentum, and
  * normalizes with the mean and invstd as saved; evaluation normalizes with
- * the running statistics (ref_nn_bn_eval_invstd) and returns empty [0] saves. The
+ * the running statistics (ref_nn_opmath_invstd) and returns empty [0] saves. The
  * per-channel scalars (statistics, running stats, weight, bias) go through the
  * reference's ref_load_f / ref_store_f so they round exactly as it does.
  *
@@ -26,7 +26,7 @@
 
 #include "cpu.h"
 #include "ref.h"
-#include "ref_nn_bn_check.h"
+#include "ref_nn_util.h"
 
 #define BN_CHUNK 512
 
@@ -150,7 +150,7 @@ static void bn_range(void *arg, int64_t cb, int64_t ce) {
       invstd = ref_load_f(j->si, c);
     } else {
       mu = ref_load_f(j->rm, c * j->rm->dl.strides[0]);
-      invstd = ref_nn_bn_eval_invstd(ref_load_f(j->rv, c * j->rv->dl.strides[0]), j->eps, j->dt);
+      invstd = ref_nn_opmath_invstd(ref_load_f(j->rv, c * j->rv->dl.strides[0]), j->eps, j->dt);
     }
     double wc = j->w ? ref_load_f(j->w, c * j->w->dl.strides[0]) : 1;
     double bc = j->b ? ref_load_f(j->b, c * j->b->dl.strides[0]) : 0;

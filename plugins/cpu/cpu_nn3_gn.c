@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "cpu_nn3.h"
+#include "ref_nn_util.h"
 #include "ref.h"
 
 #define GN_CHUNK CPU_NN3_CHUNK
@@ -123,7 +124,7 @@ static void gn_range(void *arg, int64_t rb, int64_t re) {
                            : (f ? gn_sum_float((const float *)x, cnt, 0, 0) : gn_sum_double((const double *)x, cnt, 0, 0)) /
                                  (double)cnt;
       var = f ? gn_sum_float((const float *)x, cnt, mu, 1) : gn_sum_double((const double *)x, cnt, mu, 1);
-      double rs = 1 / sqrt(var / (double)cnt + j->eps);
+      double rs = ref_nn_opmath_invstd(var / (double)cnt, j->eps, j->dt);
       ref_store_f(j->mean, r, mu);
       ref_store_f(j->rstd, r, rs);
       for (int64_t d = 0; d < j->D; d++) {
@@ -146,7 +147,7 @@ static void gn_range(void *arg, int64_t rb, int64_t re) {
       cpu_nn3_load(j->c, j->dt, x + i * es, 1, buf, m);
       var += gn_sum(buf, m, mu, 1);
     }
-    double rs = 1 / sqrt(var / (double)cnt + j->eps);
+    double rs = ref_nn_opmath_invstd(var / (double)cnt, j->eps, j->dt);
     ref_store_f(j->mean, r, mu);
     ref_store_f(j->rstd, r, rs);
     for (int64_t d = 0; d < j->D; d++) {

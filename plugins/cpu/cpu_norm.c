@@ -14,6 +14,7 @@
 #include "cpu_math.h"
 #include "cpu_norm.h"
 #include "cpu_reduce_kern.h"
+#include "ref_nn_util.h"
 
 #define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 
@@ -278,7 +279,7 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     const float *x = j->x + r * j->n;
     double mean, var;
     cpu_norm_stats(j->c, x, j->n, &mean, &var);
-    double rstd = 1.0 / sqrt(var + j->eps);
+    double rstd = ref_nn_opmath_invstd(var, j->eps, TABI_DTYPE_FLOAT32);
     if (j->nt) norm_row_nt(x, j->o + r * j->n, j->n, mean, (float)rstd, j->w, j->b);
     else cpu_norm_row(x, j->o + r * j->n, j->n, mean, (float)rstd, j->w, j->b);
     j->mean[r] = (float)mean;

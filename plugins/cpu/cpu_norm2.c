@@ -28,6 +28,7 @@
 #include "cpu_math.h"
 #include "cpu_norm.h"
 #include "cpu_reduce_kern.h"
+#include "ref_nn_util.h"
 
 #define TILE 64
 
@@ -220,7 +221,7 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
       for (int64_t i = 0; i < n; i++) mu += x[i];
       mu /= (double)n;
       for (int64_t i = 0; i < n; i++) var += (x[i] - mu) * (x[i] - mu);
-      double rs = 1 / sqrt(var / (double)n + j->eps);
+      double rs = ref_nn_opmath_invstd(var / (double)n, j->eps, TABI_DTYPE_FLOAT64);
       for (int64_t i = 0; i < n; i++) o[i] = (x[i] - mu) * rs * (j->wd ? j->wd[i] : 1) + (j->bd ? j->bd[i] : 0);
       store_stat(j->sdt, j->mean, r, mu);
       store_stat(j->sdt, j->rstd, r, rs);
@@ -236,7 +237,7 @@ static void ln_range(void *arg, int64_t b, int64_t e) {
     cpu_to_f32(j->c, j->dt, j->x + 2 * r * n, buf, n);
     double mu, var;
     cpu_norm_stats(j->c, buf, n, &mu, &var);
-    double rs = 1.0 / sqrt(var + j->eps);
+    double rs = ref_nn_opmath_invstd(var, j->eps, j->dt);
     cpu_norm_row(buf, buf + n, n, mu, (float)rs, j->w, j->b);
     cpu_from_f32(j->c, j->dt, buf + n, j->o + 2 * r * n, n);
     store_stat(j->sdt, j->mean, r, mu);

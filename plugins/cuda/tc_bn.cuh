@@ -170,26 +170,10 @@ TCB_HD void tcb_chan_train(const tcb_geom *g, int64_t c, double mu, double var, 
   ms[2 * c + 1] = tcp_ld(si + c * g->ssz, g->sdt);
 }
 
-/* v as a float, rounded to nearest: from halfway past FLT_MAX (0x1.ffffffp127)
- * on, an infinity, without the host's undefined conversion. */
-TCB_HD float tcb_f32(double v) {
-  if (fabs(v) >= 3.4028235677973366e38) return v > 0 ? INFINITY : -INFINITY;
-  return (float)v;
-}
-
-/* Evaluation's invstd, 1 / sqrt(running_var + eps), in the input's opmath:
- * float below float64 with eps cast to it (reference/ref_nn_bn_check.c's
- * ref_nn_bn_eval_invstd, the host copy). */
-TCB_HD double tcb_eval_invstd(double rv, double eps, int xdt) {
-  TCP_NOCONTRACT
-  if (xdt == TABI_DTYPE_FLOAT64) return 1 / sqrt(TCP_ADD(rv, eps));
-  return 1.0f / sqrtf(tcb_f32(rv) + tcb_f32(eps));
-}
-
 /* Evaluation, one thread per channel: mean and invstd from the running stats. */
 TCB_HD void tcb_chan_eval(const tcb_geom *g, int64_t c, const char *rm, const char *rv, double *ms) {
   ms[2 * c] = tcp_ld(rm + c * g->mst * g->msz, g->mdt);
-  ms[2 * c + 1] = tcb_eval_invstd(tcp_ld(rv + c * g->vst * g->vsz, g->vdt), g->eps, g->xdt);
+  ms[2 * c + 1] = tcp_opmath_invstd(tcp_ld(rv + c * g->vst * g->vsz, g->vdt), g->eps, g->xdt);
 }
 
 /* --- output: one thread per element ---------------------------------------------- */

@@ -17,6 +17,7 @@
  * accepted dtypes (layer norm's float32 weight/bias beside a float16/bfloat16
  * input) are its. */
 #include "tc_ew_dev.cuh"
+#include "tc_pad_up.cuh" /* tcp_opmath_invstd */
 #include "ref_norm_check.h"
 #include "ref_softmax_check.h"
 
@@ -278,7 +279,7 @@ __device__ __forceinline__ void ln_regs_body(const char *x, const char *w, int w
         double d = (double)v[k] - mu;
         q += d * d;
       }
-    double rs = 1 / sqrt(block_reduce(q, sh, op_add()) / (double)n + eps);
+    double rs = tcp_opmath_invstd(block_reduce(q, sh, op_add()) / (double)n, eps, DT);
 #pragma unroll
     for (int k = 0; k < PER; k++) {
       int64_t j = (int64_t)k * NT + threadIdx.x;
@@ -344,7 +345,7 @@ __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, in
       double dv = (cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu;
       v += dv * dv;
     }
-    double rs = 1 / sqrt(block_reduce(v, sh, op_add()) / (double)n + eps);
+    double rs = tcp_opmath_invstd(block_reduce(v, sh, op_add()) / (double)n, eps, DT);
     for (int64_t j = threadIdx.x; j < n; j += NT) {
       double o = ((cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu) * rs;
       if (w) o *= tc_ld_f(w + j * wsz, wdt);

@@ -80,7 +80,7 @@ TCN_HD void tcn_fw_set(const tcn_geom *g, const char *x, char *mean, char *rstd,
     double dv = tcp_ld(px + e * g->xsz, g->xdt) - mu;
     var = TCP_ADD(var, TCP_MUL(dv, dv));
   }
-  double rs = 1 / sqrt(var / (double)g->cnt + g->eps);
+  double rs = tcp_opmath_invstd(var / (double)g->cnt, g->eps, g->xdt);
   tcp_st(mean + r * g->msz, g->mdt, mu);
   tcp_st(rstd + r * g->rsz, g->rdt, rs);
   ms[2 * r] = mu;

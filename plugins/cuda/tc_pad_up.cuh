@@ -69,6 +69,20 @@ TCP_HD void tcp_st(char *p, int dt, double v) {
     default: *(double *)p = v; break;
   }
 }
+/* v as a float, rounded to nearest: from halfway past FLT_MAX (0x1.ffffffp127)
+ * on, an infinity, without the host's undefined conversion. */
+TCP_HD float tcp_f32(double v) {
+  if (fabs(v) >= 3.4028235677973366e38) return v > 0 ? INFINITY : -INFINITY;
+  return (float)v;
+}
+/* A norm's 1 / sqrt(var + eps) in the opmath of the input dtype xdt: float
+ * below float64, var and eps cast to it, as ATen (the device's copy of
+ * reference/ref_nn_util.c's ref_nn_opmath_invstd). */
+TCP_HD double tcp_opmath_invstd(double var, double eps, int xdt) {
+  TCP_NOCONTRACT
+  if (xdt == TABI_DTYPE_FLOAT64) return 1 / sqrt(TCP_ADD(var, eps));
+  return 1.0f / sqrtf(tcp_f32(var) + tcp_f32(eps));
+}
 /* The element size of the dtypes these ops take. */
 TCP_HD int tcp_esz(int dt) {
   switch (dt) {
