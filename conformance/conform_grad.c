@@ -164,7 +164,7 @@ static void report(gc *g, conform_grad_case_fn fn, void *user, const char *op, c
 /* Runs one sample; returns CONFORM_GRAD_* with a message in msg. */
 static int32_t check_sample(gc *g, tabi_op op, const tabi_op_info *info, const conform_sample *s,
                             char *msg, size_t msgn) {
-  if (s->flags & (CONFORM_EXPECT_ERROR | CONFORM_RANDOM | CONFORM_UNINIT | CONFORM_TIES)) {
+  if (s->flags & (CONFORM_EXPECT_ERROR | CONFORM_RANDOM | CONFORM_UNINIT | CONFORM_TIES | CONFORM_SINGULAR)) {
     snprintf(msg, msgn, "sample kind not gradchecked");
     return CONFORM_GRAD_SKIP;
   }

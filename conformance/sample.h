@@ -80,6 +80,9 @@ void conform_sample_list_clear(conform_sample_list *list);
                                       algorithm (which terms meet: inf - inf is NaN in
                                       one order and not another); random calls compare
                                       values only when every input element is finite */
+#define CONFORM_SINGULAR 0x100u /* at a point where the op has no derivative (a zero
+                                   variance with eps ~0: rstd ~1e155): values are
+                                   compared, gradcheck leaves the sample out */
 
 /* Sample args point into the sample's own arrays (ints, floats, tensors, strs).
  * A sample copied or moved to another address must be rebased: this re-points

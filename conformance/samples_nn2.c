@@ -119,6 +119,7 @@ static void gen_group_norm(gen_ctx *g) {
     gen_arg_t(g, 0, gen_tensor_of(g, g->dt, 3, GEN_S(2, 4, 3), two)); gen_arg_none(g, 1); gen_arg_none(g, 2);
     gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 3); gen_arg_int(g, 6, 2);
     gen_arg_float(g, 7, 1e-310);
+    gen_flags(g, CONFORM_SINGULAR);
     gen_commit(g);
   }
   gen_begin(g, "[2, 4, 0] HxW 0, groups 2");
@@ -194,6 +195,7 @@ static void gen_layer_norm(gen_ctx *g) {
     gen_begin(g, "constant rows, eps 1e-310 (rstd in opmath)");
     gen_arg_t(g, 0, gen_tensor_of(g, g->dt, 2, GEN_S(2, 3), two)); gen_arg_ints(g, 1, L(3));
     gen_arg_none(g, 2); gen_arg_none(g, 3); gen_arg_float(g, 4, 1e-310);
+    gen_flags(g, CONFORM_SINGULAR);
     gen_commit(g);
   }
   /* rows of no element: ATen's mean is 0 (not 0/0), its rstd NaN */

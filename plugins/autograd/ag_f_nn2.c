@@ -342,8 +342,13 @@ F(f_layer_norm_backward) {
   int64_t red[64];
   double n = 1.0;
   for (int32_t i = 0; i < nn && i < 64; i++) { red[i] = nd - nn + i; n *= (double)x->dl.shape[nd - nn + i]; }
-  norm_dd a = {go, x, A(3), A(4), A(5), gout_masked(c, 7, 0), gout_masked(c, 7, 1),
-               gout_masked(c, 7, 2), red, nn, n};
+  /* mean and rstd as the statistics' shape (x's leading dims, then 1s): the
+     op takes them in any shape of that many elements */
+  int64_t st[64];
+  for (int32_t i = 0; i < nd && i < 64; i++) st[i] = i < nd - nn ? x->dl.shape[i] : 1;
+  T mean = A(3), rstd = A(4);
+  norm_dd a = {go, x, mean ? ag_reshape(c, mean, nd, st) : NULL, rstd ? ag_reshape(c, rstd, nd, st) : NULL, A(5),
+               gout_masked(c, 7, 0), gout_masked(c, 7, 1), gout_masked(c, 7, 2), red, nn, n};
   if (!a.mean || !a.rstd) return c->status;
   if (!a.w) a.ggw = NULL; /* no affine: those returns are undefined */
   if (!a.w) a.ggb = NULL;
@@ -352,8 +357,8 @@ F(f_layer_norm_backward) {
                        NEEDA(4) ? &dr : NULL, NEEDA(5) ? &dw : NULL);
   if (dgo) GINA(0, dgo);
   if (dx) GINA(1, dx);
-  if (dm) GINA(3, dm);
-  if (dr) GINA(4, dr);
+  if (dm) GINA(3, ag_reshape(c, dm, IN_NDIM(3), IN_SHAPE(3)));
+  if (dr) GINA(4, ag_reshape(c, dr, IN_NDIM(4), IN_SHAPE(4)));
   if (dw) GINA(5, dw); /* the engine sums it to weight's shape */
   return c->status;
 }
