@@ -76,6 +76,8 @@ static int values_compared(const cmp_ctx *c, tabi_dtype dt) {
 /* What the inputs hold that makes values incomparable (input_kinds). */
 #define IN_HUGE      0x1 /* a finite element past HUGE_INPUT */
 #define IN_NONFINITE 0x2 /* an infinity or NaN */
+#define IN_TINY      0x8 /* a finite nonzero element below 2^-64 (products:
+                                CONFORM_PRODUCT_ORDER) */
 #define IN_CPLX_NONFINITE 0x4 /* ... in a complex input: ATen's complex kernels
                                  disagree with each other there (the vectorized
                                  reciprocal of inf is NaN, c10's division 0;
@@ -86,6 +88,7 @@ static int kind_of(double re, double im, int cplx) {
   int k = 0;
   if (!isfinite(re) || !isfinite(im)) k |= cplx ? IN_NONFINITE | IN_CPLX_NONFINITE : IN_NONFINITE;
   if ((isfinite(re) && fabs(re) > HUGE_INPUT) || (isfinite(im) && fabs(im) > HUGE_INPUT)) k |= IN_HUGE;
+  if ((re != 0 && fabs(re) < 1 / HUGE_INPUT) || (im != 0 && fabs(im) < 1 / HUGE_INPUT)) k |= IN_TINY;
   return k;
 }
 
@@ -247,6 +250,7 @@ int conform_twin_compare(tabi_runtime *rt, tabi_runtime *oracle, const tabi_op_i
   if (c.values) {
     int k = input_kinds(oracle, targs, info->nargs);
     c.values = !(k & (IN_HUGE | IN_CPLX_NONFINITE)) && !((rules->flags & CONFORM_FINITE_INPUTS) && (k & IN_NONFINITE)) &&
+               !((rules->flags & CONFORM_PRODUCT_ORDER) && (k & IN_TINY) && (k & IN_NONFINITE)) &&
                !written_alias(info, targs);
     c.int_values = !(k & IN_NONFINITE);
   }

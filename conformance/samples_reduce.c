@@ -30,6 +30,7 @@
 #define RB_TIES    0x4 /* index outputs: CONFORM_TIES */
 #define RB_OPTLIST 0x8 /* the dim list is optional (None reduces all) */
 #define RB_SUMLIKE 0x10 /* long reductions accumulate rounding: tolerance for half types */
+#define RB_PRODUCT 0x20 /* a product: CONFORM_PRODUCT_ORDER */
 
 typedef struct rshape { int32_t n; int64_t d[4]; } rshape;
 #define RSH(...) ((rshape){(int32_t)(sizeof GEN_S(__VA_ARGS__) / sizeof(int64_t)), {__VA_ARGS__}})
@@ -74,6 +75,7 @@ static void red_one(gen_ctx *g, const char *name, rshape s, uint32_t layout, int
     }
   }
   if (b & RB_TIES) gen_flags(g, CONFORM_TIES);
+  if (b & RB_PRODUCT) gen_flags(g, CONFORM_PRODUCT_ORDER);
   if (expect_error) gen_flags(g, CONFORM_EXPECT_ERROR);
 }
 
@@ -251,19 +253,19 @@ const gen_entry gen_reduce_table[] = {
     R("aten::amin", RS_LIST, RB_NOEMPTY),
     R("aten::any.dims", RS_LIST, RB_OPTLIST),
     R("aten::any.dim", RS_INT, 0),
-    R("aten::prod.dim_int", RS_INT, RB_DTYPE | RB_SUMLIKE),
+    R("aten::prod.dim_int", RS_INT, RB_DTYPE | RB_SUMLIKE | RB_PRODUCT),
     R("aten::max.dim", RS_INT, RB_NOEMPTY | RB_TIES),
     R("aten::min.dim", RS_INT, RB_NOEMPTY | RB_TIES),
     R("aten::argmax", RS_OPTINT, RB_NOEMPTY | RB_TIES),
     R("aten::argmin", RS_OPTINT, RB_NOEMPTY | RB_TIES),
     R("aten::any", RS_FULL, 0),
     R("aten::mean", RS_FULL, RB_DTYPE | RB_SUMLIKE),
-    R("aten::prod", RS_FULL, RB_DTYPE | RB_SUMLIKE),
+    R("aten::prod", RS_FULL, RB_DTYPE | RB_SUMLIKE | RB_PRODUCT),
     R("aten::cumsum", RS_CUMSUM, RB_DTYPE | RB_SUMLIKE),
     R("aten::var.correction", RS_VARC, RB_OPTLIST | RB_SUMLIKE),
     R("aten::var.dim", RS_VARD, RB_OPTLIST | RB_SUMLIKE),
     R("prims::sum", RS_PRIM, RB_OPTLIST | RB_SUMLIKE),
-    R("prims::prod", RS_PRIM, RB_OPTLIST | RB_SUMLIKE),
+    R("prims::prod", RS_PRIM, RB_OPTLIST | RB_SUMLIKE | RB_PRODUCT),
     R("prims::amax", RS_PRIM, RB_OPTLIST | RB_NOEMPTY),
     R("prims::amin", RS_PRIM, RB_OPTLIST | RB_NOEMPTY),
     R("prims::var", RS_VARP, RB_OPTLIST | RB_SUMLIKE),
