@@ -72,6 +72,11 @@ static void gen_addmm(gen_ctx *g) {
   gen_begin(g, "k=0, complex beta"); gen_arg_t(g, 0, T(g, NS(2, 3), 0));
   gen_arg_t(g, 1, T(g, NS(2, 0), 0)); gen_arg_t(g, 2, T(g, NS(0, 3), 0)); gen_arg_complex(g, 3, 0.5, 0);
   if (tabi_dtype_is_complex(g->dt)) gen_commit(g); else err(g);
+  /* ... and never reads alpha: a complex one for a real result is taken */
+  gen_begin(g, "k=0, complex alpha (never read)"); gen_arg_t(g, 0, T(g, NS(2, 3), 0));
+  gen_arg_t(g, 1, T(g, NS(2, 0), 0)); gen_arg_t(g, 2, T(g, NS(0, 3), 0)); gen_arg_int(g, 3, 1);
+  gen_arg_complex(g, 4, 0, 2.61);
+  gen_commit(g);
   gen_begin(g, "empty result, complex beta"); gen_arg_t(g, 0, T(g, NS(1), 0));
   gen_arg_t(g, 1, T(g, NS(2, 4), 0)); gen_arg_t(g, 2, T(g, NS(4, 0), 0)); gen_arg_complex(g, 3, 0.5, -2.0);
   gen_commit(g);

@@ -599,8 +599,12 @@ KERNEL(d_addmm) {
   /* (an empty inner dim's beta: c_addmm, decomp_check.c) */
   tabi_tensor *x[2];
   if (!dc_prepare(&s, 2, o, compute, x)) return dc_abandon(&s, s.st);
-  tabi_tensor *r = dc_binary(
-      &s, DC_P_MUL, x[1], dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, p->dl.device), x[1]));
+  /* an empty inner dim: ATen returns beta * self and never reads alpha (an
+     inf or a complex alpha for a real result included); the product is 0 */
+  int k0 = args[1].u.t->dl.ndim == 2 && args[1].u.t->dl.shape[1] == 0;
+  tabi_tensor *r = k0 ? x[1]
+                      : dc_binary(&s, DC_P_MUL, x[1],
+                                  dc_broadcast_like(&s, dc_scalar(&s, alpha, compute, p->dl.device), x[1]));
   /* beta == 0 ignores self entirely, NaN and inf included */
   if (ref_scalar_f(beta) != 0.0 || beta->tag == TABI_TAG_COMPLEX)
     r = dc_binary(
