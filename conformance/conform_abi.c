@@ -69,9 +69,6 @@ static void check_second_runtime(conform_ctx *c) {
   conform_emit(c, CONFORM_ST_PASS, ABI, NULL, "destroy: unloads from the second runtime", NULL, NULL);
 }
 
-static const tabi_arg_info *arg_at(const tabi_op_info *info, int32_t i) {
-  return (const tabi_arg_info *)((const char *)info->args + (size_t)i * info->arg_info_size);
-}
 
 /* A plausible value for each argument: the arity and kind checks then corrupt
  * exactly one thing. */
@@ -87,7 +84,7 @@ static void fill_placeholder(const tabi_op_info *info, tabi_tensor *t, DLDevice 
   p->list[0] = t;
   p->nargs = info->nargs < CONFORM_MAX_ARGS ? info->nargs : CONFORM_MAX_ARGS;
   for (int32_t a = 0; a < p->nargs; a++) {
-    const tabi_arg_info *ai = arg_at(info, a);
+    const tabi_arg_info *ai = conform_arg_at(info, a);
     if (!(ai->flags & (TABI_ARG_HAS_DEFAULT | TABI_ARG_OPTIONAL))) p->nrequired = a + 1;
     if (ai->flags & TABI_ARG_HAS_DEFAULT) {
       p->v[a] = tabi_default();
@@ -161,7 +158,7 @@ static void check_bad_args(conform_ctx *c) {
     p.v[p.nargs] = tabi_int(7);
     nf += bad_call(c, info->name, op, info, p.v, p.nargs + 1, "one argument too many");
     for (int32_t a = 0; a < p.nargs; a++) {
-      const tabi_arg_info *ai = arg_at(info, a);
+      const tabi_arg_info *ai = conform_arg_at(info, a);
       if (ai->type != TABI_TYPE_TENSOR || (ai->flags & TABI_ARG_OPTIONAL)) continue;
       char what[96];
       fill_placeholder(info, t, c->device, &p);

@@ -13,9 +13,6 @@
 
 #include "conform_check.h"
 
-static const tabi_arg_info *arg_at(const tabi_op_info *info, int32_t i) {
-  return (const tabi_arg_info *)((const char *)info->args + (size_t)i * info->arg_info_size);
-}
 static const tabi_arg_info *ret_at(const tabi_op_info *info, int32_t i) {
   return (const tabi_arg_info *)((const char *)info->returns + (size_t)i * info->arg_info_size);
 }
@@ -27,7 +24,7 @@ static void fail(conform_call *k, const char *kind, const char *detail) {
 /* --- inputs -------------------------------------------------------------------- */
 
 static int arg_mutable(const tabi_op_info *info, int32_t a) {
-  return a < info->nargs && (arg_at(info, a)->flags & TABI_ARG_MUTABLE);
+  return a < info->nargs && (conform_arg_at(info, a)->flags & TABI_ARG_MUTABLE);
 }
 
 tabi_status conform_snap_take(conform_call *k, conform_snap *snap) {
@@ -74,7 +71,7 @@ int32_t conform_snap_check(conform_call *k, const conform_snap *snap) {
     snprintf(d, sizeof d,
              "argument '%s' was modified, but the schema does not mark it mutable (first "
              "changed element: storage element %llu)",
-             arg_at(k->info, snap->arg[i])->name, (unsigned long long)(at / (uint64_t)(esz ? esz : 1)));
+             conform_arg_at(k->info, snap->arg[i])->name, (unsigned long long)(at / (uint64_t)(esz ? esz : 1)));
     fail(k, CONFORM_K_MUTATED, d);
     nfail++;
     free(now);
@@ -117,7 +114,7 @@ static int32_t check_alias(conform_call *k, int32_t r, const char *label, const 
   if (ret && ret->alias_set >= 0) {
     int32_t src = -1;
     for (int32_t a = 0; a < k->info->nargs && a < k->ta->nargs; a++)
-      if (arg_at(k->info, a)->alias_set == ret->alias_set) src = a;
+      if (conform_arg_at(k->info, a)->alias_set == ret->alias_set) src = a;
     if (src < 0 || k->ta->v[src].tag != TABI_TAG_TENSOR || !k->ta->v[src].u.t) return 0;
     if (tabi_tensor_storage_nbytes(k->ta->v[src].u.t) == 0) return 0;
     if (aliased_arg(k, t, src) == src) return 0;
@@ -125,7 +122,7 @@ static int32_t check_alias(conform_call *k, int32_t r, const char *label, const 
     snprintf(d, sizeof d,
              "%s does not share storage with argument '%s', but the schema returns %s of it "
              "(Tensor(%c%s))",
-             label, arg_at(k->info, src)->name,
+             label, conform_arg_at(k->info, src)->name,
              (ret->flags & TABI_ARG_MUTABLE) ? "that argument itself" : "a view",
              'a' + ret->alias_set, (ret->flags & TABI_ARG_MUTABLE) ? "!" : "");
     fail(k, CONFORM_K_NOT_VIEW, d);
@@ -136,10 +133,10 @@ static int32_t check_alias(conform_call *k, int32_t r, const char *label, const 
   if (a < 0) return 0;
   /* Alias annotations are "may alias": an input annotated Tensor(a) may be
    * shared with a result even when the return is not annotated (view_of). */
-  if (a < k->info->nargs && arg_at(k->info, a)->alias_set >= 0) return 0;
+  if (a < k->info->nargs && conform_arg_at(k->info, a)->alias_set >= 0) return 0;
   snprintf(d, sizeof d,
            "%s shares storage with argument '%s', but the schema returns a new tensor", label,
-           a < k->info->nargs ? arg_at(k->info, a)->name : "?");
+           a < k->info->nargs ? conform_arg_at(k->info, a)->name : "?");
   fail(k, CONFORM_K_ALIAS, d);
   return 1;
 }
@@ -162,7 +159,7 @@ static int ties_index_ok(conform_call *k, int32_t r, const uint8_t *got, const u
   int64_t dim = 0, keepdim = 0;
   int has_dim_arg = 0, dim_given = 0;
   for (int32_t a = 0; a < k->info->nargs && a < k->s->nargs; a++) {
-    const char *nm = arg_at(k->info, a)->name;
+    const char *nm = conform_arg_at(k->info, a)->name;
     const tabi_value *v = &k->s->args[a];
     if (strcmp(nm, "dim") == 0) {
       has_dim_arg = 1;
@@ -457,7 +454,7 @@ int32_t conform_check_results(conform_call *k) {
     const tabi_value *pv = &k->ta->v[a];
     if (pv->tag != TABI_TAG_TENSOR || !pv->u.t) continue;
     if (tabi_tensor_check_guards(k->c->test, pv->u.t) != TABI_OK) {
-      snprintf(d, sizeof d, "argument '%s': %s", arg_mutable(k->info, a) || a >= k->info->nargs ? "?" : arg_at(k->info, a)->name,
+      snprintf(d, sizeof d, "argument '%s': %s", arg_mutable(k->info, a) || a >= k->info->nargs ? "?" : conform_arg_at(k->info, a)->name,
                tabi_last_error());
       fail(k, CONFORM_K_GUARD, d);
       nfail++;
@@ -475,7 +472,7 @@ int32_t conform_check_results(conform_call *k) {
       if (cmp.nbad) {
         char desc[600];
         conform_cmp_describe(&cmp, rt->dl.ndim, rt->dl.shape, desc, sizeof desc);
-        snprintf(d, sizeof d, "argument '%s' (written in place): %s", arg_at(k->info, a)->name, desc);
+        snprintf(d, sizeof d, "argument '%s' (written in place): %s", conform_arg_at(k->info, a)->name, desc);
         fail(k, CONFORM_K_VALUE, d);
         nfail++;
       }

@@ -7,6 +7,7 @@
 #include <tabi/ext_autograd.h>
 
 #include "conform_grad.h"
+#include "conform_int.h"
 #include "sample.h"
 
 #define GC_MAX_IN 32
@@ -86,7 +87,7 @@ static int case_setup(gc *g, const tabi_op_info *info, const conform_sample *s, 
   memset(k, 0, sizeof *k);
   for (int32_t i = 0; i < s->nargs; i++) {
     k->args[i] = s->args[i];
-    const tabi_arg_info *a = (const tabi_arg_info *)((const char *)info->args + (size_t)i * info->arg_info_size);
+    const tabi_arg_info *a = conform_arg_at(info, i);
     if (i >= info->nargs || (a->flags & TABI_ARG_MUTABLE)) continue;
     /* Not differentiable by definition (ATen has no derivative for them). */
     if (a->name && (strcmp(a->name, "running_mean") == 0 || strcmp(a->name, "running_var") == 0))

@@ -123,6 +123,10 @@ int conform_op_selected(const char *globs, const char *name);
  * each is listed. Used for --dtypes: a refusal of a call involving such a
  * dtype is no failure (the samples, and the random calls). */
 const char *conform_dtype_outside(const tabi_dtype *dts, int32_t n, const tabi_value *vals, int32_t nvals);
+/* Argument i's info: the arrays' stride is the writer's arg_info_size. */
+static inline const tabi_arg_info *conform_arg_at(const tabi_op_info *info, int32_t i) {
+  return (const tabi_arg_info *)((const char *)info->args + (size_t)i * info->arg_info_size);
+}
 /* 1 when elements of t share memory (a broadcast dim: stride 0, size > 1).
  * Written in place, such a tensor ends with values that depend on the order of
  * the writes (ATen's batch norm updates running stats that way, differently

@@ -44,8 +44,7 @@ static void release_outs(tabi_value *o, int32_t n) {
 
 static int has_mutable_arg(const tabi_op_info *info) {
   for (int32_t a = 0; a < info->nargs; a++) {
-    const tabi_arg_info *ai =
-        (const tabi_arg_info *)((const char *)info->args + (size_t)a * info->arg_info_size);
+    const tabi_arg_info *ai = conform_arg_at(info, a);
     if (ai->flags & TABI_ARG_MUTABLE) return 1;
   }
   return 0;

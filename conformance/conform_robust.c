@@ -66,9 +66,6 @@ uint64_t conform_robust_seed(uint64_t seed, const char *op_name) {
   return h ^ (h >> 29);
 }
 
-static const tabi_arg_info *arg_at(const tabi_op_info *info, int32_t k) {
-  return (const tabi_arg_info *)((const char *)info->args + (size_t)k * info->arg_info_size);
-}
 
 /* The failure, with the call appended so it can be read without a replay. */
 static int failed(conform_robust_failure *f, int32_t k, const char *kind, const char *name,
@@ -424,7 +421,7 @@ static int unclaimed(const conform_robust_oracle *o, const tabi_value *args, int
 static int grad_write(const grad_call *gc, const tabi_op_info *info) {
   if (!gc->grad_on || !gc->nleaves) return 0;
   for (int32_t a = 0; a < info->nargs; a++)
-    if (arg_at(info, a)->flags & TABI_ARG_MUTABLE) return 1;
+    if (conform_arg_at(info, a)->flags & TABI_ARG_MUTABLE) return 1;
   return 0;
 }
 
@@ -456,7 +453,7 @@ static int twin_refuses(twin *tw, const tabi_op_info *info, int32_t nouts, tabi_
 static int writes_storage(const rc_gen *g, const tabi_op_info *info, const tabi_value *args, const tabi_tensor *t) {
   uint64_t id = tabi_tensor_storage_id(t);
   for (int32_t a = 0; a < info->nargs; a++) {
-    if (!(arg_at(info, a)->flags & TABI_ARG_MUTABLE)) continue;
+    if (!(conform_arg_at(info, a)->flags & TABI_ARG_MUTABLE)) continue;
     tabi_tensor *ts[RC_MAX_LIST];
     int nt = rc_tensors_of(&args[a], ts);
     for (int i = 0; i < nt; i++)
@@ -521,10 +518,10 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_ora
     tabi_value args[RC_MAX_ARGS], outs[RC_MAX_OUTS], targs[RC_MAX_ARGS];
     uint64_t mem0 = in_use(rt, dev);
     rc_gen_begin_call(g);
-    for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, arg_at(info, a));
+    for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, conform_arg_at(info, a));
     if (tw->g) {
       rc_gen_begin_call(tw->g);
-      for (int32_t a = 0; a < info->nargs; a++) targs[a] = rc_gen_arg(tw->g, a, arg_at(info, a));
+      for (int32_t a = 0; a < info->nargs; a++) targs[a] = rc_gen_arg(tw->g, a, conform_arg_at(info, a));
     }
     rc_describe(args, info->nargs, desc, CONFORM_ROBUST_DESC_MAX);
     if (mark) mark(user, k, desc);
@@ -532,7 +529,7 @@ static int robust_calls(tabi_runtime *rt, DLDevice dev, const conform_robust_ora
     /* what the call may not write: arguments not marked (a!), and read-only tensors */
     int ns = 0;
     for (int32_t a = 0; a < info->nargs && ok; a++) {
-      int may_write = (arg_at(info, a)->flags & TABI_ARG_MUTABLE) != 0;
+      int may_write = (conform_arg_at(info, a)->flags & TABI_ARG_MUTABLE) != 0;
       tabi_tensor *ts[RC_MAX_LIST];
       int nt = rc_tensors_of(&args[a], ts);
       for (int i = 0; i < nt && ns < RC_MAX_TENSORS && ok; i++)
@@ -657,13 +654,13 @@ int conform_robust_show(tabi_runtime *rt, DLDevice dev, tabi_op op, uint64_t see
   tabi_value args[RC_MAX_ARGS];
   for (int32_t c = 0; c <= k; c++) {
     rc_gen_begin_call(g);
-    for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, arg_at(info, a));
+    for (int32_t a = 0; a < info->nargs; a++) args[a] = rc_gen_arg(g, a, conform_arg_at(info, a));
     if (c < k) rc_gen_release(g);
   }
   put(buf, cap, &o, "%s, call %d (seed %" PRIu64 "):\n", info->name, (int)k, seed);
   for (int32_t a = 0; a < info->nargs; a++) {
     rc_describe(&args[a], 1, desc, CONFORM_ROBUST_DESC_MAX);
-    put(buf, cap, &o, "  %s = %s", arg_at(info, a)->name, desc);
+    put(buf, cap, &o, "  %s = %s", conform_arg_at(info, a)->name, desc);
     tabi_tensor *ts[RC_MAX_LIST];
     int nt = rc_tensors_of(&args[a], ts);
     for (int i = 0; i < nt; i++) {

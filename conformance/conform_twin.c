@@ -76,13 +76,14 @@ static int values_compared(const cmp_ctx *c, tabi_dtype dt) {
 /* What the inputs hold that makes values incomparable (input_kinds). */
 #define IN_HUGE      0x1 /* a finite element past HUGE_INPUT */
 #define IN_NONFINITE 0x2 /* an infinity or NaN */
-#define IN_TINY      0x8 /* a finite nonzero element below 2^-64 (products:
-                                CONFORM_PRODUCT_ORDER) */
 #define IN_CPLX_NONFINITE 0x4 /* ... in a complex input: ATen's complex kernels
                                  disagree with each other there (the vectorized
                                  reciprocal of inf is NaN, c10's division 0;
                                  glibc's multiply recovers infinities, c10's
                                  does not), so no one answer can be asked for */
+
+#define IN_TINY      0x8 /* a finite nonzero element below 2^-64 (products:
+                                CONFORM_PRODUCT_ORDER) */
 
 static int kind_of(double re, double im, int cplx) {
   int k = 0;
@@ -227,7 +228,7 @@ static int same_view(const tabi_tensor *a, const tabi_tensor *b) {
  * twice is compared (an out= that is self; running_mean as running_var). */
 static int written_alias(const tabi_op_info *info, const tabi_value *targs) {
   for (int32_t a = 0; a < info->nargs; a++) {
-    const tabi_arg_info *ai = (const tabi_arg_info *)((const char *)info->args + (size_t)a * info->arg_info_size);
+    const tabi_arg_info *ai = conform_arg_at(info, a);
     if (!(ai->flags & TABI_ARG_MUTABLE) || targs[a].tag != TABI_TAG_TENSOR || !targs[a].u.t) continue;
     const tabi_tensor *w = targs[a].u.t;
     uint64_t id = tabi_tensor_storage_id(w);
@@ -261,7 +262,7 @@ int conform_twin_compare(tabi_runtime *rt, tabi_runtime *oracle, const tabi_op_i
     if (!value_agrees(&c, label, &outs[i], &touts[i])) return 0;
   }
   for (int32_t a = 0; a < info->nargs; a++) {
-    const tabi_arg_info *ai = (const tabi_arg_info *)((const char *)info->args + (size_t)a * info->arg_info_size);
+    const tabi_arg_info *ai = conform_arg_at(info, a);
     if (!(ai->flags & TABI_ARG_MUTABLE)) continue;
     snprintf(label, sizeof label, "argument '%s' (written in place)", ai->name);
     int values = c.values;

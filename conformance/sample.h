@@ -80,15 +80,15 @@ void conform_sample_list_clear(conform_sample_list *list);
                                       algorithm (which terms meet: inf - inf is NaN in
                                       one order and not another); random calls compare
                                       values only when every input element is finite */
+#define CONFORM_SINGULAR 0x100u /* at a point where the op has no derivative (a zero
+                                   variance with eps ~0: rstd ~1e155): values are
+                                   compared, gradcheck leaves the sample out */
 #define CONFORM_PRODUCT_ORDER 0x200u /* prod: where a product of many elements
                                         underflows to 0 depends on its order, so with
                                         an infinity among them it is NaN (0 * inf) in
                                         one order and inf in another; random calls
                                         compare values only without a tiny element
                                         (below 2^-64) beside an infinity */
-#define CONFORM_SINGULAR 0x100u /* at a point where the op has no derivative (a zero
-                                   variance with eps ~0: rstd ~1e155): values are
-                                   compared, gradcheck leaves the sample out */
 
 /* Sample args point into the sample's own arrays (ints, floats, tensors, strs).
  * A sample copied or moved to another address must be rebased: this re-points

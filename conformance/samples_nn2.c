@@ -110,8 +110,6 @@ static void gen_group_norm(gen_ctx *g) {
     gen_arg_int(g, 6, c->group); gen_arg_float(g, 7, 1e-5);
     gen_commit(g);
   }
-  /* groups of no element: ATen's mean is 0 (not 0/0), its rstd NaN; a 1-D
-     empty input with C = 0 is taken, weight and all */
   if (tabi_dtype_is_floating(g->dt)) {
     /* constant groups with eps 1e-310: rstd in opmath, as ATen (see layer norm) */
     static const double two[24] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
@@ -122,6 +120,8 @@ static void gen_group_norm(gen_ctx *g) {
     gen_flags(g, CONFORM_SINGULAR);
     gen_commit(g);
   }
+  /* groups of no element: ATen's mean is 0 (not 0/0), its rstd NaN; a 1-D
+     empty input with C = 0 is taken, weight and all */
   gen_begin(g, "[2, 4, 0] HxW 0, groups 2");
   gen_arg_t(g, 0, T(g, NS(2, 4, 0), 0)); gen_arg_none(g, 1); gen_arg_none(g, 2);
   gen_arg_int(g, 3, 2); gen_arg_int(g, 4, 4); gen_arg_int(g, 5, 0); gen_arg_int(g, 6, 2); gen_arg_float(g, 7, 1e-5);

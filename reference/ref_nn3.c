@@ -94,7 +94,7 @@ static tabi_status k_native_layer_norm(void *ctx, const tabi_call *call, tabi_va
   for (int64_t r = 0; r < M; r++) {
     double mu = 0, var = 0;
     for (int64_t j = 0; j < N; j++) mu += ref_load_f(x, ref_offset_of(x, r * N + j));
-    mu = N > 0 ? mu / (double)N : 0; /* ATen's running mean of no element is 0; rstd NaN */
+    mu = N > 0 ? mu / (double)N : 0; /* ATen's mean of no element is 0 (rstd NaN) */
     for (int64_t j = 0; j < N; j++) {
       double dv = ref_load_f(x, ref_offset_of(x, r * N + j)) - mu;
       var += dv * dv;

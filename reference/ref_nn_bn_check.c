@@ -75,4 +75,3 @@ tabi_status ref_nn_bn_check(const tabi_host_api *h, const tabi_call *call, const
   d->sdt = (int32_t)sdt;
   return TABI_OK;
 }
-

@@ -29,7 +29,6 @@ tabi_status ref_nn_stats_dtype(const tabi_host_api *h, const tabi_call *call, co
   return TABI_OK;
 }
 
-
 /* v as a float, rounded to nearest: from halfway past FLT_MAX on, an infinity
  * (a C conversion of such a double is undefined). */
 static float to_f32(double v) {

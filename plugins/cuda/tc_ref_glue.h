@@ -142,6 +142,7 @@ tabi_status tc_ew_aten_where_plan(const tabi_host_api *h, const tabi_call *call,
 /* ref_shape_util.c's overlap tests (ATen's), declared here for C++ (its header
  * brings the C99 complex types; tc_ref_glue.c includes both, so the compiler
  * checks that the declarations agree). */
+int rs_has_internal_overlap(const tabi_tensor *t);
 int rs_partial_overlap(const tabi_host_api *h, const tabi_tensor *a, const tabi_tensor *b);
 tabi_status rs_check_out_overlap(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *out,
                                  const tabi_value *ins, const char *const *names, int32_t nin);

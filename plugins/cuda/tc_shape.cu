@@ -220,12 +220,9 @@ static tabi_status k_copy_to(TC_ARGS) {
                     "match the existing size (%lld) at non-singleton dimension %d", OPN, (long long)d,
                     (long long)s, (int)i);
   }
-  /* more than one element of `a` at one address: a stride-0 dim of size > 1
-     (an empty `a` has no elements to share one) */
-  for (int32_t i = 0, any = tabi_tensor_numel(a) > 0; i < a->dl.ndim && any; i++)
-    if (a->dl.strides[i] == 0 && a->dl.shape[i] > 1)
-      return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'a': unsupported operation: more than "
-                    "one element of the written-to tensor refers to a single memory location", OPN);
+  if (rs_has_internal_overlap(a))
+    return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'a': unsupported operation: more than "
+                  "one element of the written-to tensor refers to a single memory location", OPN);
   tabi_status st;
   if ((st = tc_check_cuda(c, a, OPN, "a")) != TABI_OK) return st;
   if (rs_partial_overlap(c->h, a, b))
