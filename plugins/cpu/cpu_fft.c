@@ -282,10 +282,13 @@ const cpu_fft_plan *cpu_fft_plan_get(cpu_fft_cache *c, int64_t n, int f64, int r
   pthread_mutex_lock(&c->mu);
   fft_entry *e = cache_find(c, n, f64, real);
   if (e) {
+    /* Read the plan under the lock: an eviction by another thread moves
+     * entries, so `e` may name a different plan once the lock is dropped. */
+    const cpu_fft_plan *hit = e->plan;
     e->refs++;
     e->stamp = ++c->clock;
     pthread_mutex_unlock(&c->mu);
-    return e->plan;
+    return hit;
   }
   pthread_mutex_unlock(&c->mu);
   /* Built outside the lock: other lengths need not wait for this one. */
@@ -294,11 +297,12 @@ const cpu_fft_plan *cpu_fft_plan_get(cpu_fft_cache *c, int64_t n, int f64, int r
   pthread_mutex_lock(&c->mu);
   e = cache_find(c, n, f64, real);
   if (e) { /* another thread built it meanwhile: use theirs */
+    const cpu_fft_plan *theirs = e->plan;
     e->refs++;
     e->stamp = ++c->clock;
     pthread_mutex_unlock(&c->mu);
     plan_free(p);
-    return e->plan;
+    return theirs;
   }
   if (cache_make_room(c, p->bytes)) {
     fft_entry *ne = &c->e[c->count++];
