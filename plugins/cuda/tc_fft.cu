@@ -21,7 +21,7 @@
 #define FFT_CACHE 32
 
 typedef struct fft_entry {
-  int used;
+  int used, busy; /* busy: its thread is running it now, so no eviction */
   int type, dev;
   long long n, batch;
   pthread_t thread;
@@ -33,11 +33,17 @@ typedef struct fft_cache {
   int next;
 } fft_cache;
 
+/* The calling thread's plan for (type, n, batch) on the current device, marked
+ * busy until put_plan. *slot is its cache entry, or -1 when every entry was
+ * busy and the plan was made for this call only (put_plan destroys it). The
+ * plan runs after the lock is dropped, so eviction skips busy entries: another
+ * thread's miss must not destroy a plan in use. */
 static tabi_status get_plan(tc_ctx *c, const char *op, cufftType type, long long n, long long batch,
-                            cufftHandle *out) {
+                            cufftHandle *out, int *slot) {
   int dev = 0;
   cudaGetDevice(&dev);
   pthread_t self = pthread_self();
+  *slot = -1;
   pthread_mutex_lock(&c->mu);
   if (!c->fft) c->fft = calloc(1, sizeof(fft_cache));
   fft_cache *fc = (fft_cache *)c->fft;
@@ -51,21 +57,29 @@ static tabi_status get_plan(tc_ctx *c, const char *op, cufftType type, long long
           fc->e[i].batch == batch && pthread_equal(fc->e[i].thread, self))
         found = i;
     if (found < 0) {
-      found = fc->next;
-      fc->next = (fc->next + 1) % FFT_CACHE;
-      fft_entry *e = &fc->e[found];
-      if (e->used) cufftDestroy(e->plan);
-      e->used = 0;
+      int victim = -1; /* round robin over the entries not in use */
+      for (int k = 0; k < FFT_CACHE && victim < 0; k++)
+        if (!fc->e[(fc->next + k) % FFT_CACHE].busy) victim = (fc->next + k) % FFT_CACHE;
+      if (victim >= 0) {
+        fc->next = (victim + 1) % FFT_CACHE;
+        if (fc->e[victim].used) cufftDestroy(fc->e[victim].plan); /* before planning: its memory */
+        fc->e[victim].used = 0;
+      }
       cufftHandle p;
       size_t ws = 0;
       long long nn = n;
       cufftResult r = cufftCreate(&p);
-      if (r == CUFFT_SUCCESS)
+      if (r == CUFFT_SUCCESS) {
         r = cufftMakePlanMany64(p, 1, &nn, NULL, 1, 0, NULL, 1, 0, type, batch, &ws);
+        if (r != CUFFT_SUCCESS) cufftDestroy(p);
+      }
       if (r != CUFFT_SUCCESS) {
         st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT plan for n=%lld batch=%lld failed (%d)", op, n,
                     batch, (int)r);
+      } else if (victim < 0) {
+        *out = p; /* uncached */
       } else {
+        fft_entry *e = &fc->e[victim];
         e->used = 1;
         e->type = (int)type;
         e->dev = dev;
@@ -73,12 +87,27 @@ static tabi_status get_plan(tc_ctx *c, const char *op, cufftType type, long long
         e->batch = batch;
         e->thread = self;
         e->plan = p;
+        found = victim;
       }
     }
-    if (st == TABI_OK) *out = fc->e[found].plan;
+    if (st == TABI_OK && found >= 0) {
+      fc->e[found].busy = 1;
+      *out = fc->e[found].plan;
+      *slot = found;
+    }
   }
   pthread_mutex_unlock(&c->mu);
   return st;
+}
+
+static void put_plan(tc_ctx *c, cufftHandle plan, int slot) {
+  if (slot < 0) {
+    cufftDestroy(plan);
+    return;
+  }
+  pthread_mutex_lock(&c->mu);
+  ((fft_cache *)c->fft)->e[slot].busy = 0;
+  pthread_mutex_unlock(&c->mu);
 }
 
 void tc_fft_destroy(tc_ctx *c);
@@ -361,7 +390,8 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
     cufftType type = kind == 0 ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
                      : kind == 1 ? (dbl ? CUFFT_D2Z : CUFFT_R2C) : (dbl ? CUFFT_Z2D : CUFFT_C2R);
     cufftHandle plan = 0;
-    st = get_plan(c, op, type, sig, batch, &plan);
+    int slot = -1;
+    st = get_plan(c, op, type, sig, batch, &plan, &slot);
     if (st == TABI_OK) {
       cufftSetStream(plan, 0);
       void *ip = tabi_tensor_data(src), *opp = tabi_tensor_data(dst);
@@ -376,6 +406,7 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
         default: r = cufftExecZ2D(plan, (cufftDoubleComplex *)ip, (cufftDoubleReal *)opp); break;
       }
       if (r != CUFFT_SUCCESS) st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT exec failed (%d)", op, (int)r);
+      put_plan(c, plan, slot);
     }
 #endif
   } else if (st == TABI_OK && tabi_tensor_numel(dst) > 0) {
