@@ -30,8 +30,9 @@
 
 #include "../../reference/ref_cplx_util.h"
 #include "../../reference/ref_elementwise.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define CBLK 512
 
 enum { CX_ADD, CX_SUB, CX_MUL, CX_DIV, CX_EQ, CX_NE, CX_NEG };

@@ -27,8 +27,9 @@
 #include <string.h>
 
 #include "../../reference/ref_elementwise.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define IBLK 1024
 #define I64_LIM ((int64_t)1 << 52)
 

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "cpu_gemm.h"
+#include "cpu_clones.h"
 
 #define MC 64
 #define KC 256
 #define NC 1024
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V3
 
 #define T float
 #define SFX(name) name##_f32

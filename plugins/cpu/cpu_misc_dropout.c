@@ -25,8 +25,9 @@
 
 #include "cpu.h"
 #include "cpu_random.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define BLOCK 512
 
 /* keep flags: the float32 uniform (24 bits of word 0) against p in double */

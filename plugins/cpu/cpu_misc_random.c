@@ -33,8 +33,9 @@
 #include "cpu.h"
 #include "cpu_random.h"
 #include "ref_shape_util.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define BLOCK 512
 
 static const DLDevice cpu0 = {kDLCPU, 0};

@@ -24,9 +24,10 @@
 #include <string.h>
 
 #include "cpu_nn3.h"
+#include "cpu_clones.h"
 
 /* The distance loops are built for AVX-512 and AVX2 too (runtime dispatch). */
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 
 /* Which p: 0, 1, 2, inf, or general. */
 enum { DP_0, DP_1, DP_2, DP_INF, DP_GEN };

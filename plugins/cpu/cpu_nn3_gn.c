@@ -26,6 +26,7 @@
 #include "cpu_nn3.h"
 #include "ref_nn_util.h"
 #include "ref.h"
+#include "cpu_clones.h"
 
 #define GN_CHUNK CPU_NN3_CHUNK
 
@@ -50,7 +51,7 @@ static double gn_sum(const double *p, int64_t n, double mu, int sq) {
 
 /* Direct loops for float32 and float64 (no chunk copy): the hot path. Built
  * for AVX-512 and AVX2 as well as baseline x86-64 (runtime dispatch). */
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 
 #define GN_TYPED(T)                                                                                 \
   CLONES static double gn_sum_##T(const T *p, int64_t n, double mu, int sq) {                      \

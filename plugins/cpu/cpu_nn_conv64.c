@@ -34,6 +34,7 @@
 #include "cpu_gemm.h"
 #include "cpu_nn_conv64.h"
 #include "ref.h"
+#include "cpu_clones.h"
 
 #define LIM31 ((int64_t)1 << 31)
 /* Elements of one im2col matrix before the batch is cut into chunks: CN
@@ -294,15 +295,13 @@ typedef struct u64_job {
 
 /* c[0..n) += a * b[0..n): AVX-512 has a 64-bit vector multiply (vpmullq),
  * AVX2 does not; baseline elsewhere. */
-__attribute__((target_clones("arch=x86-64-v4", "default"))) static void u64_axpy(uint64_t *restrict c,
-                                                                                const uint64_t *restrict b,
-                                                                                uint64_t a, int64_t n) {
+CPU_CLONES_V4 static void u64_axpy(uint64_t *restrict c, const uint64_t *restrict b, uint64_t a,
+                                   int64_t n) {
   for (int64_t q = 0; q < n; q++) c[q] += a * b[q];
 }
 
 /* sum of a[t] * b[t] modulo 2^64 (any order: exact) */
-__attribute__((target_clones("arch=x86-64-v4", "default"))) static uint64_t u64_dot(const uint64_t *a,
-                                                                                   const uint64_t *b, int64_t n) {
+CPU_CLONES_V4 static uint64_t u64_dot(const uint64_t *a, const uint64_t *b, int64_t n) {
   uint64_t s = 0;
   for (int64_t t = 0; t < n; t++) s += a[t] * b[t];
   return s;

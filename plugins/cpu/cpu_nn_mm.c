@@ -24,6 +24,7 @@
 
 #include "cpu_dnnl.h"
 #include "cpu_gemm.h"
+#include "cpu_clones.h"
 
 /* One thread in deterministic mode and in a forked child (libgomp's team of
  * the parent does not exist there; a region of one thread never waits on it). */
@@ -126,7 +127,7 @@ typedef struct epi_job {
   char *out;
 } epi_job;
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V3
 
 /* x = alpha * x (+ beta * s), contiguous rows: vectorized. */
 CLONES static void axpby(float *x, const float *s, int64_t n, float alpha, float beta) {

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 
 #include "cpu.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V3
 
 typedef struct lnb_job {
   const float *dy, *x, *mean, *rstd, *w;

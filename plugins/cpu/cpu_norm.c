@@ -15,8 +15,9 @@
 #include "cpu_norm.h"
 #include "cpu_reduce_kern.h"
 #include "ref_nn_util.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V3
 
 CLONES static void exp_shift(const float *x, float *o, int64_t n, float m) {
   for (int64_t i = 0; i < n; i++) o[i] = cpu_expf(x[i] - m);

@@ -10,8 +10,9 @@
  * ATen). Complex, empty inputs and columns run the reference kernel.
  */
 #include "cpu_reduce_plan.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define BLOCK 512
 
 #define DEF_ANY(NAME, T)                                                   \

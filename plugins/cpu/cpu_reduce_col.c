@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "cpu_reduce_plan.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 
 CLONES static void acc_f32(double *acc, const float *u, int64_t w) {
   for (int64_t i = 0; i < w; i++) acc[i] += (double)u[i];

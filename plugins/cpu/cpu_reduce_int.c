@@ -10,8 +10,9 @@
 
 #include "cpu_reduce_kern.h"
 #include "cpu_reduce_plan.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 
 #define FOR_INTS(X) \
   X(u8, uint8_t) X(i8, int8_t) X(i16, int16_t) X(i32, int32_t) X(i64, int64_t)

@@ -26,8 +26,9 @@
 
 #include "cpu_reduce_kern.h"
 #include "cpu_reduce_plan.h"
+#include "cpu_clones.h"
 
-#define CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define CLONES CPU_CLONES_V4V3
 #define PCB 1024 /* column block (doubles / uint64 accumulators on the stack) */
 
 static int is_float(tabi_dtype d) { return cpu_is_fast_float(d) || d == TABI_DTYPE_FLOAT64; }
