@@ -3,7 +3,7 @@
 #
 #   ./tools/run.sh main   install deps, build every plugin this machine can build,
 #                         run `tabi conform` on each, print the coverage matrix
-#   ./tools/run.sh test   install deps, build (normal + ASan/UBSan), run every test
+#   ./tools/run.sh test   install deps, build (normal, ASan/UBSan, TSan), run every test
 #   ./tools/run.sh deps   only install the Debian packages
 #
 # Runs on a fresh Debian 12 as root (CI) or as a user with sudo. Packages are
@@ -17,6 +17,7 @@ mode=${1:-}
 jobs=${TABI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 build=${TABI_BUILD_DIR:-$root/build}
 asan_build=$root/build-asan
+tsan_build=$root/build-tsan
 
 say() { printf '\n== %s\n' "$*"; }
 now() { date +%s; }
@@ -132,7 +133,7 @@ print("%s passed, %s failed, %s skipped" % (s.get("passed"), s.get("failed"), s.
 
 # --- test: normal and ASan/UBSan builds, the whole suite in each ----------------
 run_test() {
-  local t0 t1 t2 failed=(); t0=$(now)
+  local t0 t1 t2 t3 failed=(); t0=$(now)
   deps
   say "normal build ($build)"
   configure_build "$build"
@@ -156,7 +157,19 @@ run_test() {
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     ctest --output-on-failure -j"$jobs" -LE slow --timeout 900) || failed+=("ctest in $asan_build")
   t2=$(now)
-  say "times: normal $(( t1 - t0 )) s, sanitizers $(( t2 - t1 )) s, total $(( t2 - t0 )) s"
+  say "ThreadSanitizer build ($tsan_build): the tests labelled threads"
+  # Races do not show under ASan, and a threaded test that passes may still
+  # race: TSan reports an unordered access whether or not the threads met in
+  # time. Only what those tests need is built (tsan_tests); no oneDNN, whose
+  # OpenMP runtime TSan cannot see into.
+  cmake -S "$root" -B "$tsan_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTABI_TSAN=ON \
+    -DTABI_BUILD_BENCH=OFF -DTABI_WITH_CUDA=OFF -DTABI_WITH_ROCM=OFF -DTABI_WITH_ONEDNN=OFF
+  cmake --build "$tsan_build" -j"$jobs" --target tsan_tests
+  (cd "$tsan_build" &&
+    TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1} \
+    ctest --output-on-failure -j"$jobs" -L threads --timeout 1800) || failed+=("ctest in $tsan_build")
+  t3=$(now)
+  say "times: normal $(( t1 - t0 )) s, ASan+UBSan $(( t2 - t1 )) s, TSan $(( t3 - t2 )) s, total $(( t3 - t0 )) s"
   if [[ ${#failed[@]} -gt 0 ]]; then
     printf 'FAILED: %s\n' "${failed[@]}"
     return 1
