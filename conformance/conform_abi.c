@@ -69,7 +69,6 @@ static void check_second_runtime(conform_ctx *c) {
   conform_emit(c, CONFORM_ST_PASS, ABI, NULL, "destroy: unloads from the second runtime", NULL, NULL);
 }
 
-
 /* A plausible value for each argument: the arity and kind checks then corrupt
  * exactly one thing. */
 typedef struct placeholder {

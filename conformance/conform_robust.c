@@ -66,7 +66,6 @@ uint64_t conform_robust_seed(uint64_t seed, const char *op_name) {
   return h ^ (h >> 29);
 }
 
-
 /* The failure, with the call appended so it can be read without a replay. */
 static int failed(conform_robust_failure *f, int32_t k, const char *kind, const char *name,
                   const char *desc, const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -6,9 +6,9 @@
  *
  * Under ThreadSanitizer the marks are empty: the resolvers run while the
  * dynamic loader relocates the plugin, before TSan has set the module up, and
- * instrumented they crash dlopen. A TSan build (tools/run.sh tsan) exists to
- * find races, which do not depend on the instruction set, so it runs the
- * baseline code only. */
+ * instrumented they crash dlopen. A TSan build (-DTABI_TSAN=ON, which
+ * tools/run.sh test makes) exists to find races, which do not depend on the
+ * instruction set, so it runs the baseline code only. */
 #ifndef TABI_CPU_CLONES_H
 #define TABI_CPU_CLONES_H
 
