@@ -1,59 +1,169 @@
 #!/bin/bash
-# bench/cuda/gpu_session.sh OUT [PHASE...]: a session on a GPU machine: build
-# the CUDA plugin and what it needs, run the CUDA tests, `tabi conform --plugin
-# cuda` (JSON report), and the benchmarks side by side with PyTorch. Logs in OUT.
+# bench/cuda/gpu_session.sh OUT [PHASE...]: a session on a lent GPU machine.
 #
-# PHASE is any of build, test, conform, bench (default: all four, in that
-# order). A lent GPU machine runs one command for at most 10 minutes and keeps
-# its files only while it stays warm, so the phases can go in separate calls
-# made back to back: `... OUT build test`, then `... OUT conform bench`.
+# Builds the CUDA plugin and what it needs, times the benchmarks side by side
+# with PyTorch, runs `tabi conform --plugin cuda` (JSON report), then the CUDA
+# tests and random calls, all inside one time budget, and leaves at most five
+# files in OUT: summary.txt (what this script printed), bench.md (the table
+# for bench/RESULTS.md), bench_tabi.jsonl, conform.json and logs.tar.gz (every
+# other log). The lent machine runs one command for at most 10 minutes, gives
+# a session 15 minutes of device time in all, and sends back at most 8 files,
+# which is why the order puts the figures issue 7 asks for first and why the
+# logs travel as one archive.
+#
+# PHASE: any of build, bench, conform, test (default: all four, in that
+# order). Separate calls made back to back work too while the machine stays
+# warm (its build-gpu/ survives): `... OUT build bench`, then `... OUT conform`.
+#   prepare   run HERE, before the first call: writes build-dlpack/ (the
+#             device machine has no libdlpack-dev) and prints the call to make.
+#
+# Environment:
+#   GPU_SESSION_BUDGET  seconds for the whole call (default 560: a run's
+#                       timeout_s of 600 less the archive and the transfers)
+#   GPU_ARCH            CMAKE_CUDA_ARCHITECTURES (default: the GPU's own
+#                       compute capability from nvidia-smi, else 90); one
+#                       architecture halves the build of the default 80;90
+#   GPU_SESSION_BUILD   an already-built tree to use instead of build-gpu/
+#                       (the build phase is then skipped; ctest gpu_session_dry
+#                       runs the script this way on a machine without a GPU)
+#   DLPACK_INCLUDE_DIR  where dlpack/dlpack.h is (default build-dlpack/)
 set -u
 OUT=${1:-out}
 shift || true
-PHASES=${*:-build test conform bench}
-mkdir -p "$OUT"
-B=build-gpu
-DL=${DLPACK_INCLUDE_DIR:-$PWD/build-dlpack}
-export TABI_PLUGIN_PATH=$PWD/$B/plugins
+PHASES=${*:-build bench conform test}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+
+if [[ $PHASES == prepare ]]; then
+  src=${DLPACK_INCLUDE_DIR:-/usr/include}/dlpack/dlpack.h
+  [[ -r $src ]] || { echo "gpu_session.sh prepare: no $src (apt-get install libdlpack-dev)" >&2; exit 1; }
+  mkdir -p build-dlpack/dlpack && cp "$src" build-dlpack/dlpack/
+  echo "build-dlpack/dlpack/dlpack.h ready (build-dlpack/ is ignored by git: carry it)."
+  echo "run: command \"bash bench/cuda/gpu_session.sh \$OUT\", carry [\"build-dlpack\"], timeout_s 600"
+  exit 0
+fi
+
+mkdir -p "$OUT" || exit 2
+OUT=$(cd "$OUT" && pwd)
+LOGS=$OUT/logs
+mkdir -p "$LOGS"
+B=${GPU_SESSION_BUILD:-$root/build-gpu}
+DL=${DLPACK_INCLUDE_DIR:-$root/build-dlpack}
+BUDGET=${GPU_SESSION_BUDGET:-560}
 T0=$(date +%s)
+DEADLINE=$((T0 + BUDGET))
+export TABI_PLUGIN_PATH=$B/plugins
+export PYTHONUNBUFFERED=1
+
+# Everything printed also goes to summary.txt; the logs go into one archive at
+# exit, whatever stopped the script.
+exec > >(tee -a "$OUT/summary.txt") 2>&1
+pack() {
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs 2>/dev/null && rm -rf "$LOGS"
+  sleep 0.2 # let tee flush summary.txt
+}
+trap pack EXIT
+
+left() { echo $((DEADLINE - $(date +%s))); }
+# cap N [RESERVE]: N seconds, or less so that RESERVE seconds stay for the
+# phases after this one; at least 1.
+cap() {
+  local n=$1 r=${2:-0} l
+  l=$(($(left) - r))
+  ((l < n)) && n=$l
+  ((n < 1)) && n=1
+  echo "$n"
+}
+# run NAME LIMIT CMD...: CMD under timeout, its output in logs/NAME.log; says
+# how it ended (124: stopped at its limit).
+run() {
+  local name=$1 lim=$2 rc
+  shift 2
+  timeout --kill-after=5 "$lim" "$@" > "$LOGS/$name.log" 2>&1
+  rc=$?
+  echo "$name: rc=$rc$( ((rc == 124 || rc == 137)) && echo " (stopped at its ${lim} s limit)")"
+  return $rc
+}
+
+echo "gpu_session: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), budget ${BUDGET} s, phases: $PHASES"
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1 |
+    sed 's/^/gpu: /'
+else
+  echo "gpu: none (no nvidia-smi)"
+fi
+
 for phase in $PHASES; do
   T1=$(date +%s)
+  echo
+  echo "== $phase ($(left) s left)"
   case $phase in
   build)
-    cmake -S . -B $B -DTABI_WITH_ONEDNN=OFF -DTABI_WITH_ROCM=OFF -DTABI_WITH_CUDA=ON \
-      -DCMAKE_BUILD_TYPE=Release -DDLPACK_INCLUDE_DIR="$DL" > "$OUT/cmake.log" 2>&1 ||
-      { tail -30 "$OUT/cmake.log"; exit 1; }
-    cmake --build $B -j"$(nproc)" --target tabi_plugin_cuda tabi_plugin_reference tabi_plugin_decomp \
-      tabi_cli test_cuda_load test_cuda_ops random_calls bench_cuda > "$OUT/build.log" 2>&1 ||
-      { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
-    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-    ;;
-  test)
-    $B/tests/cuda/test_cuda_load $B/plugins/libtabi_cuda.so abi/ops/prims.schema abi/ops/core_aten.schema \
-      $B/plugins/libtabi_decomp.so > "$OUT/test_load.log" 2>&1
-    echo "test_cuda_load rc=$?"; tail -3 "$OUT/test_load.log"
-    $B/tests/cuda/test_cuda_ops $B/plugins/libtabi_cuda.so $B/plugins/libtabi_reference.so \
-      > "$OUT/test_ops.log" 2>&1
-    echo "test_cuda_ops rc=$?"; tail -25 "$OUT/test_ops.log"
-    # every op with random, mostly bad, arguments (tests/robust): errors, no crash or hang
-    $B/tests/robust/random_calls $B/plugins/libtabi_cuda.so,$B/plugins/libtabi_decomp.so --calls 20 \
-      --seed 3 > "$OUT/robust.log" 2>&1
-    echo "random_calls rc=$?"; tail -5 "$OUT/robust.log"
-    ;;
-  conform)
-    timeout "${CONFORM_LIMIT:-300}" $B/tools/tabi conform --plugin cuda --jobs 16 --timeout 150 \
-      --json "$OUT/conform.json" > "$OUT/conform.log" 2>&1
-    echo "conform rc=$?"; tail -2 "$OUT/conform.log"
-    grep -E "^FAIL" "$OUT/conform.log" | awk '{print $2}' | sort | uniq -c | sort -rn | head -60 \
-      > "$OUT/conform_fail_ops.txt"
+    if [[ -n ${GPU_SESSION_BUILD:-} ]]; then
+      echo "build: using $B (GPU_SESSION_BUILD)"
+      continue
+    fi
+    if [[ ! -r $DL/dlpack/dlpack.h ]]; then
+      echo "build: no $DL/dlpack/dlpack.h: run 'bash bench/cuda/gpu_session.sh OUT prepare' on the" \
+        "development machine and carry build-dlpack"
+      exit 1
+    fi
+    arch=${GPU_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
+      head -1 | tr -d ' .')}
+    [[ $arch =~ ^[0-9]+$ ]] || arch=90
+    # cuDNN: the toolkit's, else the pip wheel beside PyTorch (which has only
+    # libcudnn.so.9, so find_library cannot see it: name it).
+    cudnn=()
+    if ! ls /usr/local/cuda/lib64/libcudnn.so > /dev/null 2>&1; then
+      wd=$(python3 -c 'import nvidia.cudnn as m, os; print(os.path.dirname(m.__file__) if m.__file__ else list(m.__path__)[0])' 2>/dev/null)
+      lib=$(ls "$wd"/lib/libcudnn.so* 2>/dev/null | head -1)
+      if [[ -n $wd && -r $wd/include/cudnn.h && -n $lib ]]; then
+        cudnn=(-DTABI_CUDNN_INCLUDE_DIR="$wd/include" -DTABI_CUDNN_LIBRARY="$lib")
+      fi
+    fi
+    run cmake "$(cap 120)" cmake -S . -B "$B" -DTABI_WITH_ONEDNN=OFF -DTABI_WITH_ROCM=OFF \
+      -DTABI_WITH_CUDA=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+      -DDLPACK_INCLUDE_DIR="$DL" "${cudnn[@]}" || { tail -30 "$LOGS/cmake.log"; exit 1; }
+    grep -E "^-- tabi: (CUDA|cuda)" "$LOGS/cmake.log"
+    # leave at least 4 minutes for the figures and conformance
+    run build "$(cap 420 240)" cmake --build "$B" -j"$(nproc)" --target tabi_plugin_cuda \
+      tabi_plugin_reference tabi_plugin_decomp tabi_cli test_cuda_load test_cuda_ops random_calls \
+      bench_cuda || { grep -E "error|Error" "$LOGS/build.log" | head -40; exit 1; }
     ;;
   bench)
-    $B/bench/cuda/bench_cuda $B/plugins/libtabi_cuda.so > "$OUT/bench_tabi.jsonl" 2> "$OUT/bench_tabi.err"
-    echo "bench rc=$?"; tail -3 "$OUT/bench_tabi.err"
-    python3 bench/cuda/bench_torch.py "$OUT/bench_tabi.jsonl" > "$OUT/bench.md" 2>&1; cat "$OUT/bench.md"
+    # the figures of issue 7 first: about a minute each side
+    run bench_cuda "$(cap 180 150)" "$B/bench/cuda/bench_cuda" "$B/plugins/libtabi_cuda.so" ||
+      tail -5 "$LOGS/bench_cuda.log"
+    grep -h '^{' "$LOGS/bench_cuda.log" > "$OUT/bench_tabi.jsonl"
+    run bench_torch "$(cap 180 120)" python3 bench/cuda/bench_torch.py "$OUT/bench_tabi.jsonl"
+    cp "$LOGS/bench_torch.log" "$OUT/bench.md"
+    cat "$OUT/bench.md"
     ;;
-  *) echo "gpu_session.sh: unknown phase '$phase' (build, test, conform, bench)" >&2; exit 2 ;;
+  conform)
+    run conform "$(cap 300 30)" "$B/tools/tabi" conform --plugin cuda --jobs "$(nproc)" \
+      --timeout 150 --json "$OUT/conform.json"
+    tail -3 "$LOGS/conform.log"
+    echo "failing cases by op (most first):"
+    grep -E "^FAIL" "$LOGS/conform.log" | awk '{print $2}' | sort | uniq -c | sort -rn | head -40
+    ;;
+  test)
+    run test_cuda_load "$(cap 60)" "$B/tests/cuda/test_cuda_load" "$B/plugins/libtabi_cuda.so" \
+      abi/ops/prims.schema abi/ops/core_aten.schema "$B/plugins/libtabi_decomp.so"
+    tail -3 "$LOGS/test_cuda_load.log"
+    run test_cuda_ops "$(cap 240 20)" "$B/tests/cuda/test_cuda_ops" "$B/plugins/libtabi_cuda.so" \
+      "$B/plugins/libtabi_reference.so"
+    tail -25 "$LOGS/test_cuda_ops.log"
+    # every op with random, mostly bad, arguments (tests/robust): errors, no crash or hang
+    run random_calls "$(cap 120)" "$B/tests/robust/random_calls" \
+      "$B/plugins/libtabi_cuda.so,$B/plugins/libtabi_decomp.so" --calls 20 --seed 3
+    tail -5 "$LOGS/random_calls.log"
+    ;;
+  *)
+    echo "gpu_session.sh: unknown phase '$phase' (prepare, build, bench, conform, test)"
+    exit 2
+    ;;
   esac
-  echo "$phase: $(( $(date +%s) - T1 )) s"
+  echo "$phase: $(($(date +%s) - T1)) s"
 done
-echo "total: $(( $(date +%s) - T0 )) s"
+echo
+echo "total: $(($(date +%s) - T0)) s"
