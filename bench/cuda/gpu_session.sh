@@ -111,19 +111,20 @@ for phase in $PHASES; do
     arch=${GPU_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
       head -1 | tr -d ' .')}
     [[ $arch =~ ^[0-9]+$ ]] || arch=90
-    # cuDNN: the toolkit's, else the pip wheel beside PyTorch (which has only
-    # libcudnn.so.9, so find_library cannot see it: name it).
-    cudnn=()
-    if ! ls /usr/local/cuda/lib64/libcudnn.so > /dev/null 2>&1; then
-      wd=$(python3 -c 'import nvidia.cudnn as m, os; print(os.path.dirname(m.__file__) if m.__file__ else list(m.__path__)[0])' 2>/dev/null)
+    conf=(-S . -B "$B" -DTABI_WITH_ONEDNN=OFF -DTABI_WITH_ROCM=OFF -DTABI_WITH_CUDA=ON
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" -DDLPACK_INCLUDE_DIR="$DL")
+    run cmake "$(cap 120)" cmake "${conf[@]}" || { tail -30 "$LOGS/cmake.log"; exit 1; }
+    # cuDNN: the toolkit's, else the pip wheel beside PyTorch, which has only
+    # libcudnn.so.9, so find_library cannot see it: name it.
+    if grep -q "cuDNN not found" "$LOGS/cmake.log"; then
+      wd=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null)
       lib=$(ls "$wd"/lib/libcudnn.so* 2>/dev/null | head -1)
       if [[ -n $wd && -r $wd/include/cudnn.h && -n $lib ]]; then
-        cudnn=(-DTABI_CUDNN_INCLUDE_DIR="$wd/include" -DTABI_CUDNN_LIBRARY="$lib")
+        run cmake_cudnn "$(cap 120)" cmake "${conf[@]}" -DTABI_CUDNN_INCLUDE_DIR="$wd/include" \
+          -DTABI_CUDNN_LIBRARY="$lib" || { tail -30 "$LOGS/cmake_cudnn.log"; exit 1; }
+        cat "$LOGS/cmake_cudnn.log" >> "$LOGS/cmake.log"
       fi
     fi
-    run cmake "$(cap 120)" cmake -S . -B "$B" -DTABI_WITH_ONEDNN=OFF -DTABI_WITH_ROCM=OFF \
-      -DTABI_WITH_CUDA=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DDLPACK_INCLUDE_DIR="$DL" "${cudnn[@]}" || { tail -30 "$LOGS/cmake.log"; exit 1; }
     grep -E "^-- tabi: (CUDA|cuda)" "$LOGS/cmake.log"
     # leave at least 4 minutes for the figures and conformance
     run build "$(cap 420 240)" cmake --build "$B" -j"$(nproc)" --target tabi_plugin_cuda \
