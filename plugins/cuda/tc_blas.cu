@@ -100,6 +100,14 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *
 #include "rocm_gemm.cuh"
 #endif
 
+/* An operand's strides as mm_args keeps them: batch, row, column (a matrix
+ * has no batch stride). */
+static void mm_strides(const tabi_tensor *t, int batched, int64_t st[3]) {
+  st[0] = batched ? t->dl.strides[0] : 0;
+  st[1] = t->dl.strides[batched ? 1 : 0];
+  st[2] = t->dl.strides[batched ? 2 : 1];
+}
+
 static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self, tabi_tensor *a,
                              tabi_tensor *m, const char *an, const char *mn, int batched,
                              const tabi_value *beta, const tabi_value *alpha, tabi_value *outs) {
@@ -133,19 +141,15 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
                     "and %lldx%lldx%lld)", op, an, mn, (long long)as[0], (long long)as[1],
                     (long long)as[2], (long long)ms[0], (long long)ms[1], (long long)ms[2]);
     j.nb = as[0]; j.n = as[1]; j.k = as[2]; j.p = ms[2];
-    for (int i = 0; i < 3; i++) {
-      j.ast[i] = a->dl.strides[i];
-      j.mst[i] = m->dl.strides[i];
-    }
   } else {
     if (as[1] != ms[0])
       return TC_ERR(c, TABI_ERR_SHAPE, "%s: %s and %s shapes cannot be multiplied (%lldx%lld and "
                     "%lldx%lld)", op, an, mn, (long long)as[0], (long long)as[1], (long long)ms[0],
                     (long long)ms[1]);
     j.nb = 1; j.n = as[0]; j.k = as[1]; j.p = ms[1];
-    j.ast[1] = a->dl.strides[0]; j.ast[2] = a->dl.strides[1];
-    j.mst[1] = m->dl.strides[0]; j.mst[2] = m->dl.strides[1];
   }
+  mm_strides(a, batched, j.ast);
+  mm_strides(m, batched, j.mst);
   if (self) {
     int64_t target[2] = {j.n, j.p};
     int ok = self->dl.ndim <= 2;
@@ -177,15 +181,33 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];
     j.ibeta = beta->tag == TABI_TAG_INT || beta->tag == TABI_TAG_BOOL ? beta->u.i : (int64_t)be[0];
   }
+  tabi_tensor *ca = NULL, *cm = NULL; /* contiguous copies of a and m, for cuBLAS */
 #ifndef TC_HIP
   cudaDataType bt;
   cublasComputeType_t ct;
   int ta = 0, tm = 0;
   int64_t lda = 0, ldm = 0;
-  int gemm = total > 0 && j.k > 0 && blas_dtype(dt, &bt, &ct) &&
-             blas_layout(j.n, j.k, j.ast[1], j.ast[2], &ta, &lda) &&
-             blas_layout(j.k, j.p, j.mst[1], j.mst[2], &tm, &ldm) && j.n < INT32_MAX &&
-             j.p < INT32_MAX && j.k < INT32_MAX && lda < INT32_MAX && ldm < INT32_MAX;
+  int blas = total > 0 && j.k > 0 && blas_dtype(dt, &bt, &ct);
+  /* cuBLAS reads an operand with a unit stride in either dim; any other
+   * layout (a step-2 slice, say) is copied contiguous first, as ATen does,
+   * rather than left to mm_naive's thread per output element. */
+  if (blas && !blas_layout(j.n, j.k, j.ast[1], j.ast[2], &ta, &lda)) {
+    st = tc_contiguous(c, op, a, &ca);
+    if (st == TABI_OK) {
+      a = ca;
+      mm_strides(a, batched, j.ast);
+    }
+  }
+  if (st == TABI_OK && blas && !blas_layout(j.k, j.p, j.mst[1], j.mst[2], &tm, &ldm)) {
+    st = tc_contiguous(c, op, m, &cm);
+    if (st == TABI_OK) {
+      m = cm;
+      mm_strides(m, batched, j.mst);
+    }
+  }
+  int gemm = st == TABI_OK && blas && blas_layout(j.n, j.k, j.ast[1], j.ast[2], &ta, &lda) &&
+             blas_layout(j.k, j.p, j.mst[1], j.mst[2], &tm, &ldm) && j.nb < INT32_MAX &&
+             j.n < INT32_MAX && j.p < INT32_MAX && j.k < INT32_MAX && lda < INT32_MAX && ldm < INT32_MAX;
   if (gemm) {
     cublasHandle_t hb = (cublasHandle_t)tc_cublas(c, a->dl.device.device_id, op);
     if (!hb) st = TABI_ERR_DEVICE;
@@ -214,10 +236,12 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
                                                  tabi_tensor_data(a), bt, (int)lda, batched ? j.ast[0] : 0, pb,
                                                  tabi_tensor_data(out), bt, (int)j.p, j.n * j.p, (int)j.nb,
                                                  ct, CUBLAS_GEMM_DEFAULT);
-      if (bs != CUBLAS_STATUS_SUCCESS)
+      if (bs == CUBLAS_STATUS_ALLOC_FAILED)
+        st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory in cuBLAS", op);
+      else if (bs != CUBLAS_STATUS_SUCCESS)
         st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuBLAS GEMM failed (status %d)", op, (int)bs);
     }
-  } else if (total > 0) {
+  } else if (st == TABI_OK && total > 0) {
 #else
   /* ROCm: rocBLAS when loaded, else the tiled kernel; other dtypes below */
   int done = 0;
@@ -246,6 +270,9 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     TC_LAUNCH((int)(g > 65536 ? 65536 : g), 256, mm_naive)(j);
     st = tc_launch_status(c, op);
   }
+  /* the copies' reads are ordered before their release on the one stream */
+  if (ca) c->h->tensor_release(c->h->ctx, ca);
+  if (cm) c->h->tensor_release(c->h->ctx, cm);
   if (st != TABI_OK) {
     c->h->tensor_release(c->h->ctx, out);
     return st;

@@ -73,7 +73,10 @@ static tabi_status get_plan(tc_ctx *c, const char *op, cufftType type, long long
         r = cufftMakePlanMany64(p, 1, &nn, NULL, 1, 0, NULL, 1, 0, type, batch, &ws);
         if (r != CUFFT_SUCCESS) cufftDestroy(p);
       }
-      if (r != CUFFT_SUCCESS) {
+      if (r == CUFFT_ALLOC_FAILED) { /* a refusal a good call can get, as ATen's OOM */
+        st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory for the cuFFT plan of n=%lld batch=%lld",
+                    op, n, batch);
+      } else if (r != CUFFT_SUCCESS) {
         st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT plan for n=%lld batch=%lld failed (%d)", op, n,
                     batch, (int)r);
       } else if (victim < 0) {
@@ -405,7 +408,10 @@ static tabi_status stage(tc_ctx *c, const char *op, tabi_tensor *in, int32_t d, 
         case CUFFT_C2R: r = cufftExecC2R(plan, (cufftComplex *)ip, (cufftReal *)opp); break;
         default: r = cufftExecZ2D(plan, (cufftDoubleComplex *)ip, (cufftDoubleReal *)opp); break;
       }
-      if (r != CUFFT_SUCCESS) st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT exec failed (%d)", op, (int)r);
+      if (r == CUFFT_ALLOC_FAILED)
+        st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory in cuFFT", op);
+      else if (r != CUFFT_SUCCESS)
+        st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuFFT exec failed (%d)", op, (int)r);
       put_plan(c, plan, slot);
     }
 #endif

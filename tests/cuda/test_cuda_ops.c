@@ -18,6 +18,75 @@
 
 #include "gpu_harness.h"
 
+/* *g and *r replaced by the same step-`step` slice along `dim` of each. */
+static void both_slice(tabi_tensor **g, tabi_tensor **r, int64_t dim, int64_t step) {
+  tabi_op sg, sr;
+  CHECK_OK(tabi_op_find(gpu, "aten::slice.Tensor", &sg));
+  CHECK_OK(tabi_op_find(ref, "aten::slice.Tensor", &sr));
+  tabi_value a1[5] = {tabi_tensor_value(*g), tabi_int(dim), tabi_none(), tabi_none(), tabi_int(step)};
+  tabi_value a2[5] = {tabi_tensor_value(*r), tabi_int(dim), tabi_none(), tabi_none(), tabi_int(step)};
+  tabi_value o1 = tabi_none(), o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, sg, a1, 5, &o1, 1));
+  CHECK_OK(tabi_call(ref, sr, a2, 5, &o2, 1));
+  tabi_tensor_release(*g);
+  tabi_tensor_release(*r);
+  *g = o1.u.t;
+  *r = o2.u.t;
+}
+
+/* A random tensor of dt in both runtimes, sliced with step 2 along `dim`. */
+static void both_sliced(tabi_dtype dt, int32_t nd, const int64_t *shape, int64_t dim, tabi_tensor **g,
+                        tabi_tensor **r) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *h = malloc(sizeof(double) * (size_t)n);
+  for (int64_t i = 0; i < n; i++) h[i] = urand() * 2 - 1;
+  both_tensor(dt, nd, shape, h, g, r);
+  free(h);
+  if (*g && *r) both_slice(g, r, dim, 2);
+}
+
+/* mm, bmm and addmm of operands with no unit stride (step-2 slices along
+ * their last dim): the CUDA plugin copies them contiguous for cuBLAS
+ * (tc_blas.cu), the ROCm GEMM reads them strided. */
+static void mm_strided_cases(void) {
+  const tabi_dtype dts[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_COMPLEX64};
+  const double rt[4] = {1e-5, 1e-10, 1e-2, 1e-5}, at[4] = {1e-4, 1e-10, 1e-2, 1e-4};
+  for (int d = 0; d < 4; d++) {
+    tabi_tensor *ga = NULL, *ra = NULL, *gm = NULL, *rm = NULL, *gs = NULL, *rs = NULL;
+    int64_t as[2] = {70, 96}, ms[2] = {48, 82}; /* [70, 48] @ [48, 41], strides [96, 2] and [82, 2] */
+    both_sliced(dts[d], 2, as, 1, &ga, &ra);
+    both_sliced(dts[d], 2, ms, 1, &gm, &rm);
+    tabi_value gv[2] = {tabi_tensor_value(ga), tabi_tensor_value(gm)};
+    tabi_value rv[2] = {tabi_tensor_value(ra), tabi_tensor_value(rm)};
+    if (ga && gm) compare_built("aten::mm", gv, rv, 2, rt[d], at[d]);
+    int64_t ss[2] = {70, 82}; /* addmm's self: [70, 41], strides [82, 2] */
+    both_sliced(dts[d], 2, ss, 1, &gs, &rs);
+    tabi_value gv3[5] = {tabi_tensor_value(gs), tabi_tensor_value(ga), tabi_tensor_value(gm), tabi_float(0.5),
+                         tabi_float(-2)};
+    tabi_value rv3[5] = {tabi_tensor_value(rs), tabi_tensor_value(ra), tabi_tensor_value(rm), tabi_float(0.5),
+                         tabi_float(-2)};
+    if (gs && ga && gm) compare_built("aten::addmm", gv3, rv3, 5, rt[d], at[d]);
+    tabi_tensor *t[6] = {ga, ra, gm, rm, gs, rs};
+    for (int i = 0; i < 6; i++) tabi_tensor_release(t[i]);
+    /* bmm: [3, 33, 20] (strides [1320, 40, 2]) @ [3, 20, 17] contiguous */
+    int64_t bs[3] = {3, 33, 40}, bm[3] = {3, 20, 17};
+    both_sliced(dts[d], 3, bs, 2, &ga, &ra);
+    int64_t n = 3 * 20 * 17;
+    double *h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) h[i] = urand() * 2 - 1;
+    both_tensor(dts[d], 3, bm, h, &gm, &rm);
+    free(h);
+    tabi_value gb[2] = {tabi_tensor_value(ga), tabi_tensor_value(gm)};
+    tabi_value rb[2] = {tabi_tensor_value(ra), tabi_tensor_value(rm)};
+    if (ga && gm) compare_built("aten::bmm", gb, rb, 2, rt[d], at[d]);
+    tabi_tensor_release(ga);
+    tabi_tensor_release(ra);
+    tabi_tensor_release(gm);
+    tabi_tensor_release(rm);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -149,6 +218,7 @@ int main(int argc, char **argv) {
   aten_red_cases();    /* the aten reductions (REF_RED_ATEN_LIST) */
   dropout_cases();     /* native_dropout, one pass (tc_random.cu) */
   cat_cases();         /* prims::cat, batched launches (tc_shape.cu) */
+  mm_strided_cases();  /* matmul operands with no unit stride (tc_blas.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
