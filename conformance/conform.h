@@ -8,7 +8,7 @@
  *                [--dtypes LIST] [--seed S] [--jobs N] [--timeout SEC]
  *                [--json FILE] [--junit FILE] [--matrix FILE] [--reference PATH]
  *                [--exclude-ops GLOB[,GLOB...]] [--threads-ms MS]
- *                [--robust-calls N] [--quiet]
+ *                [--robust-calls N] [--budget SEC] [--quiet]
  *
  * The oracle is a runtime holding the reference plugin; the runtime under test
  * holds the plugin (plus the "decomp" composite kernels when found). Each group
@@ -44,6 +44,9 @@ typedef struct conform_options {
   int32_t threads_ms;      /* wall time of the 4-thread check per op; <= 0: 60 */
   int32_t robust_calls;    /* random calls per op, most of them bad input
                               (conform_robust.h); 0: 100; < 0: none */
+  int32_t budget_s;        /* the whole run's time; past it no group starts and
+                              running ones stop, reported as skipped
+                              ("budget"); <= 0: no limit */
 } conform_options;
 
 /* Defaults as documented above. */
@@ -51,7 +54,9 @@ void tabi_conform_options_init(conform_options *options);
 
 /* Runs the suite. Returns 0 when every case passed or was skipped, 1 when any
  * failed, 2 when the run itself could not start (no plugin, no reference, bad
- * options); the reason is printed on stderr. */
+ * options; the reason is printed on stderr), 3 when none failed but the
+ * budget ran out before every group had run (the reports list those groups
+ * as skipped, kind "budget"). */
 int tabi_conform_run(const conform_options *options);
 
 /* The CLI: parses argv (argv[0] is the command name, "conform") and runs.

@@ -33,11 +33,14 @@ static void usage(FILE *f) {
       "  --threads-ms MS      time the 4-thread check runs per op (default 60)\n"
       "  --robust-calls N     random calls per op, most of them bad input, after its\n"
       "                       samples (default 100; 0: none)\n"
+      "  --budget SEC         the whole run's time: past it no group starts, running\n"
+      "                       ones stop, and both are reported as skipped (\"budget\")\n"
       "  --quiet              no progress line on stderr\n"
       "\n"
       "Prints one line per failure (FAIL <op> <dtype> [<sample>]: <kind>: <detail>)\n"
       "and `N passed, N failed, N skipped`. Exit status: 0 all passed, 1 a failure,\n"
-      "2 the run could not start. See docs/conformance.md.\n",
+      "2 the run could not start, 3 no failure but the budget ran out first.\n"
+      "See docs/conformance.md.\n",
       f);
 }
 
@@ -99,6 +102,9 @@ int tabi_conform_cli(int argc, char **argv) {
     } else if (strcmp(name, "--timeout") == 0) {
       if (!parse_int(name, val, 1, 86400, &v)) return 2;
       o.timeout_s = (int32_t)v;
+    } else if (strcmp(name, "--budget") == 0) {
+      if (!parse_int(name, val, 1, 30 * 86400, &v)) return 2;
+      o.budget_s = (int32_t)v;
     } else if (strcmp(name, "--threads-ms") == 0) {
       if (!parse_int(name, val, 1, 600000, &v)) return 2;
       o.threads_ms = (int32_t)v;

@@ -52,6 +52,8 @@
 #define CONFORM_K_STATUS      "unknown-status"      /* a status tabi does not define */
 #define CONFORM_K_UNNAMED     "message-lacks-op"    /* a refusal whose message does not
                                                        name the op */
+#define CONFORM_K_BUDGET      "budget"              /* (a skip) the run's --budget ran out
+                                                       before the group ran or finished */
 #define CONFORM_K_LEAK        "leaked-memory"       /* tensor memory in use after a random call's
                                                        tensors were all released */
 /* Feature plugins (conform_feature_groups.c). */
@@ -159,9 +161,13 @@ typedef void (*conform_record_fn)(void *user, const conform_record *rec);
  * each limited to timeout_s seconds. Every record a child writes reaches
  * on_record in the parent; a child that dies by a signal, exits non-zero or runs
  * past the limit gives a FAIL record (crashed / timed-out) naming the last
- * progress mark. */
-tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conform_group_fn fn,
-                                conform_record_fn on_record, void *user);
+ * progress mark. With budget_s > 0, once that many seconds have passed no child
+ * starts and the running ones are stopped: each group not run, or not
+ * finished, gives one SKIP record of kind "budget" (op left empty), and
+ * *out_unfinished counts them. */
+tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, int32_t budget_s,
+                                conform_group_fn fn, conform_record_fn on_record, void *user,
+                                int32_t *out_unfinished);
 
 /* --- tensors between runtimes (conform_xfer.c) ------------------------------ */
 

@@ -5,7 +5,10 @@
  * records into a pipe; the parent polls every running child's pipe, so children
  * never block on a full pipe, kills a child that runs past its limit, and turns
  * a death into a FAIL record naming the signal and the last sample the child had
- * reached.
+ * reached. A run with a budget stops where the budget ends, not where the
+ * groups do: what it could not run is reported as skipped, so a lent machine's
+ * last minutes still give a report (the alternative, killing the whole run
+ * from outside, gives none).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -28,6 +31,7 @@ typedef struct child {
   int32_t group;
   double deadline;
   int timed_out;
+  int stopped;              /* killed because the run's budget ran out */
   size_t have;              /* bytes of `buf` filled */
   conform_record buf;
   conform_record last;      /* last progress mark */
@@ -110,10 +114,28 @@ static void report_death(child *ch, int wstatus, int32_t timeout_s, conform_reco
   on_record(user, &rec);
 }
 
-tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conform_group_fn fn,
-                                conform_record_fn on_record, void *user) {
+/* The SKIP record of a group the budget left unrun or unfinished. */
+static void report_budget(int32_t group, int32_t budget_s, int started, conform_record_fn on_record,
+                          void *user) {
+  conform_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.group = group;
+  rec.status = CONFORM_ST_SKIP;
+  snprintf(rec.kind, sizeof rec.kind, "%s", CONFORM_K_BUDGET);
+  snprintf(rec.detail, sizeof rec.detail, "%s: the run's time budget (--budget %d s) ran out",
+           started ? "not finished" : "not run", (int)budget_s);
+  on_record(user, &rec);
+}
+
+tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, int32_t budget_s,
+                                conform_group_fn fn, conform_record_fn on_record, void *user,
+                                int32_t *out_unfinished) {
   if (jobs < 1) jobs = 1;
   if (timeout_s < 1) timeout_s = 60;
+  int32_t unfinished = 0;
+  int stopping = 0;
+  double stop_at = budget_s > 0 ? now_s() + budget_s : 0;
+  if (out_unfinished) *out_unfinished = 0;
   child *kids = calloc((size_t)jobs, sizeof *kids);
   struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
   if (!kids || !pfd) {
@@ -125,7 +147,7 @@ tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conf
   fflush(NULL); /* children must not flush the parent's buffered output again */
   while (next < n || running > 0) {
     /* Start children while there are free slots. */
-    while (next < n && running < jobs) {
+    while (next < n && running < jobs && !stopping) {
       int fds[2];
       if (pipe(fds) != 0) break;
       pid_t pid = fork();
@@ -157,7 +179,7 @@ tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conf
       ch->deadline = now_s() + timeout_s;
       running++;
     }
-    if (running == 0) break; /* could not fork at all */
+    if (running == 0) break; /* could not fork at all, or the budget ran out */
     int32_t np = 0;
     int32_t map[256];
     for (int32_t k = 0; k < jobs && np < 256; k++)
@@ -169,6 +191,14 @@ tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conf
       }
     poll(pfd, (nfds_t)np, 100);
     double t = now_s();
+    if (stop_at > 0 && t > stop_at && !stopping) {
+      stopping = 1;
+      for (int32_t k = 0; k < jobs; k++)
+        if (kids[k].pid > 0 && !kids[k].timed_out) {
+          kids[k].stopped = 1;
+          kill(kids[k].pid, SIGKILL);
+        }
+    }
     for (int32_t p = 0; p < np; p++) {
       child *ch = &kids[map[p]];
       if (pfd[p].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -186,18 +216,27 @@ tabi_status conform_isolate_run(int32_t n, int32_t jobs, int32_t timeout_s, conf
         kill(ch->pid, SIGKILL);
       }
       int ws = 0;
-      pid_t r = waitpid(ch->pid, &ws, ch->timed_out ? 0 : WNOHANG);
+      pid_t r = waitpid(ch->pid, &ws, ch->timed_out || ch->stopped ? 0 : WNOHANG);
       if (r == ch->pid) {
         if (ch->fd >= 0) {
           drain(ch, on_record, user);
           close(ch->fd);
         }
-        report_death(ch, ws, timeout_s, on_record, user);
+        /* a child that ended on its own before the kill landed is finished */
+        if (ch->stopped && !(WIFEXITED(ws) && WEXITSTATUS(ws) == 0)) {
+          report_budget(ch->group, budget_s, 1, on_record, user);
+          unfinished++;
+        } else {
+          report_death(ch, ws, timeout_s, on_record, user);
+        }
         ch->pid = 0;
         running--;
       }
     }
   }
+  if (stopping)
+    for (; next < n; next++, unfinished++) report_budget(next, budget_s, 0, on_record, user);
+  if (out_unfinished) *out_unfinished = unfinished;
   free(kids);
   free(pfd);
   return next == n ? TABI_OK : TABI_ERR_INTERNAL;

@@ -170,7 +170,7 @@ static void write_junit(conform_report *r, const int32_t *order, const int32_t *
 
 /* One matrix cell: the worst thing that happened to (group, dtype). */
 static const char *cell(conform_report *r, int32_t g, const char *dtype) {
-  int fail = 0, pass = 0, unsup = 0, skip = 0, missing = 0;
+  int fail = 0, pass = 0, unsup = 0, skip = 0, missing = 0, budget = 0;
   for (int32_t k = 0; k < r->n; k++) {
     const conform_record *c = &r->recs[k];
     if (c->group != g || (c->dtype[0] && strcmp(c->dtype, dtype) != 0)) continue;
@@ -180,9 +180,11 @@ static const char *cell(conform_report *r, int32_t g, const char *dtype) {
     unsup |= c->status == CONFORM_ST_UNSUPPORTED;
     skip |= c->status == CONFORM_ST_SKIP;
     missing |= c->status == CONFORM_ST_SKIP && strcmp(c->kind, CONFORM_K_MISSING) == 0;
+    budget |= c->status == CONFORM_ST_SKIP && strcmp(c->kind, CONFORM_K_BUDGET) == 0;
   }
   if (fail) return "FAIL";
   if (missing) return "missing";
+  if (budget) return "not run"; /* some of its samples may have passed: not all ran */
   if (pass) return r->groups[g].impl == TABI_IMPL_DECOMPOSED ? "decomposed" : "pass";
   if (unsup) return "unsupported";
   if (skip) return "skipped";

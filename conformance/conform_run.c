@@ -144,6 +144,7 @@ static void on_record(void *user, const conform_record *rec) {
   run_state *s = user;
   conform_record r = *rec;
   r.group = s->forked ? s->forked[rec->group] : rec->group;
+  if (!r.op[0]) snprintf(r.op, sizeof r.op, "%s", s->groups[r.group].name); /* budget skips */
   conform_report_add(&s->rep, &r);
 }
 
@@ -271,14 +272,27 @@ int tabi_conform_run(const conform_options *opt) {
   }
   int32_t jobs = opt->jobs > 0 ? opt->jobs : (int32_t)sysconf(_SC_NPROCESSORS_ONLN);
   if (jobs < 1) jobs = 1;
-  if (!opt->quiet)
-    fprintf(stderr, "tabi conform: plugin %s (%s), %d group(s), %d job(s), timeout %d s\n",
+  if (!opt->quiet) {
+    fprintf(stderr, "tabi conform: plugin %s (%s), %d group(s), %d job(s), timeout %d s",
             c.plugin.name ? c.plugin.name : "?", c.plugin.path ? c.plugin.path : opt->plugin,
             (int)s.ngroups, (int)jobs, (int)(opt->timeout_s > 0 ? opt->timeout_s : 60));
-  if (conform_isolate_run(nfork, jobs, opt->timeout_s > 0 ? opt->timeout_s : 60, child_main,
-                          on_record_forked, &s) != TABI_OK)
+    if (opt->budget_s > 0) fprintf(stderr, ", budget %d s", (int)opt->budget_s);
+    fputc('\n', stderr);
+  }
+  int32_t unfinished = 0;
+  if (conform_isolate_run(nfork, jobs, opt->timeout_s > 0 ? opt->timeout_s : 60, opt->budget_s,
+                          child_main, on_record_forked, &s, &unfinished) != TABI_OK)
     fprintf(stderr, "tabi conform: could not start every group (fork failed)\n");
   rc = conform_report_finish(&s.rep, (double)time(NULL) - t0);
+  if (unfinished > 0) {
+    /* printed after the summary line, which stays the last line of a
+     * complete run; a script reading the exit status sees 3 */
+    printf("tabi conform: the time budget (--budget %d s) ran out: %d of %d group(s) not run or "
+           "not finished (skipped, kind \"budget\")\n",
+           (int)opt->budget_s, (int)unfinished, (int)s.ngroups);
+    fflush(stdout);
+    if (rc == 0) rc = 3;
+  }
   conform_report_free(&s.rep);
 done:
   free(s.groups);
