@@ -165,6 +165,12 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
 void tc_operand_of(const tabi_tensor *t, int32_t nd, const int64_t *shape, tc_operand *o);
 /* dst[...] = src[...] with conversion; src broadcast to dst's shape. */
 tabi_status tc_copy_convert(tc_ctx *c, const char *op, tabi_tensor *dst, const tabi_tensor *src);
+/* tc_copy_convert's transposing copies of one dtype (dst's and src's unit
+ * strides on different dims, both at least 16 long, 4096 elements or more)
+ * through shared-memory tiles (tc_shape.cu); *done = 0 and nothing launched
+ * for any other copy. o and i as tc_ew_launch takes them. */
+tabi_status tc_copy_tiled(tc_ctx *c, const char *op, int32_t nd, const int64_t *shape,
+                          const tc_operand *o, const tc_operand *i, int *done);
 /* Fills every element of t with a Scalar value (converted as c10 does). */
 tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value *v);
 /* A contiguous copy of t (same dtype) when t is not contiguous; else t retained. */

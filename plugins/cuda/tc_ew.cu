@@ -348,6 +348,9 @@ tabi_status tc_copy_convert(tc_ctx *c, const char *op, tabi_tensor *dst, const t
   /* dst keeps its own strides, even where they are 0 or the dim is 1 */
   for (int32_t d = 0; d < dst->dl.ndim; d++) o.st[d] = dst->dl.shape[d] == 1 ? 0 : dst->dl.strides[d];
   tc_operand_of(src, dst->dl.ndim, dst->dl.shape, &i);
+  int tiled = 0;
+  st = tc_copy_tiled(c, op, dst->dl.ndim, dst->dl.shape, &o, &i, &tiled);
+  if (st != TABI_OK || tiled) return st;
   tc_ew_params p;
   memset(&p, 0, sizeof p);
   p.op = TC_U_IDENT;

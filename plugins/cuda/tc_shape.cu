@@ -2,7 +2,8 @@
  * rev, cat, copy_to, device_put, resize. The view prims come from the reference
  * (metadata only); every copy here is one strided launch of tc_copy_convert,
  * except cat of contiguous inputs, which copies up to CAT_BATCH of them in one
- * launch. */
+ * launch. The transposing copies that tc_copy_convert hands over go through
+ * shared-memory tiles (tc_copy_tiled, below). */
 #include <stdio.h>
 
 #include "tc.h"
@@ -11,6 +12,103 @@
 #include "ref_slice.h"
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
+
+/* --- transposing copies --------------------------------------------------------
+ *
+ * When dst's unit stride and src's lie on different dims (x.t().contiguous(),
+ * a permute's copy, a contiguous tensor into a transposed view), the strided
+ * engine, whose threads walk dst's order, reads src with 32 lanes a whole row
+ * apart apiece: a memory transaction per element. Here a block moves a 32x32
+ * tile: it reads the tile along src's unit dim into shared memory and writes
+ * it along dst's, so both sides' accesses are coalesced. A byte move of one
+ * dtype, so the bits are the engine's. */
+#define TT 32          /* tile edge */
+#define TT_THREADS 256 /* 8 rows of 32 lanes: 4 elements each way per thread */
+
+typedef struct tiled_args {
+  const char *src;
+  char *dst;
+  int32_t nb;        /* batch dims: the dims other than a and b, of size > 1 */
+  int64_t bshape[TC_MAX_DIMS], bsrc[TC_MAX_DIMS], bdst[TC_MAX_DIMS];
+  int64_t na, nbt;   /* extents of dim a (dst's unit stride) and dim b (src's) */
+  int64_t src_a;     /* src's stride along a (elements) */
+  int64_t dst_b;     /* dst's stride along b */
+  int64_t ta, tb;    /* tiles along a and b */
+  int64_t tiles;     /* ta * tb * the batch */
+} tiled_args;
+
+typedef struct tc_b16 { /* complex128's 16 bytes */
+  uint64_t lo, hi;
+} tc_b16;
+
+template <typename T>
+__global__ void __launch_bounds__(TT_THREADS) copy_tiled_kernel(const tiled_args p) {
+  __shared__ T tile[TT][TT + 1]; /* +1: the column reads hit 32 banks, not one */
+  const int tx = (int)threadIdx.x % TT, ty = (int)threadIdx.x / TT;
+  for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) { /* uniform over the block */
+    int64_t rest = t / (p.ta * p.tb), so = 0, dof = 0;
+    for (int32_t d = p.nb - 1; d >= 0; d--) {
+      int64_t i = rest % p.bshape[d];
+      rest /= p.bshape[d];
+      so += i * p.bsrc[d];
+      dof += i * p.bdst[d];
+    }
+    const int64_t a0 = t / p.tb % p.ta * TT, b0 = t % p.tb * TT;
+    const T *s = (const T *)p.src + so;
+    T *o = (T *)p.dst + dof;
+    for (int r = ty; r < TT; r += TT_THREADS / TT) /* lanes along b: src's unit stride */
+      if (a0 + r < p.na && b0 + tx < p.nbt) tile[r][tx] = s[(a0 + r) * p.src_a + b0 + tx];
+    __syncthreads();
+    for (int r = ty; r < TT; r += TT_THREADS / TT) /* lanes along a: dst's unit stride */
+      if (b0 + r < p.nbt && a0 + tx < p.na) o[(b0 + r) * p.dst_b + a0 + tx] = tile[tx][r];
+    __syncthreads(); /* every lane has read the tile before the next is loaded */
+  }
+}
+
+tabi_status tc_copy_tiled(tc_ctx *c, const char *op, int32_t nd, const int64_t *shape,
+                          const tc_operand *o, const tc_operand *i, int *done) {
+  *done = 0;
+  int64_t esz = tabi_dtype_size((tabi_dtype)o->dt), n = 1;
+  if (o->dt != i->dt || !(esz == 1 || esz == 2 || esz == 4 || esz == 8 || esz == 16)) return TABI_OK;
+  int32_t a = -1, b = -1;
+  for (int32_t d = 0; d < nd; d++) {
+    n *= shape[d];
+    if (shape[d] > 1 && o->st[d] == 0) return TABI_OK; /* an expanded dst: the engine's rules */
+    if (a < 0 && o->st[d] == 1 && shape[d] >= 16) a = d;
+  }
+  for (int32_t d = 0; d < nd && a >= 0; d++)
+    if (d != a && b < 0 && i->st[d] == 1 && shape[d] >= 16) b = d;
+  /* small copies stay on the engine, and so does a misaligned element */
+  uintptr_t al = (uintptr_t)(esz < 8 ? esz : 8);
+  if (b < 0 || n < 4096 || (uintptr_t)o->ptr % al || (uintptr_t)i->ptr % al) return TABI_OK;
+  tiled_args p;
+  memset(&p, 0, sizeof p);
+  p.src = (const char *)i->ptr;
+  p.dst = (char *)o->ptr;
+  for (int32_t d = 0; d < nd; d++)
+    if (d != a && d != b && shape[d] > 1) {
+      p.bshape[p.nb] = shape[d];
+      p.bsrc[p.nb] = i->st[d];
+      p.bdst[p.nb++] = o->st[d];
+    }
+  p.na = shape[a];
+  p.nbt = shape[b];
+  p.src_a = i->st[a];
+  p.dst_b = o->st[b];
+  p.ta = (p.na + TT - 1) / TT;
+  p.tb = (p.nbt + TT - 1) / TT;
+  p.tiles = p.ta * p.tb * (n / (p.na * p.nbt));
+  int g = (int)(p.tiles < 65535 * 8 ? p.tiles : 65535 * 8);
+  switch (esz) {
+    case 1: TC_LAUNCH(g, TT_THREADS, copy_tiled_kernel<uint8_t>)(p); break;
+    case 2: TC_LAUNCH(g, TT_THREADS, copy_tiled_kernel<uint16_t>)(p); break;
+    case 4: TC_LAUNCH(g, TT_THREADS, copy_tiled_kernel<uint32_t>)(p); break;
+    case 8: TC_LAUNCH(g, TT_THREADS, copy_tiled_kernel<uint64_t>)(p); break;
+    default: TC_LAUNCH(g, TT_THREADS, copy_tiled_kernel<tc_b16>)(p); break;
+  }
+  *done = 1;
+  return tc_launch_status(c, op);
+}
 
 static tabi_status k_reshape(TC_ARGS) {
   TC_CTX;

@@ -87,6 +87,90 @@ static void mm_strided_cases(void) {
   }
 }
 
+/* prims::copy_to between layouts whose unit strides lie on different dims:
+ * the tiled transposing copy (tc_shape.cu's tc_copy_tiled) for every element
+ * size, with batch dims, edges off the 32-element tile, a transposed
+ * destination, a broadcast source and a copy too small for the tiles; the
+ * reference's bits exactly. */
+static void copy_tiled_case(tabi_dtype dt, int32_t nd, const int64_t *shape, const int64_t *perm,
+                            int dst_view) {
+  int64_t n = 1, pshape[8];
+  for (int32_t i = 0; i < nd; i++) {
+    n *= shape[i];
+    pshape[i] = shape[perm[i]];
+  }
+  double *h = calloc((size_t)n, sizeof(double));
+  CHECK(h != NULL);
+  if (!h) return;
+  for (int64_t i = 0; i < n; i++) h[i] = (double)(i % 251) - 100 + (i % 7) * 0.25;
+  tabi_tensor *gs = NULL, *rs = NULL, *gd = NULL, *rd = NULL;
+  if (dst_view) { /* a contiguous source into a permuted destination */
+    both_tensor(dt, nd, pshape, h, &gs, &rs);
+    for (int64_t i = 0; i < n; i++) h[i] = 0;
+    both_tensor(dt, nd, shape, h, &gd, &rd);
+    if (gd && rd) both_permute(&gd, &rd, nd, perm);
+  } else { /* a permuted source into a contiguous destination */
+    both_tensor(dt, nd, shape, h, &gs, &rs);
+    if (gs && rs) both_permute(&gs, &rs, nd, perm);
+    for (int64_t i = 0; i < n; i++) h[i] = 0;
+    both_tensor(dt, nd, pshape, h, &gd, &rd);
+  }
+  free(h);
+  tabi_value ga[2] = {tabi_tensor_value(gd), tabi_tensor_value(gs)};
+  tabi_value ra[2] = {tabi_tensor_value(rd), tabi_tensor_value(rs)};
+  if (gs && rs && gd && rd) compare_built("prims::copy_to", ga, ra, 2, 0, 0);
+  tabi_tensor *t[4] = {gs, rs, gd, rd};
+  for (int i = 0; i < 4; i++) tabi_tensor_release(t[i]);
+}
+
+static void copy_tiled_cases(void) {
+  const tabi_dtype dts[8] = {TABI_DTYPE_BOOL, TABI_DTYPE_INT8, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
+                             TABI_DTYPE_FLOAT32, TABI_DTYPE_INT64, TABI_DTYPE_COMPLEX64,
+                             TABI_DTYPE_COMPLEX128};
+  int64_t s2[2] = {70, 97}, p2[2] = {1, 0};
+  int64_t s3[3] = {3, 33, 65}, p3[3] = {0, 2, 1};
+  int64_t s3b[3] = {40, 5, 48}, p3b[3] = {2, 1, 0};
+  int64_t s4[4] = {2, 3, 17, 130}, p4[4] = {0, 3, 1, 2};
+  int64_t small[2] = {20, 30};
+  for (int d = 0; d < 8; d++) {
+    copy_tiled_case(dts[d], 2, s2, p2, 0);
+    copy_tiled_case(dts[d], 3, s3, p3, 0);
+    copy_tiled_case(dts[d], 3, s3b, p3b, 1);
+    copy_tiled_case(dts[d], 4, s4, p4, 0);
+    copy_tiled_case(dts[d], 2, small, p2, 0);
+  }
+  /* a transposed [1, 40, 50] source broadcast into a [4, 40, 50] destination:
+   * a batch dim whose source stride is 0 */
+  {
+    int64_t src_shape[3] = {1, 50, 40}, dst_shape[3] = {4, 40, 50}, perm[3] = {0, 2, 1};
+    static double h[2000], z[8000];
+    for (int i = 0; i < 2000; i++) h[i] = i * 0.5 - 300;
+    tabi_tensor *gs = NULL, *rs = NULL, *gd = NULL, *rd = NULL;
+    both_tensor(TABI_DTYPE_FLOAT32, 3, src_shape, h, &gs, &rs);
+    if (gs && rs) both_permute(&gs, &rs, 3, perm);
+    if (gs && rs) { /* expanded to [4, 40, 50], strides [0, 1, 40] */
+      tabi_op eg, er;
+      CHECK_OK(tabi_op_find(gpu, "aten::expand", &eg));
+      CHECK_OK(tabi_op_find(ref, "aten::expand", &er));
+      tabi_value a1[3] = {tabi_tensor_value(gs), tabi_int_list(dst_shape, 3), tabi_bool(0)};
+      tabi_value a2[3] = {tabi_tensor_value(rs), tabi_int_list(dst_shape, 3), tabi_bool(0)};
+      tabi_value o1 = tabi_none(), o2 = tabi_none();
+      CHECK_OK(tabi_call(gpu, eg, a1, 3, &o1, 1));
+      CHECK_OK(tabi_call(ref, er, a2, 3, &o2, 1));
+      tabi_tensor_release(gs);
+      tabi_tensor_release(rs);
+      gs = o1.u.t;
+      rs = o2.u.t;
+    }
+    both_tensor(TABI_DTYPE_FLOAT32, 3, dst_shape, z, &gd, &rd);
+    tabi_value ga[2] = {tabi_tensor_value(gd), tabi_tensor_value(gs)};
+    tabi_value ra[2] = {tabi_tensor_value(rd), tabi_tensor_value(rs)};
+    if (gs && rs && gd && rd) compare_built("prims::copy_to", ga, ra, 2, 0, 0);
+    tabi_tensor *t[4] = {gs, rs, gd, rd};
+    for (int i = 0; i < 4; i++) tabi_tensor_release(t[i]);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   CHECK_OK(tabi_runtime_create(NULL, &gpu));
@@ -219,6 +303,7 @@ int main(int argc, char **argv) {
   dropout_cases();     /* native_dropout, one pass (tc_random.cu) */
   cat_cases();         /* prims::cat, batched launches (tc_shape.cu) */
   mm_strided_cases();  /* matmul operands with no unit stride (tc_blas.cu) */
+  copy_tiled_cases();  /* transposing copies through tiles (tc_shape.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
