@@ -148,18 +148,35 @@ void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *
   tabi_tensor_release(tr);
 }
 
-void both_permute(tabi_tensor **g, tabi_tensor **r, int32_t nd, const int64_t *perm) {
-  tabi_op pg, pr;
-  CHECK_OK(tabi_op_find(gpu, "aten::permute", &pg));
-  CHECK_OK(tabi_op_find(ref, "aten::permute", &pr));
-  tabi_value a1[2] = {tabi_tensor_value(*g), tabi_int_list(perm, nd)}, o1 = tabi_none();
-  tabi_value a2[2] = {tabi_tensor_value(*r), tabi_int_list(perm, nd)}, o2 = tabi_none();
-  CHECK_OK(tabi_call(gpu, pg, a1, 2, &o1, 1));
-  CHECK_OK(tabi_call(ref, pr, a2, 2, &o2, 1));
+void both_view(const char *name, const tabi_value *extra, int nextra, tabi_tensor **g, tabi_tensor **r) {
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value a1[8] = {tabi_tensor_value(*g)}, a2[8] = {tabi_tensor_value(*r)};
+  for (int i = 0; i < nextra && i < 7; i++) a1[i + 1] = a2[i + 1] = extra[i];
+  tabi_value o1 = tabi_none(), o2 = tabi_none();
+  CHECK_OK(tabi_call(gpu, og, a1, 1 + nextra, &o1, 1));
+  CHECK_OK(tabi_call(ref, orf, a2, 1 + nextra, &o2, 1));
   tabi_tensor_release(*g);
   tabi_tensor_release(*r);
   *g = o1.u.t;
   *r = o2.u.t;
+}
+
+void both_permute(tabi_tensor **g, tabi_tensor **r, int32_t nd, const int64_t *perm) {
+  tabi_value perm_arg = tabi_int_list(perm, nd);
+  both_view("aten::permute", &perm_arg, 1, g, r);
+}
+
+void both_random(tabi_dtype dt, int32_t nd, const int64_t *shape, tabi_tensor **g, tabi_tensor **r) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *h = malloc(sizeof(double) * (size_t)(n + 1));
+  CHECK(h != NULL);
+  if (!h) return;
+  for (int64_t i = 0; i < n; i++) h[i] = urand() * 2 - 1;
+  both_tensor(dt, nd, shape, h, g, r);
+  free(h);
 }
 
 /* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 compared as

@@ -34,8 +34,13 @@ tabi_tensor *upload(tabi_runtime *rt, DLDevice dev, tabi_dtype dt, int32_t nd, c
 /* The same float64 host values as dt in both runtimes. */
 void both_tensor(tabi_dtype dt, int32_t nd, const int64_t *shape, const double *h, tabi_tensor **g,
                  tabi_tensor **r);
+/* *g and *r replaced by `name`(each, extra...) in its runtime (the originals
+ * released): the same view of both, as aten::slice.Tensor or aten::expand. */
+void both_view(const char *name, const tabi_value *extra, int nextra, tabi_tensor **g, tabi_tensor **r);
 /* *g and *r replaced by the same permuted view of each (the originals released). */
 void both_permute(tabi_tensor **g, tabi_tensor **r, int32_t nd, const int64_t *perm);
+/* Uniform values in [-1, 1) as dt in both runtimes. */
+void both_random(tabi_dtype dt, int32_t nd, const int64_t *shape, tabi_tensor **g, tabi_tensor **r);
 /* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 of up to 3 compared. */
 void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol);
 /* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */

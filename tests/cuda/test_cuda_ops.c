@@ -18,32 +18,12 @@
 
 #include "gpu_harness.h"
 
-/* *g and *r replaced by the same step-`step` slice along `dim` of each. */
-static void both_slice(tabi_tensor **g, tabi_tensor **r, int64_t dim, int64_t step) {
-  tabi_op sg, sr;
-  CHECK_OK(tabi_op_find(gpu, "aten::slice.Tensor", &sg));
-  CHECK_OK(tabi_op_find(ref, "aten::slice.Tensor", &sr));
-  tabi_value a1[5] = {tabi_tensor_value(*g), tabi_int(dim), tabi_none(), tabi_none(), tabi_int(step)};
-  tabi_value a2[5] = {tabi_tensor_value(*r), tabi_int(dim), tabi_none(), tabi_none(), tabi_int(step)};
-  tabi_value o1 = tabi_none(), o2 = tabi_none();
-  CHECK_OK(tabi_call(gpu, sg, a1, 5, &o1, 1));
-  CHECK_OK(tabi_call(ref, sr, a2, 5, &o2, 1));
-  tabi_tensor_release(*g);
-  tabi_tensor_release(*r);
-  *g = o1.u.t;
-  *r = o2.u.t;
-}
-
 /* A random tensor of dt in both runtimes, sliced with step 2 along `dim`. */
 static void both_sliced(tabi_dtype dt, int32_t nd, const int64_t *shape, int64_t dim, tabi_tensor **g,
                         tabi_tensor **r) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < nd; i++) n *= shape[i];
-  double *h = malloc(sizeof(double) * (size_t)n);
-  for (int64_t i = 0; i < n; i++) h[i] = urand() * 2 - 1;
-  both_tensor(dt, nd, shape, h, g, r);
-  free(h);
-  if (*g && *r) both_slice(g, r, dim, 2);
+  both_random(dt, nd, shape, g, r);
+  tabi_value slice[4] = {tabi_int(dim), tabi_none(), tabi_none(), tabi_int(2)};
+  if (*g && *r) both_view("aten::slice.Tensor", slice, 4, g, r);
 }
 
 /* mm, bmm and addmm of operands with no unit stride (step-2 slices along
@@ -72,11 +52,7 @@ static void mm_strided_cases(void) {
     /* bmm: [3, 33, 20] (strides [1320, 40, 2]) @ [3, 20, 17] contiguous */
     int64_t bs[3] = {3, 33, 40}, bm[3] = {3, 20, 17};
     both_sliced(dts[d], 3, bs, 2, &ga, &ra);
-    int64_t n = 3 * 20 * 17;
-    double *h = malloc(sizeof(double) * (size_t)n);
-    for (int64_t i = 0; i < n; i++) h[i] = urand() * 2 - 1;
-    both_tensor(dts[d], 3, bm, h, &gm, &rm);
-    free(h);
+    both_random(dts[d], 3, bm, &gm, &rm);
     tabi_value gb[2] = {tabi_tensor_value(ga), tabi_tensor_value(gm)};
     tabi_value rb[2] = {tabi_tensor_value(ra), tabi_tensor_value(rm)};
     if (ga && gm) compare_built("aten::bmm", gb, rb, 2, rt[d], at[d]);
@@ -148,20 +124,8 @@ static void copy_tiled_cases(void) {
     tabi_tensor *gs = NULL, *rs = NULL, *gd = NULL, *rd = NULL;
     both_tensor(TABI_DTYPE_FLOAT32, 3, src_shape, h, &gs, &rs);
     if (gs && rs) both_permute(&gs, &rs, 3, perm);
-    if (gs && rs) { /* expanded to [4, 40, 50], strides [0, 1, 40] */
-      tabi_op eg, er;
-      CHECK_OK(tabi_op_find(gpu, "aten::expand", &eg));
-      CHECK_OK(tabi_op_find(ref, "aten::expand", &er));
-      tabi_value a1[3] = {tabi_tensor_value(gs), tabi_int_list(dst_shape, 3), tabi_bool(0)};
-      tabi_value a2[3] = {tabi_tensor_value(rs), tabi_int_list(dst_shape, 3), tabi_bool(0)};
-      tabi_value o1 = tabi_none(), o2 = tabi_none();
-      CHECK_OK(tabi_call(gpu, eg, a1, 3, &o1, 1));
-      CHECK_OK(tabi_call(ref, er, a2, 3, &o2, 1));
-      tabi_tensor_release(gs);
-      tabi_tensor_release(rs);
-      gs = o1.u.t;
-      rs = o2.u.t;
-    }
+    tabi_value expand[2] = {tabi_int_list(dst_shape, 3), tabi_bool(0)};
+    if (gs && rs) both_view("aten::expand", expand, 2, &gs, &rs); /* [4, 40, 50], strides [0, 1, 40] */
     both_tensor(TABI_DTYPE_FLOAT32, 3, dst_shape, z, &gd, &rd);
     tabi_value ga[2] = {tabi_tensor_value(gd), tabi_tensor_value(gs)};
     tabi_value ra[2] = {tabi_tensor_value(rd), tabi_tensor_value(rs)};
