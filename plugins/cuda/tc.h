@@ -37,6 +37,10 @@ typedef struct tc_ctx {
   void *blas_ws[TC_MAX_DEVICES];
   uint64_t blas_ws_bytes[TC_MAX_DEVICES];
   void *dnn[TC_MAX_DEVICES];    /* cudnnHandle_t */
+  /* A cuDNN handle serves one thread at a time (cuDNN's rule; cuBLAS handles
+   * and the per-thread cuFFT plans need no lock): held from cudnnSetStream
+   * to the last call of a convolution (tc_conv.cu). */
+  pthread_mutex_t dnn_mu[TC_MAX_DEVICES];
   void *fft;                    /* the cuFFT plan cache (tc_fft.cu) */
   void *conv_algos;             /* tc_algo_cache: cuDNN/MIOpen algorithm choices (tc_conv.cu) */
 } tc_ctx;
@@ -234,11 +238,31 @@ extern TC_KTABLE tc_kernel tc_idx_kernels[]; /* index, index_put, scatter_reduce
 extern TC_KTABLE tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 extern TC_KTABLE tc_kernel tc_svd_kernels[]; /* prims::svd (one-sided Jacobi, a block per matrix) */
 
+/* The kernel tables, in registration order: the same for every build of the
+ * shared files (tc_plugin.cu, plugins/rocm/rocm_kernels.cpp, plugins/gpusim). */
+#define TC_KERNEL_TABLES                                                                          \
+  tc_ew_kernels, tc_shape_kernels, tc_reduce_kernels, tc_random_kernels, tc_blas_kernels,          \
+      tc_nn_kernels, tc_fft_kernels, tc_index_kernels, tc_conv_kernels, tc_sort_kernels,           \
+      tc_scatter_kernels, tc_pad_up_kernels, tc_pool_kernels, tc_misc_kernels, tc_norm_kernels,    \
+      tc_idx_kernels, tc_bn_kernels, tc_svd_kernels
+
+/* A new context for host h (mutexes ready, no device probed; NULL when out of
+ * memory), and its end: tc_ctx_free releases the CUDA library handles and
+ * caches it holds (cuBLAS, cuDNN, the cuFFT plans; the ROCm plugin releases
+ * its own libraries' first), the algorithm cache, then c. */
+tc_ctx *tc_ctx_new(const tabi_host_api *h);
+void tc_ctx_free(tc_ctx *c);
+/* Whether one of the tables has a kernel for op; registering every table's
+ * kernels at the backend layer (`plugin` names the plugin in errors). */
+int tc_kernels_own(const char *op);
+tabi_status tc_kernels_register(tc_ctx *c, const char *plugin);
+
 /* Per-device library handles (created on first use; NULL + error on failure). */
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);
 void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op);
-/* Frees the cuFFT plan cache (at unload). */
+/* Frees the cuFFT plan cache / the cuDNN handles (tc_ctx_free). */
 void tc_fft_destroy(tc_ctx *c);
+void tc_cudnn_destroy(tc_ctx *c);
 
 #define TC_ARGS void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs
 #define TC_CTX tc_ctx *c = (tc_ctx *)ctx; const char *OPN = tc_op_name(c, call); (void)OPN

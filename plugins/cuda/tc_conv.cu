@@ -3,8 +3,10 @@
  * Float 2-D convolutions (not transposed) run on cuDNN 9's legacy API, in the
  * input's layout (NCHW, or NHWC for channels-last input, which then gives a
  * channels-last output as ATen does); float32 uses FMA math (no TF32) so results
- * meet the float32 tolerance; half types accumulate in float32. Deterministic
- * mode picks only algorithms cuDNN reports deterministic. Every other case
+ * meet the float32 tolerance; half types accumulate in float32. Only
+ * algorithms cuDNN reports deterministic are taken, in either mode, so the
+ * results are the same bits run to run, as every other kernel's here; one
+ * thread at a time uses a device's cuDNN handle. Every other case
  * (integers, 1-D/3-D, transposed, anything cuDNN refuses) runs a direct strided
  * kernel that accumulates in int64 or double, like the reference. The argument
  * checks are the reference's own (reference/ref_conv_check.c, linked in). */
@@ -15,7 +17,7 @@
 #include "tc_convbwd.cuh"
 #include "ref_conv_check.h"
 #include "tc_algo_cache.h"
-#ifdef TC_HAVE_CUDNN
+#if defined(TC_HAVE_CUDNN) && !defined(TC_SIM) /* gpusim_cuda: sim_vendor.h's stand-in */
 #include <cudnn.h>
 #endif
 
@@ -230,12 +232,18 @@ static void cdnn_conv_destroy(cdnn_conv *d) {
   if (d->cd) cudnnDestroyConvolutionDescriptor(d->cd);
 }
 
-/* The device's cuDNN handle on the default stream (NULL with the error set). */
+/* The device's cuDNN handle on the default stream, held by this thread until
+ * cdnn_release (cuDNN: a handle serves one thread at a time); NULL with the
+ * error set. */
 static cudnnHandle_t cdnn_handle(tc_ctx *c, const tabi_tensor *t, const char *op) {
   cudnnHandle_t hd = (cudnnHandle_t)tc_cudnn(c, t->dl.device.device_id, op);
-  if (hd) cudnnSetStream(hd, 0);
+  if (hd) {
+    pthread_mutex_lock(&c->dnn_mu[t->dl.device.device_id]);
+    cudnnSetStream(hd, 0);
+  }
   return hd;
 }
+static void cdnn_release(tc_ctx *c, const tabi_tensor *t) { pthread_mutex_unlock(&c->dnn_mu[t->dl.device.device_id]); }
 
 static int is_nhwc(const tabi_tensor *t) {
   const int64_t *s = t->dl.shape, *st = t->dl.strides;
@@ -260,13 +268,12 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
   if (ok) {
     cudnnConvolutionFwdAlgoPerf_t perf[16];
     int n = 0;
-    int det = c->h->deterministic(c->h->ctx);
     /* Measured choice (cudnnFind...) once per configuration, then cached: the
      * heuristics' first pick can be several times slower (NHWC half). */
     char key[256];
     snprintf(key, sizeof key, "%d|%d %d %d %d|%d %d %d %d|%d %d %d %d|%d %d %d %d %d %d %d|%d", (int)dt,
              xs[0], xs[1], xs[2], xs[3], xst[0], xst[1], xst[2], xst[3], ws[0], ws[1], ws[2], ws[3],
-             pad[0], pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, nhwc * 2 + det);
+             pad[0], pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, nhwc);
     int cached = tc_algo_cache_get(conv_algo_cache(c), key, &perf[0], sizeof perf[0]);
     if (cached) {
       n = 1;
@@ -285,7 +292,7 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
     {
       for (int i = 0; i < n && st == TABI_ERR_UNIMPLEMENTED; i++) {
         if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
-        if (det && perf[i].determinism != CUDNN_DETERMINISTIC) continue;
+        if (perf[i].determinism != CUDNN_DETERMINISTIC) continue; /* see conv_cudnn_bwd */
         /* no TF32 for float32 (DEFAULT_MATH permits it on sm_80+) */
         if (dt == TABI_DTYPE_FLOAT32 && perf[i].mathType != CUDNN_FMA_MATH) continue;
         size_t wsb = perf[i].memory;
@@ -310,6 +317,7 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
     }
   }
   cdnn_conv_destroy(&d);
+  cdnn_release(c, in);
   return st;
 }
 
@@ -317,7 +325,7 @@ static tabi_status conv_cudnn(tc_ctx *c, const char *op, const tabi_tensor *in, 
  * which 0 = data (res = grad_input from grad_output and weight), 1 = filter
  * (res = grad_weight from input and grad_output). The forward's rules: FMA math
  * for float32 (no TF32), tensor ops for the half types (float32 accumulation),
- * deterministic algorithms only in deterministic mode, the measured choice
+ * deterministic algorithms only (in either mode), the measured choice
  * (cudnnFind...Ex) cached per configuration. TABI_ERR_UNIMPLEMENTED (no
  * message) when cuDNN cannot, so the caller runs the direct kernel. */
 static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const tabi_tensor *go,
@@ -335,11 +343,10 @@ static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const ta
   cudnnConvolutionDescriptor_t cd = d.cd;
   int f32 = dt == TABI_DTYPE_FLOAT32;
   if (ok) {
-    int det = c->h->deterministic(c->h->ctx);
     char key[256];
-    snprintf(key, sizeof key, "%c|%d|%d %d %d %d|%d %d %d %d|%d %d %d %d|%d %d %d %d %d %d %d|%d", which ? 'F' : 'D',
+    snprintf(key, sizeof key, "%c|%d|%d %d %d %d|%d %d %d %d|%d %d %d %d|%d %d %d %d %d %d %d", which ? 'F' : 'D',
              (int)dt, xs[0], xs[1], xs[2], xs[3], ys[0], ys[1], ys[2], ys[3], ws[0], ws[1], ws[2], ws[3], pad[0],
-             pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups, det);
+             pad[1], str[0], str[1], dil[0], dil[1], (int)g->groups);
     bwd_algo cand[16];
     int nc = 0, cached = tc_algo_cache_get(conv_algo_cache(c), key, &cand[0], sizeof cand[0]);
     if (cached) {
@@ -371,7 +378,12 @@ static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const ta
         cudnnDeterminism_t pd = which == 0 ? dp[i].determinism : fp[i].determinism;
         cudnnMathType_t pm = which == 0 ? dp[i].mathType : fp[i].mathType;
         if (ps != CUDNN_STATUS_SUCCESS) continue;
-        if (det && pd != CUDNN_DETERMINISTIC) continue;
+        /* Deterministic algorithms only, in either mode: every other kernel
+         * of the plugin gives the same bits run to run and at any
+         * concurrency (conform's nondeterministic-threads check), and the
+         * atomics of cuDNN's others (backward data algo 0, filter 0 and 3)
+         * would not. */
+        if (pd != CUDNN_DETERMINISTIC) continue;
         if (f32 && pm != CUDNN_FMA_MATH) continue; /* no TF32 */
         cand[nc].algo = which == 0 ? (int)dp[i].algo : (int)fp[i].algo;
         cand[nc].math = (int)pm;
@@ -402,9 +414,19 @@ static tabi_status conv_cudnn_bwd(tc_ctx *c, const char *op, int which, const ta
     }
   }
   cdnn_conv_destroy(&d);
+  cdnn_release(c, in);
   return st;
 }
+void tc_cudnn_destroy(tc_ctx *c) {
+  for (int d = 0; d < TC_MAX_DEVICES; d++)
+    if (c->dnn[d]) {
+      cudaSetDevice(d);
+      cudnnDestroy((cudnnHandle_t)c->dnn[d]);
+      c->dnn[d] = NULL;
+    }
+}
 #else
+void tc_cudnn_destroy(tc_ctx *c) { (void)c; }
 void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op) {
   TC_ERR(c, TABI_ERR_UNAVAILABLE, "%s: built without cuDNN", op);
   return NULL;

@@ -8,12 +8,14 @@
  * shared files use are mapped: a new cuda* call in a shared file fails to
  * compile under hipcc until it is added here, which is the point.
  *
- * Under a host C++ compiler with TC_SIM (the gpusim plugin, plugins/gpusim):
- * the same sources run on the CPU. TC_HIP is set too, so the files take the
- * ROCm plugin's own GEMM, convolution and FFT where CUDA calls its
- * libraries; tc_sim.h stands for the runtime, the launch and the thread
- * indices, and runs every block's threads as fibers that meet at
- * __syncthreads.
+ * Under a host C++ compiler with TC_SIM (the gpusim plugins, plugins/gpusim):
+ * the same sources run on the CPU. tc_sim.h stands for the runtime, the
+ * launch and the thread indices, and runs every block's threads as fibers
+ * that meet at __syncthreads. TC_HIP is set too (libtabi_gpusim.so), so the
+ * files take the ROCm plugin's own GEMM, convolution and FFT where CUDA calls
+ * its libraries; or, with TC_SIM_CUDA (libtabi_gpusim_cuda.so), it is not,
+ * and the CUDA plugin's cuBLAS, cuFFT and cuDNN calls go to the host
+ * stand-ins of plugins/gpusim/sim_vendor.h.
  *
  * Warp size: 32 on NVIDIA, 64 on gfx90a/gfx908, 32 on gfx1030 (wave32): a
  * shared kernel never hard-codes it; TC_WARP is the device-side value.
@@ -30,7 +32,7 @@
 #endif
 
 #ifdef TC_SIM
-#ifndef TC_HIP
+#if !defined(TC_HIP) && !defined(TC_SIM_CUDA)
 #define TC_HIP 1
 #endif
 #include "tc_sim.h"

@@ -2,7 +2,7 @@
  * device code shared by the CUDA and ROCm plugins.
  *
  * nvcc: tcx is thrust (exactly what the CUDA plugin always used).
- * hipcc: rocThrust is absent on Debian 12 and std::complex cannot be a
+ * hipcc and the gpusim plugins (TC_SIM): rocThrust is absent on Debian 12 and std::complex cannot be a
  * __shared__ array element (its constructor is not trivial), so tcx::complex
  * is a plain two-field struct with a trivial default constructor; its
  * transcendental functions go through std::complex, which clang makes
@@ -13,7 +13,7 @@
 
 #include "tc_port.h"
 
-#ifndef TC_HIP
+#if !defined(TC_HIP) && !defined(TC_SIM)
 #include <thrust/complex.h>
 namespace tcx = thrust;
 #else
@@ -220,6 +220,6 @@ TCX_HD complex<T> atan(const complex<T> &z) {
 #undef TCX_HD
 
 } /* namespace tcx */
-#endif /* TC_HIP */
+#endif /* TC_HIP || TC_SIM */
 
 #endif /* TABI_TC_PORT_COMPLEX_H */

@@ -1,10 +1,12 @@
 /* plugins/cuda/tc_util.cu: helpers every family uses (errors, outputs, dtype
  * promotion, devices) and the per-device library handle caches. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tc.h"
+#include "tc_algo_cache.h"
 
-#ifndef TC_HIP /* the ROCm plugin shares the helpers, not the cuBLAS handles */
+#if !defined(TC_HIP) && !defined(TC_SIM) /* ROCm shares the helpers, not the cuBLAS handles */
 #include <cublas_v2.h>
 #include <cublasLt.h>
 #endif
@@ -72,6 +74,54 @@ tabi_status tc_wrap_dim(tc_ctx *c, const char *op, const char *arg, int64_t dim,
                   "(expected %lld..%lld)",
                   op, arg, (long long)dim, (int)nd, (long long)-n, (long long)(n - 1));
   *out = (int32_t)(dim < 0 ? dim + n : dim);
+  return TABI_OK;
+}
+
+tc_ctx *tc_ctx_new(const tabi_host_api *h) {
+  tc_ctx *c = (tc_ctx *)calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->h = h;
+  c->count = -1;
+  pthread_mutex_init(&c->mu, NULL);
+  for (int d = 0; d < TC_MAX_DEVICES; d++) pthread_mutex_init(&c->dnn_mu[d], NULL);
+  return c;
+}
+
+void tc_ctx_free(tc_ctx *c) {
+  if (!c) return;
+#ifndef TC_HIP
+  for (int d = 0; d < TC_MAX_DEVICES; d++) {
+    if (c->blas[d] || c->blas_ws[d]) cudaSetDevice(d);
+    if (c->blas[d]) cublasDestroy((cublasHandle_t)c->blas[d]);
+    if (c->blas_ws[d]) cudaFree(c->blas_ws[d]);
+  }
+  tc_cudnn_destroy(c);
+  tc_fft_destroy(c);
+#endif
+  tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
+  for (int d = 0; d < TC_MAX_DEVICES; d++) pthread_mutex_destroy(&c->dnn_mu[d]);
+  pthread_mutex_destroy(&c->mu);
+  free(c);
+}
+
+static const tc_kernel *const tc_tables[] = {TC_KERNEL_TABLES};
+
+int tc_kernels_own(const char *op) {
+  for (size_t t = 0; t < sizeof tc_tables / sizeof tc_tables[0]; t++)
+    for (const tc_kernel *k = tc_tables[t]; k->op; k++)
+      if (strcmp(k->op, op) == 0) return 1;
+  return 0;
+}
+
+tabi_status tc_kernels_register(tc_ctx *c, const char *plugin) {
+  const tabi_host_api *h = c->h;
+  for (size_t t = 0; t < sizeof tc_tables / sizeof tc_tables[0]; t++)
+    for (const tc_kernel *k = tc_tables[t]; k->op; k++) {
+      tabi_op op;
+      tabi_status st = h->op_find(h->ctx, k->op, &op);
+      if (st != TABI_OK) return TABI_ERR(h, st, "%s: no op named '%s'", plugin, k->op);
+      if ((st = h->kernel_register(h->ctx, op, TABI_LAYER_BACKEND, k->fn, c)) != TABI_OK) return st;
+    }
   return TABI_OK;
 }
 
