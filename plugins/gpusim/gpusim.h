@@ -14,7 +14,7 @@
 
 typedef struct gpusim_ctx {
   const tabi_host_api *h;
-  void *kernels; /* the shared kernels' context (plugins/rocm/rocm_kernels.cpp) */
+  void *kernels; /* the shared kernels' context (gpusim_kernels_register) */
 } gpusim_ctx;
 
 #ifdef __cplusplus
@@ -25,6 +25,14 @@ extern "C" {
 int tc_sim_device_count(void);
 /* Registers the device table for kDLExtDev. */
 tabi_status gpusim_device_register(gpusim_ctx *c);
+
+/* The shared kernels of the flavour built: libtabi_gpusim.so's are the ROCm
+ * plugin's (plugins/rocm/rocm_kernels.cpp, through gpusim_plugin.c),
+ * libtabi_gpusim_cuda.so's the CUDA plugin's (sim_cuda_kernels.cpp).
+ * *out_ctx is set even on failure, for gpusim_kernels_destroy. */
+tabi_status gpusim_kernels_register(const tabi_host_api *h, void **out_ctx);
+int gpusim_kernels_own(const char *op);
+void gpusim_kernels_destroy(void *ctx);
 
 #ifdef __cplusplus
 }

@@ -138,4 +138,8 @@ struct alignas(16) float4 {
 };
 static inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 
+#ifdef TC_SIM_CUDA /* libtabi_gpusim_cuda.so: the CUDA paths, on host stand-ins of the libraries */
+#include "sim_vendor.h"
+#endif
+
 #endif /* TABI_TC_SIM_H */

@@ -11,6 +11,7 @@
 tabi_runtime *gpu, *ref;
 int cmp_out; /* the output compare() checks (max pooling's indices: 1) */
 DLDevice CUDA0 = {kDLCUDA, 0}; /* the device under test (CUDA or ROCm) */
+int LIB_ACCUM;
 const DLDevice CPU = {kDLCPU, 0};
 
 static uint64_t rng = 88172645463325252ull;

@@ -15,6 +15,10 @@
 extern tabi_runtime *gpu, *ref;
 extern int cmp_out;          /* the output compare() checks (max pooling's indices: 1) */
 extern DLDevice CUDA0;       /* the device under test (CUDA, or ROCm with argv[3] = 10) */
+/* 1 when the plugin under test hands float work to a vendor library that
+ * accumulates float32/float16 in float32 (cuda and gpusim_cuda: cuDNN; cpu:
+ * oneDNN), 0 for own kernels that sum in double (gpusim, rocm). */
+extern int LIB_ACCUM;
 extern const DLDevice CPU;
 
 /* Uniform in [0, 1), a fixed xorshift sequence (the same cases every run). */

@@ -144,6 +144,12 @@ int main(int argc, char **argv) {
   int32_t ndev = 0;
   if (argc > 3) CUDA0.device_type = (DLDeviceType)atoi(argv[3]);
   int rocm = CUDA0.device_type == kDLROCM;
+  tabi_plugin_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  CHECK_OK(tabi_runtime_plugin_info(gpu, 0, &pi));
+  LIB_ACCUM = pi.name && (strcmp(pi.name, "cuda") == 0 || strcmp(pi.name, "gpusim_cuda") == 0 ||
+                          strcmp(pi.name, "cpu") == 0);
   CHECK_OK(tabi_runtime_device_count(gpu, CUDA0.device_type, &ndev));
   if (ndev <= 0) {
     printf("SKIP: no %s device present (tabi_runtime_device_count gave %d)\n", rocm ? "ROCm" : "CUDA",

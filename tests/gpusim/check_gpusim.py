@@ -1,7 +1,16 @@
-"""tests/gpusim/check_gpusim.py: `tabi conform --plugin gpusim` passes cleanly,
-and did run the GPU kernel families, not only the ABI and device checks.
+"""tests/gpusim/check_gpusim.py: `tabi conform --plugin gpusim` (or
+gpusim_cuda) passes cleanly, and did run the GPU kernel families, not only the
+ABI and device checks.
 
-usage: check_gpusim.py TABI OUT.json MIN_PASSED
+usage: check_gpusim.py TABI OUT.json MIN_PASSED [PLUGIN]
+
+PLUGIN is gpusim (the default: the ROCm plugin's own GEMM, convolution, FFT)
+or gpusim_cuda (the CUDA plugin's cuBLAS/cuFFT/cuDNN glue over the host
+stand-ins of plugins/gpusim/sim_vendor.h). For gpusim_cuda the run is
+followed by two with TABI_GPUSIM_FAULT set, which show that the suite does
+reach the stand-ins: failing cuBLAS and cuFFT allocations must surface as the
+glue's out-of-memory errors, and a cuDNN that refuses everything must leave
+the convolutions correct (the direct kernels take over).
 
 The run must exit 0 with no failed case and at least MIN_PASSED passed cases
 (a floor under today's count, so a suite that quietly stops running most of
@@ -36,9 +45,33 @@ MUST_PASS = [
 ]
 
 
+def faults(tabi):
+    """The gpusim_cuda fault runs: a list of what went wrong."""
+    import os
+    errors = []
+    base = [tabi, "conform", "--plugin", "gpusim_cuda", "--jobs", "2", "--quiet",
+            "--robust-calls", "0", "--dtypes", "float32"]
+    env = dict(os.environ, TABI_GPUSIM_FAULT="blas-alloc,fft-alloc")
+    p = subprocess.run(base + ["--ops", "aten::mm,aten::_fft_r2c"], capture_output=True,
+                       text=True, env=env)
+    for want in ("aten::mm: out of memory in cuBLAS",
+                 "aten::_fft_r2c: out of memory for the cuFFT plan"):
+        if p.returncode != 1 or want not in p.stdout:
+            errors.append("fault blas-alloc,fft-alloc: exit %d, no FAIL line with %r"
+                          % (p.returncode, want))
+    env = dict(os.environ, TABI_GPUSIM_FAULT="dnn")
+    p = subprocess.run(base + ["--ops", "aten::convolution,aten::convolution_backward"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0 or " 0 failed" not in p.stdout:
+        errors.append("fault dnn: exit %d, expected 0 (direct kernels): %s"
+                      % (p.returncode, p.stdout[-400:]))
+    return errors
+
+
 def main():
     tabi, js, floor = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    cmd = [tabi, "conform", "--plugin", "gpusim", "--jobs", "2", "--timeout", "600",
+    plugin = sys.argv[4] if len(sys.argv) > 4 else "gpusim"
+    cmd = [tabi, "conform", "--plugin", plugin, "--jobs", "2", "--timeout", "600",
            "--quiet", "--json", js]
     p = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(p.stdout[-6000:])
@@ -48,7 +81,7 @@ def main():
         errors.append("exit status %d, expected 0" % p.returncode)
     j = json.load(open(js))
     s = j["summary"]
-    if j["plugin"] != "gpusim" or s["failed"] != 0 or s["passed"] < floor:
+    if j["plugin"] != plugin or s["failed"] != 0 or s["passed"] < floor:
         errors.append("summary %r (plugin %s): expected 0 failed, >= %d passed"
                       % (s, j["plugin"], floor))
     passed = {(c["op"], c["dtype"]) for c in j["cases"] if c["status"] == "pass"}
@@ -62,6 +95,8 @@ def main():
     if len(ops) < 290 or ops - robust:
         errors.append("%d ops, %d without passed random calls: %s"
                       % (len(ops), len(ops - robust), ", ".join(sorted(ops - robust)[:20])))
+    if plugin == "gpusim_cuda":
+        errors += faults(tabi)
     for e in errors:
         print("check_gpusim: " + e)
     print("check_gpusim: %d passed, %d failed, %d skipped; %d/%d families present"
