@@ -469,8 +469,10 @@ static tabi_status k_convolution(TC_ARGS) {
    * rounds once like the reference. */
   double work = (double)total * (double)(g.ch / g.groups) * (double)(g.k[0] * g.k[1]);
   int half = dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
+  /* cuDNN's descriptors take int dims and strides: larger tensors stay on the direct kernel */
+  int fits = tabi_tensor_numel(in) <= INT32_MAX && total <= INT32_MAX && tabi_tensor_numel(w) <= INT32_MAX;
   if (!done && ns == 2 && !transposed && tabi_dtype_is_floating(dt) && tabi_tensor_numel(in) > 0 &&
-      g.k[0] > 0 && g.k[1] > 0 && !(half && work < 16777216.0)) {
+      g.k[0] > 0 && g.k[1] > 0 && !(half && work < 16777216.0) && fits) {
     tabi_tensor *ic = NULL, *wc = NULL;
     if (nhwc) {
       c->h->tensor_retain(c->h->ctx, in);
@@ -569,7 +571,7 @@ static tabi_status conv_bwd_cudnn(tc_ctx *c, const char *op, tabi_tensor *go, ta
   int64_t ngo = tabi_tensor_numel(go), nin = tabi_tensor_numel(in), nw = tabi_tensor_numel(w);
   double work = (double)ngo * (double)(g->ch / g->groups) * (double)(g->k[0] * g->k[1]);
   if (ns != 2 || transposed || !(half || dt == TABI_DTYPE_FLOAT32) || ngo == 0 || nin == 0 || nw == 0 ||
-      ngo > INT32_MAX || nin > INT32_MAX || (half && work < 16777216.0))
+      ngo > INT32_MAX || nin > INT32_MAX || nw > INT32_MAX || (half && work < 16777216.0))
     return TABI_OK;
   tabi_tensor *gc = NULL, *ic = NULL, *wc = NULL;
   tabi_status st = tc_contiguous(c, op, go, &gc);
