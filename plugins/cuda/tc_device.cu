@@ -75,7 +75,7 @@ static tabi_status dev_properties(void *ctx, int32_t index, tabi_device_props *p
   memset(&out, 0, sizeof out);
   out.struct_size = (uint32_t)sizeof out;
   out.index = index;
-  snprintf(out.name, sizeof out.name, "%s", prop.name);
+  snprintf(out.name, sizeof out.name, "%.*s", (int)sizeof out.name - 1, prop.name); /* cut to fit */
   out.total_memory = prop.totalGlobalMem;
   out.compute_major = prop.major;
   out.compute_minor = prop.minor;
@@ -111,13 +111,13 @@ static tabi_status dev_copy(void *ctx, void *dst, DLDevice dd, const void *src, 
                             uint64_t nbytes, tabi_stream stream) {
   tc_ctx *c = (tc_ctx *)ctx;
   if (nbytes == 0) return TABI_OK;
-  int32_t dev = dd.device_type == kDLCUDA ? dd.device_id : sd.device_id;
+  int32_t dev = dd.device_type == TC_DL_DEVICE ? dd.device_id : sd.device_id;
   tabi_status st = check_index(c, dev, "copy");
   if (st != TABI_OK) return st;
   cudaMemcpyKind kind = cudaMemcpyDefault;
   int host_side = dd.device_type == kDLCPU || sd.device_type == kDLCPU;
   cudaStream_t s = (cudaStream_t)stream;
-  if (dd.device_type == kDLCUDA && sd.device_type == kDLCUDA && dd.device_id != sd.device_id)
+  if (dd.device_type == TC_DL_DEVICE && sd.device_type == TC_DL_DEVICE && dd.device_id != sd.device_id)
     return cuerr(c, cudaMemcpyPeerAsync(dst, dd.device_id, src, sd.device_id, nbytes, s),
                  "cudaMemcpyPeerAsync");
   st = cuerr(c, cudaMemcpyAsync(dst, src, nbytes, kind, s), "cudaMemcpyAsync");
@@ -228,8 +228,12 @@ tabi_status tc_device_register(tc_ctx *c) {
   tabi_device_api d;
   memset(&d, 0, sizeof d);
   d.struct_size = (uint32_t)sizeof d;
-  d.device_type = kDLCUDA;
+  d.device_type = TC_DL_DEVICE;
+#ifdef TC_SIM
+  d.name = "gpusim_cuda"; /* this file on the host (plugins/gpusim, sim_runtime.cpp) */
+#else
   d.name = "cuda";
+#endif
   d.ctx = c;
   d.count = dev_count;
   d.properties = dev_properties;

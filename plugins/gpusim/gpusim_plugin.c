@@ -64,8 +64,10 @@ tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out) {
   c->h = host;
   out->ctx = c;
   out->destroy = gpusim_destroy;
-  tabi_status st = gpusim_device_register(c);
-  if (st != TABI_OK) return st;
+  tabi_status st;
+#ifndef GPUSIM_CUDA /* gpusim_cuda registers the CUDA plugin's own table (tc_device.cu) */
+  if ((st = gpusim_device_register(c)) != TABI_OK) return st;
+#endif
   if ((st = gpusim_kernels_register(host, &c->kernels)) != TABI_OK) return st;
   return tc_register_ref_views(host, GPUSIM_NAME, gpusim_kernels_own);
 }

@@ -29,6 +29,33 @@
 
 extern "C" {
 
+/* --- the CUDA runtime's stream, event and device calls (tc_device.cu) -------------
+ * (sim_runtime.cpp; tc_sim.h has the memory and launch calls every flavour
+ * uses). Work is synchronous, so streams and events are always complete; a
+ * stream or event used after its destroy is cudaErrorInvalidResourceHandle. */
+typedef struct tc_sim_event *cudaEvent_t;
+#define cudaStreamDefault 0u
+typedef struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  int major, minor, multiProcessorCount;
+} cudaDeviceProp;
+cudaError_t cudaGetDeviceCount(int *n);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int ddev, const void *src, int sdev, size_t n, cudaStream_t s);
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaEventQuery(cudaEvent_t e);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+
 /* --- cuBLAS ---------------------------------------------------------------- */
 typedef enum cublasStatus_t {
   CUBLAS_STATUS_SUCCESS = 0,

@@ -327,12 +327,16 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchFailure:
       return "gpusim: __syncthreads in a block after a first block that reached none (the "
              "simulator runs such blocks without fibers)";
   }
   return "unknown error";
 }
+
+cudaError_t tc_sim_fail(cudaError_t e) { return last_error = e; }
 
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;

@@ -67,6 +67,8 @@ typedef enum cudaError {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719,
 } cudaError_t;
 typedef enum cudaMemcpyKind {
@@ -93,6 +95,9 @@ cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s = 0);
 /* The executor (tc_sim.cpp): runs body(arg) once per thread of the grid;
  * a bad configuration is kept for cudaGetLastError and nothing runs. */
 void tc_sim_run(dim3 grid, dim3 block, size_t smem, void (*body)(void *), void *arg);
+/* Keeps e for cudaGetLastError, as the runtime does with a failing call's
+ * error, and returns it (sim_runtime.cpp's calls). */
+cudaError_t tc_sim_fail(cudaError_t e);
 /* The barrier of the running block. */
 void tc_sim_syncthreads(void);
 /* The running launch's dynamic shared memory (16-byte aligned). */
