@@ -239,6 +239,7 @@ cudnnStatus_t conv(cudnnHandle_t h, op_kind op, int algo, const void *alpha, con
     fill_nan(g, op, o);
     return CUDNN_STATUS_SUCCESS;
   }
+  if (tc_sim_vendor_inside_hook) tc_sim_vendor_inside_hook();
   bool dbl = g.x->dt == CUDNN_DATA_DOUBLE;
   double al = dbl ? *(const double *)alpha : *(const float *)alpha;
   double be = dbl ? *(const double *)beta : *(const float *)beta;

@@ -121,6 +121,7 @@ cufftResult exec(cufftHandle h, cufftType want, const void *in, void *out, int d
       for (long long k = 0; k < nout; k++) st(out, dbl, rout, b * p->od + k * p->os, cd(NAN, NAN));
     return CUFFT_SUCCESS; /* busy stays with the first thread */
   }
+  if (tc_sim_vendor_inside_hook) tc_sim_vendor_inside_hook();
   std::vector<std::vector<cd>> res((size_t)p->batch);
   for (long long b = 0; b < p->batch; b++) { /* all inputs read before any output is written (in place) */
     std::vector<cd> x((size_t)n);

@@ -25,6 +25,8 @@ static std::atomic<int> violations{0};
 
 int tc_sim_vendor_violations(void) { return violations.load(); }
 
+void (*tc_sim_vendor_inside_hook)(void) = NULL;
+
 /* The first few are printed (one write each, so threads' lines stay whole). */
 void tc_sim_vendor_violation(const char *fmt, ...) {
   int n = ++violations;

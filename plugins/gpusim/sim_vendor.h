@@ -235,6 +235,10 @@ cudnnStatus_t cudnnConvolutionBackwardFilter(cudnnHandle_t h, const void *alpha,
  * comparison fails where the silent GPU would have been wrong sometimes. */
 int tc_sim_vendor_violations(void);
 void tc_sim_vendor_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called (when set) by a cuDNN convolution and a cuFFT exec while they hold
+ * their handle or plan, before they compute: lets a test make a second
+ * thread's call land inside the first one's, deterministically. */
+extern void (*tc_sim_vendor_inside_hook)(void);
 /* 1 when TABI_GPUSIM_FAULT names `what` (a comma-separated list). */
 int tc_sim_vendor_fault(const char *what);
 }
