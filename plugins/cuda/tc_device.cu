@@ -17,9 +17,10 @@
 
 /* The pid that initialised CUDA in this process: a process fact, not plugin state.
  * probe_direct marks it; run in the probe child it marks only the child. */
-static volatile pid_t tc_cuda_pid = 0;
+static pid_t tc_cuda_pid = 0; /* atomic loads and stores: every kernel call marks it, from any thread */
 
-static void tc_mark_cuda_used(void) { tc_cuda_pid = getpid(); }
+static void tc_mark_cuda_used(void) { __atomic_store_n(&tc_cuda_pid, getpid(), __ATOMIC_RELAXED); }
+static int tc_cuda_used_here(void) { return __atomic_load_n(&tc_cuda_pid, __ATOMIC_RELAXED) == getpid(); }
 
 static int32_t probe_direct(void) {
   int n = 0;
@@ -36,7 +37,7 @@ static tabi_status dev_count(void *ctx, int32_t *out_count) {
   if (!out_count) return TC_ERR(c, TABI_ERR_INVALID_ARGUMENT, "cuda: count: out_count is NULL");
   pthread_mutex_lock(&c->mu);
   if (c->count < 0)
-    c->count = tc_cuda_pid == getpid() ? probe_direct() : tc_probe_count_in_child(probe_direct);
+    c->count = tc_cuda_used_here() ? probe_direct() : tc_probe_count_in_child(probe_direct);
   *out_count = c->count;
   pthread_mutex_unlock(&c->mu);
   return TABI_OK;

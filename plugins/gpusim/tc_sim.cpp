@@ -50,6 +50,30 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+/* ThreadSanitizer must be told too: each fiber is a TSan fiber, and every
+ * switch says where it goes (a switch orders what came before it, so the
+ * fibers of one block meeting at a barrier are not races; threads of two
+ * launches on two OS threads still are). Empty without TSan. */
+#if defined(__SANITIZE_THREAD__)
+#define TC_SIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TC_SIM_TSAN 1
+#endif
+#endif
+#ifdef TC_SIM_TSAN
+#include <sanitizer/tsan_interface.h>
+#define TSAN_NEW() __tsan_create_fiber(0)
+#define TSAN_CURRENT() __tsan_get_current_fiber()
+#define TSAN_TO(f) __tsan_switch_to_fiber((f), 0)
+#define TSAN_DESTROY(f) __tsan_destroy_fiber(f)
+#else
+#define TSAN_NEW() nullptr
+#define TSAN_CURRENT() nullptr
+#define TSAN_TO(f) ((void)(f))
+#define TSAN_DESTROY(f) ((void)(f))
+#endif
+
 __thread uint3 threadIdx, blockIdx, blockDim, gridDim;
 
 namespace {
@@ -112,6 +136,7 @@ struct fiber {
   bool started; /* its context runs fiber_entry's loop */
   bool done;    /* this block's thread has returned */
   void *fake; /* ASan's fake stack while switched away */
+  void *tsan; /* TSan's fiber */
 };
 
 struct executor {
@@ -119,6 +144,7 @@ struct executor {
   fctx sched;
   int cur = -1; /* the fiber running, -1 on the scheduler */
   void *sched_fake = nullptr; /* ASan: the scheduler's stack while a fiber runs */
+  void *sched_tsan = nullptr; /* TSan: the OS thread's own fiber */
   const void *sched_bottom = nullptr;
   size_t sched_size = 0;
   bool running = false;
@@ -139,6 +165,7 @@ struct executor {
          * read as a stack overflow. */
         UNPOISON(f.base + page, kStack);
         munmap(f.base, kStack + page);
+        if (f.tsan) TSAN_DESTROY(f.tsan);
       }
     free(dyn);
   }
@@ -174,6 +201,7 @@ thread_local int current_device = 0;
     X.body(X.arg);
     f.done = true;
     SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
+    TSAN_TO(X.sched_tsan);
     ctx_switch(&f.ctx, &X.sched);
     SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
   }
@@ -183,6 +211,9 @@ thread_local int current_device = 0;
 void resume(fiber &f) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   SWITCH_START(&X.sched_fake, f.base + page, kStack);
+  if (!X.sched_tsan) X.sched_tsan = TSAN_CURRENT();
+  if (!f.tsan) f.tsan = TSAN_NEW();
+  TSAN_TO(f.tsan);
   ctx_switch(&X.sched, &f.ctx);
   SWITCH_DONE(X.sched_fake, nullptr, nullptr);
 }
@@ -314,6 +345,7 @@ void tc_sim_syncthreads(void) {
   X.barriers++;
   fiber &f = X.fibers[(size_t)X.cur];
   SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
+  TSAN_TO(X.sched_tsan);
   ctx_switch(&f.ctx, &X.sched);
   SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
 }

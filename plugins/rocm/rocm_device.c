@@ -16,14 +16,17 @@
 #include "rocm.h"
 #include "../cuda/tc_probe.h"
 
-static volatile pid_t rocm_pid = 0; /* the process that initialised HIP */
+/* The process that initialised HIP: atomic loads and stores, since every
+ * kernel call marks it, from any thread. */
+static pid_t rocm_pid = 0;
 
-void rocm_note_hip_used(void) { rocm_pid = getpid(); }
+void rocm_note_hip_used(void) { __atomic_store_n(&rocm_pid, getpid(), __ATOMIC_RELAXED); }
+static int hip_used_here(void) { return __atomic_load_n(&rocm_pid, __ATOMIC_RELAXED) == getpid(); }
 
 static int32_t probe_direct(void) {
   int n = 0;
   if (hipGetDeviceCount(&n) != hipSuccess) return 0;
-  rocm_pid = getpid();
+  rocm_note_hip_used();
   return n < 0 ? 0 : n;
 }
 
@@ -32,7 +35,7 @@ static tabi_status dev_count(void *ctx, int32_t *out) {
   if (!out) return TABI_ERR(c->h, TABI_ERR_INVALID_ARGUMENT, "rocm: count: out_count is NULL");
   pthread_mutex_lock(&c->mu);
   if (c->count < 0)
-    c->count = rocm_pid == getpid() ? probe_direct() : tc_probe_count_in_child(probe_direct);
+    c->count = hip_used_here() ? probe_direct() : tc_probe_count_in_child(probe_direct);
   *out = c->count;
   pthread_mutex_unlock(&c->mu);
   return TABI_OK;
@@ -50,7 +53,7 @@ static tabi_status use(rocm_ctx *c, int32_t index, const char *what) {
   if (index < 0 || index >= n)
     return TABI_ERR(c->h, TABI_ERR_DEVICE, "rocm: %s: no ROCm device %d (%d present)", what,
                     (int)index, (int)n);
-  rocm_pid = getpid();
+  rocm_note_hip_used();
   return herr(c, hipSetDevice(index), "hipSetDevice");
 }
 
