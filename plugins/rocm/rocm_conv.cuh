@@ -60,6 +60,11 @@ static tabi_status rocm_miopen_conv(tc_ctx *c, const tabi_tensor *in, const tabi
     return TABI_ERR_UNIMPLEMENTED;
   void *hd = rm_handle(c, mi, in->dl.device.device_id);
   if (!hd) return TABI_ERR_UNIMPLEMENTED;
+  /* one thread at a time on the device's handle, as the CUDA plugin holds its
+   * cuDNN one (MIOpen's handle keeps per-call state: its stream, its
+   * workspace) */
+  pthread_mutex_t *hmu = &c->dnn_mu[in->dl.device.device_id];
+  pthread_mutex_lock(hmu);
   mi->set_stream(hd, NULL); /* the default stream, like every kernel of the plugin */
   int mdt = dt == TABI_DTYPE_FLOAT32 ? ROCM_MI_FLOAT : dt == TABI_DTYPE_FLOAT16 ? ROCM_MI_HALF : ROCM_MI_BF16;
   void *xd = NULL, *wd = NULL, *yd = NULL, *cd = NULL;
@@ -120,6 +125,7 @@ static tabi_status rocm_miopen_conv(tc_ctx *c, const tabi_tensor *in, const tabi
   if (wd) mi->destroy_tensor(wd);
   if (yd) mi->destroy_tensor(yd);
   if (cd) mi->destroy_conv(cd);
+  pthread_mutex_unlock(hmu);
   return st;
 }
 

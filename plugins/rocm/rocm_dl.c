@@ -43,7 +43,10 @@ static void dl_load(void) {
                  sym(rb, "rocblas_set_stream", &dl_rb.set_stream, sizeof dl_rb.set_stream) &&
                  sym(rb, "rocblas_gemm_strided_batched_ex", &dl_rb.gemm_strided_batched_ex,
                      sizeof dl_rb.gemm_strided_batched_ex);
-      if (!dl_rb_ok) dlclose(rb);
+      if (dl_rb_ok) /* optional: older rocBLAS has no atomics mode (and no atomics) */
+        (void)sym(rb, "rocblas_set_atomics_mode", &dl_rb.set_atomics_mode, sizeof dl_rb.set_atomics_mode);
+      else
+        dlclose(rb);
     }
     static const char *const mi_names[] = {"libMIOpen.so", "libMIOpen.so.1", NULL};
     void *mi = open_first(mi_names);

@@ -33,7 +33,8 @@ enum {
   ROCM_RB_F32 = 151,
   ROCM_RB_F64 = 152,
   ROCM_RB_BF16 = 168,
-  ROCM_RB_ALGO_STANDARD = 0
+  ROCM_RB_ALGO_STANDARD = 0,
+  ROCM_RB_ATOMICS_NOT_ALLOWED = 0 /* rocblas_atomics_mode */
 };
 
 typedef struct rocm_rocblas {
@@ -48,6 +49,9 @@ typedef struct rocm_rocblas {
                                  int32_t ldd, int64_t stride_d, int32_t batch_count,
                                  int compute_type, int algo, int32_t solution_index,
                                  uint32_t flags);
+  /* Optional (NULL on a rocBLAS without it): rocBLAS allows atomics by
+   * default, whose results differ run to run; handles are set not to. */
+  int (*set_atomics_mode)(void *handle, int mode);
 } rocm_rocblas;
 
 enum {

@@ -24,6 +24,8 @@ static void *rg_rocblas_handle(tc_ctx *c, const rocm_rocblas *rb, int32_t dev) {
   pthread_mutex_lock(&c->mu);
   void *hd = c->blas[dev];
   if (!hd && rb->create_handle(&hd) != ROCM_RB_SUCCESS) hd = NULL;
+  /* no atomics: the same bits run to run, as every kernel of the plugin */
+  if (hd && !c->blas[dev] && rb->set_atomics_mode) rb->set_atomics_mode(hd, ROCM_RB_ATOMICS_NOT_ALLOWED);
   c->blas[dev] = hd;
   pthread_mutex_unlock(&c->mu);
   return hd;

@@ -13,6 +13,7 @@ int fake_vendor_calls; /* read by the test through the handle values below */
 int rocblas_create_handle(void **h) { *h = &fake_vendor_calls; fake_vendor_calls++; return 0; }
 int rocblas_destroy_handle(void *h) { (void)h; fake_vendor_calls++; return 0; }
 int rocblas_set_stream(void *h, void *s) { (void)h; (void)s; return 0; }
+int rocblas_set_atomics_mode(void *h, int mode) { (void)h; (void)mode; return 0; }
 int rocblas_gemm_strided_batched_ex(void *h, int ta, int tb, int32_t m, int32_t n, int32_t k, const void *al,
                                     const void *a, int at, int32_t lda, int64_t sa, const void *b, int bt,
                                     int32_t ldb, int64_t sb, const void *be, const void *c, int ct,

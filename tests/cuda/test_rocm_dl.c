@@ -34,6 +34,8 @@ int main(int argc, char **argv) {
     if (rb) {
       void *h = NULL;
       CHECK(rb->create_handle(&h) == ROCM_RB_SUCCESS && h != NULL);
+      /* the optional atomics switch is taken when the library has it */
+      CHECK(rb->set_atomics_mode != NULL && rb->set_atomics_mode(h, ROCM_RB_ATOMICS_NOT_ALLOWED) == 0);
       CHECK(rb->destroy_handle(h) == ROCM_RB_SUCCESS);
     }
   } else if (strcmp(mode, "partial") == 0) {
