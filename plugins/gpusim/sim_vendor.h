@@ -1,5 +1,6 @@
 /* plugins/gpusim/sim_vendor.h: host stand-ins for the part of cuBLAS, cuFFT
- * and cuDNN that the CUDA plugin calls (included by tc_sim.h under
+ * and cuDNN that the CUDA plugin calls, and for the CUDA runtime's stream,
+ * event and device calls its device table makes (included by tc_sim.h under
  * TC_SIM_CUDA, the libtabi_gpusim_cuda.so build).
  *
  * Why: the gpusim plugin proves the shared kernel sources on the CPU, but
@@ -12,8 +13,8 @@
  * GEMM, unnormalised FFTs, NCHW descriptors with strides). The enum values
  * are our own: only the names are part of the contract the glue relies on.
  * Each stand-in also holds the glue to the vendor's rules that a GPU would
- * not report (plugins/gpusim/sim_blas.cpp, sim_fft.cpp, sim_dnn.cpp say
- * which): a bad leading dimension or descriptor is refused, one cuDNN
+ * not report (plugins/gpusim/sim_vendor.cpp, sim_fft.cpp, sim_dnn.cpp and
+ * sim_runtime.cpp say which): a bad leading dimension or descriptor is refused, one cuDNN
  * handle used by two threads at once or one cuFFT plan run by two threads
  * at once is refused, C2R scribbles over its input as cuFFT may, and an
  * algorithm with tensor-op math rounds float32 inputs to TF32 as the
