@@ -13,12 +13,12 @@
  * GEMM, unnormalised FFTs, NCHW descriptors with strides). The enum values
  * are our own: only the names are part of the contract the glue relies on.
  * Each stand-in also holds the glue to the vendor's rules that a GPU would
- * not report (plugins/gpusim/sim_vendor.cpp, sim_fft.cpp, sim_dnn.cpp and
- * sim_runtime.cpp say which): a bad leading dimension or descriptor is refused, one cuDNN
- * handle used by two threads at once or one cuFFT plan run by two threads
- * at once is refused, C2R scribbles over its input as cuFFT may, and an
- * algorithm with tensor-op math rounds float32 inputs to TF32 as the
- * hardware does, so a float32 result that used it misses the tolerance.
+ * not report (sim_vendor.cpp, sim_fft.cpp, sim_dnn.cpp and sim_runtime.cpp
+ * say which): a bad leading dimension or descriptor is refused; one cuDNN
+ * handle used by two threads at once, or one cuFFT plan run by two threads
+ * at once, is a violation (below); C2R scribbles over its input as cuFFT
+ * may; and an algorithm with tensor-op math rounds float32 inputs to TF32 as
+ * the hardware does, so a float32 result that used it misses the tolerance.
  *
  * TABI_GPUSIM_FAULT (environment, read at each call) makes a library fail:
  * "blas-alloc", "fft-alloc" (ALLOC_FAILED from the GEMM / the plan) or
