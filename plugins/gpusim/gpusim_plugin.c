@@ -37,10 +37,22 @@ int gpusim_kernels_own(const char *op) { return rocm_kernels_own(op); }
 void gpusim_kernels_destroy(void *ctx) { rocm_kernels_destroy(ctx); }
 
 /* The vendor libraries rocm_kernels.cpp and the shared files would load
- * (rocm_dl.h) are never used here: they would be handed host pointers. */
-const rocm_rocblas *rocm_dl_rocblas(void) { return NULL; }
-const rocm_miopen *rocm_dl_miopen(void) { return NULL; }
-const char *rocm_dl_summary(void) { return "gpusim: own GEMM, convolution and FFT kernels"; }
+ * (rocm_dl.h) are never loaded here: they would be handed host pointers.
+ * With TABI_GPUSIM_ROCM_LIBS=1 the stand-ins of sim_rocm_libs.cpp take their
+ * place, so the ROCm plugin's rocBLAS and MIOpen calls run; otherwise the
+ * own GEMM and convolution kernels do, as without the libraries. */
+const rocm_rocblas *tc_sim_rocblas(void);
+const rocm_miopen *tc_sim_miopen(void);
+static int rocm_libs(void) {
+  const char *v = getenv("TABI_GPUSIM_ROCM_LIBS");
+  return v && v[0] == '1';
+}
+const rocm_rocblas *rocm_dl_rocblas(void) { return rocm_libs() ? tc_sim_rocblas() : NULL; }
+const rocm_miopen *rocm_dl_miopen(void) { return rocm_libs() ? tc_sim_miopen() : NULL; }
+const char *rocm_dl_summary(void) {
+  return rocm_libs() ? "gpusim: rocBLAS and MIOpen stand-ins (TABI_GPUSIM_ROCM_LIBS=1)"
+                     : "gpusim: own GEMM, convolution and FFT kernels";
+}
 #endif
 
 TABI_PLUGIN_EXPORT tabi_status tabi_plugin_init(const tabi_host_api *host, tabi_plugin *out);

@@ -242,6 +242,7 @@ cudnnStatus_t conv(cudnnHandle_t h, op_kind op, int algo, const void *alpha, con
   if (tc_sim_vendor_inside_hook) tc_sim_vendor_inside_hook();
   bool dbl = g.x->dt == CUDNN_DATA_DOUBLE;
   double al = dbl ? *(const double *)alpha : *(const float *)alpha;
+  if (tc_sim_vendor_fault("dnn-wrong")) al = -al; /* a wrong result, to show the call is reached */
   double be = dbl ? *(const double *)beta : *(const float *)beta;
   unsigned salt = h->calls.fetch_add(1) * 7919u;
   if (dbl) run<double>(g, op, algo, salt, a, b, o, al, be);

@@ -198,6 +198,7 @@ static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperati
   for (int i = 0; i < (cplx ? 2 : 1); i++) {
     g.al[i] = single ? ((const float *)alpha)[i] : ((const double *)alpha)[i];
     g.be[i] = single ? ((const float *)beta)[i] : ((const double *)beta)[i];
+    if (tc_sim_vendor_fault("blas-wrong")) g.al[i] = -g.al[i]; /* a wrong result, to show the call is reached */
   }
   size_t es = blas_size(at);
   for (int p = 0; p < batch; p++) {

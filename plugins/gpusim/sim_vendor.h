@@ -22,7 +22,9 @@
  *
  * TABI_GPUSIM_FAULT (environment, read at each call) makes a library fail:
  * "blas-alloc", "fft-alloc" (ALLOC_FAILED from the GEMM / the plan) or
- * "dnn" (every cuDNN convolution refused), to test the glue's error paths. */
+ * "dnn" (every cuDNN convolution refused), to test the glue's error paths;
+ * "blas-wrong" and "dnn-wrong" negate alpha, so a test can see that a path
+ * reaches the library (its results then fail). */
 #ifndef TABI_SIM_VENDOR_H
 #define TABI_SIM_VENDOR_H
 
