@@ -19,8 +19,12 @@
  * probe_direct marks it; run in the probe child it marks only the child. */
 static pid_t tc_cuda_pid = 0; /* atomic loads and stores: every kernel call marks it, from any thread */
 
-static void tc_mark_cuda_used(void) { __atomic_store_n(&tc_cuda_pid, getpid(), __ATOMIC_RELAXED); }
 static int tc_cuda_used_here(void) { return __atomic_load_n(&tc_cuda_pid, __ATOMIC_RELAXED) == getpid(); }
+/* Stored only when it changes: every kernel call comes here, and a store
+ * from each would move the cache line between the calling cores. */
+static void tc_mark_cuda_used(void) {
+  if (!tc_cuda_used_here()) __atomic_store_n(&tc_cuda_pid, getpid(), __ATOMIC_RELAXED);
+}
 
 static int32_t probe_direct(void) {
   int n = 0;

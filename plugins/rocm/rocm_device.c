@@ -20,8 +20,11 @@
  * kernel call marks it, from any thread. */
 static pid_t rocm_pid = 0;
 
-void rocm_note_hip_used(void) { __atomic_store_n(&rocm_pid, getpid(), __ATOMIC_RELAXED); }
 static int hip_used_here(void) { return __atomic_load_n(&rocm_pid, __ATOMIC_RELAXED) == getpid(); }
+/* stored only when it changes (every kernel call comes here) */
+void rocm_note_hip_used(void) {
+  if (!hip_used_here()) __atomic_store_n(&rocm_pid, getpid(), __ATOMIC_RELAXED);
+}
 
 static int32_t probe_direct(void) {
   int n = 0;
