@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <vector>
 
 #include "tc_sim.h"
 #include <tabi/half.h>
@@ -88,11 +89,6 @@ void st(void *p, cudnnDataType_t t, long long i, double v) {
     default: ((double *)p)[i] = v; break;
   }
 }
-double tf32(double v) {
-  uint32_t u = tabi_f32_bits((float)v);
-  if ((u & 0x7f800000u) == 0x7f800000u) return v;
-  return tabi_bits_f32((u + 0x1000u) & 0xffffe000u);
-}
 
 /* One convolution's geometry, checked: x [N, C, H, W], w [K, C/g, R, S],
  * y [N, K, P, Q]. */
@@ -144,21 +140,14 @@ void run(const geom &g, op_kind op, int algo, unsigned salt, const void *a, cons
          double beta) {
   const cudnnDataType_t t = g.x->dt;
   const bool tf = algo == ALGO_TENSOR && t == CUDNN_DATA_FLOAT;
-  auto rd = [&](const void *p, long long i) { return (T)(tf ? tf32(ld(p, t, i)) : ld(p, t, i)); };
+  auto rd = [&](const void *p, long long i) { return (T)(tf ? tc_sim_tf32(ld(p, t, i)) : ld(p, t, i)); };
   long long outs = op == FWD ? (long long)g.n * g.k * g.p * g.q
                    : op == BWD_DATA ? (long long)g.n * g.ch * g.h * g.wd
                                     : (long long)g.k * g.cg * g.r * g.s;
+  std::vector<T> prod; /* the products of one element, in order (reused) */
+  auto add = [&](T v) { prod.push_back(v); };
   for (long long e = 0; e < outs; e++) {
-    /* the products of this element, gathered into one list */
-    T *prod = NULL;
-    size_t np = 0, cap = 0;
-    auto add = [&](T v) {
-      if (np == cap) {
-        cap = cap ? 2 * cap : 64;
-        prod = (T *)realloc(prod, cap * sizeof(T));
-      }
-      prod[np++] = v;
-    };
+    prod.clear();
     long long oi;
     if (op == FWD) { /* a = x, b = w, o = y */
       int qq = (int)(e % g.q), pp = (int)(e / g.q % g.p), kk = (int)(e / ((long long)g.q * g.p) % g.k),
@@ -204,10 +193,9 @@ void run(const geom &g, op_kind op, int algo, unsigned salt, const void *a, cons
           }
       oi = g.woff(kk, cc, rr, ss);
     }
-    size_t start = algo == ALGO_ATOMIC && np ? (size_t)((salt + (unsigned)e) % np) : 0;
+    size_t np = prod.size(), start = algo == ALGO_ATOMIC && np ? (size_t)((salt + (unsigned)e) % np) : 0;
     T sum = 0;
     for (size_t i = 0; i < np; i++) sum += prod[(start + i) % np];
-    free(prod);
     double v = alpha * (double)sum;
     if (beta != 0) v += beta * ld(o, t, oi);
     st(o, t, oi, v);

@@ -23,7 +23,9 @@
 
 namespace {
 
-const int MI_NOT_IMPLEMENTED = 6, MI_BAD_PARM = 3, RB_INVALID = 3;
+/* statuses: miopenStatusBadParm / NotImplemented, rocblas_status_invalid_pointer /
+ * not_implemented */
+const int MI_NOT_IMPLEMENTED = 6, MI_BAD_PARM = 3, RB_INVALID = 3, RB_NOT_IMPLEMENTED = 2;
 
 /* --- rocBLAS ---------------------------------------------------------------- */
 
@@ -53,7 +55,7 @@ int rb_gemm(void *h, int ta, int tb, int32_t m, int32_t n, int32_t k, const void
     return RB_INVALID;
   /* D = alpha op(A) op(B) + beta C: the stand-in writes C in place, so a
    * separate D is the stand-in's limit (the plugin passes one buffer) */
-  if (c != d || ldc != ldd || sc != sd || xc != xd) return MI_NOT_IMPLEMENTED;
+  if (c != d || ldc != ldd || sc != sd || xc != xd) return RB_NOT_IMPLEMENTED;
   cublasStatus_t r = cublasGemmStridedBatchedEx(
       (cublasHandle_t)h, ta == ROCM_RB_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T, tb == ROCM_RB_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T,
       m, n, k, alpha, a, xa, lda, sa, b, xb, ldb, sb, beta, d, xd, ldd, sd, batch,

@@ -108,9 +108,7 @@ static void blas_st(void *p, cudaDataType t, long long i, double re, double im) 
   }
 }
 
-/* float32 rounded to TF32's 10 mantissa bits (nearest, ties away), as tensor
- * cores read float32 under CUBLAS_TF32_TENSOR_OP_MATH. */
-static double tf32(double v) {
+double tc_sim_tf32(double v) {
   uint32_t u = tabi_f32_bits((float)v);
   if ((u & 0x7f800000u) == 0x7f800000u) return v;
   return tabi_bits_f32((u + 0x1000u) & 0xffffe000u);
@@ -131,7 +129,7 @@ static void op_ld(const void *p, cudaDataType t, cublasOperation_t o, int ld, in
                   T *im) {
   double x, y;
   blas_ld(p, t, o == CUBLAS_OP_N ? (long long)r + (long long)c * ld : (long long)c + (long long)r * ld, &x, &y);
-  if (tf) x = tf32(x);
+  if (tf) x = tc_sim_tf32(x);
   *re = (T)x;
   *im = (T)(o == CUBLAS_OP_C ? -y : y);
 }

@@ -242,6 +242,10 @@ void tc_sim_vendor_violation(const char *fmt, ...) __attribute__((format(printf,
  * their handle or plan, before they compute: lets a test make a second
  * thread's call land inside the first one's, deterministically. */
 extern void (*tc_sim_vendor_inside_hook)(void);
+/* v (a float32 value) rounded to TF32's 10 mantissa bits (nearest, ties
+ * away), as tensor cores read float32: the cuBLAS stand-in under
+ * CUBLAS_TF32_TENSOR_OP_MATH, the cuDNN stand-in's tensor-op algorithm. */
+double tc_sim_tf32(double v);
 /* 1 when TABI_GPUSIM_FAULT names `what` (a comma-separated list). */
 int tc_sim_vendor_fault(const char *what);
 }

@@ -23,6 +23,7 @@ reductions that run on the reference's plans, and two ops that only
 decompose onto the simulated prims.
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -47,7 +48,6 @@ MUST_PASS = [
 
 def faults(tabi):
     """The gpusim_cuda fault runs: a list of what went wrong."""
-    import os
     errors = []
     base = [tabi, "conform", "--plugin", "gpusim_cuda", "--jobs", "2", "--quiet",
             "--robust-calls", "0", "--dtypes", "float32"]
