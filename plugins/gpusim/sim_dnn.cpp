@@ -66,7 +66,7 @@ struct use {
   cudnnHandle_t h;
   bool clash;
   explicit use(cudnnHandle_t hd) : h(hd), clash(hd && hd->users.fetch_add(1) != 0) {
-    if (clash) tc_sim_vendor_violation("cuDNN handle %p used by two threads at once", (void *)hd);
+    if (clash) tc_sim_vendor_violation(SIM_DNN_NAME " handle %p used by two threads at once", (void *)hd);
   }
   ~use() {
     if (h) h->users.fetch_sub(1);
@@ -289,7 +289,7 @@ cudnnStatus_t cudnnCreate(cudnnHandle_t *out) {
 }
 cudnnStatus_t cudnnDestroy(cudnnHandle_t h) {
   if (!h) return CUDNN_STATUS_BAD_PARAM;
-  if (h->users.load()) tc_sim_vendor_violation("cuDNN handle %p destroyed while in use", (void *)h);
+  if (h->users.load()) tc_sim_vendor_violation(SIM_DNN_NAME " handle %p destroyed while in use", (void *)h);
   delete h;
   return CUDNN_STATUS_SUCCESS;
 }

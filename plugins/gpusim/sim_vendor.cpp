@@ -36,7 +36,7 @@ void tc_sim_vendor_violation(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "gpusim_cuda: vendor contract violated: %s%s\n", msg,
+  fprintf(stderr, "%s: vendor contract violated: %s%s\n", SIM_FLAVOUR, msg,
           n == 5 ? " (further violations are counted, not printed)" : "");
 }
 

@@ -237,6 +237,15 @@ cudnnStatus_t cudnnConvolutionBackwardFilter(cudnnHandle_t h, const void *alpha,
  * stderr, counts it, and fills the call's output with NaN, so the result
  * comparison fails where the silent GPU would have been wrong sometimes. */
 int tc_sim_vendor_violations(void);
+/* Which plugin prints it, and what the cuDNN stand-in is to that plugin: in
+ * libtabi_gpusim.so it serves the MIOpen stand-in (sim_rocm_libs.cpp). */
+#ifdef GPUSIM_CUDA
+#define SIM_FLAVOUR "gpusim_cuda"
+#define SIM_DNN_NAME "cuDNN"
+#else
+#define SIM_FLAVOUR "gpusim"
+#define SIM_DNN_NAME "MIOpen (the cuDNN stand-in under it)"
+#endif
 void tc_sim_vendor_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Called (when set) by a cuDNN convolution and a cuFFT exec while they hold
  * their handle or plan, before they compute: lets a test make a second
