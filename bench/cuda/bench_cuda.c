@@ -232,6 +232,25 @@ int main(int argc, char **argv) {
   ln.args[4] = tabi_float(1e-5);
   ln.nargs = 5;
   printf("{\"name\": \"layer_norm_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&ln, 20));
+  /* its backward, every output: grad_weight/grad_bias sum 8192 rows each, in
+     split partial sums since 2026-11-29 (one thread per element before) */
+  {
+    tabi_value lo[3] = {tabi_none(), tabi_none(), tabi_none()};
+    if (tabi_call(rt, ln.op, ln.args, ln.nargs, lo, 3)) die("layer_norm");
+    int64_t all[3] = {1, 1, 1};
+    job lb = mk("aten::native_layer_norm_backward", 3);
+    lb.args[0] = tabi_tensor_value(s); /* grad_out: any values */
+    lb.args[1] = tabi_tensor_value(s);
+    lb.args[2] = tabi_int_list(ns, 1);
+    lb.args[3] = lo[1];
+    lb.args[4] = lo[2];
+    lb.args[5] = tabi_tensor_value(w);
+    lb.args[6] = tabi_tensor_value(b);
+    lb.args[7] = tabi_bool_list(all, 3);
+    lb.nargs = 8;
+    printf("{\"name\": \"layer_norm_backward_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&lb, 20));
+    for (int i = 0; i < 3; i++) tabi_value_release(&lo[i]);
+  }
   /* a transposed copy (x.t().contiguous()): the strided elementwise engine,
      untiled, so one side of it is read or written S elements apart */
   {

@@ -81,6 +81,9 @@ def main():
     w = torch.rand(S, device=dev)
     b = torch.rand(S, device=dev)
     t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [S], w, b, 1e-5), 20)
+    _, lm, lr = torch.native_layer_norm(s, [S], w, b, 1e-5)
+    t["layer_norm_backward_8192x8192_f32"] = cuda_ms(
+        lambda: torch.ops.aten.native_layer_norm_backward(s, s, [S], lm, lr, w, b, [True, True, True]), 20)
     dst = torch.empty(S, S, device=dev)
     t["copy_transposed_8192x8192_f32"] = cuda_ms(lambda: dst.copy_(s.t()), 20)
     del dst

@@ -7,9 +7,10 @@
  * the reference plugin: one thread per normalized set (statistics / backward sums, into a
  * double scratch), then one thread per element, and one per parameter for
  * grad_weight/grad_bias (a gather in the reference's order, no atomics): the
- * reference's bits, deterministic. Per-set and per-parameter loops are serial,
- * simple rather than fast: a block-per-set reduction would change the order
- * of the sums. Inputs are made contiguous first (any float dtype; grad_out,
+ * reference's bits, deterministic. A set or parameter sum of more than
+ * TCN_SERIAL terms is split into partial sums over a thread each, then added
+ * in a fixed order by one thread per sum (tc_norm.cuh): deterministic, within
+ * tolerance of the reference. Inputs are made contiguous first (any float dtype; grad_out,
  * mean, rstd of other dtypes are converted to float64, the values the
  * reference reads); outputs are contiguous, as the reference's. */
 #include <string.h>
@@ -26,6 +27,18 @@ __global__ void __launch_bounds__(NT) fw_set_kernel(tcn_geom g, const char *x, c
                                                     double *ms) {
   GRID_LOOP(r, g.rows) tcn_fw_set(&g, x, mean, rstd, ms, r);
 }
+/* split statistics: partials (sq 0: of x, 1: of squares), then per set */
+__global__ void __launch_bounds__(NT) fw_part_kernel(tcn_geom g, const char *x, int64_t k, int sq, const double *ms,
+                                                     double *part) {
+  GRID_LOOP(i, g.rows * k) part[i] = tcn_fw_part(&g, x, i / k, i % k, k, sq, sq ? ms[2 * (i / k)] : 0);
+}
+__global__ void __launch_bounds__(NT) fw_mean_kernel(tcn_geom g, const double *part, int64_t k, double *ms) {
+  GRID_LOOP(r, g.rows) tcn_fw_mean(&g, part + r * k, k, ms, r);
+}
+__global__ void __launch_bounds__(NT) fw_stats_kernel(tcn_geom g, const double *part, int64_t k, char *mean,
+                                                      char *rstd, double *ms) {
+  GRID_LOOP(r, g.rows) tcn_fw_stats(&g, part + r * k, k, mean, rstd, ms, r);
+}
 __global__ void __launch_bounds__(NT) fw_elem_kernel(tcn_geom g, const char *x, const char *w, const char *b,
                                                      const double *ms, char *out, int64_t n) {
   GRID_LOOP(i, n) tcn_fw_elem(&g, x, w, b, ms, out, i);
@@ -33,6 +46,13 @@ __global__ void __launch_bounds__(NT) fw_elem_kernel(tcn_geom g, const char *x, 
 __global__ void __launch_bounds__(NT) bw_set_kernel(tcn_geom g, const char *go, const char *x, const char *mean,
                                                     const char *rstd, const char *w, double *s) {
   GRID_LOOP(r, g.rows) tcn_bw_set(&g, go, x, mean, rstd, w, s, r);
+}
+__global__ void __launch_bounds__(NT) bw_part_kernel(tcn_geom g, const char *go, const char *x, const char *mean,
+                                                     const char *rstd, const char *w, int64_t k, double *part) {
+  GRID_LOOP(i, g.rows * k) tcn_bw_part(&g, go, x, mean, rstd, w, i / k, i % k, k, part + 2 * i);
+}
+__global__ void __launch_bounds__(NT) bw_combine_kernel(tcn_geom g, const double *part, int64_t k, double *s) {
+  GRID_LOOP(r, g.rows) tcn_bw_combine(part + 2 * r * k, k, s, r);
 }
 __global__ void __launch_bounds__(NT) dx_kernel(tcn_geom g, const char *go, const char *x, const char *mean,
                                                 const char *rstd, const char *w, const double *s, char *gi,
@@ -43,6 +63,21 @@ __global__ void __launch_bounds__(NT) param_kernel(tcn_geom g, const char *go, c
                                                    const char *rstd, char *dg, int dgdt, char *db, int dbdt,
                                                    int64_t pn) {
   GRID_LOOP(p, pn) tcn_param_elem(&g, go, x, mean, rstd, dg, dgdt, db, dbdt, p);
+}
+/* split parameter sums: partial j of parameter p at part[2*(j*pn + p)] (p
+ * fastest: neighbouring threads read neighbouring elements in layer norm) */
+__global__ void __launch_bounds__(NT) param_part_kernel(tcn_geom g, const char *go, const char *x, const char *mean,
+                                                        const char *rstd, int64_t k, int64_t pn, double *part) {
+  GRID_LOOP(i, k * pn) tcn_param_part(&g, go, x, mean, rstd, i % pn, i / pn, k, part + 2 * i);
+}
+__global__ void __launch_bounds__(NT) param_store_kernel(const double *part, int64_t k, char *dg, int dgdt, char *db,
+                                                         int dbdt, int64_t pn) {
+  GRID_LOOP(p, pn) tcn_param_store(part + 2 * p, k, pn, dg, dgdt, db, dbdt, p);
+}
+
+/* A float64 scratch of n elements into *out (tmp slot). */
+static tabi_status scratch(tc_ctx *c, DLDevice dev, int64_t n, tabi_tensor **out) {
+  return tc_empty(c, dev, TABI_DTYPE_FLOAT64, 1, &n, out);
 }
 
 /* A contiguous copy of t (NULL: none) in a dtype tc_norm.cuh reads: its own
@@ -73,7 +108,7 @@ static tabi_status k_group_norm(TC_ARGS) {
   const char *names[3] = {"input", "weight", "bias"};
   if (st == TABI_OK) st = tc_same_device(c, OPN, 3, ts, names);
   if (st != TABI_OK) return st;
-  tabi_tensor *tmp[4] = {NULL, NULL, NULL, NULL}; /* x, w, b, scratch */
+  tabi_tensor *tmp[5] = {NULL, NULL, NULL, NULL, NULL}; /* x, w, b, scratch, partials */
   tabi_tensor *o[3] = {NULL, NULL, NULL};
   int64_t sshape[2] = {args[3].u.i, d.G}, two = 2 * d.rows;
   tabi_dtype dt = tabi_tensor_dtype(x);
@@ -81,19 +116,30 @@ static tabi_status k_group_norm(TC_ARGS) {
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, dt, x->dl.ndim, x->dl.shape, &o[0]);
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, (tabi_dtype)d.sdt, 2, sshape, &o[1]);
   if (st == TABI_OK) st = tc_empty(c, x->dl.device, (tabi_dtype)d.sdt, 2, sshape, &o[2]);
-  if (st == TABI_OK) st = tc_empty(c, x->dl.device, TABI_DTYPE_FLOAT64, 1, &two, &tmp[3]);
+  if (st == TABI_OK) st = scratch(c, x->dl.device, two, &tmp[3]);
+  int64_t k = tcn_split(d.cnt);
+  if (st == TABI_OK && k > 1 && d.rows > 0) st = scratch(c, x->dl.device, d.rows * k, &tmp[4]);
   if (st == TABI_OK && d.rows > 0) {
     tcn_geom g;
     memset(&g, 0, sizeof g);
     tcn_init(&g, &d, dt, -1, d.sdt, d.sdt, tc_dt_or(tmp[1]), tc_dt_or(tmp[2]), args[7].u.f);
     double *ms = (double *)tabi_tensor_data(tmp[3]);
-    TC_LAUNCH(tc_blocks(d.rows, NT), NT, fw_set_kernel)(g, tc_cdata(tmp[0]), tc_mdata(o[1]), tc_mdata(o[2]), ms);
+    const char *xp = tc_cdata(tmp[0]);
+    if (k == 1) {
+      TC_LAUNCH(tc_blocks(d.rows, NT), NT, fw_set_kernel)(g, xp, tc_mdata(o[1]), tc_mdata(o[2]), ms);
+    } else {
+      double *part = (double *)tabi_tensor_data(tmp[4]);
+      TC_LAUNCH(tc_blocks(d.rows * k, NT), NT, fw_part_kernel)(g, xp, k, 0, ms, part);
+      TC_LAUNCH(tc_blocks(d.rows, NT), NT, fw_mean_kernel)(g, part, k, ms);
+      TC_LAUNCH(tc_blocks(d.rows * k, NT), NT, fw_part_kernel)(g, xp, k, 1, ms, part);
+      TC_LAUNCH(tc_blocks(d.rows, NT), NT, fw_stats_kernel)(g, part, k, tc_mdata(o[1]), tc_mdata(o[2]), ms);
+    }
     int64_t n = d.rows * d.cnt;
     if (n > 0)
-      TC_LAUNCH(tc_blocks(n, NT), NT, fw_elem_kernel)(g, tc_cdata(tmp[0]), tc_cdata(tmp[1]), tc_cdata(tmp[2]), ms, tc_mdata(o[0]), n);
+      TC_LAUNCH(tc_blocks(n, NT), NT, fw_elem_kernel)(g, xp, tc_cdata(tmp[1]), tc_cdata(tmp[2]), ms, tc_mdata(o[0]), n);
     st = tc_launch_status(c, OPN);
   }
-  tc_release_all(c, tmp, 4);
+  tc_release_all(c, tmp, 5);
   if (st != TABI_OK) {
     tc_release_all(c, o, 3);
     return st;
@@ -122,7 +168,7 @@ static tabi_status norm_backward(TC_ARGS, int group) {
   if (st == TABI_OK) st = tc_same_device(c, OPN, 6, ts, names);
   if (st != TABI_OK) return st;
   tabi_dtype dt = tabi_tensor_dtype(x);
-  tabi_tensor *tmp[6] = {NULL, NULL, NULL, NULL, NULL, NULL}; /* x, go, mean, rstd, w, scratch */
+  tabi_tensor *tmp[8] = {NULL}; /* x, go, mean, rstd, w, s, set partials, parameter partials */
   tabi_tensor *o[3] = {NULL, NULL, NULL};
   for (int i = 0; i < 5 && st == TABI_OK; i++) st = operand(c, OPN, ts[i], &tmp[i]);
   int dgdt = w ? (int)tabi_tensor_dtype(w) : (int)dt, dbdt = b ? (int)tabi_tensor_dtype(b) : (int)dt;
@@ -130,23 +176,40 @@ static tabi_status norm_backward(TC_ARGS, int group) {
   if (st == TABI_OK && mask[0]) st = tc_empty(c, x->dl.device, dt, x->dl.ndim, x->dl.shape, &o[0]);
   if (st == TABI_OK && mask[1]) st = tc_empty(c, x->dl.device, (tabi_dtype)dgdt, d.pnd, d.pshape, &o[1]);
   if (st == TABI_OK && mask[2]) st = tc_empty(c, x->dl.device, (tabi_dtype)dbdt, d.pnd, d.pshape, &o[2]);
-  if (st == TABI_OK && mask[0] && n > 0) st = tc_empty(c, x->dl.device, TABI_DTYPE_FLOAT64, 1, &two, &tmp[5]);
-  if (st == TABI_OK && ((mask[0] && n > 0) || ((mask[1] || mask[2]) && d.pn > 0))) {
-    tcn_geom g;
-    memset(&g, 0, sizeof g);
+  int want_dx = mask[0] && n > 0, want_p = (mask[1] || mask[2]) && d.pn > 0;
+  tcn_geom g;
+  memset(&g, 0, sizeof g);
+  if (st == TABI_OK)
     tcn_init(&g, &d, dt, tc_dt_or(tmp[1]), tc_dt_or(tmp[2]), tc_dt_or(tmp[3]), tc_dt_or(tmp[4]), -1, 0);
+  /* split counts: of a set's sum, of a parameter's (p = 0 has the most terms) */
+  int64_t ks = tcn_split(d.cnt), kp = st == TABI_OK && want_p ? tcn_split(tcn_param_terms(&g, 0).n) : 1;
+  if (st == TABI_OK && want_dx) st = scratch(c, x->dl.device, two, &tmp[5]);
+  if (st == TABI_OK && want_dx && ks > 1) st = scratch(c, x->dl.device, 2 * d.rows * ks, &tmp[6]);
+  if (st == TABI_OK && want_p && kp > 1) st = scratch(c, x->dl.device, 2 * d.pn * kp, &tmp[7]);
+  if (st == TABI_OK && (want_dx || want_p)) {
     const char *xp = tc_cdata(tmp[0]), *gp = tc_cdata(tmp[1]), *mp = tc_cdata(tmp[2]), *rp = tc_cdata(tmp[3]),
                *wp = tc_cdata(tmp[4]);
-    if (mask[0] && n > 0) {
+    if (want_dx) {
       double *s = (double *)tabi_tensor_data(tmp[5]);
-      TC_LAUNCH(tc_blocks(d.rows, NT), NT, bw_set_kernel)(g, gp, xp, mp, rp, wp, s);
+      if (ks == 1) {
+        TC_LAUNCH(tc_blocks(d.rows, NT), NT, bw_set_kernel)(g, gp, xp, mp, rp, wp, s);
+      } else {
+        double *part = (double *)tabi_tensor_data(tmp[6]);
+        TC_LAUNCH(tc_blocks(d.rows * ks, NT), NT, bw_part_kernel)(g, gp, xp, mp, rp, wp, ks, part);
+        TC_LAUNCH(tc_blocks(d.rows, NT), NT, bw_combine_kernel)(g, part, ks, s);
+      }
       TC_LAUNCH(tc_blocks(n, NT), NT, dx_kernel)(g, gp, xp, mp, rp, wp, s, tc_mdata(o[0]), n);
     }
-    if ((mask[1] || mask[2]) && d.pn > 0)
+    if (want_p && kp == 1) {
       TC_LAUNCH(tc_blocks(d.pn, NT), NT, param_kernel)(g, gp, xp, mp, rp, tc_mdata(o[1]), dgdt, tc_mdata(o[2]), dbdt, d.pn);
+    } else if (want_p) {
+      double *part = (double *)tabi_tensor_data(tmp[7]);
+      TC_LAUNCH(tc_blocks(kp * d.pn, NT), NT, param_part_kernel)(g, gp, xp, mp, rp, kp, d.pn, part);
+      TC_LAUNCH(tc_blocks(d.pn, NT), NT, param_store_kernel)(part, kp, tc_mdata(o[1]), dgdt, tc_mdata(o[2]), dbdt, d.pn);
+    }
     st = tc_launch_status(c, OPN);
   }
-  tc_release_all(c, tmp, 6);
+  tc_release_all(c, tmp, 8);
   if (st != TABI_OK) {
     tc_release_all(c, o, 3);
     return st;

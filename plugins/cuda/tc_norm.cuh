@@ -17,7 +17,18 @@
  * elements in the reference's order (sets ascending, then elements), which is
  * the order the reference accumulates into dgamma[p]/dbeta[p]: no atomics,
  * deterministic, the reference's bits. Products and sums go through
- * TCP_MUL/TCP_ADD so no FMA contraction changes the rounding. */
+ * TCP_MUL/TCP_ADD so no FMA contraction changes the rounding.
+ *
+ * Long sums are split (tcn_split): one thread per set, or per parameter, would
+ * leave a GPU nearly idle on a large set (a [8192, 4096] layer norm backward's
+ * 4096 grad_weight sums of 8192 terms each ran on 4096 threads). A sum of more
+ * than TCN_SERIAL terms runs as K partial sums, each in the reference's order
+ * over its terms, added in a fixed order by one thread per sum: the same bits
+ * on every run and every launch geometry (K depends on the term count only),
+ * but not the reference's serial order, so within the dtype's tolerance of it
+ * rather than its bits. A set's partial j takes elements j, j+K, j+2K, ...
+ * (neighbouring threads read neighbouring elements); a parameter's takes the
+ * j-th run of its terms in the reference's order. */
 #ifndef TABI_TC_NORM_CUH
 #define TABI_TC_NORM_CUH
 
@@ -66,25 +77,65 @@ TCN_HD int64_t tcn_param(const tcn_geom *g, int64_t r, int64_t e) {
   return (r % g->G) * g->D + (e / g->pdiv) % g->pmod;
 }
 
+/* --- split sums -------------------------------------------------------------------- */
+
+#define TCN_SERIAL 256   /* up to this many terms a sum is one thread's: the reference's bits */
+#define TCN_CHUNK 64     /* else about this many terms a partial, */
+#define TCN_MAX_SPLIT 256 /* in at most this many partials */
+
+/* How many partial sums a sum of w terms runs as (1: not split). */
+TCN_HD int64_t tcn_split(int64_t w) {
+  if (w <= TCN_SERIAL) return 1;
+  int64_t k = (w + TCN_CHUNK - 1) / TCN_CHUNK;
+  return k < TCN_MAX_SPLIT ? k : TCN_MAX_SPLIT;
+}
+
+/* The sum of k partials at stride st, in order (the combining thread's). */
+TCN_HD double tcn_combine(const double *part, int64_t k, int64_t st) {
+  TCP_NOCONTRACT
+  double v = 0;
+  for (int64_t j = 0; j < k; j++) v = TCP_ADD(v, part[j * st]);
+  return v;
+}
+
 /* --- group norm forward --------------------------------------------------------- */
 
-/* Set r's mean and rstd: stored (the statistics' dtype) and kept in double in
- * ms[2r], ms[2r+1] for the elements. */
-TCN_HD void tcn_fw_set(const tcn_geom *g, const char *x, char *mean, char *rstd, double *ms, int64_t r) {
+/* Partial j of K of set r: the sum of x (sq 0) or of (x - mu)^2 (sq 1) over
+ * its elements j, j+K, ... in order. */
+TCN_HD double tcn_fw_part(const tcn_geom *g, const char *x, int64_t r, int64_t j, int64_t k, int sq, double mu) {
   TCP_NOCONTRACT
   const char *px = x + r * g->cnt * g->xsz;
-  double mu = 0, var = 0;
-  for (int64_t e = 0; e < g->cnt; e++) mu = TCP_ADD(mu, tcp_ld(px + e * g->xsz, g->xdt));
-  mu = g->cnt > 0 ? mu / (double)g->cnt : 0; /* an empty group's mean is 0, as ATen's */
-  for (int64_t e = 0; e < g->cnt; e++) {
-    double dv = tcp_ld(px + e * g->xsz, g->xdt) - mu;
-    var = TCP_ADD(var, TCP_MUL(dv, dv));
+  double v = 0;
+  for (int64_t e = j; e < g->cnt; e += k) {
+    double xe = tcp_ld(px + e * g->xsz, g->xdt);
+    v = sq ? TCP_ADD(v, TCP_MUL(xe - mu, xe - mu)) : TCP_ADD(v, xe);
   }
+  return v;
+}
+
+/* Set r's mean from its K partial sums of x (part: the set's own), into ms[2r]. */
+TCN_HD void tcn_fw_mean(const tcn_geom *g, const double *part, int64_t k, double *ms, int64_t r) {
+  double mu = tcn_combine(part, k, 1);
+  ms[2 * r] = g->cnt > 0 ? mu / (double)g->cnt : 0; /* an empty group's mean is 0, as ATen's */
+}
+
+/* Set r's rstd from its K partial sums of squares: mean and rstd stored (the
+ * statistics' dtype) and kept in double in ms[2r], ms[2r+1] for the elements. */
+TCN_HD void tcn_fw_stats(const tcn_geom *g, const double *part, int64_t k, char *mean, char *rstd, double *ms,
+                         int64_t r) {
+  double var = tcn_combine(part, k, 1);
   double rs = tcp_opmath_invstd(var / (double)g->cnt, g->eps, g->xdt);
-  tcp_st(mean + r * g->msz, g->mdt, mu);
+  tcp_st(mean + r * g->msz, g->mdt, ms[2 * r]);
   tcp_st(rstd + r * g->rsz, g->rdt, rs);
-  ms[2 * r] = mu;
   ms[2 * r + 1] = rs;
+}
+
+/* Set r's statistics on one thread (the sum not split). */
+TCN_HD void tcn_fw_set(const tcn_geom *g, const char *x, char *mean, char *rstd, double *ms, int64_t r) {
+  double p = tcn_fw_part(g, x, r, 0, 1, 0, 0);
+  tcn_fw_mean(g, &p, 1, ms, r);
+  p = tcn_fw_part(g, x, r, 0, 1, 1, ms[2 * r]);
+  tcn_fw_stats(g, &p, 1, mean, rstd, ms, r);
 }
 
 /* Output element i: (x - mean) * rstd * w + b. */
@@ -99,22 +150,35 @@ TCN_HD void tcn_fw_elem(const tcn_geom *g, const char *x, const char *w, const c
 
 /* --- backward ---------------------------------------------------------------------- */
 
-/* Set r's s1 = sum(dy*w), s2 = sum(dy*w*xhat) into s[2r], s[2r+1]. */
-TCN_HD void tcn_bw_set(const tcn_geom *g, const char *go, const char *x, const char *mean, const char *rstd,
-                       const char *w, double *s, int64_t r) {
+/* Partial j of K of set r's s1 = sum(dy*w), s2 = sum(dy*w*xhat) over its
+ * elements j, j+K, ..., into s[0], s[1]. */
+TCN_HD void tcn_bw_part(const tcn_geom *g, const char *go, const char *x, const char *mean, const char *rstd,
+                        const char *w, int64_t r, int64_t j, int64_t k, double *s) {
   TCP_NOCONTRACT
   double mu = tcp_ld(mean + r * g->msz, g->mdt), rs = tcp_ld(rstd + r * g->rsz, g->rdt);
   double s1 = 0, s2 = 0;
   int64_t base = r * g->cnt;
-  for (int64_t e = 0; e < g->cnt; e++) {
+  for (int64_t e = j; e < g->cnt; e += k) {
     double dy = tcp_ld(go + (base + e) * g->gsz, g->gdt);
     double xh = TCP_MUL(tcp_ld(x + (base + e) * g->xsz, g->xdt) - mu, rs);
     double dyw = TCP_MUL(dy, w ? tcp_ld(w + tcn_param(g, r, e) * g->wsz, g->wdt) : 1.0);
     s1 = TCP_ADD(s1, dyw);
     s2 = TCP_ADD(s2, TCP_MUL(dyw, xh));
   }
-  s[2 * r] = s1;
-  s[2 * r + 1] = s2;
+  s[0] = s1;
+  s[1] = s2;
+}
+
+/* Set r's s1, s2 into s[2r], s[2r+1] on one thread (not split). */
+TCN_HD void tcn_bw_set(const tcn_geom *g, const char *go, const char *x, const char *mean, const char *rstd,
+                       const char *w, double *s, int64_t r) {
+  tcn_bw_part(g, go, x, mean, rstd, w, r, 0, 1, s + 2 * r);
+}
+
+/* Set r's s1, s2 into s[2r], s[2r+1] from its K partial pairs (part: the set's own). */
+TCN_HD void tcn_bw_combine(const double *part, int64_t k, double *s, int64_t r) {
+  s[2 * r] = tcn_combine(part, k, 2);
+  s[2 * r + 1] = tcn_combine(part + 1, k, 2);
 }
 
 /* grad_input element i (x's dtype). */
@@ -131,28 +195,71 @@ TCN_HD void tcn_dx_elem(const tcn_geom *g, const char *go, const char *x, const 
   tcp_st(gi + i * g->xsz, g->xdt, v);
 }
 
-/* grad_weight (dg, dtype dgdt) and grad_bias (db, dbdt) of parameter p (either
- * NULL: not wanted): its elements are e in [within*pdiv, (within+1)*pdiv) of
- * the sets r = gsel, gsel + G, ... (layer norm: every set, e = p). */
-TCN_HD void tcn_param_elem(const tcn_geom *g, const char *go, const char *x, const char *mean,
-                           const char *rstd, char *dg, int dgdt, char *db, int dbdt, int64_t p) {
-  TCP_NOCONTRACT
-  int64_t gsel = g->D ? p / g->D : 0, within = g->D ? p % g->D : p;
-  int64_t e0 = within * g->pdiv, e1 = e0 + g->pdiv;
+/* Parameter p's terms: the elements e in [within*pdiv, (within+1)*pdiv) of
+ * the sets r = gsel, gsel + G, ... (layer norm: every set, e = p), in the
+ * reference's order (sets ascending, then elements). *n: how many; p = 0 has
+ * the most. */
+typedef struct tcn_pterms {
+  int64_t gsel, e0, len, n;
+} tcn_pterms;
+
+TCN_HD tcn_pterms tcn_param_terms(const tcn_geom *g, int64_t p) {
+  tcn_pterms t;
+  t.gsel = g->D ? p / g->D : 0;
+  int64_t within = g->D ? p % g->D : p;
+  t.e0 = within * g->pdiv;
+  int64_t e1 = t.e0 + g->pdiv;
   if (e1 > g->cnt) e1 = g->cnt;
+  t.len = e1 > t.e0 ? e1 - t.e0 : 0;
+  int64_t sets = t.gsel < g->rows ? (g->rows - t.gsel + g->G - 1) / g->G : 0;
+  t.n = sets * t.len;
+  return t;
+}
+
+/* Partial j of K of parameter p's sums of dy*xhat (ab[0]) and dy (ab[1]): its
+ * terms [j*L, (j+1)*L) (L = ceil(n/K)) in the reference's order. */
+TCN_HD void tcn_param_part(const tcn_geom *g, const char *go, const char *x, const char *mean, const char *rstd,
+                           int64_t p, int64_t j, int64_t k, double *ab) {
+  TCP_NOCONTRACT
+  tcn_pterms t = tcn_param_terms(g, p);
+  int64_t chunk = (t.n + k - 1) / k, f = j * chunk, f1 = f + chunk;
+  if (f1 > t.n) f1 = t.n;
   double a = 0, b = 0;
-  for (int64_t r = gsel; r < g->rows; r += g->G) {
+  if (f < f1) {
+    int64_t r = t.gsel + f / t.len * g->G, e = t.e0 + f % t.len;
     double mu = tcp_ld(mean + r * g->msz, g->mdt), rs = tcp_ld(rstd + r * g->rsz, g->rdt);
-    for (int64_t e = e0; e < e1; e++) {
+    for (; f < f1; f++) {
       int64_t i = r * g->cnt + e;
       double dy = tcp_ld(go + i * g->gsz, g->gdt);
       double xh = TCP_MUL(tcp_ld(x + i * g->xsz, g->xdt) - mu, rs);
       a = TCP_ADD(a, TCP_MUL(dy, xh));
       b = TCP_ADD(b, dy);
+      if (++e == t.e0 + t.len && f + 1 < f1) { /* the next set */
+        e = t.e0;
+        r += g->G;
+        mu = tcp_ld(mean + r * g->msz, g->mdt);
+        rs = tcp_ld(rstd + r * g->rsz, g->rdt);
+      }
     }
   }
-  if (dg) tcp_st(dg + p * tcp_esz(dgdt), dgdt, a);
-  if (db) tcp_st(db + p * tcp_esz(dbdt), dbdt, b);
+  ab[0] = a;
+  ab[1] = b;
+}
+
+/* Store parameter p's grad_weight (dg, dtype dgdt) and grad_bias (db, dbdt;
+ * either NULL: not wanted) from its K partial pairs at part[2*(j*st)]. */
+TCN_HD void tcn_param_store(const double *part, int64_t k, int64_t st, char *dg, int dgdt, char *db, int dbdt,
+                            int64_t p) {
+  if (dg) tcp_st(dg + p * tcp_esz(dgdt), dgdt, tcn_combine(part, k, 2 * st));
+  if (db) tcp_st(db + p * tcp_esz(dbdt), dbdt, tcn_combine(part + 1, k, 2 * st));
+}
+
+/* Parameter p's grad_weight/grad_bias on one thread (not split). */
+TCN_HD void tcn_param_elem(const tcn_geom *g, const char *go, const char *x, const char *mean,
+                           const char *rstd, char *dg, int dgdt, char *db, int dbdt, int64_t p) {
+  double ab[2];
+  tcn_param_part(g, go, x, mean, rstd, p, 0, 1, ab);
+  tcn_param_store(ab, 1, 1, dg, dgdt, db, dbdt, p);
 }
 
 #endif

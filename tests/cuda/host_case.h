@@ -155,6 +155,25 @@ static inline int host_same(const char *a, const char *b, tabi_dtype dt, int esz
   }
   return 1;
 }
+/* torch.testing's default tolerances (shared/spec/tolerances.md), for the
+ * kernels that sum in another order than the reference (split or tree sums). */
+static inline void host_tolerances(tabi_dtype dt, double *rtol, double *atol) {
+  switch (dt) {
+    case TABI_DTYPE_FLOAT16: *rtol = 1e-3; *atol = 1e-5; break;
+    case TABI_DTYPE_BFLOAT16: *rtol = 1.6e-2; *atol = 1e-5; break;
+    case TABI_DTYPE_FLOAT32: *rtol = 1.3e-6; *atol = 1e-5; break;
+    default: *rtol = 1e-7; *atol = 1e-7; break;
+  }
+}
+/* ours is within the tolerance of theirs (a real float dtype): |a - e| <=
+ * atol + rtol*|e|; NaN matches NaN, an infinity only itself. */
+static inline int host_close(const char *a, const char *b, tabi_dtype dt) {
+  double x = tcp_ld(a, dt), e = tcp_ld(b, dt), rtol, atol;
+  host_tolerances(dt, &rtol, &atol);
+  if (std::isnan(x) || std::isnan(e)) return std::isnan(x) && std::isnan(e);
+  if (std::isinf(x) || std::isinf(e)) return x == e;
+  return std::fabs(x - e) <= atol + rtol * std::fabs(e);
+}
 /* The reference's output r (NULL: missing) has dtype dt and shape nd/shape;
  * else a test failure naming what. */
 static inline bool host_same_shape(const char *what, const tabi_tensor *r, tabi_dtype dt, int32_t nd,
@@ -166,37 +185,39 @@ static inline bool host_same_shape(const char *what, const tabi_tensor *r, tabi_
 }
 /* n elements of dt, ours against theirs: counts them (and the output), and a
  * difference is a test failure naming what, the dtype, how many differ and
- * the first with both values. */
+ * the first with both values. Bits by the rule at the top, or (tolerant, a
+ * real float dtype) within host_close's tolerance. */
 static inline void host_compare_bytes(const char *what, tabi_dtype dt, const char *ours, const char *theirs,
-                                      int64_t n) {
+                                      int64_t n, int tolerant = 0) {
   int esz = host_esz(dt);
   int64_t bad = 0, first = -1;
   for (int64_t i = 0; i < n; i++) {
-    int ok = host_same(ours + i * esz, theirs + i * esz, dt, esz);
+    int ok = tolerant ? host_close(ours + i * esz, theirs + i * esz, dt)
+                      : host_same(ours + i * esz, theirs + i * esz, dt, esz);
     if (!ok && first < 0) first = i;
     bad += !ok;
   }
   checked_elems += n;
   checked_cases++;
   empty_cases += n == 0;
-  CHECK_MSG(bad == 0, "%s %s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
-            tabi_dtype_name(dt), (long long)bad, (long long)n, (long long)first,
+  CHECK_MSG(bad == 0, "%s %s%s: %lld of %lld elements differ; first at %lld: %.17g vs %.17g", what,
+            tabi_dtype_name(dt), tolerant ? " (tolerance)" : "", (long long)bad, (long long)n, (long long)first,
             first >= 0 ? host_value(ours + first * esz, dt) : 0.0,
             first >= 0 ? host_value(theirs + first * esz, dt) : 0.0);
 }
 /* ours (n elements of dt, row-major) against the reference's output tensor
  * (read back as n row-major elements). */
 static inline void host_compare(const char *what, tabi_dtype dt, const char *ours, int64_t n,
-                                tabi_tensor *refout) {
+                                tabi_tensor *refout, int tolerant = 0) {
   int esz = host_esz(dt);
   std::vector<char> theirs((size_t)(n * esz) + 16);
   if (n > 0) CHECK_OK(tabi_tensor_to_host(ref, refout, theirs.data(), (uint64_t)(n * esz)));
-  host_compare_bytes(what, dt, ours, theirs.data(), n);
+  host_compare_bytes(what, dt, ours, theirs.data(), n, tolerant);
 }
 
 static inline void host_compare(const char *what, tabi_dtype dt, const std::vector<char> &ours, int64_t n,
-                                tabi_tensor *refout) {
-  host_compare(what, dt, ours.data(), n, refout);
+                                tabi_tensor *refout, int tolerant = 0) {
+  host_compare(what, dt, ours.data(), n, refout, tolerant);
 }
 
 #endif /* TABI_TESTS_CUDA_HOST_CASE_H */

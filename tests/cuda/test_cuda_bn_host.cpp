@@ -88,31 +88,14 @@ static void release_param(Param *p) {
   if (p->base) tabi_tensor_release(p->base);
 }
 
-/* torch.testing's default tolerances (shared/spec/tolerances.md). */
-static void tolerances(tabi_dtype dt, double *rtol, double *atol) {
-  switch (dt) {
-    case TABI_DTYPE_FLOAT16: *rtol = 1e-3; *atol = 1e-5; break;
-    case TABI_DTYPE_BFLOAT16: *rtol = 1.6e-2; *atol = 1e-5; break;
-    case TABI_DTYPE_FLOAT32: *rtol = 1.3e-6; *atol = 1e-5; break;
-    default: *rtol = 1e-7; *atol = 1e-7; break;
-  }
-}
-
 /* n elements of dtype dt: ours against theirs; bit-exact (NaN matching NaN)
  * when `exact`, else within the dtype's tolerance. Returns the count. */
 static int64_t compare_bytes(const char *what, tabi_dtype dt, int64_t n, const char *ours, const char *theirs,
                              int exact) {
   int esz = tcp_esz(dt);
-  double rtol, atol;
-  tolerances(dt, &rtol, &atol);
   int64_t bad = 0, first = -1;
   for (int64_t i = 0; i < n; i++) {
-    double a = tcp_ld(ours + i * esz, dt), e = tcp_ld(theirs + i * esz, dt);
-    int ok;
-    if (std::isnan(a) || std::isnan(e)) ok = std::isnan(a) && std::isnan(e);
-    else if (exact) ok = memcmp(ours + i * esz, theirs + i * esz, (size_t)esz) == 0;
-    else if (std::isinf(a) || std::isinf(e)) ok = a == e;
-    else ok = std::fabs(a - e) <= atol + rtol * std::fabs(e);
+    int ok = exact ? host_same(ours + i * esz, theirs + i * esz, dt, esz) : host_close(ours + i * esz, theirs + i * esz, dt);
     if (!ok && first < 0) first = i;
     bad += !ok;
   }
