@@ -33,7 +33,11 @@ static tabi_status same_dtype(const tabi_host_api *h, const tabi_call *call, con
 
 /* out[b] = beta * self[b] + alpha * (a[b] @ m[b]) for every batch b (nb = 1 and
  * batch strides 0 for the 2-D ops). `self` is NULL for mm/bmm; with beta == 0
- * self is not read at all, so NaN in it does not propagate (ATen's rule). */
+ * self is not read at all, so NaN in it does not propagate (ATen's rule).
+ * ATen applies alpha and beta in the op's math type (float for float32 and the
+ * half types, complex float for complex64): a beta of 1e-310 is 0 there, and
+ * self is not read. With an empty inner dim ATen tests the Scalar's own value
+ * and then multiplies self by the rounded beta (inf * 0: NaN). */
 typedef struct mm_job {
   const tabi_tensor *self;   /* broadcast to [nb?, n, p] through self_st */
   int64_t self_st[3];
@@ -43,9 +47,20 @@ typedef struct mm_job {
   tabi_value beta, alpha;    /* Scalars; beta NONE for mm/bmm */
 } mm_job;
 
+/* A Scalar as the op's math type computes it (see mm_job). */
+static ref_cplx opmath_scalar(const tabi_value *v, tabi_dtype dt) {
+  ref_cplx x = ref_scalar_c(v);
+  if (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ||
+      dt == TABI_DTYPE_COMPLEX64)
+    x = (double)(float)creal(x) + (double)(float)cimag(x) * I;
+  return x;
+}
+
 static void mm_run(const mm_job *j, tabi_tensor *out) {
   tabi_dtype dt = tabi_tensor_dtype(out);
-  int use_beta = j->self && !(j->beta.tag != TABI_TAG_NONE && ref_scalar_c(&j->beta) == 0);
+  int has_beta = j->beta.tag != TABI_TAG_NONE;
+  ref_cplx alpha = j->self ? opmath_scalar(&j->alpha, dt) : 1, beta = has_beta ? opmath_scalar(&j->beta, dt) : 1;
+  int use_beta = j->self && !(has_beta && (j->k == 0 ? ref_scalar_c(&j->beta) : beta) == 0);
   int64_t o = 0;
   for (int64_t b = 0; b < j->nb; b++)
     for (int64_t r = 0; r < j->n; r++)
@@ -69,8 +84,8 @@ static void mm_run(const mm_job *j, tabi_tensor *out) {
           for (int64_t i = 0; i < j->k; i++)
             acc += ref_load_c(j->a, ao + i * j->a_st[2]) * ref_load_c(j->m, mo + i * j->m_st[1]);
           if (j->self) {
-            acc *= ref_scalar_c(&j->alpha);
-            if (use_beta) acc += ref_scalar_c(&j->beta) * ref_load_c(j->self, so);
+            acc *= alpha;
+            if (use_beta) acc += beta * ref_load_c(j->self, so);
           }
           ref_store_c(out, o, acc);
         } else {
@@ -78,8 +93,8 @@ static void mm_run(const mm_job *j, tabi_tensor *out) {
           for (int64_t i = 0; i < j->k; i++)
             acc += ref_load_f(j->a, ao + i * j->a_st[2]) * ref_load_f(j->m, mo + i * j->m_st[1]);
           if (j->self) {
-            acc *= ref_scalar_f(&j->alpha);
-            if (use_beta) acc += ref_scalar_f(&j->beta) * ref_load_f(j->self, so);
+            acc *= creal(alpha);
+            if (use_beta) acc += creal(beta) * ref_load_f(j->self, so);
           }
           ref_store_f(out, o, acc);
         }

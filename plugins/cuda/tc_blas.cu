@@ -177,7 +177,18 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     al[1] = alpha->tag == TABI_TAG_COMPLEX ? alpha->u.c[1] : 0;
     be[0] = tabi_value_as_double(beta);
     be[1] = beta->tag == TABI_TAG_COMPLEX ? beta->u.c[1] : 0;
-    use_beta = !(be[0] == 0 && be[1] == 0);
+    /* ATen applies alpha and beta in the math type (float for float32, the
+     * half types and complex64: a beta of 1e-310 is 0 there and self is not
+     * read); an empty inner dim tests the Scalar itself, then scales self by
+     * the rounded beta (the reference's mm_run) */
+    int beta_nz = !(be[0] == 0 && be[1] == 0);
+    if (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ||
+        dt == TABI_DTYPE_COMPLEX64)
+      for (int i = 0; i < 2; i++) {
+        al[i] = (double)(float)al[i];
+        be[i] = (double)(float)be[i];
+      }
+    use_beta = j.k == 0 ? beta_nz : !(be[0] == 0 && be[1] == 0);
     j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];
     j.ibeta = beta->tag == TABI_TAG_INT || beta->tag == TABI_TAG_BOOL ? beta->u.i : (int64_t)be[0];
   }

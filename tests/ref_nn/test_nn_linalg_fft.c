@@ -37,6 +37,39 @@ static void test_mm(void) {
   r = h_call1("aten::addmm", (tabi_value[]){TV(nan), TV(o23), TV(o32)}, 3, NULL);
   CHECK(r && isnan(t_get(r, 0)));
   t_free(r);
+  /* beta in float: a 1e-310 beta is 0 for float32, so NaN in self is not read:
+     torch.addmm(torch.full((2,2),nan), ones(2,3), ones(3,2), beta=1e-310) == 3; float64 reads it:
+     torch.addmm(torch.full((2,2),nan,dtype=float64), ..., beta=1e-310) is nan */
+  r = h_call1("aten::addmm", (tabi_value[]){TV(nan), TV(o23), TV(o32), tabi_float(1e-310)}, 4, NULL);
+  CHECK_CLOSE(r, 0, 3, 3, 3, 3);
+  t_free(r);
+  {
+    tabi_tensor *dn = t_make(TABI_DTYPE_FLOAT64, 2, SHP(2, 2), (const double[]){NAN, NAN, NAN, NAN});
+    tabi_tensor *d23 = t_make(TABI_DTYPE_FLOAT64, 2, SHP(2, 3), (const double[]){1, 1, 1, 1, 1, 1});
+    tabi_tensor *d32 = t_make(TABI_DTYPE_FLOAT64, 2, SHP(3, 2), (const double[]){1, 1, 1, 1, 1, 1});
+    r = h_call1("aten::addmm", (tabi_value[]){TV(dn), TV(d23), TV(d32), tabi_float(1e-310)}, 4, NULL);
+    CHECK(r && isnan(t_get(r, 0)));
+    t_free(r);
+    /* an empty inner dim tests the Scalar, then scales self by float beta (inf * 0):
+       torch.addmm(tensor([[inf,1.],[2.,3.]]), empty(2,0), empty(0,2), beta=1e-310) == [[nan,0],[0,0]] */
+    tabi_tensor *si = t_make(TABI_DTYPE_FLOAT32, 2, SHP(2, 2), (const double[]){INFINITY, 1, 2, 3});
+    tabi_tensor *x20 = t_make(TABI_DTYPE_FLOAT32, 2, SHP(2, 0), NULL), *x02 = t_make(TABI_DTYPE_FLOAT32, 2, SHP(0, 2), NULL);
+    r = h_call1("aten::addmm", (tabi_value[]){TV(si), TV(x20), TV(x02), tabi_float(1e-310)}, 4, NULL);
+    CHECK(r && isnan(t_get(r, 0)) && t_get(r, 1) == 0 && t_get(r, 3) == 0);
+    t_free(r);
+    /* alpha in float: torch.addmm(tensor([[-1.]]), tensor([[1.]]), tensor([[16777218.]]),
+       alpha=1+2**-30) == 16777216 (alpha is 1 in float: 16777217, a tie, to even); with alpha
+       in double the sum is past the tie and rounds to 16777218 */
+    tabi_tensor *c8 = t_make(TABI_DTYPE_FLOAT32, 2, SHP(1, 1), (const double[]){-1});
+    tabi_tensor *one = t_make(TABI_DTYPE_FLOAT32, 2, SHP(1, 1), (const double[]){1});
+    tabi_tensor *three = t_make(TABI_DTYPE_FLOAT32, 2, SHP(1, 1), (const double[]){16777218});
+    r = h_call1("aten::addmm", (tabi_value[]){TV(c8), TV(one), TV(three), tabi_int(1), tabi_float(1 + 0x1p-30)},
+                5, NULL);
+    CHECK(r && t_get(r, 0) == 16777216);
+    t_free(r);
+    tabi_tensor *more[] = {dn, d23, d32, si, x20, x02, c8, one, three};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) t_free(more[i]);
+  }
   /* errors: torch.mm(ones(2,3), ones(4,5)) -> "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)" */
   tabi_tensor *m45 = t_make(TABI_DTYPE_FLOAT32, 2, SHP(4, 5), NULL);
   tabi_value o[1];
