@@ -282,6 +282,18 @@ int main(int argc, char **argv) {
     double ms = time_ms(&mm, 10);
     printf("{\"name\": \"mm_8192^3_%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", mnm[k], ms,
            2.0 * (double)S * (double)S * (double)S / ms / 1e9);
+    if (k == 1) { /* addmm with a bias row: cuBLASLt's bias epilogue (since 2026-11-29) */
+      int64_t ns1[1] = {S};
+      tabi_tensor *bias = randt(mdt[k], 1, ns1);
+      job am = mk3("aten::addmm", 1, tabi_tensor_value(bias), tabi_tensor_value(a), tabi_tensor_value(m));
+      am.args[3] = tabi_int(1);
+      am.args[4] = tabi_int(1);
+      am.nargs = 5;
+      ms = time_ms(&am, 10);
+      printf("{\"name\": \"addmm_bias_8192^3_bf16\", \"ms\": %.4f, \"tflops\": %.1f}\n", ms,
+             2.0 * (double)S * (double)S * (double)S / ms / 1e9);
+      tabi_tensor_release(bias);
+    }
     tabi_tensor_release(a);
     tabi_tensor_release(m);
   }

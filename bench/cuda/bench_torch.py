@@ -93,6 +93,9 @@ def main():
         a = torch.rand(S, S, device=dev, dtype=dt)
         m = torch.rand(S, S, device=dev, dtype=dt)
         t["mm_8192^3_" + name] = cuda_ms(lambda: torch.mm(a, m), 10)
+        if name == "bf16":
+            bias = torch.rand(S, device=dev, dtype=dt)
+            t["addmm_bias_8192^3_bf16"] = cuda_ms(lambda: torch.addmm(bias, a, m), 10)
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = False
     xi = torch.rand(CN, CC, CHW, CHW, device=dev)

@@ -259,6 +259,10 @@ tabi_status tc_kernels_register(tc_ctx *c, const char *plugin);
 
 /* Per-device library handles (created on first use; NULL + error on failure). */
 void *tc_cublas(tc_ctx *c, int32_t dev, const char *op);
+/* The device's cuBLASLt handle (created on first use; NULL when it cannot
+ * be: the callers then take the cuBLAS path, so no error is set). The
+ * workspace of tc_cublas's handle serves it too (one stream: no overlap). */
+void *tc_cublaslt(tc_ctx *c, int32_t dev);
 void *tc_cudnn(tc_ctx *c, int32_t dev, const char *op);
 /* Frees the cuFFT plan cache / the cuDNN handles (tc_ctx_free). */
 void tc_fft_destroy(tc_ctx *c);

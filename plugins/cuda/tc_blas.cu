@@ -1,7 +1,8 @@
 /* plugins/cuda/tc_blas.cu: mm, bmm, addmm.
  *
  * Floating and complex dtypes go to cuBLAS (cublasGemmEx for one matrix,
- * cublasGemmStridedBatchedEx for a batch): float32
+ * cublasGemmStridedBatchedEx for a batch; addmm with a bias row through
+ * cuBLASLt's bias epilogue, lt_addmm): float32
  * computes in float32 with TF32 off (the handle's default math mode), float16
  * and bfloat16 accumulate in float32, float64 and complex in their own
  * precision. Operands with a unit stride in either dim are passed as they are
@@ -10,6 +11,7 @@
  * accumulation, wrapping, as the reference). cuBLAS GEMM is bitwise
  * reproducible run to run, so deterministic mode needs nothing more. */
 #if !defined(__HIPCC__) && !defined(TC_SIM) /* ROCm and gpusim compile this file too: own GEMM, rocm_gemm.cuh */
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #endif
 
@@ -98,6 +100,66 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *
 
 #ifdef TC_HIP
 #include "rocm_gemm.cuh"
+#endif
+
+#ifndef TC_HIP
+/* addmm whose self is a bias row (shape [p] or [1, p], unit stride), beta 1,
+ * alpha real and nonzero, float32/float16/bfloat16, every dim above 1 (the
+ * cases PyTorch sends to cuBLASLt too): cuBLASLt's bias epilogue adds self
+ * while the product is stored, D = alpha A M + bias, where cublasGemmEx
+ * needs self broadcast into out first and reads it back (beta 1): one write
+ * and one read of the output fewer. In the column-major view the product is
+ * C^T = M^T A^T, and the bias runs down D's rows: the output's columns. The
+ * heuristic may not take in-place split-K reductions (INPLACE): the plugin
+ * keeps every result's bits fixed run to run. Returns 1 when it ran; 0 (no
+ * error set) when cuBLASLt is absent or refuses, for the cublasGemmEx path. */
+static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t ct, int tm, int64_t ldm,
+                    int ta, int64_t lda, const mm_args *j, float alpha, const tabi_tensor *a, const tabi_tensor *m,
+                    const tabi_tensor *self, tabi_tensor *out) {
+  cublasLtHandle_t lt = (cublasLtHandle_t)tc_cublaslt(c, dev);
+  void *ws = c->blas_ws[dev];
+  uint64_t wsb = ws ? c->blas_ws_bytes[dev] : 0;
+  if (!lt) return 0;
+  cublasLtMatmulDesc_t d = NULL;
+  cublasLtMatrixLayout_t lm = NULL, la = NULL, lo = NULL;
+  cublasLtMatmulPreference_t pref = NULL;
+  int32_t om = tm ? CUBLAS_OP_T : CUBLAS_OP_N, oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+  uint32_t epi = CUBLASLT_EPILOGUE_BIAS,
+           mask = CUBLASLT_REDUCTION_SCHEME_NONE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE |
+                  CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE;
+  const void *bias = tabi_tensor_data(self);
+  float beta = 0;
+  cublasLtMatmulHeuristicResult_t res;
+  int got = 0;
+  /* M^T: p x k (stored k x p when transposed); A^T: k x n (stored n x k); D: p x n */
+  cublasStatus_t s = cublasLtMatmulDescCreate(&d, ct, CUDA_R_32F);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSA, &om, sizeof om);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSB, &oa, sizeof oa);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatrixLayoutCreate(&lm, bt, tm ? j->k : j->p, tm ? j->p : j->k, ldm);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatrixLayoutCreate(&la, bt, ta ? j->n : j->k, ta ? j->k : j->n, lda);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&lo, bt, j->p, j->n, j->p);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulPreferenceCreate(&pref);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask);
+  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulAlgoGetHeuristic(lt, d, lm, la, lo, lo, pref, 1, &res, &got);
+  int ran = s == CUBLAS_STATUS_SUCCESS && got > 0 && res.state == CUBLAS_STATUS_SUCCESS && res.workspaceSize <= wsb &&
+            cublasLtMatmul(lt, d, &alpha, tabi_tensor_data(m), lm, tabi_tensor_data(a), la, &beta,
+                           tabi_tensor_data(out), lo, tabi_tensor_data(out), lo, &res.algo, ws, wsb,
+                           0) == CUBLAS_STATUS_SUCCESS;
+  if (pref) cublasLtMatmulPreferenceDestroy(pref);
+  if (lo) cublasLtMatrixLayoutDestroy(lo);
+  if (la) cublasLtMatrixLayoutDestroy(la);
+  if (lm) cublasLtMatrixLayoutDestroy(lm);
+  if (d) cublasLtMatmulDescDestroy(d);
+  return ran;
+}
 #endif
 
 /* An operand's strides as mm_args keeps them: batch, row, column (a matrix
@@ -219,8 +281,14 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
   int gemm = st == TABI_OK && blas && blas_layout(j.n, j.k, j.ast[1], j.ast[2], &ta, &lda) &&
              blas_layout(j.k, j.p, j.mst[1], j.mst[2], &tm, &ldm) && j.nb < INT32_MAX &&
              j.n < INT32_MAX && j.p < INT32_MAX && j.k < INT32_MAX && lda < INT32_MAX && ldm < INT32_MAX;
-  if (gemm) {
-    cublasHandle_t hb = (cublasHandle_t)tc_cublas(c, a->dl.device.device_id, op);
+  int32_t dev = a->dl.device.device_id;
+  cublasHandle_t hb = gemm ? (cublasHandle_t)tc_cublas(c, dev, op) : NULL; /* also makes the workspace */
+  int bias_row = gemm && hb && self && !batched && be[0] == 1 && be[1] == 0 && al[0] != 0 && al[1] == 0 &&
+                 j.sst[1] == 0 && j.sst[2] == 1 && j.n > 1 && j.k > 1 && j.p > 1 &&
+                 (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16);
+  if (bias_row && lt_addmm(c, dev, bt, ct, tm, ldm, ta, lda, &j, (float)al[0], a, m, self, out)) {
+    /* done by cuBLASLt */
+  } else if (gemm) {
     if (!hb) st = TABI_ERR_DEVICE;
     if (st == TABI_OK && self && use_beta) st = tc_copy_convert(c, op, out, self);
     if (st == TABI_OK) {

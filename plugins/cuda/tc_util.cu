@@ -91,8 +91,9 @@ void tc_ctx_free(tc_ctx *c) {
   if (!c) return;
 #ifndef TC_HIP
   for (int d = 0; d < TC_MAX_DEVICES; d++) {
-    if (c->blas[d] || c->blas_ws[d]) cudaSetDevice(d);
+    if (c->blas[d] || c->blaslt[d] || c->blas_ws[d]) cudaSetDevice(d);
     if (c->blas[d]) cublasDestroy((cublasHandle_t)c->blas[d]);
+    if (c->blaslt[d]) cublasLtDestroy((cublasLtHandle_t)c->blaslt[d]);
     if (c->blas_ws[d]) cudaFree(c->blas_ws[d]);
   }
   tc_cudnn_destroy(c);
@@ -152,6 +153,18 @@ void *tc_cublas(tc_ctx *c, int32_t dev, const char *op) {
   }
   pthread_mutex_unlock(&c->mu);
   if (!hd) TC_ERR(c, TABI_ERR_DEVICE, "%s: cublasCreate failed on device %d", op, (int)dev);
+  return hd;
+}
+
+void *tc_cublaslt(tc_ctx *c, int32_t dev) {
+  if (dev < 0 || dev >= TC_MAX_DEVICES) return NULL;
+  pthread_mutex_lock(&c->mu);
+  void *hd = c->blaslt[dev];
+  if (!hd) {
+    cublasLtHandle_t hl = NULL;
+    if (cublasLtCreate(&hl) == CUBLAS_STATUS_SUCCESS) c->blaslt[dev] = hd = hl;
+  }
+  pthread_mutex_unlock(&c->mu);
   return hd;
 }
 #endif /* TC_HIP */

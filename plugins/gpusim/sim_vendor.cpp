@@ -1,5 +1,5 @@
-/* plugins/gpusim/sim_vendor.cpp: the cuBLAS stand-in of sim_vendor.h, and the
- * helpers the three stand-ins share (faults, violations).
+/* plugins/gpusim/sim_vendor.cpp: the cuBLAS and cuBLASLt stand-ins of
+ * sim_vendor.h, and the helpers the stand-ins share (faults, violations).
  *
  * GEMM is cuBLAS's: column-major C = alpha op(A) op(B) + beta C, op one of
  * N, T, C (conjugate transpose); alpha and beta are host values of the
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <new>
 
 #include "tc_sim.h"
 #include <tabi/half.h>
@@ -121,6 +122,8 @@ struct gemm_call {
   void *c;
   cudaDataType t;
   double al[2], be[2];
+  const void *bias; /* cuBLASLt's bias epilogue: bias[i] added to row i (real types) */
+  unsigned rot;     /* cuBLASLt's INPLACE algorithm: the k sum starts at l = rot % k */
 };
 
 /* A's (i, l) element of op(A) (i < m, l < k); the same for B with (l, j). */
@@ -141,7 +144,8 @@ static void gemm_one(const gemm_call &g, int cplx, const char *a, const char *b,
   for (int j = 0; j < g.n; j++)
     for (int i = 0; i < g.m; i++) {
       T sr = 0, si = 0;
-      for (int l = 0; l < g.k; l++) {
+      for (int ll = 0; ll < g.k; ll++) {
+        int l = (int)((ll + g.rot) % (unsigned)g.k);
         T ar, ai, br, bi;
         op_ld<T>(a, g.t, g.ta, g.lda, i, l, g.tf, &ar, &ai);
         op_ld<T>(b, g.t, g.tb, g.ldb, l, j, g.tf, &br, &bi);
@@ -167,6 +171,11 @@ static void gemm_one(const gemm_call &g, int cplx, const char *a, const char *b,
           ri += (T)g.be[0] * (T)cim + (T)g.be[1] * (T)cr;
         }
       }
+      if (g.bias) {
+        double br, bi;
+        blas_ld(g.bias, g.t, i, &br, &bi);
+        rr += (T)br;
+      }
       blas_st(c, g.t, ci, rr, ri);
     }
 }
@@ -191,7 +200,7 @@ static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperati
   if (tc_sim_vendor_fault("blas-alloc")) return CUBLAS_STATUS_ALLOC_FAILED;
   if (m == 0 || n == 0 || batch == 0) return CUBLAS_STATUS_SUCCESS;
   gemm_call g = {ta, tb, m, n, k, lda, ldb, ldc, h->math == CUBLAS_TF32_TENSOR_OP_MATH && at == CUDA_R_32F,
-                 a, b, c, at, {0, 0}, {0, 0}};
+                 a, b, c, at, {0, 0}, {0, 0}, NULL, 0};
   int cplx = at == CUDA_C_32F || at == CUDA_C_64F;
   for (int i = 0; i < (cplx ? 2 : 1); i++) {
     g.al[i] = single ? ((const float *)alpha)[i] : ((const double *)alpha)[i];
@@ -221,4 +230,195 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta
                                           long long sb, const void *beta, void *c, cudaDataType ct, int ldc,
                                           long long sc, int batch, cublasComputeType_t comp, cublasGemmAlgo_t) {
   return gemm(h, ta, tb, m, n, k, alpha, a, at, lda, sa, b, bt, ldb, sb, beta, c, ct, ldc, sc, batch, comp);
+}
+
+/* --- cuBLASLt ----------------------------------------------------------------
+ * cublasLtMatmul as the plugin's addmm uses it: D = alpha op(A) op(B) + beta C
+ * (+ bias[i] on row i with CUBLASLT_EPILOGUE_BIAS), one matrix, real types,
+ * scale type float for COMPUTE_32F, double for COMPUTE_64F. The rules
+ * sim_vendor.h lists are checked; TABI_GPUSIM_FAULT "lt" makes the heuristic
+ * find nothing (the glue must fall back), "lt-wrong" negates alpha. */
+
+struct sim_lt {
+  std::atomic<unsigned> calls{0};
+};
+struct sim_lt_desc {
+  cublasComputeType_t comp;
+  cudaDataType scale;
+  int32_t ta, tb; /* cublasOperation_t */
+  uint32_t epi;
+  const void *bias;
+  int32_t bias_type;
+};
+struct sim_lt_layout {
+  cudaDataType t;
+  unsigned long long rows, cols;
+  long long ld;
+};
+struct sim_lt_pref {
+  uint64_t ws;
+  uint32_t mask;
+};
+
+enum { LT_INPLACE = 1, LT_PLAIN = 2 };
+static const size_t LT_WS = (size_t)1 << 20;
+
+template <typename T>
+static cublasStatus_t lt_new(T **out) {
+  if (!out) return CUBLAS_STATUS_INVALID_VALUE;
+  *out = new (std::nothrow) T();
+  return *out ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
+}
+template <typename T>
+static cublasStatus_t lt_delete(T *p) {
+  if (!p) return CUBLAS_STATUS_INVALID_VALUE;
+  delete p;
+  return CUBLAS_STATUS_SUCCESS;
+}
+/* An attribute's value: the buffer must be exactly the attribute's size. */
+template <typename T>
+static cublasStatus_t lt_set(T *dst, const void *buf, size_t bytes) {
+  if (!buf || bytes != sizeof(T)) return CUBLAS_STATUS_INVALID_VALUE;
+  memcpy(dst, buf, sizeof(T));
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasLtCreate(cublasLtHandle_t *out) { return lt_new(out); }
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t h) { return h ? lt_delete(h) : CUBLAS_STATUS_NOT_INITIALIZED; }
+
+cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *out, cublasComputeType_t comp, cudaDataType scale) {
+  cublasStatus_t st = lt_new(out);
+  if (st != CUBLAS_STATUS_SUCCESS) return st;
+  (*out)->comp = comp;
+  (*out)->scale = scale;
+  (*out)->ta = (*out)->tb = CUBLAS_OP_N;
+  (*out)->epi = CUBLASLT_EPILOGUE_DEFAULT;
+  (*out)->bias_type = -1;
+  return st;
+}
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t d) { return lt_delete(d); }
+cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t attr,
+                                              const void *buf, size_t bytes) {
+  if (!d) return CUBLAS_STATUS_INVALID_VALUE;
+  switch (attr) {
+    case CUBLASLT_MATMUL_DESC_TRANSA: return lt_set(&d->ta, buf, bytes);
+    case CUBLASLT_MATMUL_DESC_TRANSB: return lt_set(&d->tb, buf, bytes);
+    case CUBLASLT_MATMUL_DESC_EPILOGUE: return lt_set(&d->epi, buf, bytes);
+    case CUBLASLT_MATMUL_DESC_BIAS_POINTER: return lt_set(&d->bias, buf, bytes);
+    case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE: return lt_set(&d->bias_type, buf, bytes);
+  }
+  return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *out, cudaDataType t, unsigned long long rows,
+                                          unsigned long long cols, long long ld) {
+  cublasStatus_t st = lt_new(out);
+  if (st == CUBLAS_STATUS_SUCCESS) **out = sim_lt_layout{t, rows, cols, ld};
+  return st;
+}
+cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t l) { return lt_delete(l); }
+
+cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *out) {
+  cublasStatus_t st = lt_new(out);
+  if (st == CUBLAS_STATUS_SUCCESS) **out = sim_lt_pref{0, CUBLASLT_REDUCTION_SCHEME_MASK};
+  return st;
+}
+cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p) { return lt_delete(p); }
+cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p,
+                                                    cublasLtMatmulPreferenceAttributes_t attr, const void *buf,
+                                                    size_t bytes) {
+  if (!p) return CUBLAS_STATUS_INVALID_VALUE;
+  switch (attr) {
+    case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES: return lt_set(&p->ws, buf, bytes);
+    case CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK: return lt_set(&p->mask, buf, bytes);
+  }
+  return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+/* The problem the descriptors describe, checked: m, n, k into g. */
+static cublasStatus_t lt_problem(const sim_lt_desc *d, const sim_lt_layout *a, const sim_lt_layout *b,
+                                 const sim_lt_layout *c, const sim_lt_layout *o, gemm_call *g) {
+  if (!d || !a || !b || !c || !o) return CUBLAS_STATUS_INVALID_VALUE;
+  auto ok_op = [](int32_t x) { return x == CUBLAS_OP_N || x == CUBLAS_OP_T; };
+  if (!ok_op(d->ta) || !ok_op(d->tb)) return CUBLAS_STATUS_INVALID_VALUE;
+  unsigned long long am = d->ta == CUBLAS_OP_N ? a->rows : a->cols, ak = d->ta == CUBLAS_OP_N ? a->cols : a->rows;
+  unsigned long long bk = d->tb == CUBLAS_OP_N ? b->rows : b->cols, bn = d->tb == CUBLAS_OP_N ? b->cols : b->rows;
+  if (am != o->rows || bn != o->cols || ak != bk || c->rows != o->rows || c->cols != o->cols)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  const sim_lt_layout *all[4] = {a, b, c, o};
+  for (const sim_lt_layout *l : all)
+    if (l->ld < 1 || (unsigned long long)l->ld < l->rows || l->ld > 0x7fffffff || l->rows > 0x7fffffffu ||
+        l->cols > 0x7fffffffu)
+      return CUBLAS_STATUS_INVALID_VALUE;
+  cudaDataType t = a->t;
+  int single = t == CUDA_R_16F || t == CUDA_R_16BF || t == CUDA_R_32F;
+  if (b->t != t || c->t != t || o->t != t || (!single && t != CUDA_R_64F) ||
+      d->comp != (single ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_64F) || d->scale != (single ? CUDA_R_32F : CUDA_R_64F))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (d->epi != CUBLASLT_EPILOGUE_DEFAULT && d->epi != CUBLASLT_EPILOGUE_BIAS) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (d->epi == CUBLASLT_EPILOGUE_BIAS && (!d->bias || (d->bias_type != -1 && d->bias_type != (int32_t)t)))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  *g = gemm_call{(cublasOperation_t)d->ta, (cublasOperation_t)d->tb, (int)o->rows, (int)o->cols, (int)ak,
+                 (int)a->ld, (int)b->ld, (int)o->ld, 0, NULL, NULL, NULL, t, {0, 0}, {0, 0},
+                 d->epi == CUBLASLT_EPILOGUE_BIAS ? d->bias : NULL, 0};
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t a,
+                                              cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c,
+                                              cublasLtMatrixLayout_t o, cublasLtMatmulPreference_t p, int want,
+                                              cublasLtMatmulHeuristicResult_t *res, int *got) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!p || want <= 0 || !res || !got) return CUBLAS_STATUS_INVALID_VALUE;
+  gemm_call g;
+  cublasStatus_t st = lt_problem(d, a, b, c, o, &g);
+  if (st != CUBLAS_STATUS_SUCCESS) return st;
+  *got = 0;
+  if (tc_sim_vendor_fault("lt") || p->ws < LT_WS) return CUBLAS_STATUS_NOT_SUPPORTED;
+  int ids[2], n = 0;
+  if (p->mask & CUBLASLT_REDUCTION_SCHEME_INPLACE) ids[n++] = LT_INPLACE;
+  ids[n++] = LT_PLAIN;
+  for (int i = 0; i < n && *got < want; i++) {
+    cublasLtMatmulHeuristicResult_t r;
+    memset(&r, 0, sizeof r);
+    r.algo.data[0] = (unsigned long long)ids[i];
+    r.workspaceSize = LT_WS;
+    r.state = CUBLAS_STATUS_SUCCESS;
+    r.wavesCount = 1;
+    res[(*got)++] = r;
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha, const void *a,
+                              cublasLtMatrixLayout_t al, const void *b, cublasLtMatrixLayout_t bl, const void *beta,
+                              const void *c, cublasLtMatrixLayout_t cl, void *dd, cublasLtMatrixLayout_t dl,
+                              const cublasLtMatmulAlgo_t *algo, void *ws, size_t ws_bytes, cudaStream_t) {
+  if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!alpha || !beta || !algo) return CUBLAS_STATUS_INVALID_VALUE;
+  gemm_call g;
+  cublasStatus_t st = lt_problem(d, al, bl, cl, dl, &g);
+  if (st != CUBLAS_STATUS_SUCCESS) return st;
+  unsigned long long id = algo->data[0];
+  if ((id != LT_INPLACE && id != LT_PLAIN) || ws_bytes < LT_WS || !ws) return CUBLAS_STATUS_INVALID_VALUE;
+  if (c == dd && (cl->rows != dl->rows || cl->cols != dl->cols || cl->ld != dl->ld || cl->t != dl->t))
+    return CUBLAS_STATUS_INVALID_VALUE; /* in place only with C's layout D's */
+  if (tc_sim_vendor_fault("blas-alloc")) return CUBLAS_STATUS_ALLOC_FAILED;
+  int single = d->scale == CUDA_R_32F;
+  g.al[0] = single ? *(const float *)alpha : *(const double *)alpha;
+  g.be[0] = single ? *(const float *)beta : *(const double *)beta;
+  if (tc_sim_vendor_fault("lt-wrong")) g.al[0] = -g.al[0]; /* a wrong result, to show the call is reached */
+  g.a = a;
+  g.b = b;
+  g.c = dd;
+  if (id == LT_INPLACE) g.rot = h->calls.fetch_add(1) * 7919u; /* its order changes call to call */
+  if (g.m == 0 || g.n == 0) return CUBLAS_STATUS_SUCCESS;
+  size_t es = blas_size(g.t);
+  if (c != dd && (g.be[0] != 0)) /* D starts as C, then the product is added in place */
+    for (int j = 0; j < g.n; j++)
+      memcpy((char *)dd + (size_t)j * (size_t)dl->ld * es, (const char *)c + (size_t)j * (size_t)cl->ld * es,
+             (size_t)g.m * es);
+  if (single) gemm_one<float>(g, 0, (const char *)a, (const char *)b, (char *)dd);
+  else gemm_one<double>(g, 0, (const char *)a, (const char *)b, (char *)dd);
+  return CUBLAS_STATUS_SUCCESS;
 }

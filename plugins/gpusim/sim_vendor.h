@@ -21,9 +21,10 @@
  * the hardware does, so a float32 result that used it misses the tolerance.
  *
  * TABI_GPUSIM_FAULT (environment, read at each call) makes a library fail:
- * "blas-alloc", "fft-alloc" (ALLOC_FAILED from the GEMM / the plan) or
- * "dnn" (every cuDNN convolution refused), to test the glue's error paths;
- * "blas-wrong" and "dnn-wrong" negate alpha, so a test can see that a path
+ * "blas-alloc", "fft-alloc" (ALLOC_FAILED from the GEMMs / the plan), "dnn"
+ * (every cuDNN convolution refused) or "lt" (cuBLASLt's heuristic finds no
+ * algorithm), to test the glue's error and fallback paths; "blas-wrong",
+ * "lt-wrong" and "dnn-wrong" negate alpha, so a test can see that a path
  * reaches the library (its results then fail). */
 #ifndef TABI_SIM_VENDOR_H
 #define TABI_SIM_VENDOR_H
@@ -91,6 +92,71 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta
                                           cudaDataType bt, int ldb, long long sb, const void *beta,
                                           void *c, cudaDataType ct, int ldc, long long sc, int batch,
                                           cublasComputeType_t comp, cublasGemmAlgo_t algo);
+
+/* --- cuBLASLt (addmm's bias epilogue) ----------------------------------------
+ * The documented rules held here: an attribute's buffer has its exact size;
+ * op(A) is m x k, op(B) k x n, C and D m x n (D's rows: the bias's length),
+ * leading dimensions at least the stored rows; C may be D only with the same
+ * layout; a workspace at least the algorithm's (1 MiB). Unless the
+ * preference's reduction-scheme mask leaves it out, the heuristic lists first
+ * an algorithm that reduces split-K partials in place (INPLACE), whose order
+ * of summation here changes from call to call, so a glue that lets it through
+ * fails the suite's bitwise repeat checks (the plugin keeps every kernel's
+ * bits fixed run to run; cf. cuDNN's atomics algorithms in sim_dnn.cpp). */
+typedef struct sim_lt *cublasLtHandle_t;
+typedef struct sim_lt_desc *cublasLtMatmulDesc_t;
+typedef struct sim_lt_layout *cublasLtMatrixLayout_t;
+typedef struct sim_lt_pref *cublasLtMatmulPreference_t;
+typedef struct cublasLtMatmulAlgo_t { unsigned long long data[8]; } cublasLtMatmulAlgo_t;
+typedef struct cublasLtMatmulHeuristicResult_t {
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceSize;
+  cublasStatus_t state;
+  float wavesCount;
+  int reserved[4];
+} cublasLtMatmulHeuristicResult_t;
+typedef enum cublasLtMatmulDescAttributes_t {
+  CUBLASLT_MATMUL_DESC_TRANSA = 3,
+  CUBLASLT_MATMUL_DESC_TRANSB = 4,
+  CUBLASLT_MATMUL_DESC_EPILOGUE = 7,
+  CUBLASLT_MATMUL_DESC_BIAS_POINTER = 8,
+  CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE = 26
+} cublasLtMatmulDescAttributes_t;
+typedef enum cublasLtEpilogue_t { CUBLASLT_EPILOGUE_DEFAULT = 1, CUBLASLT_EPILOGUE_BIAS = 4 } cublasLtEpilogue_t;
+typedef enum cublasLtMatmulPreferenceAttributes_t {
+  CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
+  CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = 3
+} cublasLtMatmulPreferenceAttributes_t;
+typedef enum cublasLtReductionScheme_t {
+  CUBLASLT_REDUCTION_SCHEME_NONE = 0,
+  CUBLASLT_REDUCTION_SCHEME_INPLACE = 1,
+  CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE = 2,
+  CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE = 4,
+  CUBLASLT_REDUCTION_SCHEME_MASK = 7
+} cublasLtReductionScheme_t;
+
+cublasStatus_t cublasLtCreate(cublasLtHandle_t *out);
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t h);
+cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *out, cublasComputeType_t comp, cudaDataType scale);
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t d);
+cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t attr,
+                                              const void *buf, size_t bytes);
+cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *out, cudaDataType t, unsigned long long rows,
+                                          unsigned long long cols, long long ld);
+cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t l);
+cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *out);
+cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p);
+cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p,
+                                                    cublasLtMatmulPreferenceAttributes_t attr, const void *buf,
+                                                    size_t bytes);
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t a,
+                                              cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c,
+                                              cublasLtMatrixLayout_t dd, cublasLtMatmulPreference_t p, int want,
+                                              cublasLtMatmulHeuristicResult_t *res, int *got);
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha, const void *a,
+                              cublasLtMatrixLayout_t al, const void *b, cublasLtMatrixLayout_t bl, const void *beta,
+                              const void *c, cublasLtMatrixLayout_t cl, void *dd, cublasLtMatrixLayout_t dl,
+                              const cublasLtMatmulAlgo_t *algo, void *ws, size_t ws_bytes, cudaStream_t s);
 
 /* --- cuFFT ------------------------------------------------------------------ */
 typedef int cufftHandle;

@@ -5,12 +5,13 @@ ABI and device checks.
 usage: check_gpusim.py TABI OUT.json MIN_PASSED [PLUGIN]
 
 PLUGIN is gpusim (the default: the ROCm plugin's own GEMM, convolution, FFT)
-or gpusim_cuda (the CUDA plugin's cuBLAS/cuFFT/cuDNN glue over the host
-stand-ins of plugins/gpusim/sim_vendor.h). For gpusim_cuda the run is
-followed by two with TABI_GPUSIM_FAULT set, which show that the suite does
+or gpusim_cuda (the CUDA plugin's cuBLAS/cuBLASLt/cuFFT/cuDNN glue over the
+host stand-ins of plugins/gpusim/sim_vendor.h). For gpusim_cuda the run is
+followed by four with TABI_GPUSIM_FAULT set, which show that the suite does
 reach the stand-ins: failing cuBLAS and cuFFT allocations must surface as the
-glue's out-of-memory errors, and a cuDNN that refuses everything must leave
-the convolutions correct (the direct kernels take over).
+glue's out-of-memory errors, a cuDNN that refuses everything must leave
+the convolutions correct (the direct kernels take over), a wrong cuBLASLt
+must fail addmm and one that finds no algorithm must not.
 
 The run must exit 0 with no failed case and at least MIN_PASSED passed cases
 (a floor under today's count, so a suite that quietly stops running most of
@@ -64,6 +65,18 @@ def faults(tabi):
                        capture_output=True, text=True, env=env)
     if p.returncode != 0 or " 0 failed" not in p.stdout:
         errors.append("fault dnn: exit %d, expected 0 (direct kernels): %s"
+                      % (p.returncode, p.stdout[-400:]))
+    # addmm with a bias row goes through cuBLASLt: a wrong cuBLASLt must show,
+    # and one that finds no algorithm must leave addmm right (cublasGemmEx)
+    env = dict(os.environ, TABI_GPUSIM_FAULT="lt-wrong")
+    p = subprocess.run(base + ["--ops", "aten::addmm"], capture_output=True, text=True, env=env)
+    if p.returncode != 1 or "FAIL aten::addmm float32" not in p.stdout:
+        errors.append("fault lt-wrong: exit %d, no failing aten::addmm float32: the bias "
+                      "epilogue path is not reached" % p.returncode)
+    env = dict(os.environ, TABI_GPUSIM_FAULT="lt")
+    p = subprocess.run(base + ["--ops", "aten::addmm"], capture_output=True, text=True, env=env)
+    if p.returncode != 0 or " 0 failed" not in p.stdout:
+        errors.append("fault lt: exit %d, expected 0 (the cublasGemmEx path): %s"
                       % (p.returncode, p.stdout[-400:]))
     return errors
 

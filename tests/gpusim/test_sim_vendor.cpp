@@ -6,6 +6,10 @@
  *   - GEMM: every op pair (N, T, C) in float32/float64/complex128/float16,
  *     column-major with leading dimensions larger than the rows, batches
  *     with a broadcast operand, beta = 0 not reading C, bad arguments;
+ *   - cuBLASLt: the bias epilogue down D's rows for every op pair, C != D
+ *     with beta, attribute sizes, shapes, workspace and in-place layout
+ *     checks, the reduction-scheme mask and the INPLACE algorithm's order
+ *     changing from call to call;
  *   - FFT: C2C both ways on a radix-2 and a direct length, R2C's n/2+1
  *     outputs, C2R inverting R2C (times n) and overwriting its input, plans
  *     refused after destroy or for the wrong type, one plan run by two
@@ -148,6 +152,142 @@ static void gemm_tests(void) {
   CHECK(cublasGemmEx(NULL, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, buf, CUDA_R_32F, 1, buf, CUDA_R_32F, 1, &one,
                      buf, CUDA_R_32F, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_INITIALIZED);
   cublasDestroy(h);
+}
+
+/* --- cuBLASLt --------------------------------------------------------------- */
+
+struct lt_setup {
+  cublasLtMatmulDesc_t d = NULL;
+  cublasLtMatrixLayout_t a = NULL, b = NULL, c = NULL, o = NULL;
+  cublasLtMatmulPreference_t pref = NULL;
+  ~lt_setup() {
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    for (auto l : {a, b, c, o})
+      if (l) cublasLtMatrixLayoutDestroy(l);
+    if (d) cublasLtMatmulDescDestroy(d);
+  }
+};
+
+/* D (m x n, float64) = alpha op(A) op(B) + beta C + bias down the rows. */
+static void lt_case(cublasOperation_t ta, cublasOperation_t tb) {
+  const int m = 4, n = 3, k = 5;
+  int lda = (ta == CUBLAS_OP_N ? m : k) + 1, ldb = (tb == CUBLAS_OP_N ? k : n) + 2, ldc = m + 1, ldd = m;
+  unsigned s = 31u + (unsigned)ta * 5u + (unsigned)tb;
+  std::vector<double> A((size_t)lda * (ta == CUBLAS_OP_N ? k : m)), B((size_t)ldb * (tb == CUBLAS_OP_N ? n : k)),
+      C((size_t)ldc * n), bias(m), D((size_t)ldd * n, NAN);
+  for (auto *v : {&A, &B, &C, &bias})
+    for (auto &x : *v) x = rnd(&s);
+  cublasLtHandle_t h = NULL;
+  CHECK(cublasLtCreate(&h) == CUBLAS_STATUS_SUCCESS);
+  lt_setup z;
+  int32_t oa = ta, ob = tb;
+  uint32_t epi = CUBLASLT_EPILOGUE_BIAS;
+  const void *bp = bias.data();
+  uint64_t wsb = 1 << 20;
+  CHECK(cublasLtMatmulDescCreate(&z.d, CUBLAS_COMPUTE_64F, CUDA_R_64F) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_TRANSA, &oa, sizeof oa) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_TRANSB, &ob, sizeof ob) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp) ==
+        CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.a, CUDA_R_64F, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda) ==
+        CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.b, CUDA_R_64F, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb) ==
+        CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.c, CUDA_R_64F, m, n, ldc) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.o, CUDA_R_64F, m, n, ldd) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulPreferenceCreate(&z.pref) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb) ==
+        CUBLAS_STATUS_SUCCESS);
+  cublasLtMatmulHeuristicResult_t res[4];
+  int got = 0;
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.c, z.o, z.pref, 4, res, &got) == CUBLAS_STATUS_SUCCESS);
+  CHECK(got == 2); /* INPLACE first, then the plain one */
+  std::vector<char> ws(wsb);
+  double al = 1.25, be = -0.5;
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, C.data(), z.c, D.data(), z.o, &res[1].algo,
+                       ws.data(), wsb, 0) == CUBLAS_STATUS_SUCCESS);
+  std::vector<cd> Ac(A.begin(), A.end()), Bc(B.begin(), B.end());
+  int bad = 0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++) {
+      cd acc = 0;
+      for (int l = 0; l < k; l++) acc += op_el(Ac, lda, ta, i, l) * op_el(Bc, ldb, tb, l, j);
+      double want = al * acc.real() + be * C[(size_t)(i + j * ldc)] + bias[(size_t)i];
+      bad += fabs(D[(size_t)(i + j * ldd)] - want) > 1e-12 * (1 + fabs(want));
+    }
+  CHECK_MSG(bad == 0, "cublasLt bias epilogue ops %d,%d: %d elements off", (int)ta, (int)tb, bad);
+  /* C is D with another layout: refused; a workspace below the algorithm's: refused */
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, D.data(), z.c, D.data(), z.o, &res[1].algo,
+                       ws.data(), wsb, 0) == CUBLAS_STATUS_INVALID_VALUE);
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, C.data(), z.c, D.data(), z.o, &res[1].algo,
+                       ws.data(), wsb / 2, 0) == CUBLAS_STATUS_INVALID_VALUE);
+  cublasLtDestroy(h);
+}
+
+static void lt_tests(void) {
+  for (auto a : {CUBLAS_OP_N, CUBLAS_OP_T})
+    for (auto b : {CUBLAS_OP_N, CUBLAS_OP_T}) lt_case(a, b);
+  /* float32, in place (C is D), the INPLACE algorithm against the plain one */
+  const int m = 3, n = 2, k = 300;
+  unsigned s = 5;
+  std::vector<float> A((size_t)m * k), B((size_t)k * n), D((size_t)m * n), bias(m);
+  for (auto *v : {&A, &B, &bias})
+    for (auto &x : *v) x = (float)(rnd(&s) * 1e3);
+  cublasLtHandle_t h = NULL;
+  CHECK(cublasLtCreate(&h) == CUBLAS_STATUS_SUCCESS);
+  lt_setup z;
+  uint32_t epi = CUBLASLT_EPILOGUE_BIAS, mask = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+  const void *bp = bias.data();
+  uint64_t wsb = 1 << 20;
+  int32_t bad32 = 0;
+  CHECK(cublasLtMatmulDescCreate(&z.d, CUBLAS_COMPUTE_32F, CUDA_R_32F) == CUBLAS_STATUS_SUCCESS);
+  /* an attribute buffer of the wrong size */
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_EPILOGUE, &bad32, 2) == CUBLAS_STATUS_INVALID_VALUE);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulDescSetAttribute(z.d, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp) ==
+        CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.a, CUDA_R_32F, m, k, m) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.b, CUDA_R_32F, k, n, k) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.o, CUDA_R_32F, m, n, m) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatrixLayoutCreate(&z.c, CUDA_R_32F, m, n + 1, m) == CUBLAS_STATUS_SUCCESS); /* wrong shape */
+  CHECK(cublasLtMatmulPreferenceCreate(&z.pref) == CUBLAS_STATUS_SUCCESS);
+  cublasLtMatmulHeuristicResult_t res[2];
+  int got = 0;
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.c, z.o, z.pref, 2, res, &got) ==
+        CUBLAS_STATUS_INVALID_VALUE);
+  /* no workspace allowed (the preference's default): nothing to offer */
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) ==
+        CUBLAS_STATUS_NOT_SUPPORTED && got == 0);
+  CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb) ==
+        CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) == CUBLAS_STATUS_SUCCESS &&
+        got == 2);
+  std::vector<char> ws(wsb);
+  float al = 1, be = 0;
+  /* INPLACE: the same call twice gives other bits (its order changes) */
+  std::vector<float> D1(D.size()), D2(D.size());
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, D1.data(), z.o, D1.data(), z.o, &res[0].algo,
+                       ws.data(), wsb, 0) == CUBLAS_STATUS_SUCCESS);
+  int differ = 0;
+  for (int t = 0; t < 8 && !differ; t++) {
+    CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, D2.data(), z.o, D2.data(), z.o,
+                         &res[0].algo, ws.data(), wsb, 0) == CUBLAS_STATUS_SUCCESS);
+    differ = memcmp(D1.data(), D2.data(), D1.size() * sizeof(float)) != 0;
+  }
+  CHECK_MSG(differ, "cublasLt INPLACE: eight calls gave the same bits");
+  /* the mask without INPLACE: only the plain algorithm, whose bits repeat */
+  CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask,
+                                             sizeof mask) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) == CUBLAS_STATUS_SUCCESS &&
+        got == 1);
+  for (int t = 0; t < 2; t++)
+    CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, (t ? D2 : D1).data(), z.o,
+                         (t ? D2 : D1).data(), z.o, &res[0].algo, ws.data(), wsb, 0) == CUBLAS_STATUS_SUCCESS);
+  CHECK(memcmp(D1.data(), D2.data(), D1.size() * sizeof(float)) == 0);
+  CHECK(cublasLtMatmul(NULL, z.d, &al, A.data(), z.a, B.data(), z.b, &be, D1.data(), z.o, D1.data(), z.o,
+                       &res[0].algo, ws.data(), wsb, 0) == CUBLAS_STATUS_NOT_INITIALIZED);
+  cublasLtDestroy(h);
 }
 
 /* --- FFT ------------------------------------------------------------------- */
@@ -368,6 +508,7 @@ void dnn_tests(void) {
 
 int main(void) {
   gemm_tests();
+  lt_tests();
   fft_tests();
   dnn_tests();
   return check_report();
