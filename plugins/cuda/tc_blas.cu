@@ -103,6 +103,16 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *
 #endif
 
 #ifndef TC_HIP
+/* The alignment cuBLASLt may assume of a matrix: the largest power of two
+ * dividing its address and its leading dimension in bytes, at most 256. The
+ * heuristic assumes 256 unless told (CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_*),
+ * and an algorithm that needs more than the data has faults on a misaligned
+ * address, which ends the CUDA context. */
+static uint32_t lt_align(const void *p, int64_t ld, tabi_dtype dt) {
+  uint64_t v = (uint64_t)(uintptr_t)p | (uint64_t)ld * (uint64_t)tabi_dtype_size(dt) | 256u;
+  return (uint32_t)(v & (~v + 1));
+}
+
 /* addmm whose self is a bias row (shape [p] or [1, p], unit stride), beta 1,
  * alpha real and nonzero, float32/float16/bfloat16, every dim above 1 (the
  * cases PyTorch sends to cuBLASLt too): cuBLASLt's bias epilogue adds self
@@ -111,7 +121,8 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *
  * and one read of the output fewer. In the column-major view the product is
  * C^T = M^T A^T, and the bias runs down D's rows: the output's columns. The
  * heuristic may not take in-place split-K reductions (INPLACE): the plugin
- * keeps every result's bits fixed run to run. Returns 1 when it ran; 0 (no
+ * keeps every result's bits fixed run to run; it is told each matrix's real
+ * alignment (lt_align). Returns 1 when it ran; 0 (no
  * error set) when cuBLASLt is absent or refuses, for the cublasGemmEx path. */
 static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t ct, int tm, int64_t ldm,
                     int ta, int64_t lda, const mm_args *j, float alpha, const tabi_tensor *a, const tabi_tensor *m,
@@ -148,6 +159,14 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
     s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb);
   if (s == CUBLAS_STATUS_SUCCESS)
     s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask);
+  tabi_dtype dt = tabi_tensor_dtype(out);
+  uint32_t align[4] = {lt_align(tabi_tensor_data(m), ldm, dt), lt_align(tabi_tensor_data(a), lda, dt),
+                       lt_align(tabi_tensor_data(out), j->p, dt), lt_align(tabi_tensor_data(out), j->p, dt)};
+  const cublasLtMatmulPreferenceAttributes_t align_attr[4] = {
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+  for (int x = 0; x < 4 && s == CUBLAS_STATUS_SUCCESS; x++)
+    s = cublasLtMatmulPreferenceSetAttribute(pref, align_attr[x], &align[x], sizeof align[x]);
   if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulAlgoGetHeuristic(lt, d, lm, la, lo, lo, pref, 1, &res, &got);
   int ran = s == CUBLAS_STATUS_SUCCESS && got > 0 && res.state == CUBLAS_STATUS_SUCCESS && res.workspaceSize <= wsb &&
             cublasLtMatmul(lt, d, &alpha, tabi_tensor_data(m), lm, tabi_tensor_data(a), la, &beta,

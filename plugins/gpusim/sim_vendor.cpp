@@ -258,6 +258,7 @@ struct sim_lt_layout {
 struct sim_lt_pref {
   uint64_t ws;
   uint32_t mask;
+  uint32_t align[4]; /* A, B, C, D: what the heuristic may assume */
 };
 
 enum { LT_INPLACE = 1, LT_PLAIN = 2 };
@@ -320,7 +321,7 @@ cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t l) { return lt
 
 cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *out) {
   cublasStatus_t st = lt_new(out);
-  if (st == CUBLAS_STATUS_SUCCESS) **out = sim_lt_pref{0, CUBLASLT_REDUCTION_SCHEME_MASK};
+  if (st == CUBLAS_STATUS_SUCCESS) **out = sim_lt_pref{0, CUBLASLT_REDUCTION_SCHEME_MASK, {256, 256, 256, 256}};
   return st;
 }
 cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p) { return lt_delete(p); }
@@ -331,6 +332,11 @@ cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p
   switch (attr) {
     case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES: return lt_set(&p->ws, buf, bytes);
     case CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK: return lt_set(&p->mask, buf, bytes);
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES:
+      return lt_set(&p->align[attr - CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES], buf, bytes);
   }
   return CUBLAS_STATUS_INVALID_VALUE;
 }
@@ -382,6 +388,7 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
     cublasLtMatmulHeuristicResult_t r;
     memset(&r, 0, sizeof r);
     r.algo.data[0] = (unsigned long long)ids[i];
+    for (int x = 0; x < 4; x++) r.algo.data[1 + x] = p->align[x]; /* the alignment it assumes */
     r.workspaceSize = LT_WS;
     r.state = CUBLAS_STATUS_SUCCESS;
     r.wavesCount = 1;
@@ -404,6 +411,20 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const 
   if (c == dd && (cl->rows != dl->rows || cl->cols != dl->cols || cl->ld != dl->ld || cl->t != dl->t))
     return CUBLAS_STATUS_INVALID_VALUE; /* in place only with C's layout D's */
   if (tc_sim_vendor_fault("blas-alloc")) return CUBLAS_STATUS_ALLOC_FAILED;
+  size_t es = blas_size(g.t);
+  const void *ptr[4] = {a, b, c, dd};
+  const sim_lt_layout *lay[4] = {al, bl, cl, dl};
+  for (int x = 0; x < 4; x++) {
+    unsigned long long v = (unsigned long long)(uintptr_t)ptr[x] | (unsigned long long)lay[x]->ld * es | 256u;
+    unsigned long long have = v & (~v + 1); /* the largest power of two dividing both, at most 256 */
+    if (have < algo->data[1 + x]) {
+      tc_sim_vendor_violation("cuBLASLt: matrix %c is aligned to %llu bytes, its algorithm assumes %llu "
+                              "(a misaligned address on a GPU)", "ABCD"[x], have, algo->data[1 + x]);
+      for (int j = 0; j < g.n; j++)
+        for (int i = 0; i < g.m; i++) blas_st(dd, g.t, (long long)i + (long long)j * dl->ld, NAN, 0);
+      return CUBLAS_STATUS_SUCCESS;
+    }
+  }
   int single = d->scale == CUDA_R_32F;
   g.al[0] = single ? *(const float *)alpha : *(const double *)alpha;
   g.be[0] = single ? *(const float *)beta : *(const double *)beta;
@@ -413,7 +434,6 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const 
   g.c = dd;
   if (id == LT_INPLACE) g.rot = h->calls.fetch_add(1) * 7919u; /* its order changes call to call */
   if (g.m == 0 || g.n == 0) return CUBLAS_STATUS_SUCCESS;
-  size_t es = blas_size(g.t);
   if (c != dd && (g.be[0] != 0)) /* D starts as C, then the product is added in place */
     for (int j = 0; j < g.n; j++)
       memcpy((char *)dd + (size_t)j * (size_t)dl->ld * es, (const char *)c + (size_t)j * (size_t)cl->ld * es,

@@ -102,7 +102,11 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta
  * an algorithm that reduces split-K partials in place (INPLACE), whose order
  * of summation here changes from call to call, so a glue that lets it through
  * fails the suite's bitwise repeat checks (the plugin keeps every kernel's
- * bits fixed run to run; cf. cuDNN's atomics algorithms in sim_dnn.cpp). */
+ * bits fixed run to run; cf. cuDNN's atomics algorithms in sim_dnn.cpp).
+ * The heuristic takes each matrix to be as aligned as the preference says
+ * (256 bytes unless told less: cuBLASLt's default); a matrix whose pointer or
+ * leading dimension in bytes is less aligned than its algorithm assumed is a
+ * violation (on a GPU: a misaligned-address fault, which ends the context). */
 typedef struct sim_lt *cublasLtHandle_t;
 typedef struct sim_lt_desc *cublasLtMatmulDesc_t;
 typedef struct sim_lt_layout *cublasLtMatrixLayout_t;
@@ -125,7 +129,11 @@ typedef enum cublasLtMatmulDescAttributes_t {
 typedef enum cublasLtEpilogue_t { CUBLASLT_EPILOGUE_DEFAULT = 1, CUBLASLT_EPILOGUE_BIAS = 4 } cublasLtEpilogue_t;
 typedef enum cublasLtMatmulPreferenceAttributes_t {
   CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
-  CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = 3
+  CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = 3,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES = 8
 } cublasLtMatmulPreferenceAttributes_t;
 typedef enum cublasLtReductionScheme_t {
   CUBLASLT_REDUCTION_SCHEME_NONE = 0,

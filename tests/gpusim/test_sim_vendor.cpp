@@ -9,7 +9,8 @@
  *   - cuBLASLt: the bias epilogue down D's rows for every op pair, C != D
  *     with beta, attribute sizes, shapes, workspace and in-place layout
  *     checks, the reduction-scheme mask and the INPLACE algorithm's order
- *     changing from call to call;
+ *     changing from call to call, a matrix less aligned than the algorithm
+ *     assumed counted as a violation;
  *   - FFT: C2C both ways on a radix-2 and a direct length, R2C's n/2+1
  *     outputs, C2R inverting R2C (times n) and overwriting its input, plans
  *     refused after destroy or for the wrong type, one plan run by two
@@ -199,6 +200,10 @@ static void lt_case(cublasOperation_t ta, cublasOperation_t tb) {
   CHECK(cublasLtMatmulPreferenceCreate(&z.pref) == CUBLAS_STATUS_SUCCESS);
   CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb) ==
         CUBLAS_STATUS_SUCCESS);
+  uint32_t eight = 8; /* doubles, odd leading dimensions: 8-byte alignment at most */
+  for (auto at : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+    CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, at, &eight, sizeof eight) == CUBLAS_STATUS_SUCCESS);
   cublasLtMatmulHeuristicResult_t res[4];
   int got = 0;
   CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.c, z.o, z.pref, 4, res, &got) == CUBLAS_STATUS_SUCCESS);
@@ -261,6 +266,13 @@ static void lt_tests(void) {
         CUBLAS_STATUS_NOT_SUPPORTED && got == 0);
   CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb) ==
         CUBLAS_STATUS_SUCCESS);
+  uint32_t four = 4, most = 256; /* A and D hold 3 floats a column: 4-byte alignment */
+  auto set_align = [&](uint32_t *v) {
+    for (auto at : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                    CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+      CHECK(cublasLtMatmulPreferenceSetAttribute(z.pref, at, v, sizeof *v) == CUBLAS_STATUS_SUCCESS);
+  };
+  set_align(&four);
   CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) == CUBLAS_STATUS_SUCCESS &&
         got == 2);
   std::vector<char> ws(wsb);
@@ -285,6 +297,21 @@ static void lt_tests(void) {
     CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, (t ? D2 : D1).data(), z.o,
                          (t ? D2 : D1).data(), z.o, &res[0].algo, ws.data(), wsb, 0) == CUBLAS_STATUS_SUCCESS);
   CHECK(memcmp(D1.data(), D2.data(), D1.size() * sizeof(float)) == 0);
+  /* the algorithm assuming 256-byte alignment (cuBLASLt's default) of data
+     with 4: a violation, NaN out; told 4, the same call is right */
+  set_align(&most);
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) == CUBLAS_STATUS_SUCCESS);
+  std::vector<float> big(64);
+  float *off = big.data() + 1;
+  int before = tc_sim_vendor_violations();
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, off, z.o, off, z.o, &res[0].algo, ws.data(),
+                       wsb, 0) == CUBLAS_STATUS_SUCCESS);
+  CHECK(tc_sim_vendor_violations() == before + 1 && std::isnan(off[0]));
+  set_align(&four);
+  CHECK(cublasLtMatmulAlgoGetHeuristic(h, z.d, z.a, z.b, z.o, z.o, z.pref, 2, res, &got) == CUBLAS_STATUS_SUCCESS);
+  CHECK(cublasLtMatmul(h, z.d, &al, A.data(), z.a, B.data(), z.b, &be, off, z.o, off, z.o, &res[0].algo, ws.data(),
+                       wsb, 0) == CUBLAS_STATUS_SUCCESS);
+  CHECK(tc_sim_vendor_violations() == before + 1 && memcmp(off, D1.data(), D1.size() * sizeof(float)) == 0);
   CHECK(cublasLtMatmul(NULL, z.d, &al, A.data(), z.a, B.data(), z.b, &be, D1.data(), z.o, D1.data(), z.o,
                        &res[0].algo, ws.data(), wsb, 0) == CUBLAS_STATUS_NOT_INITIALIZED);
   cublasLtDestroy(h);
