@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "ref_elementwise.h" /* ref_ew_round_opmath */
 #include "ref_linalg_util.h"
 #include "ref_misc_check.h"
 
@@ -47,13 +48,11 @@ typedef struct mm_job {
   tabi_value beta, alpha;    /* Scalars; beta NONE for mm/bmm */
 } mm_job;
 
-/* A Scalar as the op's math type computes it (see mm_job). */
+/* A Scalar as the op's math type computes it (see mm_job); integer dtypes
+ * read their Scalars with ref_scalar_i. */
 static ref_cplx opmath_scalar(const tabi_value *v, tabi_dtype dt) {
   ref_cplx x = ref_scalar_c(v);
-  if (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ||
-      dt == TABI_DTYPE_COMPLEX64)
-    x = (double)(float)creal(x) + (double)(float)cimag(x) * I;
-  return x;
+  return ref_ew_round_opmath(creal(x), dt) + ref_ew_round_opmath(cimag(x), dt) * I;
 }
 
 static void mm_run(const mm_job *j, tabi_tensor *out) {

@@ -276,7 +276,7 @@ int main(int argc, char **argv) {
   if (!host_open(argc, argv)) return host_exit();
   for (int round = 0; round < 3; round++) { /* small, larger, large sets (split sums) */
     int64_t scale = round == 2 ? 24 : round ? 6 : 1;
-    int reps = round == 2 ? 2 : round ? 2 : 6;
+    int reps = round ? 2 : 6;
     for (int mode = 0; mode < 3; mode++)
       for (int d = 0; d < 4; d++)
         for (int mixed = 0; mixed < (d < 2 ? 2 : 1); mixed++)
