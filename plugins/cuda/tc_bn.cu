@@ -27,7 +27,7 @@
 /* One block per channel (channels beyond the grid: the block takes c + gridDim.x). */
 __global__ void __launch_bounds__(NT) bn_stats_kernel(tcb_geom g, const char *x, char *sm, char *si, char *rm,
                                                       char *rv, double *ms) {
-  __shared__ double part[NT];
+  TC_SHARED(double, part, [NT]);
   const int t = (int)threadIdx.x;
   for (int64_t c = blockIdx.x; c < g.C; c += gridDim.x) {
     tcb_sum_part(&g, x, c, t, NT, part);

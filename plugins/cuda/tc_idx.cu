@@ -80,7 +80,7 @@ TC_D int thread_count(const tci_cmp &a, int64_t e0) {
 }
 
 __global__ void __launch_bounds__(KT) tci_count_kernel(const tci_cmp a) {
-  __shared__ int64_t sh[KT];
+  TC_SHARED(int64_t, sh, [KT]);
   int t = threadIdx.x;
   for (int64_t c = blockIdx.x; c < a.chunks; c += gridDim.x) {
     sh[t] = thread_count(a, c * KC + (int64_t)t * KP);
@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(KT) tci_count_kernel(const tci_cmp a) {
 
 /* One block of KO threads: thread t owns a run of chunks. */
 __global__ void __launch_bounds__(KO) tci_offsets_kernel(const tci_cmp a) {
-  __shared__ int64_t sh[2][KO];
+  TC_SHARED(int64_t, sh, [2][KO]);
   int t = threadIdx.x, cur = 0;
   int64_t q = (a.chunks + KO - 1) / KO, lo = t * q, hi = lo + q < a.chunks ? lo + q : a.chunks, sum = 0;
   for (int64_t c = lo; c < hi; c++) sum += a.part[c];
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(KO) tci_offsets_kernel(const tci_cmp a) {
 }
 
 __global__ void __launch_bounds__(KT) tci_write_kernel(const tci_cmp a) {
-  __shared__ int64_t sh[2][KT];
+  TC_SHARED(int64_t, sh, [2][KT]);
   int t = threadIdx.x;
   for (int64_t c = blockIdx.x; c < a.chunks; c += gridDim.x) {
     int64_t e0 = c * KC + (int64_t)t * KP;
@@ -172,7 +172,7 @@ static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
 __global__ void __launch_bounds__(1024) tci_rp_block_kernel(int64_t n, uint64_t seed, uint64_t offset,
                                                              int64_t *perm, int64_t *h, unsigned long long *r,
                                                              char *out, int dt) {
-  __shared__ int left[2]; /* round & 1: steps left after that round */
+  TC_SHARED(int, left, [2]); /* round & 1: steps left after that round */
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_init(i, perm, h, r, seed, offset);
   if (threadIdx.x == 0) left[0] = left[1] = 0;
   __syncthreads();

@@ -130,7 +130,7 @@ TC_D T thread_sum(const scan_args &a, int64_t ib, int64_t j0) {
 
 template <typename T>
 __global__ void __launch_bounds__(ST) scan_part_kernel(const scan_args a) {
-  __shared__ T sh[ST];
+  TC_SHARED(T, sh, [ST]);
   int t = threadIdx.x;
   for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {
     int64_t s = b / a.chunks, c = b % a.chunks, ib, ob;
@@ -162,7 +162,7 @@ __global__ void scan_offs_kernel(const scan_args a) {
 
 template <typename T>
 __global__ void __launch_bounds__(ST) scan_chunk_kernel(const scan_args a) {
-  __shared__ T sh[2][ST];
+  TC_SHARED(T, sh, [2][ST]);
   int t = threadIdx.x, esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt);
   int64_t si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
   for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {

@@ -23,6 +23,10 @@
 
 #define NT 512
 #define MAX_PER 32 /* register kernels: rows of up to NT * MAX_PER elements */
+/* softmax_kernel caches a row of up to this many floats in dynamic shared
+ * memory: with the block reduction's NT + 32 doubles of static, within the 48
+ * KiB a block may have without opting in to more (11200 at NT 512) */
+#define CACHE_MAX ((48 * 1024 - (NT + 32) * (int)sizeof(double)) / (int)sizeof(float))
 
 struct op_add {
   __device__ double operator()(double a, double b) const { return a + b; }
@@ -97,7 +101,7 @@ __device__ void load_row(const char *row, int64_t len, float pad, float *v) {
 template <int DT, int PER>
 __global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y, int odt, int64_t rows,
                                                            int64_t len, int log_form) {
-  __shared__ double sh[NT + 32];
+  TC_SHARED(double, sh, [NT + 32]);
   const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -160,7 +164,7 @@ template <int DT>
 __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int odt, int64_t rows,
                                                       int64_t len, int64_t inner, int log_form,
                                                       int cache) {
-  __shared__ double sh[NT + 32];
+  TC_SHARED(double, sh, [NT + 32]);
   TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
@@ -211,7 +215,7 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     int per = inner == 1 && dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(len) : 0;
     /* columns: enough of them to fill a GPU's threads, wide enough to coalesce */
     int cols = inner >= 8 && rows >= 2048;
-    int cache = dt != TABI_DTYPE_FLOAT64 && len <= 12288;
+    int cache = dt != TABI_DTYPE_FLOAT64 && len <= CACHE_MAX;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
     if (per) {
 #define SM(D, P) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P>)(xp, yp, odt, rows, len, log_form)
@@ -262,7 +266,7 @@ template <int DT, int PER>
 __device__ __forceinline__ void ln_regs_body(const char *x, const char *w, int wdt, const char *b, int bdt,
                                              char *y, char *mean, char *rstd, int sdt, int64_t m, int64_t n,
                                              double eps) {
-  __shared__ double sh[NT + 32];
+  TC_SHARED(double, sh, [NT + 32]);
   const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int ssz = tc_dt_size(sdt);
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
@@ -326,28 +330,23 @@ static void ln_regs_launch(int g, const char *x, const char *w, int wdt, const c
 template <int DT>
 __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, int wdt, const char *b,
                                                  int bdt, char *y, char *mean, char *rstd, int sdt,
-                                                 int64_t m, int64_t n, double eps, int cache) {
-  __shared__ double sh[NT + 32];
-  TC_SHARED_DYN(float, srow);
+                                                 int64_t m, int64_t n, double eps) {
+  TC_SHARED(double, sh, [NT + 32]);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
     const char *row = x + r * n * esz;
     double s = 0;
-    for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double v = tc_ld_f(row + j * esz, DT);
-      if (cache) srow[j] = (float)v;
-      s += v;
-    }
+    for (int64_t j = threadIdx.x; j < n; j += NT) s += tc_ld_f(row + j * esz, DT);
     double mu = block_reduce(s, sh, op_add()) / (double)n;
     double v = 0;
     for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double dv = (cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu;
+      double dv = tc_ld_f(row + j * esz, DT) - mu;
       v += dv * dv;
     }
     double rs = tcp_opmath_invstd(block_reduce(v, sh, op_add()) / (double)n, eps, DT);
     for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double o = ((cache ? (double)srow[j] : tc_ld_f(row + j * esz, DT)) - mu) * rs;
+      double o = (tc_ld_f(row + j * esz, DT) - mu) * rs;
       if (w) o *= tc_ld_f(w + j * wsz, wdt);
       if (b) o += tc_ld_f(b + j * bsz, bdt);
       st_out(y, r * n + j, DT, esz, o);
@@ -356,7 +355,6 @@ __global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, in
       tc_st_f(mean + r * ssz, sdt, mu);
       tc_st_f(rstd + r * ssz, sdt, rs);
     }
-    __syncthreads();
   }
 }
 
@@ -400,10 +398,8 @@ static tabi_status k_layer_norm(TC_ARGS) {
     char *yp = (char *)tabi_tensor_data(out), *mp = (char *)tabi_tensor_data(mean),
          *rp = (char *)tabi_tensor_data(rstd);
     int per = dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(N) : 0;
-    int cache = dt != TABI_DTYPE_FLOAT64 && N <= 12288;
-    size_t smem = cache ? (size_t)N * sizeof(float) : 0;
 #define LNR(D, P) ln_regs_launch<D, P>(g, xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
-#define LN(D) TC_LAUNCH_SMEM(g, NT, smem, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps, cache)
+#define LN(D) TC_LAUNCH(g, NT, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
     if (per) REGS_SWITCH(LNR, dt, per)
     else switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;

@@ -53,8 +53,8 @@ __global__ void __launch_bounds__(NT) adaptb_kernel(tcq_geom g, const char *go, 
  * none) with its value, and whether some index is outside its window. A fixed
  * tree in shared memory: no atomics. */
 __global__ void __launch_bounds__(NT) mpb_check_kernel(tcq_geom g, const char *ind, int64_t n, int64_t *res) {
-  __shared__ int64_t spos[NT], sval[NT];
-  __shared__ int sflag[NT];
+  TC_SHARED(int64_t, spos, [NT]); TC_SHARED(int64_t, sval, [NT]);
+  TC_SHARED(int, sflag, [NT]);
   int64_t pos = INT64_MAX, val = 0;
   int flag = 0;
   GRID_LOOP(i, n) {

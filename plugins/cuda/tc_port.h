@@ -22,8 +22,13 @@
  *
  * Launches are written TC_LAUNCH(grid, block, kernel)(args...) (and
  * TC_LAUNCH_SMEM with the bytes of dynamic shared memory), never with the
- * triple chevrons, which only nvcc and hipcc parse; dynamic shared memory is
- * declared TC_SHARED_DYN(type, name). */
+ * triple chevrons, which only nvcc and hipcc parse. Shared memory is declared
+ * TC_SHARED(type, name, [n]...) (static: `TC_SHARED(double, sh, [NT + 32]);`)
+ * and TC_SHARED_DYN(type, name) (dynamic), never with __shared__ itself, so
+ * that gpusim sees every block's shared memory: a block's static and dynamic
+ * shared memory together may not pass 48 KiB, CUDA's limit for a kernel that
+ * has not raised cudaFuncAttributeMaxDynamicSharedMemorySize (a launch over
+ * it fails on a GPU; gpusim fails it too, tests/gpusim/test_tc_sim.cpp). */
 #ifndef TABI_TC_PORT_H
 #define TABI_TC_PORT_H
 
@@ -80,6 +85,7 @@
 #ifndef TC_SIM
 #define TC_LAUNCH(grid, block, ...) __VA_ARGS__<<<(grid), (block)>>>
 #define TC_LAUNCH_SMEM(grid, block, smem, ...) __VA_ARGS__<<<(grid), (block), (smem)>>>
+#define TC_SHARED(type, name, dims) __shared__ type name dims
 #define TC_SHARED_DYN(type, name) extern __shared__ type name[]
 #endif
 

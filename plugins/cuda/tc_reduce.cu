@@ -212,8 +212,8 @@ TC_D void tree_fold(int kind, T *sh, int *shas, int n, int stride, int t) {
 
 template <typename T>
 __global__ void __launch_bounds__(RT) red_row_kernel(const red_args a) {
-  __shared__ T sh[RT];
-  __shared__ int shas[RT];
+  TC_SHARED(T, sh, [RT]);
+  TC_SHARED(int, shas, [RT]);
   int t = threadIdx.x;
   for (int64_t b = blockIdx.x; b < a.m * a.P; b += gridDim.x) {
     int64_t m = b / a.P, p = b % a.P, lo = p * a.plen;
@@ -230,8 +230,8 @@ __global__ void __launch_bounds__(RT) red_row_kernel(const red_args a) {
 
 template <typename T>
 __global__ void __launch_bounds__(RT) red_col_kernel(const red_args a) {
-  __shared__ T sh[RT];
-  __shared__ int shas[RT];
+  TC_SHARED(T, sh, [RT]);
+  TC_SHARED(int, shas, [RT]);
   int x = threadIdx.x % CW, y = threadIdx.x / CW;
   int64_t tiles = (a.m + CW - 1) / CW;
   for (int64_t b = blockIdx.x; b < tiles * a.P; b += gridDim.x) {

@@ -52,7 +52,7 @@ typedef struct tc_b16 { /* complex128's 16 bytes */
 
 template <typename T>
 __global__ void __launch_bounds__(TT_THREADS) copy_tiled_kernel(const tiled_args p) {
-  __shared__ T tile[TT][TT + 1]; /* +1: the column reads hit 32 banks, not one */
+  TC_SHARED(T, tile, [TT][TT + 1]); /* +1: the column reads hit 32 banks, not one */
   const int tx = (int)threadIdx.x % TT, ty = (int)threadIdx.x / TT;
   for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) { /* uniform over the block */
     int64_t rest = t / (p.ta * p.tb), so = 0, dof = 0;

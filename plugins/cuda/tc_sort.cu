@@ -73,7 +73,7 @@ TC_D void put(const sort_args &a, int64_t vo, int64_t io, int64_t pos, const sor
 }
 
 __global__ void __launch_bounds__(TILE / 2) sort_tile_kernel(const sort_args a, sort_key *out) {
-  __shared__ sort_key sh[TILE];
+  TC_SHARED(sort_key, sh, [TILE]);
   int esz = tc_dt_size(a.dt);
   int64_t ss = a.nd ? a.sst[a.dim] : 0;
   for (int64_t b = blockIdx.x; b < a.slices * a.tiles; b += gridDim.x) {

@@ -19,6 +19,7 @@
 #include "tc_sim.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -79,7 +80,11 @@ __thread uint3 threadIdx, blockIdx, blockDim, gridDim;
 namespace {
 
 const size_t kStack = (size_t)256 << 10; /* per simulated thread */
-const size_t kMaxDynShared = (size_t)227 << 10; /* an H100's per-block limit */
+/* A block's shared memory, static and dynamic together, without the opt-in
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize) that no shared kernel makes:
+ * CUDA's portable 48 KiB. (HIP's 64 KiB is above it.) */
+const size_t kMaxShared = (size_t)48 << 10;
+const int kStaticSites = 32; /* static shared arrays counted per launch */
 
 /* A saved execution context and the switch between two. On x86-64 a few
  * instructions (the callee-saved registers, the SSE and x87 control words,
@@ -156,6 +161,11 @@ struct executor {
   void *arg = nullptr;
   void *dyn = nullptr;
   size_t dyn_bytes = 0;
+  size_t launch_dyn = 0;    /* this launch's dynamic shared memory */
+  const void *static_sites[kStaticSites]; /* its static shared arrays met so far */
+  int n_static = 0;
+  size_t static_bytes = 0;  /* and their bytes */
+  bool over_shared = false; /* static + dynamic passed kMaxShared: the launch fails */
   ~executor() {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     for (fiber &f : fibers)
@@ -279,6 +289,17 @@ int tc_sim_device_count(void) {
   return n;
 }
 
+/* The message of the last launch refused for its shared memory. */
+static thread_local char shared_msg[200];
+
+static cudaError_t shared_fail(size_t static_bytes, size_t dyn_bytes) {
+  snprintf(shared_msg, sizeof shared_msg,
+           "gpusim: a block's shared memory, %zu bytes static and %zu dynamic, passes the 48 KiB "
+           "a kernel may use without cudaFuncAttributeMaxDynamicSharedMemorySize (on a GPU: "
+           "invalid argument)", static_bytes, dyn_bytes);
+  return cudaErrorSimSharedMemory;
+}
+
 void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   unsigned long long nt = (unsigned long long)b.x * b.y * b.z;
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535 ||
@@ -286,8 +307,12 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
     last_error = cudaErrorInvalidConfiguration;
     return;
   }
-  if (smem > kMaxDynShared || X.running) { /* too much shared memory; a launch from a kernel */
+  if (X.running) { /* a launch from a kernel */
     last_error = cudaErrorInvalidValue;
+    return;
+  }
+  if (smem > kMaxShared) {
+    last_error = shared_fail(0, smem);
     return;
   }
   if (!X.reserve((size_t)nt)) {
@@ -305,6 +330,10 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   }
   X.dyn_bytes = smem > X.dyn_bytes ? smem : X.dyn_bytes;
   X.running = true;
+  X.launch_dyn = smem;
+  X.n_static = 0;
+  X.static_bytes = 0;
+  X.over_shared = false;
   X.barriers = 0;
   X.lost_barrier = false;
   X.body = body;
@@ -334,6 +363,19 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   X.running = false;
   X.direct = false;
   if (X.lost_barrier) last_error = cudaErrorLaunchFailure;
+  /* A GPU refuses such a launch before any block runs; here the static
+   * arrays are known once a thread has declared them, so the blocks have run,
+   * and the launch fails after them. */
+  if (X.over_shared) last_error = shared_fail(X.static_bytes, X.launch_dyn);
+}
+
+void tc_sim_static_shared(const void *site, size_t bytes) {
+  if (!X.running) return; /* a device function called from host code */
+  for (int i = 0; i < X.n_static; i++)
+    if (X.static_sites[i] == site) return;
+  if (X.n_static < kStaticSites) X.static_sites[X.n_static++] = site;
+  X.static_bytes += bytes;
+  if (X.static_bytes + X.launch_dyn > kMaxShared) X.over_shared = true;
 }
 
 void tc_sim_syncthreads(void) {
@@ -361,6 +403,7 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
+    case cudaErrorSimSharedMemory: return shared_msg;
     case cudaErrorLaunchFailure:
       return "gpusim: __syncthreads in a block after a first block that reached none (the "
              "simulator runs such blocks without fibers)";

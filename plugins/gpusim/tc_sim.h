@@ -5,9 +5,12 @@
  * (plugins/cuda/tc_*.cu) with the host C++ compiler, so `tabi conform` can
  * prove their indexing, their host glue and their block algorithms on a
  * machine without a GPU. What stands in for the GPU:
- *   - qualifiers (__global__, __device__, __shared__, ...) become plain C++:
- *     __shared__ is a function-local static thread_local, one copy per OS
- *     thread, shared by the fibers of the block that thread runs;
+ *   - qualifiers (__global__, __device__, ...) become plain C++; shared
+ *     memory, declared TC_SHARED (tc_port.h: __shared__ itself does not
+ *     compile here), is a function-local static thread_local, one copy per
+ *     OS thread, shared by the fibers of the block that thread runs, and
+ *     counted: a block whose static and dynamic shared memory pass 48 KiB
+ *     fails its launch, as it does on a GPU;
  *   - threadIdx/blockIdx/blockDim/gridDim are thread_local and set by the
  *     executor before it resumes each simulated thread;
  *   - TC_LAUNCH(grid, block, kernel)(args) runs the whole grid before it
@@ -39,7 +42,6 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static thread_local
 
 #define TC_KTABLE const
 #define TC_DL_DEVICE kDLExtDev
@@ -70,6 +72,9 @@ typedef enum cudaError {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719,
+  /* gpusim's own: a block over the shared memory limit (CUDA says
+   * cudaErrorInvalidValue; this one's message gives the bytes) */
+  cudaErrorSimSharedMemory = 10001,
 } cudaError_t;
 typedef enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -102,9 +107,15 @@ cudaError_t tc_sim_fail(cudaError_t e);
 void tc_sim_syncthreads(void);
 /* The running launch's dynamic shared memory (16-byte aligned). */
 void *tc_sim_dyn_shared(void);
+/* Counts the static shared array at `site` (bytes long) into the running
+ * block's shared memory, once per array and launch (TC_SHARED calls it). */
+void tc_sim_static_shared(const void *site, size_t bytes);
 }
 
 #define __syncthreads() tc_sim_syncthreads()
+#define TC_SHARED(type, name, dims) \
+  static thread_local type name dims; \
+  tc_sim_static_shared(&name, sizeof name)
 #define TC_SHARED_DYN(type, name) type *name = (type *)tc_sim_dyn_shared()
 
 namespace tc_sim {

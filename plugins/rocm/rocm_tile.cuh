@@ -50,8 +50,8 @@ template <int DT, class J>
 __global__ void __launch_bounds__(RG_NT) rg_tiled(const J j) {
   typedef rg_io<DT> io;
   typedef typename io::acc A;
-  __shared__ A as[RG_BK][RG_BM + 1];
-  __shared__ A ms[RG_BK][RG_BN + 1];
+  TC_SHARED(A, as, [RG_BK][RG_BM + 1]);
+  TC_SHARED(A, ms, [RG_BK][RG_BN + 1]);
   const int t = threadIdx.x, tx = t % 16, ty = t / 16;
   const int64_t c0 = (int64_t)blockIdx.x * RG_BN;
   /* batch and row tiles loop (block-uniform) past the grid's y/z limits */
@@ -115,8 +115,8 @@ template <int DT, class CA>
 __global__ void __launch_bounds__(RG_NT) rc_igemm(const CA a) {
   typedef rg_io<DT> io;
   typedef typename io::acc A;
-  __shared__ A xs[RG_BK][RG_BM + 1];
-  __shared__ A ws[RG_BK][RG_BN + 1];
+  TC_SHARED(A, xs, [RG_BK][RG_BM + 1]);
+  TC_SHARED(A, ws, [RG_BK][RG_BN + 1]);
   const auto &g = a.g;
   const int t = threadIdx.x, tx = t % 16, ty = t / 16;
   const int64_t lpg = g.cl / g.groups, hpg = g.ch / g.groups, gi = blockIdx.z;

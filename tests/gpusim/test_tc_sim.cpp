@@ -8,6 +8,9 @@
  *   - blocks run in no fixed order: forward on one launch, backward on the
  *     next, so a kernel whose blocks depend on each other is caught;
  *   - dynamic shared memory is there, undefined (0xA5), not zero;
+ *   - a block's static (TC_SHARED) and dynamic shared memory together may
+ *     not pass 48 KiB: a launch over it fails, naming the bytes, whether the
+ *     dynamic part alone passes it (nothing runs) or the sum does;
  *   - a bad configuration runs nothing and is reported by cudaGetLastError,
  *     once; a launch from inside a kernel is refused; a barrier the
  *     executor cannot honour (only in blocks after the first) fails the
@@ -30,7 +33,7 @@ __global__ void mark(int *hits, unsigned bx, unsigned by, unsigned tx, unsigned 
 
 #define NT 128
 __global__ void tree_sum(const double *x, double *out, int barrier) {
-  __shared__ double sh[NT];
+  TC_SHARED(double, sh, [NT]);
   sh[threadIdx.x] = x[blockIdx.x * NT + threadIdx.x];
   if (barrier) __syncthreads();
   for (int s = NT / 2; s > 0; s >>= 1) {
@@ -62,6 +65,23 @@ __global__ void tree_sum_probe(int *ran) { ran[threadIdx.x] = 2; }
    any order. */
 __global__ void chain(int *v) { v[blockIdx.x + 1] = v[blockIdx.x] + 1; }
 __global__ void own(int *v) { v[blockIdx.x] = 3 * (int)blockIdx.x; }
+
+/* 4 KiB of static shared memory in two arrays (one in a device function, as
+ * the shared kernels' block reductions have it) beside the launch's dynamic
+ * bytes. */
+__device__ void half_static(int *ran) {
+  TC_SHARED(double, b, [256]);
+  b[threadIdx.x] = 1;
+  ran[threadIdx.x] += (int)b[threadIdx.x];
+}
+__global__ void with_static(int *ran) {
+  TC_SHARED(int, a, [2][256]);
+  TC_SHARED_DYN(unsigned char, d);
+  a[0][threadIdx.x] = 1;
+  d[threadIdx.x] = 0;
+  ran[threadIdx.x] += a[0][threadIdx.x];
+  half_static(ran);
+}
 
 __global__ void nested(int *ran) {
   *ran = 1;
@@ -120,6 +140,24 @@ int main() {
     for (unsigned char v : got) a5 += v == 0xA5;
     CHECK(a5 == 4096);
   }
+  /* static + dynamic shared memory: 4 KiB static fits beside 44 KiB of
+   * dynamic, not beside 1 byte more (the failure names both sizes and does
+   * not stick); nothing counted outside a launch */
+  {
+    std::vector<int> ran(32, 0);
+    TC_LAUNCH_SMEM(2, 32, (size_t)44 << 10, with_static)(ran.data());
+    CHECK(cudaGetLastError() == cudaSuccess);
+    CHECK(ran[0] == 4 && ran[31] == 4);
+    TC_LAUNCH_SMEM(2, 32, ((size_t)44 << 10) + 1, with_static)(ran.data());
+    cudaError_t e = cudaGetLastError();
+    CHECK(e == cudaErrorSimSharedMemory);
+    CHECK(strstr(cudaGetErrorString(e), "4096 bytes static and 45057 dynamic") != nullptr);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    TC_LAUNCH_SMEM(1, 32, 0, with_static)(ran.data());
+    CHECK(cudaGetLastError() == cudaSuccess);
+    half_static(ran.data()); /* host code calling a device function: no launch */
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
   /* bad configurations run nothing; the error is reported once */
   {
     std::vector<int> hits(4096, 0);
@@ -129,7 +167,9 @@ int main() {
     TC_LAUNCH(0, 32, mark)(hits.data(), 1, 1, 32, 1, 0);
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
     TC_LAUNCH_SMEM(1, 32, (size_t)1 << 30, mark)(hits.data(), 1, 1, 32, 1, 0);
-    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorSimSharedMemory);
+    TC_LAUNCH_SMEM(1, 32, ((size_t)48 << 10) + 1, mark)(hits.data(), 1, 1, 32, 1, 0);
+    CHECK(cudaGetLastError() == cudaErrorSimSharedMemory);
     int touched = 0;
     for (int h : hits) touched += h != 0;
     CHECK(touched == 0);
