@@ -12,9 +12,10 @@
  * backward on the next.
  *
  * Stacks are mmap'ed with a guard page below each (an overflow faults rather
- * than overwriting the neighbour) and kept per OS thread for its life. Dynamic
- * shared memory is refilled with 0xA5 bytes for every block: CUDA leaves it
- * undefined, so a kernel must not find zeros there. Nothing here aborts: a
+ * than overwriting the neighbour) and kept per OS thread for its life. Shared
+ * memory, dynamic and static, is refilled with 0xA5 bytes for every block:
+ * CUDA leaves it undefined, so a kernel must not find zeros there, nor what
+ * the block before it left. Nothing here aborts: a
  * bad configuration is an error for cudaGetLastError, as on a GPU. */
 #include "tc_sim.h"
 
@@ -162,8 +163,12 @@ struct executor {
   void *dyn = nullptr;
   size_t dyn_bytes = 0;
   size_t launch_dyn = 0;    /* this launch's dynamic shared memory */
-  const void *static_sites[kStaticSites]; /* its static shared arrays met so far */
+  struct site {
+    void *at;                 /* a static shared array met in this launch */
+    unsigned long long block; /* the block (block_seq) that last found it undefined */
+  } static_sites[kStaticSites];
   int n_static = 0;
+  unsigned long long block_seq = 0; /* blocks run on this OS thread, counting from 1 */
   size_t static_bytes = 0;  /* and their bytes */
   bool over_shared = false; /* static + dynamic passed kMaxShared: the launch fails */
   ~executor() {
@@ -231,6 +236,7 @@ void resume(fiber &f) {
 /* A block without barriers: each thread a plain call, in the order of the
  * round the block would have started with. */
 void run_direct(unsigned nt, unsigned long long linear) {
+  X.block_seq++;
   if (X.dyn_bytes) memset(X.dyn, 0xA5, X.dyn_bytes);
   bool back = linear & 1;
   for (unsigned i = 0; i < nt; i++) {
@@ -250,6 +256,7 @@ void run_block(unsigned nt, unsigned long long linear) {
     f.started = true;
     f.done = false;
   }
+  X.block_seq++;
   if (X.dyn_bytes) memset(X.dyn, 0xA5, X.dyn_bytes);
   unsigned live = nt;
   for (unsigned long long round = linear & 1; live > 0; round++) {
@@ -369,13 +376,27 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   if (X.over_shared) last_error = shared_fail(X.static_bytes, X.launch_dyn);
 }
 
-void tc_sim_static_shared(const void *site, size_t bytes) {
+void tc_sim_static_shared(void *site, size_t bytes) {
   if (!X.running) return; /* a device function called from host code */
-  for (int i = 0; i < X.n_static; i++)
-    if (X.static_sites[i] == site) return;
-  if (X.n_static < kStaticSites) X.static_sites[X.n_static++] = site;
-  X.static_bytes += bytes;
-  if (X.static_bytes + X.launch_dyn > kMaxShared) X.over_shared = true;
+  executor::site *e = nullptr;
+  for (int i = 0; i < X.n_static && !e; i++)
+    if (X.static_sites[i].at == site) e = &X.static_sites[i];
+  if (!e) {
+    X.static_bytes += bytes;
+    if (X.static_bytes + X.launch_dyn > kMaxShared) X.over_shared = true;
+    if (X.n_static == kStaticSites) { /* not tracked: counted again each time, so over the limit soon */
+      memset(site, 0xA5, bytes);
+      return;
+    }
+    e = &X.static_sites[X.n_static++];
+    *e = executor::site{site, 0};
+  }
+  /* The first thread of a block to declare the array finds it undefined, as
+   * on a GPU (not zero, not what the last block left there). */
+  if (e->block != X.block_seq) {
+    memset(site, 0xA5, bytes);
+    e->block = X.block_seq;
+  }
 }
 
 void tc_sim_syncthreads(void) {

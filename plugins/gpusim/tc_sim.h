@@ -10,7 +10,8 @@
  *     compile here), is a function-local static thread_local, one copy per
  *     OS thread, shared by the fibers of the block that thread runs, and
  *     counted: a block whose static and dynamic shared memory pass 48 KiB
- *     fails its launch, as it does on a GPU;
+ *     fails its launch, as it does on a GPU; each block finds it undefined
+ *     (0xA5 bytes);
  *   - threadIdx/blockIdx/blockDim/gridDim are thread_local and set by the
  *     executor before it resumes each simulated thread;
  *   - TC_LAUNCH(grid, block, kernel)(args) runs the whole grid before it
@@ -108,8 +109,10 @@ void tc_sim_syncthreads(void);
 /* The running launch's dynamic shared memory (16-byte aligned). */
 void *tc_sim_dyn_shared(void);
 /* Counts the static shared array at `site` (bytes long) into the running
- * block's shared memory, once per array and launch (TC_SHARED calls it). */
-void tc_sim_static_shared(const void *site, size_t bytes);
+ * launch's shared memory, once per array and launch, and fills it with 0xA5
+ * bytes for each block the first time one of its threads declares it
+ * (TC_SHARED calls it). */
+void tc_sim_static_shared(void *site, size_t bytes);
 }
 
 #define __syncthreads() tc_sim_syncthreads()

@@ -7,7 +7,8 @@
  *     changes with the thread order the executor alternates);
  *   - blocks run in no fixed order: forward on one launch, backward on the
  *     next, so a kernel whose blocks depend on each other is caught;
- *   - dynamic shared memory is there, undefined (0xA5), not zero;
+ *   - shared memory, dynamic and static, is there and undefined (0xA5) in
+ *     every block: not zero, not what the block before it wrote;
  *   - a block's static (TC_SHARED) and dynamic shared memory together may
  *     not pass 48 KiB: a launch over it fails, naming the bytes, whether the
  *     dynamic part alone passes it (nothing runs) or the sum does;
@@ -83,6 +84,13 @@ __global__ void with_static(int *ran) {
   half_static(ran);
 }
 
+/* Reads its static array before writing it: undefined in every block. */
+__global__ void stale(unsigned *seen) {
+  TC_SHARED(unsigned, s, [32]);
+  seen[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x];
+  s[threadIdx.x] = 7;
+}
+
 __global__ void nested(int *ran) {
   *ran = 1;
   TC_LAUNCH(1, 1, nested)(ran);
@@ -139,6 +147,16 @@ int main() {
     int a5 = 0;
     for (unsigned char v : got) a5 += v == 0xA5;
     CHECK(a5 == 4096);
+  }
+  /* static shared memory starts undefined in each block, whether the block
+   * before it ran on fibers or as plain calls */
+  for (int rep = 0; rep < 2; rep++) {
+    std::vector<unsigned> seen(3 * 32, 0);
+    TC_LAUNCH(3, 32, stale)(seen.data());
+    CHECK(cudaGetLastError() == cudaSuccess);
+    int a5 = 0;
+    for (unsigned v : seen) a5 += v == 0xA5A5A5A5u;
+    CHECK(a5 == 3 * 32);
   }
   /* static + dynamic shared memory: 4 KiB static fits beside 44 KiB of
    * dynamic, not beside 1 byte more (the failure names both sizes and does
