@@ -144,6 +144,10 @@ struct launcher {
 };
 template <class... P>
 launcher<P...> launch(dim3 grid, dim3 block, size_t smem, void (*kernel)(P...)) {
+  /* CUDA before 12.1 (and any GPU before Volta) takes 4 KiB of parameters
+   * at most; the shared kernels keep to it, so a parameter struct that grows
+   * past it stops the build here rather than a launch on some toolkit */
+  static_assert((sizeof(P) + ... + 0) <= 4096, "a kernel's parameters pass 4 KiB");
   return launcher<P...>{grid, block, smem, kernel};
 }
 } // namespace tc_sim
