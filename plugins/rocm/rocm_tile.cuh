@@ -13,6 +13,19 @@
 #define RG_BK 16
 #define RG_NT 256
 
+/* c + a * b as one fused multiply-add on an AMD GPU: the ROCm plugin is built
+ * with -ffp-contract=off (plugins/rocm/CMakeLists.txt), and these inner loops
+ * are where an FMA halves the instructions. Elsewhere (gpusim, the host test)
+ * a multiply and an add, within the tiles' tolerance of the device's. */
+template <class A>
+__device__ __forceinline__ A rg_fma(A a, A b, A c) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  return fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 template <int DT> struct rg_io;
 template <> struct rg_io<TABI_DTYPE_FLOAT32> {
   typedef float acc;
@@ -86,7 +99,7 @@ __global__ void __launch_bounds__(RG_NT) rg_tiled(const J j) {
 #pragma unroll
           for (int u = 0; u < 4; u++)
 #pragma unroll
-            for (int v = 0; v < 4; v++) acc[u][v] += av[u] * mv[v];
+            for (int v = 0; v < 4; v++) acc[u][v] = rg_fma(av[u], mv[v], acc[u][v]);
         }
         __syncthreads();
       }
@@ -165,7 +178,7 @@ __global__ void __launch_bounds__(RG_NT) rc_igemm(const CA a) {
 #pragma unroll
         for (int u = 0; u < 4; u++)
 #pragma unroll
-          for (int v = 0; v < 4; v++) acc[u][v] += xv[u] * wv[v];
+          for (int v = 0; v < 4; v++) acc[u][v] = rg_fma(xv[u], wv[v], acc[u][v]);
       }
       __syncthreads();
     }
