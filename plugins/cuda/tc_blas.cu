@@ -17,6 +17,7 @@
 
 #include "tc_ew_dev.cuh"
 #include "ref_misc_check.h"
+#include "tc_ref_glue.h" /* ref_ew_round_opmath */
 
 typedef struct mm_args {
   const char *a, *m, *s;
@@ -181,13 +182,6 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
 }
 #endif
 
-/* x rounded to float (alpha and beta in the math type). Out of line on
- * purpose: gcc 12.2 at -O2 vectorizes mm_common's two-element rounding loop
- * and drops both conversions (a float32 addmm with alpha 1e-310 multiplied
- * by 1e-310, not 0: random_calls seed 111 on gpusim; nvcc hands this host
- * code to the same gcc). */
-static __attribute__((noinline)) double tcb_round_float(double x) { return (double)(float)x; }
-
 /* An operand's strides as mm_args keeps them: batch, row, column (a matrix
  * has no batch stride). */
 static void mm_strides(const tabi_tensor *t, int batched, int64_t st[3]) {
@@ -268,13 +262,13 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     /* ATen applies alpha and beta in the math type (float for float32, the
      * half types and complex64: a beta of 1e-310 is 0 there and self is not
      * read); an empty inner dim tests the Scalar itself, then scales self by
-     * the rounded beta (the reference's mm_run) */
+     * the rounded beta (the reference's mm_run, with its rounding: an
+     * inline (double)(float) here was compiled away, tc_ref_glue.h) */
     int beta_nz = !(be[0] == 0 && be[1] == 0);
-    if (dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16 ||
-        dt == TABI_DTYPE_COMPLEX64)
+    if (tabi_dtype_is_floating(dt) || tabi_dtype_is_complex(dt))
       for (int i = 0; i < 2; i++) {
-        al[i] = tcb_round_float(al[i]);
-        be[i] = tcb_round_float(be[i]);
+        al[i] = ref_ew_round_opmath(al[i], dt);
+        be[i] = ref_ew_round_opmath(be[i], dt);
       }
     use_beta = j.k == 0 ? beta_nz : !(be[0] == 0 && be[1] == 0);
     j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];

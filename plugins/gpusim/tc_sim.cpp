@@ -162,13 +162,13 @@ struct executor {
   void *arg = nullptr;
   void *dyn = nullptr;
   size_t dyn_bytes = 0;
+  unsigned long long block_seq = 0; /* blocks run on this OS thread, counting from 1 */
   size_t launch_dyn = 0;    /* this launch's dynamic shared memory */
   struct site {
     void *at;                 /* a static shared array met in this launch */
     unsigned long long block; /* the block (block_seq) that last found it undefined */
   } static_sites[kStaticSites];
   int n_static = 0;
-  unsigned long long block_seq = 0; /* blocks run on this OS thread, counting from 1 */
   size_t static_bytes = 0;  /* and their bytes */
   bool over_shared = false; /* static + dynamic passed kMaxShared: the launch fails */
   ~executor() {
