@@ -262,8 +262,8 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     /* ATen applies alpha and beta in the math type (float for float32, the
      * half types and complex64: a beta of 1e-310 is 0 there and self is not
      * read); an empty inner dim tests the Scalar itself, then scales self by
-     * the rounded beta (the reference's mm_run, with its rounding: an
-     * inline (double)(float) here was compiled away, tc_ref_glue.h) */
+     * the rounded beta (the reference's mm_run, with its rounding rule;
+     * tc_ref_glue.h says why not a copy of it) */
     int beta_nz = !(be[0] == 0 && be[1] == 0);
     if (tabi_dtype_is_floating(dt) || tabi_dtype_is_complex(dt))
       for (int i = 0; i < 2; i++) {

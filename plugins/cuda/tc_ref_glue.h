@@ -106,9 +106,10 @@ tabi_status tc_ew_aten_sub_check(const tabi_host_api *h, const tabi_call *call,
                                  const tabi_value *args, int scalar_form);
 /* The reference's own (ref_elementwise_drive.c, declared here without its
  * header's C99 complex types): v in dt's math type, float for every dtype but
- * float64 and complex128. Out of line, so no caller's loop can be vectorized
- * through it: gcc 12.2 at -O2 drops a pair of inline (double)(float) round
- * trips it vectorizes together (mm_common's alpha and beta, 2026-11-29). */
+ * float64 and complex128. One rounding rule, not a copy: gcc 12.2 at -O2 had
+ * dropped a copy's inline (double)(float) round trips that it vectorized
+ * together (mm_common's alpha and beta, 2026-11-29), which the build now
+ * prevents everywhere (cmake/TabiCompilerChecks.cmake). */
 double ref_ew_round_opmath(double v, tabi_dtype dt);
 /* ref_ew_div_mode_op, as TC_AB_div, TC_AB_div_trunc or TC_AB_div_floor. */
 tabi_status tc_ew_aten_div_mode(const tabi_host_api *h, const tabi_call *call,
