@@ -8,7 +8,7 @@
  *                [--dtypes LIST] [--seed S] [--jobs N] [--timeout SEC]
  *                [--json FILE] [--junit FILE] [--matrix FILE] [--reference PATH]
  *                [--exclude-ops GLOB[,GLOB...]] [--threads-ms MS]
- *                [--robust-calls N] [--budget SEC] [--quiet]
+ *                [--robust-calls N] [--budget SEC] [--exact] [--quiet]
  *
  * The oracle is a runtime holding the reference plugin; the runtime under test
  * holds the plugin (plus the "decomp" composite kernels when found). Each group
@@ -47,6 +47,9 @@ typedef struct conform_options {
   int32_t budget_s;        /* the whole run's time; past it no group starts and
                               running ones stop, reported as skipped
                               ("budget"); <= 0: no limit */
+  int32_t exact;           /* 1: results must equal the oracle's exactly (every
+                              tolerance 0, +0 and -0 differ; NaN still matches
+                              NaN): for comparing two builds of one plugin */
 } conform_options;
 
 /* Defaults as documented above. */

@@ -143,6 +143,10 @@ static int32_t check_alias(conform_call *k, int32_t r, const char *label, const 
 
 static conform_tol sample_tol(conform_call *k, tabi_dtype d) {
   conform_tol t = conform_default_tol(d);
+  if (k->c->opt->exact) {
+    conform_tol exact = {0.0, 0.0, 1};
+    return exact;
+  }
   if ((k->s->rtol > 0 || k->s->atol > 0) && k->s->tol_reason) {
     t.rtol = k->s->rtol;
     t.atol = k->s->atol;

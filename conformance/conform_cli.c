@@ -35,6 +35,9 @@ static void usage(FILE *f) {
       "                       samples (default 100; 0: none)\n"
       "  --budget SEC         the whole run's time: past it no group starts, running\n"
       "                       ones stop, and both are reported as skipped (\"budget\")\n"
+      "  --exact              results must equal the oracle's exactly (no tolerance;\n"
+      "                       +0 and -0 differ): two builds of one plugin, one as\n"
+      "                       --reference (a CPU plugin)\n"
       "  --quiet              no progress line on stderr\n"
       "\n"
       "Prints one line per failure (FAIL <op> <dtype> [<sample>]: <kind>: <detail>)\n"
@@ -66,6 +69,10 @@ int tabi_conform_cli(int argc, char **argv) {
     }
     if (strcmp(a, "--quiet") == 0) {
       o.quiet = 1;
+      continue;
+    }
+    if (strcmp(a, "--exact") == 0) {
+      o.exact = 1;
       continue;
     }
     /* Every other option takes a value, as "--opt value" or "--opt=value". */

@@ -16,7 +16,7 @@
 #include "conform_int.h"
 
 conform_tol conform_default_tol(tabi_dtype d) {
-  conform_tol t = {0.0, 0.0};
+  conform_tol t = {0.0, 0.0, 0};
   switch (d) {
     case TABI_DTYPE_FLOAT16: t.rtol = 1e-3; t.atol = 1e-5; break;
     case TABI_DTYPE_BFLOAT16: t.rtol = 1.6e-2; t.atol = 1e-5; break;
@@ -56,9 +56,10 @@ conform_elem conform_elem_at(const uint8_t *p, tabi_dtype d, int64_t i) {
 
 /* Distance between two reals under the rules above: 0 when they match exactly
  * (same infinity, both NaN when allowed), INFINITY when they cannot match. */
-static double real_dist(double g, double w, int32_t nan_equal) {
+static double real_dist(double g, double w, int32_t nan_equal, int32_t exact) {
   if (isnan(g) || isnan(w)) return (isnan(g) && isnan(w) && nan_equal) ? 0.0 : INFINITY;
   if (isinf(g) || isinf(w)) return g == w ? 0.0 : INFINITY;
+  if (exact && g == 0.0 && w == 0.0 && signbit(g) != signbit(w)) return INFINITY;
   return fabs(g - w);
 }
 
@@ -81,8 +82,8 @@ void conform_compare(const uint8_t *got, const uint8_t *want, tabi_dtype d, int6
       abs_err = bad ? INFINITY : 0.0;
       mag = 0.0;
     } else {
-      double dr = real_dist(g.re, w.re, nan_equal);
-      double di = cplx ? real_dist(g.im, w.im, nan_equal) : 0.0;
+      double dr = real_dist(g.re, w.re, nan_equal, tol.exact);
+      double di = cplx ? real_dist(g.im, w.im, nan_equal, tol.exact) : 0.0;
       abs_err = (isinf(dr) || isinf(di)) ? INFINITY : hypot(dr, di);
       mag = cplx ? hypot(w.re, w.im) : fabs(w.re);
       if (isnan(mag)) mag = 0.0;

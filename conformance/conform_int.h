@@ -220,6 +220,7 @@ tabi_status conform_tensor_host(tabi_runtime *rt, const tabi_tensor *t, uint8_t 
 
 typedef struct conform_tol {
   double rtol, atol;
+  int32_t exact; /* 1 (--exact): besides rtol = atol = 0, +0 and -0 differ */
 } conform_tol;
 /* tolerances.md, by dtype. */
 conform_tol conform_default_tol(tabi_dtype d);

@@ -49,6 +49,23 @@ static void test_compare(void) {
   conform_compare((uint8_t *)gc, (uint8_t *)wc, TABI_DTYPE_COMPLEX128, 1,
                   conform_default_tol(TABI_DTYPE_COMPLEX128), 1, &cmp);
   CHECK(cmp.nbad == 1);
+  /* --exact: one float32 ulp fails, +0 against -0 fails, NaN and equal values
+   * pass; without it the same signed zeros match. */
+  conform_tol exact = {0.0, 0.0, 1};
+  float we[4] = {1.0f, 0.0f, NAN, -3.5f}, ge[4] = {1.0f, 0.0f, NAN, -3.5f};
+  conform_compare((uint8_t *)ge, (uint8_t *)we, TABI_DTYPE_FLOAT32, 4, exact, 1, &cmp);
+  CHECK(cmp.nbad == 0);
+  ge[0] = nextafterf(1.0f, 2.0f);
+  ge[1] = -0.0f;
+  conform_compare((uint8_t *)ge, (uint8_t *)we, TABI_DTYPE_FLOAT32, 4, exact, 1, &cmp);
+  CHECK(cmp.nbad == 2);
+  ge[0] = 1.0f;
+  conform_compare((uint8_t *)ge, (uint8_t *)we, TABI_DTYPE_FLOAT32, 4,
+                  conform_default_tol(TABI_DTYPE_FLOAT32), 1, &cmp);
+  CHECK(cmp.nbad == 0);
+  double wz[2] = {0.0, -0.0}, gz[2] = {0.0, 0.0};
+  conform_compare((uint8_t *)gz, (uint8_t *)wz, TABI_DTYPE_COMPLEX128, 1, exact, 1, &cmp);
+  CHECK(cmp.nbad == 1); /* the imaginary part's sign */
 }
 
 static void test_index_and_globs(void) {
