@@ -46,6 +46,8 @@ typedef struct cmp_ctx {
   int int_values; /* ... of integer (not bool) results: not after a NaN or
                      an infinity in the inputs, which no integer holds (C
                      leaves the conversion undefined; x86 gives INT_MIN) */
+  int float_values; /* ... of floating and complex results: not for a sum of
+                       an integer past 2^24 (CONFORM_SUM_ORDER) */
   const char **kind;
   char *why;
   size_t cap;
@@ -64,6 +66,7 @@ static int differs(cmp_ctx *c, const char *kind, const char *fmt, ...) {
 static int values_compared(const cmp_ctx *c, tabi_dtype dt) {
   if (!c->values) return 0;
   if (!c->int_values && tabi_dtype_is_integral(dt, 0)) return 0;
+  if (!c->float_values && (tabi_dtype_is_floating(dt) || tabi_dtype_is_complex(dt))) return 0;
   return !((c->rules->flags & CONFORM_TIES) && dt == TABI_DTYPE_INT64); /* indices: either of a tie */
 }
 
@@ -84,6 +87,10 @@ static int values_compared(const cmp_ctx *c, tabi_dtype dt) {
 
 #define IN_TINY      0x8 /* a finite nonzero element below 2^-64 (products:
                                 CONFORM_PRODUCT_ORDER) */
+#define IN_BIG_INT   0x10 /* an integer element past 2^24, which a float32 sum
+                             (2^53: a float64 one) cannot add a small term to
+                             (sums: CONFORM_SUM_ORDER) */
+#define BIG_INT ((int64_t)1 << 24)
 
 static int kind_of(double re, double im, int cplx) {
   int k = 0;
@@ -93,8 +100,28 @@ static int kind_of(double re, double im, int cplx) {
   return k;
 }
 
-/* The IN_* kinds of the floating and complex inputs (the twin's, on the CPU). */
-static int input_kinds(tabi_runtime *oracle, const tabi_value *targs, int32_t nargs) {
+/* IN_BIG_INT when integer tensor t holds an element past BIG_INT. */
+static int big_ints(tabi_runtime *oracle, const tabi_tensor *t) {
+  tabi_dtype dt = tabi_tensor_dtype(t);
+  if (tabi_dtype_size(dt) < 4) return 0; /* int8, int16, uint8: none */
+  uint8_t *b = NULL;
+  uint64_t nb = 0;
+  if (tabi_tensor_numel(t) > VALUES_MAX / 16 || conform_tensor_host(oracle, t, &b, &nb) != TABI_OK) {
+    free(b);
+    return IN_BIG_INT; /* cannot tell: as if */
+  }
+  int k = 0;
+  for (int64_t e = 0; e < tabi_tensor_numel(t) && !k; e++) {
+    conform_elem x = conform_elem_at(b, dt, e);
+    if (x.i > BIG_INT || x.i < -BIG_INT) k = IN_BIG_INT;
+  }
+  free(b);
+  return k;
+}
+
+/* The IN_* kinds of the inputs (the twin's, on the CPU): of the floating and
+ * complex ones, and with ints, IN_BIG_INT of the integer ones. */
+static int input_kinds(tabi_runtime *oracle, const tabi_value *targs, int32_t nargs, int ints) {
   int k = 0;
   for (int32_t a = 0; a < nargs; a++) {
     const tabi_value *v = &targs[a];
@@ -107,6 +134,10 @@ static int input_kinds(tabi_runtime *oracle, const tabi_value *targs, int32_t na
       const tabi_tensor *t = v->tag == TABI_TAG_TENSOR ? v->u.t : tabi_value_tensors(v)[i];
       tabi_dtype dt = t ? tabi_tensor_dtype(t) : TABI_DTYPE_INVALID;
       int cplx = tabi_dtype_is_complex(dt);
+      if (t && ints && tabi_dtype_is_integral(dt, 0)) {
+        k |= big_ints(oracle, t);
+        continue;
+      }
       if (!t || !(tabi_dtype_is_floating(dt) || cplx)) continue;
       uint8_t *b = NULL;
       uint64_t nb = 0;
@@ -247,13 +278,14 @@ int conform_twin_compare(tabi_runtime *rt, tabi_runtime *oracle, const tabi_op_i
                          const conform_twin_rules *rules, const tabi_value *outs, const tabi_value *touts,
                          int32_t nouts, const tabi_value *args, const tabi_value *targs, int32_t *out_values,
                          const char **kind, char *why, size_t cap) {
-  cmp_ctx c = {rt, oracle, rules, rules->known && !(rules->flags & NO_VALUES), 1, kind, why, cap};
+  cmp_ctx c = {rt, oracle, rules, rules->known && !(rules->flags & NO_VALUES), 1, 1, kind, why, cap};
   if (c.values) {
-    int k = input_kinds(oracle, targs, info->nargs);
+    int k = input_kinds(oracle, targs, info->nargs, (rules->flags & CONFORM_SUM_ORDER) != 0);
     c.values = !(k & (IN_HUGE | IN_CPLX_NONFINITE)) && !((rules->flags & CONFORM_FINITE_INPUTS) && (k & IN_NONFINITE)) &&
                !((rules->flags & CONFORM_PRODUCT_ORDER) && (k & IN_TINY) && (k & IN_NONFINITE)) &&
                !written_alias(info, targs);
     c.int_values = !(k & IN_NONFINITE);
+    c.float_values = !((rules->flags & CONFORM_SUM_ORDER) && (k & IN_BIG_INT));
   }
   *out_values = c.values;
   char label[96];

@@ -15,8 +15,9 @@
  * random indices have) leave values out and keep dtype and shape; ties
  * (CONFORM_TIES) leave out the int64 outputs, the indices; an algorithm's
  * order with an infinity or NaN (CONFORM_FINITE_INPUTS) leaves values out of
- * the calls with one in an input. An op no generator knows is compared for
- * dtype and shape only. The calls' inputs leave values out too where ATen's
+ * the calls with one in an input, and a sum's order (CONFORM_SUM_ORDER) the
+ * floating results of calls with an integer input past 2^24. An op no
+ * generator knows is compared for dtype and shape only. The calls' inputs leave values out too where ATen's
  * own kernels give more than one answer (conform_twin.c says which), and
  * so do calls whose argument written in place shares storage with another
  * argument other than as the same view. Not installed. */

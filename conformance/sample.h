@@ -89,6 +89,13 @@ void conform_sample_list_clear(conform_sample_list *list);
                                         one order and inf in another; random calls
                                         compare values only without a tiny element
                                         (below 2^-64) beside an infinity */
+#define CONFORM_SUM_ORDER 0x400u /* sum, mean, cumsum, var: a floating sum of
+                                    integers past 2^24 (+-2^63 beside small
+                                    ones) absorbs the small terms in one order
+                                    and not in another (ATen, the reference and
+                                    a GPU's tree each give another mean); random
+                                    calls compare floating results only without
+                                    such an integer input */
 
 /* Sample args point into the sample's own arrays (ints, floats, tensors, strs).
  * A sample copied or moved to another address must be rebased: this re-points

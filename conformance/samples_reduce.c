@@ -76,6 +76,7 @@ static void red_one(gen_ctx *g, const char *name, rshape s, uint32_t layout, int
   }
   if (b & RB_TIES) gen_flags(g, CONFORM_TIES);
   if (b & RB_PRODUCT) gen_flags(g, CONFORM_PRODUCT_ORDER);
+  if (b & RB_SUMLIKE) gen_flags(g, CONFORM_SUM_ORDER);
   if (expect_error) gen_flags(g, CONFORM_EXPECT_ERROR);
 }
 

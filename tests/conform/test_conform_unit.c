@@ -6,8 +6,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <tabi/runtime.h>
+
 #include "../check.h"
 #include "conform_int.h"
+#include "conform_twin.h"
+#include "sample.h"
 
 static void test_compare(void) {
   conform_cmp cmp;
@@ -83,6 +87,72 @@ static void test_index_and_globs(void) {
   CHECK(!conform_op_selected("prims::*", "aten::abs"));
 }
 
+/* A random call's float mean over int64 inputs: compared when the integers are
+ * small; not when one is past 2^24 (the sum's order decides which small terms
+ * +-2^63 absorbs: ATen gave 22/24 where the reference gives 0), while its
+ * integer results still are. */
+static tabi_value f64_scalar(tabi_runtime *rt, double v) {
+  tabi_tensor *t = NULL;
+  DLDevice cpu = {kDLCPU, 0};
+  tabi_tensor_from_host(rt, cpu, TABI_DTYPE_FLOAT64, 0, NULL, &v, sizeof v, &t);
+  return tabi_tensor_value(t);
+}
+
+static void test_twin_sum_order(void) {
+  tabi_runtime *rt = NULL;
+  tabi_op mean, sum;
+  int ready = tabi_runtime_create(NULL, &rt) == TABI_OK &&
+              tabi_runtime_load_plugin(rt, "reference", NULL) == TABI_OK &&
+              tabi_op_find(rt, "aten::mean", &mean) == TABI_OK && tabi_op_find(rt, "aten::sum.dim_IntList", &sum) == TABI_OK;
+  CHECK_MSG(ready, "a runtime with the reference: %s", tabi_last_error());
+  if (!ready) {
+    tabi_runtime_destroy(rt);
+    return;
+  }
+  const tabi_op_info *info = tabi_op_get_info(rt, mean);
+  conform_twin_rules rules;
+  conform_twin_rules_of(rt, info, &rules);
+  CHECK(rules.flags & CONFORM_SUM_ORDER);
+  DLDevice cpu = {kDLCPU, 0};
+  int64_t shape[1] = {4};
+  int64_t small[4] = {3, 1, -2, 5}, big[4] = {INT64_MAX, 3, INT64_MIN, 1};
+  const int64_t *ins[2] = {small, big};
+  for (int i = 0; i < 2; i++) {
+    tabi_tensor *x = NULL;
+    CHECK(tabi_tensor_from_host(rt, cpu, TABI_DTYPE_INT64, 1, shape, ins[i], sizeof small, &x) == TABI_OK);
+    tabi_value args[2] = {tabi_tensor_value(x), tabi_dtype_value(TABI_DTYPE_FLOAT64)};
+    tabi_value got = f64_scalar(rt, 1.0), want = f64_scalar(rt, 0.75);
+    int32_t values = -1;
+    const char *kind = NULL;
+    char why[512] = "";
+    int agree = conform_twin_compare(rt, rt, info, &rules, &got, &want, 1, args, args, &values, &kind,
+                                     why, sizeof why);
+    if (i == 0) CHECK_MSG(!agree && kind && strcmp(kind, CONFORM_K_VALUE) == 0, "small ints: %s", why);
+    else CHECK_MSG(agree, "a big int: %s", why);
+    tabi_tensor_release(got.u.t);
+    tabi_tensor_release(want.u.t);
+    tabi_tensor_release(x);
+  }
+  /* An integer sum of the same big input is still compared. */
+  const tabi_op_info *sinfo = tabi_op_get_info(rt, sum);
+  conform_twin_rules_of(rt, sinfo, &rules);
+  tabi_tensor *x = NULL, *g = NULL, *w = NULL;
+  int64_t s1 = 8, s2 = 9;
+  tabi_tensor_from_host(rt, cpu, TABI_DTYPE_INT64, 1, shape, big, sizeof big, &x);
+  tabi_tensor_from_host(rt, cpu, TABI_DTYPE_INT64, 0, NULL, &s1, sizeof s1, &g);
+  tabi_tensor_from_host(rt, cpu, TABI_DTYPE_INT64, 0, NULL, &s2, sizeof s2, &w);
+  tabi_value args[2] = {tabi_tensor_value(x), tabi_none()}, got = tabi_tensor_value(g), want = tabi_tensor_value(w);
+  int32_t values = -1;
+  const char *kind = NULL;
+  char why[512] = "";
+  CHECK_MSG(!conform_twin_compare(rt, rt, sinfo, &rules, &got, &want, 1, args, args, &values, &kind, why,
+                                  sizeof why), "int64 sum of big ints: compared");
+  tabi_tensor_release(x);
+  tabi_tensor_release(g);
+  tabi_tensor_release(w);
+  tabi_runtime_destroy(rt);
+}
+
 static void test_cli(void) {
   char *no_plugin[] = {"conform", "--jobs", "2"};
   CHECK(tabi_conform_cli(3, no_plugin) == 2);
@@ -101,6 +171,7 @@ static void test_cli(void) {
 int main(void) {
   test_compare();
   test_index_and_globs();
+  test_twin_sum_order();
   test_cli();
   return check_report();
 }
