@@ -303,7 +303,7 @@ static void d_elu(double *x, const double *y, int64_t n, const cpu_ew_call *e) {
       x[i] = a * sc;
       continue;
     }
-    double ex = exp(a * is);
+    double ex = exp(ref_ew_round_opmath(a * is, e->cd)); /* as f_elu */
     if (narrow && ex > FLT_MAX) ex = INFINITY;
     x[i] = (ex - 1.0) * nc;
   }

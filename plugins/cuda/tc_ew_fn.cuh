@@ -193,7 +193,7 @@ TC_D double un_f_lean(int op, double a, const tc_ew_params &p) {
     case TC_U_LNOT: return a == 0 ? 1.0 : 0.0;
     case TC_U_ELU: { /* the exponential overflows where float's does (the reference's f_elu) */
       if (a > 0) return a * p.pa[1];
-      double e = exp(a * p.pa[2]);
+      double e = exp(round_opmath(a * p.pa[2], p.cd)); /* the product in opmath, as f_elu */
       if (p.cd != TABI_DTYPE_FLOAT64 && e > 3.4028234663852886e38) e = INFINITY;
       return (e - 1.0) * p.pa[0];
     }
