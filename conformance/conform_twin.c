@@ -100,25 +100,6 @@ static int kind_of(double re, double im, int cplx) {
   return k;
 }
 
-/* IN_BIG_INT when integer tensor t holds an element past BIG_INT. */
-static int big_ints(tabi_runtime *oracle, const tabi_tensor *t) {
-  tabi_dtype dt = tabi_tensor_dtype(t);
-  if (tabi_dtype_size(dt) < 4) return 0; /* int8, int16, uint8: none */
-  uint8_t *b = NULL;
-  uint64_t nb = 0;
-  if (tabi_tensor_numel(t) > VALUES_MAX / 16 || conform_tensor_host(oracle, t, &b, &nb) != TABI_OK) {
-    free(b);
-    return IN_BIG_INT; /* cannot tell: as if */
-  }
-  int k = 0;
-  for (int64_t e = 0; e < tabi_tensor_numel(t) && !k; e++) {
-    conform_elem x = conform_elem_at(b, dt, e);
-    if (x.i > BIG_INT || x.i < -BIG_INT) k = IN_BIG_INT;
-  }
-  free(b);
-  return k;
-}
-
 /* The IN_* kinds of the inputs (the twin's, on the CPU): of the floating and
  * complex ones, and with ints, IN_BIG_INT of the integer ones. */
 static int input_kinds(tabi_runtime *oracle, const tabi_value *targs, int32_t nargs, int ints) {
@@ -134,20 +115,19 @@ static int input_kinds(tabi_runtime *oracle, const tabi_value *targs, int32_t na
       const tabi_tensor *t = v->tag == TABI_TAG_TENSOR ? v->u.t : tabi_value_tensors(v)[i];
       tabi_dtype dt = t ? tabi_tensor_dtype(t) : TABI_DTYPE_INVALID;
       int cplx = tabi_dtype_is_complex(dt);
-      if (t && ints && tabi_dtype_is_integral(dt, 0)) {
-        k |= big_ints(oracle, t);
-        continue;
-      }
-      if (!t || !(tabi_dtype_is_floating(dt) || cplx)) continue;
+      /* int8, int16 and uint8 hold nothing past BIG_INT */
+      int wide_int = ints && tabi_dtype_is_integral(dt, 0) && tabi_dtype_size(dt) >= 4;
+      if (!t || !(tabi_dtype_is_floating(dt) || cplx || wide_int)) continue;
       uint8_t *b = NULL;
       uint64_t nb = 0;
       if (tabi_tensor_numel(t) > VALUES_MAX / 16 || conform_tensor_host(oracle, t, &b, &nb) != TABI_OK) {
         free(b);
-        return IN_HUGE | IN_NONFINITE | IN_CPLX_NONFINITE; /* cannot tell: as if */
+        return IN_HUGE | IN_NONFINITE | IN_CPLX_NONFINITE | IN_BIG_INT; /* cannot tell: as if */
       }
       for (int64_t e = 0; e < tabi_tensor_numel(t); e++) {
         conform_elem x = conform_elem_at(b, dt, e);
-        k |= kind_of(x.re, x.im, cplx);
+        if (wide_int) k |= x.i > BIG_INT || x.i < -BIG_INT ? IN_BIG_INT : 0;
+        else k |= kind_of(x.re, x.im, cplx);
       }
       free(b);
     }
