@@ -7,11 +7,11 @@
  * The random calls of `tabi conform` (conformance/conform_robust.h says what
  * they are and what each must hold to; the reference, when found, is the
  * oracle of what must be refused), without the samples or the child processes:
- * When a plugin in the list is an autograd layer (it has the "tabi.autograd"
- * extension: `random_calls cpu,decomp,autograd`), the calls go through it
- * with requires_grad inputs and backward passes (conform_robust_grad_op), on
- * the CPU, as `tabi conform --plugin autograd` makes them. a fast run of many calls that ctest can afford in both
- * builds. A call that does not return within --timeout seconds (default 30)
+ * a fast run of many calls that ctest can afford in both builds. When a plugin
+ * in the list is an autograd layer (it has the "tabi.autograd" extension:
+ * `random_calls cpu,decomp,autograd`), the calls go through it with
+ * requires_grad inputs and backward passes (conform_robust_grad_op), on the
+ * CPU, as `tabi conform --plugin autograd` makes them. A call that does not return within --timeout seconds (default 30)
  * stops the run with its arguments; under the sanitizers (the test command's
  * second build) so does a memory error or undefined behaviour. A failure
  * prints the op and its arguments; the seed reproduces the run, and --ops one
