@@ -17,7 +17,11 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/tabiConfigVersion.cma
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/cmake/tabiConfig.cmake
               ${CMAKE_BINARY_DIR}/cmake/tabiConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/tabiFloatRounding.cmake
         DESTINATION ${TABI_CMAKE_INSTALL_DIR})
+# The float rounding probe, which tabi_add_plugin() runs on the vendor's compiler.
+install(FILES ${PROJECT_SOURCE_DIR}/tests/core/test_float_rounding.c
+        DESTINATION ${TABI_CMAKE_INSTALL_DIR} RENAME tabi_float_rounding_probe.c)
 
 # pkg-config: prefix relative to the .pc file, so `cmake --install --prefix X` works.
 set(TABI_PKGCONFIG_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -28,6 +28,42 @@ if(NOT EXISTS ${ACME}/libtabi_acme.so)
   message(FATAL_ERROR "the example did not produce libtabi_acme.so")
 endif()
 
+# tabi_add_plugin probed the vendor's compiler (the same one as tabi's here)
+# for dropped float roundings: it must reach tabi's answer, and where that is
+# ON, the plugin's compile lines carry the workaround.
+function(cached_bool dir out)
+  file(STRINGS ${dir}/CMakeCache.txt line REGEX "^TABI_NO_SLP_VECTORIZE:BOOL=")
+  if(NOT line)
+    message(FATAL_ERROR "${dir}/CMakeCache.txt has no TABI_NO_SLP_VECTORIZE")
+  endif()
+  string(REGEX REPLACE "^[^=]*=" "" v "${line}")
+  set(${out} ${v} PARENT_SCOPE)
+endfunction()
+cached_bool(${BUILD_DIR} tabi_no_slp)
+cached_bool(${ACME} acme_no_slp)
+if(NOT tabi_no_slp STREQUAL acme_no_slp)
+  message(FATAL_ERROR "tabi_add_plugin's rounding probe said TABI_NO_SLP_VECTORIZE=${acme_no_slp}; "
+                      "tabi's own build, same compiler, says ${tabi_no_slp}")
+endif()
+file(GLOB_RECURSE build_files ${ACME}/flags.make ${ACME}/build.ninja)
+set(flagged 0)
+foreach(f ${build_files})
+  file(READ ${f} text)
+  string(FIND "${text}" "-fno-tree-slp-vectorize" at)
+  if(NOT at EQUAL -1)
+    set(flagged 1)
+  endif()
+endforeach()
+set(want 0)
+if(tabi_no_slp)
+  set(want 1)
+endif()
+if(NOT build_files OR NOT flagged EQUAL want)
+  message(FATAL_ERROR "TABI_NO_SLP_VECTORIZE is ${acme_no_slp} but the plugin's compile flags "
+                      "(${build_files}) have -fno-tree-slp-vectorize: ${flagged}")
+endif()
+message(STATUS "the vendor's compiler: TABI_NO_SLP_VECTORIZE=${acme_no_slp}, as tabi's")
+
 # acme supports float32, float64, int32 and int64; every op is run.
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env TABI_PLUGIN_PATH=${ACME}:${SDK}/lib/tabi/plugins

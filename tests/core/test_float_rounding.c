@@ -9,11 +9,12 @@
  * unrounded in float32 (docs/gpusim.md); a C compiler may not do this without
  * -ffast-math.
  *
- * This one file is both the configure probe (cmake/TabiCompilerChecks.cmake
- * runs it at -O2 and -O3; where it fails, the build adds
- * -fno-tree-slp-vectorize) and a test built with the project's own flags, so
- * the build stays right if those flags or the compiler change. It includes
- * nothing of tabi's. Exit status 0: every rounding kept.
+ * This one file is the configure probe (cmake/tabiFloatRounding.cmake runs it
+ * at -O2 and -O3; where it fails, the build adds -fno-tree-slp-vectorize),
+ * the installed package's probe of a vendor's compiler
+ * (tabi_float_rounding_probe.c, run by tabi_add_plugin), and a test built with
+ * the project's own flags, so the build stays right if those flags or the
+ * compiler change. It includes nothing of tabi's. Exit status 0: every rounding kept.
  */
 #include <complex.h>
 #include <stdio.h>
