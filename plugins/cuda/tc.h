@@ -43,6 +43,7 @@ typedef struct tc_ctx {
   pthread_mutex_t dnn_mu[TC_MAX_DEVICES];
   void *fft;                    /* the cuFFT plan cache (tc_fft.cu) */
   void *conv_algos;             /* tc_algo_cache: cuDNN/MIOpen algorithm choices (tc_conv.cu) */
+  void *lt_algos;               /* tc_algo_cache: cuBLASLt's heuristic answers (tc_blas.cu) */
 } tc_ctx;
 
 typedef struct tc_kernel {

@@ -1,6 +1,6 @@
 /* plugins/cuda/tc_algo_cache.c: see tc_algo_cache.h. A linear scan: the
- * caches are small (64 entries) and consulted once per library call, next to
- * which a strcmp over them is noise. */
+ * caches are small (64 and 256 entries) and consulted once per library call,
+ * next to which a strcmp over them is noise. */
 #include "tc_algo_cache.h"
 
 #include <stdlib.h>

@@ -1,7 +1,8 @@
-/* plugins/cuda/tc_algo_cache.h: a small keyed cache of the convolution
- * algorithm a library chose for one configuration: cuDNN's in the CUDA plugin,
- * MIOpen's in the ROCm plugin (both in tc_conv.cu / rocm_conv.cuh, which key it
- * by the convolution's geometry, dtype and layout as a string).
+/* plugins/cuda/tc_algo_cache.h: a small keyed cache of what a library chose
+ * for one configuration: the convolution algorithm of cuDNN in the CUDA plugin
+ * and MIOpen in the ROCm plugin (tc_conv.cu / rocm_conv.cuh, keyed by the
+ * convolution's geometry, dtype and layout as a string), and cuBLASLt's
+ * heuristic answer for addmm's bias epilogue (tc_blas.cu).
  *
  * Each entry holds an opaque record of at most TC_ALGO_REC bytes (the caller's
  * struct, copied in and out). Bounded: `cap` entries; when full, a store of a
@@ -22,7 +23,7 @@ extern "C" {
 #endif
 
 #define TC_ALGO_KEY 256 /* key bytes, the terminating NUL included */
-#define TC_ALGO_REC 64  /* record bytes */
+#define TC_ALGO_REC 128 /* record bytes: cuBLASLt's algorithm is 64 */
 
 typedef struct tc_algo_cache tc_algo_cache;
 

@@ -15,6 +15,7 @@
 #include <cublas_v2.h>
 #endif
 
+#include "tc_algo_cache.h"
 #include "tc_ew_dev.cuh"
 #include "ref_misc_check.h"
 #include "tc_ref_glue.h" /* ref_ew_round_opmath */
@@ -114,6 +115,24 @@ static uint32_t lt_align(const void *p, int64_t ld, tabi_dtype dt) {
   return (uint32_t)(v & (~v + 1));
 }
 
+/* cuBLASLt's answer for one addmm configuration, as lt_addmm caches it: the
+ * heuristic costs the host microseconds per call, as much as a small GEMM
+ * takes on the device, and it answers the same for the same question. found
+ * 0: the heuristic had no algorithm, so the configuration goes to
+ * cublasGemmEx without asking again. */
+typedef struct lt_choice {
+  cublasLtMatmulAlgo_t algo;
+  uint64_t ws;
+  int32_t found;
+} lt_choice;
+
+/* Every input of the heuristic's question: the device (its handle), types,
+ * transposes, sizes, leading dims, the alignments it is told, the workspace
+ * it may use. The bias pointer is not one: the epilogue reads it at any
+ * address. */
+#define LT_ALGO_KEYS 256
+static tc_algo_cache *lt_algo_cache(tc_ctx *c) { return tc_algo_cache_of(&c->lt_algos, &c->mu, LT_ALGO_KEYS); }
+
 /* addmm whose self is a bias row (shape [p] or [1, p], unit stride), beta 1,
  * alpha real and nonzero, float32/float16/bfloat16, every dim above 1 (the
  * cases PyTorch sends to cuBLASLt too): cuBLASLt's bias epilogue adds self
@@ -123,8 +142,9 @@ static uint32_t lt_align(const void *p, int64_t ld, tabi_dtype dt) {
  * C^T = M^T A^T, and the bias runs down D's rows: the output's columns. The
  * heuristic may not take in-place split-K reductions (INPLACE): the plugin
  * keeps every result's bits fixed run to run; it is told each matrix's real
- * alignment (lt_align). Returns 1 when it ran; 0 (no
- * error set) when cuBLASLt is absent or refuses, for the cublasGemmEx path. */
+ * alignment (lt_align). Its answer is cached per configuration (lt_choice;
+ * PyTorch asks on every call). Returns 1 when it ran; 0 (no error set) when
+ * cuBLASLt is absent or refuses, for the cublasGemmEx path. */
 static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t ct, int tm, int64_t ldm,
                     int ta, int64_t lda, const mm_args *j, float alpha, const tabi_tensor *a, const tabi_tensor *m,
                     const tabi_tensor *self, tabi_tensor *out) {
@@ -132,6 +152,17 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
   void *ws = c->blas_ws[dev];
   uint64_t wsb = ws ? c->blas_ws_bytes[dev] : 0;
   if (!lt) return 0;
+  tabi_dtype dt = tabi_tensor_dtype(out);
+  uint32_t align[4] = {lt_align(tabi_tensor_data(m), ldm, dt), lt_align(tabi_tensor_data(a), lda, dt),
+                       lt_align(tabi_tensor_data(out), j->p, dt), lt_align(tabi_tensor_data(out), j->p, dt)};
+  char key[TC_ALGO_KEY];
+  snprintf(key, sizeof key, "lt d%d t%d c%d %d%d %lld %lld %lld ld %lld %lld al %u %u %u ws %llu", (int)dev,
+           (int)bt, (int)ct, tm, ta, (long long)j->n, (long long)j->p, (long long)j->k, (long long)ldm,
+           (long long)lda, align[0], align[1], align[2], (unsigned long long)wsb);
+  lt_choice ch;
+  memset(&ch, 0, sizeof ch);
+  int cached = tc_algo_cache_get(lt_algo_cache(c), key, &ch, sizeof ch);
+  if (cached && !ch.found) return 0;
   cublasLtMatmulDesc_t d = NULL;
   cublasLtMatrixLayout_t lm = NULL, la = NULL, lo = NULL;
   cublasLtMatmulPreference_t pref = NULL;
@@ -141,8 +172,6 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
                   CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE;
   const void *bias = tabi_tensor_data(self);
   float beta = 0;
-  cublasLtMatmulHeuristicResult_t res;
-  int got = 0;
   /* M^T: p x k (stored k x p when transposed); A^T: k x n (stored n x k); D: p x n */
   cublasStatus_t s = cublasLtMatmulDescCreate(&d, ct, CUDA_R_32F);
   if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSA, &om, sizeof om);
@@ -155,23 +184,36 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
   if (s == CUBLAS_STATUS_SUCCESS)
     s = cublasLtMatrixLayoutCreate(&la, bt, ta ? j->n : j->k, ta ? j->k : j->n, lda);
   if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&lo, bt, j->p, j->n, j->p);
-  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulPreferenceCreate(&pref);
-  if (s == CUBLAS_STATUS_SUCCESS)
-    s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb);
-  if (s == CUBLAS_STATUS_SUCCESS)
-    s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask);
-  tabi_dtype dt = tabi_tensor_dtype(out);
-  uint32_t align[4] = {lt_align(tabi_tensor_data(m), ldm, dt), lt_align(tabi_tensor_data(a), lda, dt),
-                       lt_align(tabi_tensor_data(out), j->p, dt), lt_align(tabi_tensor_data(out), j->p, dt)};
-  const cublasLtMatmulPreferenceAttributes_t align_attr[4] = {
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
-  for (int x = 0; x < 4 && s == CUBLAS_STATUS_SUCCESS; x++)
-    s = cublasLtMatmulPreferenceSetAttribute(pref, align_attr[x], &align[x], sizeof align[x]);
-  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulAlgoGetHeuristic(lt, d, lm, la, lo, lo, pref, 1, &res, &got);
-  int ran = s == CUBLAS_STATUS_SUCCESS && got > 0 && res.state == CUBLAS_STATUS_SUCCESS && res.workspaceSize <= wsb &&
+  if (!cached) {
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulPreferenceCreate(&pref);
+    if (s == CUBLAS_STATUS_SUCCESS)
+      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb);
+    if (s == CUBLAS_STATUS_SUCCESS)
+      s = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask);
+    const cublasLtMatmulPreferenceAttributes_t align_attr[4] = {
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+    for (int x = 0; x < 4 && s == CUBLAS_STATUS_SUCCESS; x++)
+      s = cublasLtMatmulPreferenceSetAttribute(pref, align_attr[x], &align[x], sizeof align[x]);
+    if (s == CUBLAS_STATUS_SUCCESS) {
+      cublasLtMatmulHeuristicResult_t res;
+      int got = 0;
+      memset(&res, 0, sizeof res);
+      s = cublasLtMatmulAlgoGetHeuristic(lt, d, lm, la, lo, lo, pref, 1, &res, &got);
+      /* An answer, yes or no, is kept; a failed call (out of memory) is not. */
+      if (s == CUBLAS_STATUS_SUCCESS || s == CUBLAS_STATUS_NOT_SUPPORTED) {
+        ch.found = s == CUBLAS_STATUS_SUCCESS && got > 0 && res.state == CUBLAS_STATUS_SUCCESS &&
+                   res.workspaceSize <= wsb;
+        ch.algo = res.algo;
+        ch.ws = res.workspaceSize;
+        tc_algo_cache_put(lt_algo_cache(c), key, &ch, sizeof ch);
+        if (ch.found) s = CUBLAS_STATUS_SUCCESS;
+      }
+    }
+  }
+  int ran = s == CUBLAS_STATUS_SUCCESS && ch.found &&
             cublasLtMatmul(lt, d, &alpha, tabi_tensor_data(m), lm, tabi_tensor_data(a), la, &beta,
-                           tabi_tensor_data(out), lo, tabi_tensor_data(out), lo, &res.algo, ws, wsb,
+                           tabi_tensor_data(out), lo, tabi_tensor_data(out), lo, &ch.algo, ws, wsb,
                            0) == CUBLAS_STATUS_SUCCESS;
   if (pref) cublasLtMatmulPreferenceDestroy(pref);
   if (lo) cublasLtMatrixLayoutDestroy(lo);

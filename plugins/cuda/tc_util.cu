@@ -100,6 +100,7 @@ void tc_ctx_free(tc_ctx *c) {
   tc_fft_destroy(c);
 #endif
   tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
+  tc_algo_cache_free((tc_algo_cache *)c->lt_algos);   /* cuBLASLt's */
   for (int d = 0; d < TC_MAX_DEVICES; d++) pthread_mutex_destroy(&c->dnn_mu[d]);
   pthread_mutex_destroy(&c->mu);
   free(c);

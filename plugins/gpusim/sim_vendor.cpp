@@ -26,6 +26,9 @@ static std::atomic<int> violations{0};
 
 int tc_sim_vendor_violations(void) { return violations.load(); }
 
+static std::atomic<int> lt_heuristics{0};
+int tc_sim_lt_heuristics(void) { return lt_heuristics.load(); }
+
 void (*tc_sim_vendor_inside_hook)(void) = NULL;
 
 /* The first few are printed (one write each, so threads' lines stay whole). */
@@ -375,6 +378,7 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
                                               cublasLtMatrixLayout_t o, cublasLtMatmulPreference_t p, int want,
                                               cublasLtMatmulHeuristicResult_t *res, int *got) {
   if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+  lt_heuristics++;
   if (!p || want <= 0 || !res || !got) return CUBLAS_STATUS_INVALID_VALUE;
   gemm_call g;
   cublasStatus_t st = lt_problem(d, a, b, c, o, &g);

@@ -311,6 +311,15 @@ cudnnStatus_t cudnnConvolutionBackwardFilter(cudnnHandle_t h, const void *alpha,
  * stderr, counts it, and fills the call's output with NaN, so the result
  * comparison fails where the silent GPU would have been wrong sometimes. */
 int tc_sim_vendor_violations(void);
+/* Calls of cublasLtMatmulAlgoGetHeuristic so far, in this process. Exported
+ * from libtabi_gpusim_cuda.so (the one symbol besides tabi_plugin_init), so
+ * that tests/cuda/test_cuda_ops.c can see the plugin cache the heuristic's
+ * answers (dlsym on the loaded plugin; hidden in libtabi_gpusim.so, whose
+ * ROCm paths never ask it). */
+#ifdef GPUSIM_CUDA
+__attribute__((visibility("default")))
+#endif
+int tc_sim_lt_heuristics(void);
 /* Which plugin prints it, and what the cuDNN stand-in is to that plugin: in
  * libtabi_gpusim.so it serves the MIOpen stand-in (sim_rocm_libs.cpp). */
 #ifdef GPUSIM_CUDA

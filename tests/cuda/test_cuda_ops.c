@@ -11,6 +11,7 @@
  * cases (elementwise, reductions, scans, FFT, matmul, Philox); the op families'
  * cases are in test_cuda_ops_nn.c, test_cuda_ops_misc.c and test_cuda_ops_red.c, the shared
  * helpers in gpu_harness.c. */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,50 @@ static void mm_strided_cases(void) {
     tabi_tensor_release(gm);
     tabi_tensor_release(rm);
   }
+}
+
+/* addmm with a bias row: the CUDA plugin's cuBLASLt path (tc_blas.cu's
+ * lt_addmm), whose heuristic answers are cached per configuration. Every call
+ * must match the reference: a cached algorithm reused for operands aligned
+ * less than it assumes faults on a GPU (gpusim_cuda's stand-in: NaN). Where
+ * the plugin is gpusim_cuda, the stand-in's count of heuristic calls shows
+ * the cache: one per new configuration, none for a repeat. */
+static void lt_cache_cases(const char *plugin_path) {
+  void *so = dlopen(plugin_path, RTLD_NOW | RTLD_NOLOAD);
+  int (*heuristics)(void) = so ? (int (*)(void))dlsym(so, "tc_sim_lt_heuristics") : NULL;
+  /* mat1 [37, 32] (rows of 128 bytes, its start 256-byte aligned), then the
+   * same shape and strides one element into a flat buffer (4-byte aligned):
+   * two configurations that differ only in alignment */
+  int64_t as[2] = {37, 32}, flat[1] = {37 * 32 + 1}, ms[2] = {32, 24}, bs[1] = {24};
+  const int plan[5] = {0, 0, 1, 1, 0}; /* which mat1 each call takes */
+  const int new_config[5] = {1, 0, 1, 0, 0};
+  for (int i = 0; i < 5; i++) {
+    tabi_tensor *ga = NULL, *ra = NULL, *gm = NULL, *rm = NULL, *gb = NULL, *rb = NULL;
+    if (plan[i]) {
+      both_random(TABI_DTYPE_FLOAT32, 1, flat, &ga, &ra);
+      tabi_value slice[4] = {tabi_int(0), tabi_int(1), tabi_none(), tabi_int(1)}, view[1] = {tabi_int_list(as, 2)};
+      if (ga && ra) both_view("aten::slice.Tensor", slice, 4, &ga, &ra);
+      if (ga && ra) both_view("aten::view", view, 1, &ga, &ra);
+    } else {
+      both_random(TABI_DTYPE_FLOAT32, 2, as, &ga, &ra);
+    }
+    both_random(TABI_DTYPE_FLOAT32, 2, ms, &gm, &rm);
+    both_random(TABI_DTYPE_FLOAT32, 1, bs, &gb, &rb);
+    int before = heuristics ? heuristics() : 0;
+    tabi_value gv[5] = {tabi_tensor_value(gb), tabi_tensor_value(ga), tabi_tensor_value(gm), tabi_float(1),
+                        tabi_float(1.5)};
+    tabi_value rv[5] = {tabi_tensor_value(rb), tabi_tensor_value(ra), tabi_tensor_value(rm), tabi_float(1),
+                        tabi_float(1.5)};
+    if (ga && gm && gb) compare_built("aten::addmm", gv, rv, 5, 1e-5, 1e-4);
+    if (heuristics && heuristics() - before != new_config[i]) {
+      fprintf(stderr, "addmm bias call %d (mat1 %s): %d cuBLASLt heuristic calls, expected %d\n", i,
+              plan[i] ? "4-byte aligned" : "aligned", heuristics() - before, new_config[i]);
+      CHECK(0);
+    }
+    tabi_tensor *t[6] = {ga, ra, gm, rm, gb, rb};
+    for (int k = 0; k < 6; k++) tabi_tensor_release(t[k]);
+  }
+  if (so) dlclose(so);
 }
 
 /* prims::copy_to between layouts whose unit strides lie on different dims:
@@ -307,6 +352,7 @@ int main(int argc, char **argv) {
   cat_cases();         /* prims::cat, batched launches (tc_shape.cu) */
   mm_strided_cases();  /* matmul operands with no unit stride (tc_blas.cu) */
   copy_tiled_cases();  /* transposing copies through tiles (tc_shape.cu) */
+  lt_cache_cases(argv[1]); /* addmm's bias epilogue, its cached heuristic (tc_blas.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
