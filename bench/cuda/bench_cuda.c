@@ -66,6 +66,21 @@ static double time_ms(job *j, int iters) {
   return ms / iters;
 }
 
+/* Host microseconds per call of j, called back to back: what dispatching and
+ * launching cost while the device keeps up (PyTorch's loop in bench_torch.py
+ * is the same: warm-up, a synchronize, then calls without one). */
+static double host_us(job *j) {
+  for (int i = 0; i < (int)sz(1000, 10); i++) run1(j);
+  dev->synchronize(dev->ctx, 0);
+  struct timespec t0, t1;
+  int iters = (int)sz(20000, 100);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < iters; i++) run1(j);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  dev->synchronize(dev->ctx, 0);
+  return ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / iters;
+}
+
 static job mk(const char *name, int nouts) {
   job j;
   memset(&j, 0, sizeof j);
@@ -108,18 +123,22 @@ int main(int argc, char **argv) {
   int64_t one[1] = {1};
   tabi_tensor *u = randt(TABI_DTYPE_FLOAT32, 1, one), *v = randt(TABI_DTYPE_FLOAT32, 1, one);
   job add1 = mk3("aten::add.Tensor", 1, tabi_tensor_value(u), tabi_tensor_value(v), tabi_int(1));
-  for (int i = 0; i < (int)sz(1000, 10); i++) run1(&add1);
-  dev->synchronize(dev->ctx, 0);
-  struct timespec t0, t1;
-  int iters = (int)sz(20000, 100);
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int i = 0; i < iters; i++) run1(&add1);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  dev->synchronize(dev->ctx, 0);
-  double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / iters;
-  printf("{\"name\": \"dispatch_add_1elem\", \"us\": %.3f}\n", us);
+  printf("{\"name\": \"dispatch_add_1elem\", \"us\": %.3f}\n", host_us(&add1));
   tabi_tensor_release(u);
   tabi_tensor_release(v);
+  /* and of a small addmm with a bias row (a linear layer of batch 64): the
+   * cuBLASLt path, its heuristic answer cached after the first call */
+  int64_t s64[2] = {64, 64}, n64[1] = {64};
+  tabi_tensor *la = randt(TABI_DTYPE_FLOAT32, 2, s64), *lm = randt(TABI_DTYPE_FLOAT32, 2, s64),
+              *lbias = randt(TABI_DTYPE_FLOAT32, 1, n64);
+  job lin = mk3("aten::addmm", 1, tabi_tensor_value(lbias), tabi_tensor_value(la), tabi_tensor_value(lm));
+  lin.args[3] = tabi_int(1);
+  lin.args[4] = tabi_int(1);
+  lin.nargs = 5;
+  printf("{\"name\": \"dispatch_addmm_bias_64\", \"us\": %.3f}\n", host_us(&lin));
+  tabi_tensor_release(la);
+  tabi_tensor_release(lm);
+  tabi_tensor_release(lbias);
   /* add float32 over 2^28 elements vs a device-to-device copy of the same bytes */
   int64_t big[1] = {sz((int64_t)1 << 28, 1 << 16)};
   tabi_tensor *x = randt(TABI_DTYPE_FLOAT32, 1, big), *y = randt(TABI_DTYPE_FLOAT32, 1, big);

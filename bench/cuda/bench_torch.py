@@ -33,6 +33,23 @@ def cuda_ms(fn, iters):
     return e0.elapsed_time(e1) / iters
 
 
+def host_us(fn):
+    """Host microseconds per call of fn, called back to back (bench_cuda.c's
+    host_us: warm-up, a synchronize, then calls without one)."""
+    for _ in range(10 if SMOKE else 1000):
+        fn()
+    if not SMOKE:
+        torch.cuda.synchronize()
+    n = 100 if SMOKE else 20000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter()
+    if not SMOKE:
+        torch.cuda.synchronize()
+    return (t1 - t0) / n * 1e6
+
+
 def main():
     tabi = {}
     gpu = "?"
@@ -114,18 +131,11 @@ def main():
     t["fft_c2r_2^24_f32"] = cuda_ms(lambda: torch._fft_c2r(xc, [0], 2, N24), 20)
     u = torch.rand(1, device=dev)
     v = torch.rand(1, device=dev)
-    for _ in range(1000):
-        torch.add(u, v)
-    if not SMOKE:
-        torch.cuda.synchronize()
-    n = 100 if SMOKE else 20000
-    t0 = time.perf_counter()
-    for _ in range(n):
-        torch.add(u, v)
-    t1 = time.perf_counter()
-    if not SMOKE:
-        torch.cuda.synchronize()
-    t["dispatch_add_1elem"] = (t1 - t0) / n * 1e6
+    t["dispatch_add_1elem"] = host_us(lambda: torch.add(u, v))
+    la = torch.rand(64, 64, device=dev)
+    lm = torch.rand(64, 64, device=dev)
+    lb = torch.rand(64, device=dev)
+    t["dispatch_addmm_bias_64"] = host_us(lambda: torch.addmm(lb, la, lm))
 
     print("GPU: %s, torch %s" % (gpu, torch.__version__))
     print("| benchmark | tabi | torch | torch/tabi |")
