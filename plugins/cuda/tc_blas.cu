@@ -118,11 +118,10 @@ static uint32_t lt_align(const void *p, int64_t ld, tabi_dtype dt) {
 /* cuBLASLt's answer for one addmm configuration, as lt_addmm caches it: the
  * heuristic costs the host microseconds per call, as much as a small GEMM
  * takes on the device, and it answers the same for the same question. found
- * 0: the heuristic had no algorithm, so the configuration goes to
- * cublasGemmEx without asking again. */
+ * 0: the heuristic had no algorithm within the workspace (part of the key),
+ * so the configuration goes to cublasGemmEx without asking again. */
 typedef struct lt_choice {
   cublasLtMatmulAlgo_t algo;
-  uint64_t ws;
   int32_t found;
 } lt_choice;
 
@@ -205,9 +204,7 @@ static int lt_addmm(tc_ctx *c, int32_t dev, cudaDataType bt, cublasComputeType_t
         ch.found = s == CUBLAS_STATUS_SUCCESS && got > 0 && res.state == CUBLAS_STATUS_SUCCESS &&
                    res.workspaceSize <= wsb;
         ch.algo = res.algo;
-        ch.ws = res.workspaceSize;
         tc_algo_cache_put(lt_algo_cache(c), key, &ch, sizeof ch);
-        if (ch.found) s = CUBLAS_STATUS_SUCCESS;
       }
     }
   }
