@@ -81,7 +81,10 @@ typedef struct tabi_host_api {
                                       const int64_t *strides, tabi_tensor **out_tensor);
   /* A view of `base`'s storage with new shape, strides (>= 0) and byte offset
    * (from the storage base). Errors: INDEX when the view reaches outside the
-   * storage. The view has base's dtype, device, keys and read-only flag. */
+   * storage; INVALID_ARGUMENT when its first element would not be aligned to
+   * the element's size (a device faults there; a view of no elements may
+   * start anywhere). The view has base's dtype, device, keys and read-only
+   * flag. */
   tabi_status (*tensor_view)(void *ctx, tabi_tensor *base, int32_t ndim, const int64_t *shape,
                              const int64_t *strides, int64_t byte_offset,
                              tabi_tensor **out_tensor);

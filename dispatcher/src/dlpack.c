@@ -53,6 +53,7 @@ static tabi_status import_common(tabi_runtime *rt, const DLTensor *dl, const cha
   uint64_t total;
   if (__builtin_add_overflow(bytes, dl->byte_offset, &total))
     return tabi_set_error(TABI_ERR_INVALID_ARGUMENT, "%s: byte_offset overflows", who);
+  if (bytes > 0 && (st = tabi_check_aligned(who, dl->data, dl->byte_offset, es)) != TABI_OK) return st;
   import_ctx *c = malloc(sizeof *c);
   if (!c) return tabi_set_error(TABI_ERR_OUT_OF_MEMORY, "%s: out of memory", who);
   c->m = m;

@@ -64,6 +64,16 @@ tabi_status tabi_shape_extent(const char *who, int32_t ndim, const int64_t *shap
   return TABI_OK;
 }
 
+tabi_status tabi_check_aligned(const char *who, const void *data, uint64_t byte_offset, int64_t elsize) {
+  uint64_t at = (uint64_t)(uintptr_t)data + byte_offset; /* wraps alike for every elsize */
+  if (elsize > 1 && at % (uint64_t)elsize != 0)
+    return tabi_set_error(TABI_ERR_INVALID_ARGUMENT,
+                          "%s: the first element (data %p + byte_offset %llu) is not aligned to its "
+                          "%lld-byte size; a device would fault on it",
+                          who, data, (unsigned long long)byte_offset, (long long)elsize);
+  return TABI_OK;
+}
+
 /* ---- storage --------------------------------------------------------------- */
 
 tabi_status tabi_storage_alloc(tabi_runtime *rt, DLDevice device, uint64_t nbytes,
@@ -213,6 +223,8 @@ tabi_status tabi_tensor_view_impl(tabi_tensor *base, int32_t ndim, const int64_t
                           "%s: view of %llu bytes at byte offset %lld reaches outside a storage "
                           "of %llu bytes", who, (unsigned long long)bytes, (long long)byte_offset,
                           (unsigned long long)b->storage->nbytes);
+  } else if ((st = tabi_check_aligned(who, b->storage->data, (uint64_t)byte_offset, es)) != TABI_OK) {
+    return st;
   }
   st = tabi_tensor_make(b->storage, base->dl.dtype, ndim, shape, strides, (uint64_t)byte_offset,
                         base->flags, out);

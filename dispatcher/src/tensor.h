@@ -45,6 +45,13 @@ static inline tensor_impl *tabi_impl(const tabi_tensor *t) { return (tensor_impl
 TABI_INTERNAL tabi_status tabi_shape_extent(const char *who, int32_t ndim, const int64_t *shape,
                                             const int64_t *strides, int64_t elsize,
                                             uint64_t *out_bytes);
+/* Checks that the first element, at data + byte_offset, sits at a multiple of
+ * the element's size (1 to 16 bytes). A GPU faults on a misaligned load or
+ * store, and CUDA's fault ends the context: every later call of the process
+ * on that device fails. A C kernel's typed access there is undefined. Not
+ * called for a view of no elements, which reads nothing. */
+TABI_INTERNAL tabi_status tabi_check_aligned(const char *who, const void *data, uint64_t byte_offset,
+                                             int64_t elsize);
 
 TABI_INTERNAL tabi_status tabi_storage_alloc(tabi_runtime *rt, DLDevice device, uint64_t nbytes,
                                              const char *who, tabi_storage **out);

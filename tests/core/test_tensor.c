@@ -35,6 +35,27 @@ static void test_create_and_views(tabi_runtime *rt) {
   tabi_tensor_release(v2);
   CHECK_ERR(tabi_tensor_view(rt, v, 1, one, st1, 20, &v2), TABI_ERR_INDEX, "outside a storage of 24 bytes");
   CHECK(v2 == NULL);
+  /* A first element off its size's alignment is refused (a GPU would fault),
+   * from the runtime and from a plugin's host table alike; an empty view
+   * reads nothing and may start there. */
+  CHECK_ERR(tabi_tensor_view(rt, v, 1, one, st1, 6, &v2), TABI_ERR_INVALID_ARGUMENT,
+            "+ byte_offset 6) is not aligned to its 4-byte size");
+  CHECK(v2 == NULL);
+  const tabi_host_api *host = tabi_runtime_host(rt);
+  CHECK_ERR(host->tensor_view(host->ctx, v, 1, one, st1, 1, &v2), TABI_ERR_INVALID_ARGUMENT, "4-byte size");
+  CHECK(v2 == NULL);
+  int64_t empty1[1] = {0};
+  CHECK_OK(tabi_tensor_view(rt, v, 1, empty1, st1, 3, &v2));
+  tabi_tensor_release(v2);
+  {
+    tabi_tensor *c;
+    int64_t four[1] = {4}, c1[1] = {1};
+    CHECK_OK(tabi_tensor_empty(rt, CPU, TABI_DTYPE_COMPLEX128, 1, four, &c));
+    CHECK_ERR(tabi_tensor_view(rt, c, 1, c1, c1, 8, &v2), TABI_ERR_INVALID_ARGUMENT, "16-byte size");
+    CHECK_OK(tabi_tensor_view(rt, c, 1, c1, c1, 16, &v2));
+    tabi_tensor_release(v2);
+    tabi_tensor_release(c);
+  }
   /* A view of no elements may start anywhere (ATen: x[1:] of a [2, 0] tensor). */
   int64_t none[2] = {1, 0}, nst[2] = {1, 1};
   CHECK_OK(tabi_tensor_view(rt, v, 2, none, nst, 4000, &v2));
@@ -294,13 +315,29 @@ static void test_dlpack(tabi_runtime *rt) {
   CHECK_ERR(tabi_tensor_from_dlpack(rt, &hm, &t), TABI_ERR_INVALID_ARGUMENT, "NULL data");
   CHECK_ERR(tabi_tensor_from_dlpack(rt, NULL, &t), TABI_ERR_INVALID_ARGUMENT, "NULL");
   CHECK(deleted == 1 && t == NULL);
+  /* Misaligned elements, by the offset or by the pointer itself: refused,
+   * ownership stays with the caller. */
+  hm.dl_tensor.data = data;
+  hm.dl_tensor.byte_offset = 2;
+  CHECK_ERR(tabi_tensor_from_dlpack(rt, &hm, &t), TABI_ERR_INVALID_ARGUMENT, "not aligned to its 4-byte size");
+  hm.dl_tensor.byte_offset = 0;
+  hm.dl_tensor.data = (char *)data + 1;
+  hm.dl_tensor.shape = s2;
+  CHECK_ERR(tabi_tensor_from_dlpack(rt, &hm, &t), TABI_ERR_INVALID_ARGUMENT, "not aligned to its 4-byte size");
+  hm.dl_tensor.byte_offset = 3; /* together: data + 4 */
+  CHECK_OK(tabi_tensor_from_dlpack(rt, &hm, &t));
+  CHECK(tabi_tensor_data(t) == (void *)&data[1]);
+  tabi_tensor_release(t);
+  CHECK(deleted == 2);
+  hm.dl_tensor.byte_offset = 0;
+  hm.dl_tensor.shape = s6;
   /* Bool the old way (kDLUInt, 1 bit) is accepted. */
   hm.dl_tensor.data = data;
   hm.dl_tensor.dtype = (DLDataType){kDLUInt, 1, 1};
   CHECK_OK(tabi_tensor_from_dlpack(rt, &hm, &t));
   CHECK(tabi_tensor_dtype(t) == TABI_DTYPE_BOOL && t->dl.dtype.code == TABI_DL_BOOL);
   tabi_tensor_release(t);
-  CHECK(deleted == 2);
+  CHECK(deleted == 3);
 
   /* Versioned: read-only respected, other majors refused. */
   DLManagedTensorVersioned hv;
@@ -324,7 +361,7 @@ static void test_dlpack(tabi_runtime *rt) {
   mv->deleter(mv);
   tabi_tensor_release(tv);
   tabi_tensor_release(t);
-  CHECK(deleted == 3);
+  CHECK(deleted == 4);
 }
 
 static void test_philox(void) {

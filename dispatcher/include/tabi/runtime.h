@@ -176,6 +176,9 @@ TABI_API tabi_status tabi_tensor_from_host(tabi_runtime *runtime, DLDevice devic
  * `nbytes` (must be numel * element size). */
 TABI_API tabi_status tabi_tensor_to_host(tabi_runtime *runtime, const tabi_tensor *tensor,
                                          void *dst, uint64_t nbytes);
+/* A view of base's storage (see tabi_host_api.tensor_view): INDEX when it
+ * reaches outside the storage, INVALID_ARGUMENT when its first element is not
+ * aligned to the element's size. */
 TABI_API tabi_status tabi_tensor_view(tabi_runtime *runtime, tabi_tensor *base, int32_t ndim,
                                       const int64_t *shape, const int64_t *strides,
                                       int64_t byte_offset, tabi_tensor **out_tensor);
@@ -193,7 +196,10 @@ TABI_API tabi_status tabi_tensor_check_guards(tabi_runtime *runtime, const tabi_
  * runs when the last view dies); on error ownership stays with the caller.
  * Errors: TYPE for an unsupported dtype (lanes != 1, unknown code/bits), DEVICE
  * for a device type no plugin provides, INVALID_ARGUMENT for NULL, ndim < 0,
- * negative sizes or strides. NULL strides mean row-major contiguous. */
+ * negative sizes or strides, or a first element (data + byte_offset) not
+ * aligned to the element's size: DLPack lets `data` be anywhere, but every
+ * producer keeps elements aligned, and a GPU kernel faults on one that is
+ * not. NULL strides mean row-major contiguous. */
 TABI_API tabi_status tabi_tensor_from_dlpack(tabi_runtime *runtime, DLManagedTensor *managed,
                                              tabi_tensor **out_tensor);
 /* As above for the versioned form; DLPACK_FLAG_BITMASK_READ_ONLY makes the tensor
