@@ -31,6 +31,13 @@ set(TABI_PC_DLPACK_CFLAGS "")
 if(DLPACK_INCLUDE_DIR AND NOT DLPACK_INCLUDE_DIR MATCHES "^/usr(/local)?/include/?$")
   set(TABI_PC_DLPACK_CFLAGS "-I${DLPACK_INCLUDE_DIR}")
 endif()
+# tabi-abi.pc's plugin_cflags: TABI_NO_SLP_VECTORIZE's flag, for plugins built
+# without tabi_add_plugin() (by hand, or with pkg-config).
+set(TABI_PC_PLUGIN_CFLAGS "")
+if(TABI_NO_SLP_VECTORIZE)
+  set(TABI_PC_PLUGIN_CFLAGS "-fno-tree-slp-vectorize")
+endif()
+set(TABI_PC_PLUGIN_CC "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
 foreach(pc tabi tabi-abi)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc DESTINATION ${TABI_PKGCONFIG_INSTALL_DIR})

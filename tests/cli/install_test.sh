@@ -80,6 +80,20 @@ if command -v pkg-config >/dev/null; then
     bad "pkg-config build: $(cat "$work/pc.log")"
   fi
   expect "tabi-abi.pc has no -ltabi" bash -c "! pkg-config --libs tabi-abi | grep -q ltabi"
+  # plugin_cflags: the build's answer to the float-rounding probe, and enough
+  # for the probe (installed beside the CMake package) to pass at -O3 with
+  # the build's compiler.
+  pflags=$(pkg-config --variable=plugin_cflags tabi-abi)
+  want=""
+  grep -q '^TABI_NO_SLP_VECTORIZE:BOOL=ON$' "$build/CMakeCache.txt" && want=-fno-tree-slp-vectorize
+  expect "plugin_cflags is '$want' (got '$pflags')" test "$pflags" = "$want"
+  # shellcheck disable=SC2086
+  if "$cc" -std=c11 -O3 $pflags "$prefix/$libdir/cmake/tabi/tabi_float_rounding_probe.c" -lm \
+       -o "$work/probe_pc" 2>"$work/probe.log"; then
+    expect "the probe keeps roundings with plugin_cflags" "$work/probe_pc"
+  else
+    bad "probe build: $(cat "$work/probe.log")"
+  fi
   expect "plugindir variable" test "$(pkg-config --variable=plugindir tabi)" -ef "$prefix/$libdir/tabi/plugins"
 else
   echo "note: no pkg-config: tabi.pc not checked"
