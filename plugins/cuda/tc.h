@@ -41,7 +41,7 @@ typedef struct tc_ctx {
    * and the per-thread cuFFT plans need no lock): held from cudnnSetStream
    * to the last call of a convolution (tc_conv.cu). */
   pthread_mutex_t dnn_mu[TC_MAX_DEVICES];
-  void *fft;                    /* the cuFFT plan cache (tc_fft.cu) */
+  void *fft;                    /* tc_fft.cu: the cuFFT plan cache; ROCm's Bluestein filters */
   void *conv_algos;             /* tc_algo_cache: cuDNN/MIOpen algorithm choices (tc_conv.cu) */
   void *lt_algos;               /* tc_algo_cache: cuBLASLt's heuristic answers (tc_blas.cu) */
 } tc_ctx;

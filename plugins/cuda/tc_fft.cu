@@ -214,25 +214,124 @@ static int grid(int64_t n) {
 }
 
 #ifdef TC_HIP
+/* Bluestein's filter spectra, kept per (device, sign, n): the filter depends
+ * on nothing else, and computing it (m double sin/cos and a length-m FFT) is
+ * a third of a one-row transform's work. The spectra live in device memory
+ * from cudaMalloc, outside the core's caching allocator: conformance counts
+ * that allocator's bytes after every call, and a cache's would read as a leak
+ * (cuFFT's plans keep their workspace outside it too). Never evicted, so no
+ * entry is freed while a queued kernel may read it: BS_CACHE_N entries of at
+ * most BS_CACHE_BYTES together, and past that a call computes its own filter
+ * in its scratch, as every call did before. Ordering: every launch of the
+ * plugin goes to the device's default stream, and an entry is published only
+ * after the kernels that fill it are queued, so whoever finds it queues its
+ * reads after them. Freed with the context (tc_fft_destroy). */
+#define BS_CACHE_N 16
+#define BS_CACHE_BYTES ((int64_t)256 << 20)
+
+typedef struct bs_entry {
+  int dev, sgn;
+  int64_t n;
+  double *spec; /* m double complex */
+} bs_entry;
+
+typedef struct bs_cache {
+  int count;
+  int64_t bytes;
+  bs_entry e[BS_CACHE_N];
+} bs_cache;
+
+#ifdef TC_SIM
+/* gpusim's counts, for tests/cuda/test_cuda_ops.c: filters computed, and
+ * spectra cached (every context's). */
+static int bs_computed, bs_cached;
+extern "C" __attribute__((visibility("default"))) int tc_sim_bs_filters(void) {
+  return __atomic_load_n(&bs_computed, __ATOMIC_RELAXED);
+}
+extern "C" __attribute__((visibility("default"))) int tc_sim_bs_cached(void) {
+  return __atomic_load_n(&bs_cached, __ATOMIC_RELAXED);
+}
+#define BS_COUNT(var, k) __atomic_fetch_add(&(var), (k), __ATOMIC_RELAXED)
+#else
+#define BS_COUNT(var, k) ((void)0)
+#endif
+
+/* the cached spectrum, or NULL; under c->mu */
+static double *bs_find(tc_ctx *c, int dev, int sgn, int64_t n) {
+  bs_cache *bc = (bs_cache *)c->fft;
+  for (int i = 0; bc && i < bc->count; i++)
+    if (bc->e[i].dev == dev && bc->e[i].sgn == sgn && bc->e[i].n == n) return bc->e[i].spec;
+  return NULL;
+}
+
+static double *bs_lookup(tc_ctx *c, int dev, int sgn, int64_t n) {
+  pthread_mutex_lock(&c->mu);
+  double *p = bs_find(c, dev, sgn, n);
+  pthread_mutex_unlock(&c->mu);
+  return p;
+}
+
+/* Keeps a copy of spec (m double complex, just queued) when there is room;
+ * a failure only means the next call computes it again. */
+static void bs_keep(tc_ctx *c, int dev, int sgn, int64_t n, int64_t m, const double *spec) {
+  int64_t bytes = 16 * m;
+  pthread_mutex_lock(&c->mu);
+  if (!c->fft) c->fft = calloc(1, sizeof(bs_cache));
+  bs_cache *bc = (bs_cache *)c->fft;
+  void *p = NULL;
+  if (bc && !bs_find(c, dev, sgn, n) && bc->count < BS_CACHE_N && bytes <= BS_CACHE_BYTES - bc->bytes &&
+      cudaMalloc(&p, (size_t)bytes) == cudaSuccess) {
+    if (cudaMemcpyAsync(p, spec, (size_t)bytes, cudaMemcpyDeviceToDevice, 0) == cudaSuccess) {
+      bc->e[bc->count++] = (bs_entry){dev, sgn, n, (double *)p};
+      bc->bytes += bytes;
+      BS_COUNT(bs_cached, 1);
+    } else {
+      cudaFree(p);
+    }
+  }
+  (void)cudaGetLastError(); /* a refused allocation is not the op's error */
+  pthread_mutex_unlock(&c->mu);
+}
+
+void tc_fft_destroy(tc_ctx *c) {
+  bs_cache *bc = (bs_cache *)c->fft;
+  if (!bc) return;
+  for (int i = 0; i < bc->count; i++) cudaFree(bc->e[i].spec);
+  BS_COUNT(bs_cached, -bc->count);
+  free(bc);
+  c->fft = NULL;
+}
+
 /* rocm_bluestein.cuh's launch order for a batch of rows of length n on the
  * Stockham FFT of length m (steps/ns its plan), ip -> opp: the filter's
- * spectrum once for the whole batch (no plan cache here), then forward,
- * pointwise product, inverse. Scratch: (2*batch + 2) * m double complex. */
+ * spectrum (cached, or computed for the whole batch), then forward,
+ * pointwise product, inverse. Scratch: 2*batch*m double complex, and 2*m
+ * more for a filter computed here. */
 static tabi_status bluestein(tc_ctx *c, const char *op, DLDevice dev, const char *ip, char *opp,
                              int kind, int fwd, int dbl, int64_t batch, int64_t n, int64_t m,
                              const rd_fft_step *steps, int ns) {
+  const int sgn = kind == 2 || !fwd ? 1 : -1; /* rd_bs_sign's */
+  const double *spec = bs_lookup(c, dev.device_id, sgn, n);
   tabi_tensor *scr = NULL;
-  int64_t scr_n = (2 * batch + 2) * m;
+  int64_t scr_n = (2 * batch + (spec ? 0 : 2)) * m;
   tabi_status st = tc_empty(c, dev, TABI_DTYPE_COMPLEX128, 1, &scr_n, &scr);
   if (st != TABI_OK) return st;
   double *base = (double *)tabi_tensor_data(scr);
-  double *ab[2] = {base, base + 2 * batch * m}, *fb[2] = {base + 4 * batch * m, base + 4 * batch * m + 2 * m};
-  TC_LAUNCH(grid(m), 256, rd_bs_filter)(fb[0], kind, fwd, n, m);
-  st = tc_launch_status(c, op);
-  for (int s = 0; s < ns && st == TABI_OK; s++) {
-    TC_LAUNCH(grid(m / steps[s].radix), 256, rd_fft_stage)(fb[s % 2], fb[(s + 1) % 2], 1, m, steps[s].p,
-                                                    steps[s].radix, 1);
+  double *ab[2] = {base, base + 2 * batch * m};
+  if (!spec) {
+    double *fb[2] = {base + 4 * batch * m, base + 4 * batch * m + 2 * m};
+    TC_LAUNCH(grid(m), 256, rd_bs_filter)(fb[0], kind, fwd, n, m);
     st = tc_launch_status(c, op);
+    for (int s = 0; s < ns && st == TABI_OK; s++) {
+      TC_LAUNCH(grid(m / steps[s].radix), 256, rd_fft_stage)(fb[s % 2], fb[(s + 1) % 2], 1, m, steps[s].p,
+                                                      steps[s].radix, 1);
+      st = tc_launch_status(c, op);
+    }
+    spec = fb[ns % 2];
+    if (st == TABI_OK) {
+      BS_COUNT(bs_computed, 1);
+      bs_keep(c, dev.device_id, sgn, n, m, spec);
+    }
   }
   if (st == TABI_OK) {
     if (dbl)
@@ -243,7 +342,7 @@ static tabi_status bluestein(tc_ctx *c, const char *op, DLDevice dev, const char
   }
   for (int s = 0; s < 2 * ns && st == TABI_OK; s++) {
     if (s == ns) { /* ab[ns % 2] holds FFT_m(a) */
-      TC_LAUNCH(grid(batch * m), 256, rd_bs_mul)(ab[s % 2], fb[ns % 2], batch, m);
+      TC_LAUNCH(grid(batch * m), 256, rd_bs_mul)(ab[s % 2], spec, batch, m);
       st = tc_launch_status(c, op);
       if (st != TABI_OK) break;
     }

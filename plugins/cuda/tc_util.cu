@@ -97,8 +97,8 @@ void tc_ctx_free(tc_ctx *c) {
     if (c->blas_ws[d]) cudaFree(c->blas_ws[d]);
   }
   tc_cudnn_destroy(c);
-  tc_fft_destroy(c);
 #endif
+  tc_fft_destroy(c); /* cuFFT's plans; ROCm's Bluestein filters */
   tc_algo_cache_free((tc_algo_cache *)c->conv_algos); /* the conv algorithm choices */
   tc_algo_cache_free((tc_algo_cache *)c->lt_algos);   /* cuBLASLt's */
   for (int d = 0; d < TC_MAX_DEVICES; d++) pthread_mutex_destroy(&c->dnn_mu[d]);

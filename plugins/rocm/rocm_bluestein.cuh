@@ -19,8 +19,9 @@
  * for the filter. Launch order: rd_bs_filter into F0, the Stockham stages
  * (forward, batch 1) ping-ponging F0/F1; rd_bs_load into A, the stages
  * forward A<->B, rd_bs_mul by the filter's spectrum, the stages inverse,
- * rd_bs_store. The filter's spectrum is computed once per call (one batched
- * 1-D stage), shared by every row: the ROCm path keeps no plan cache.
+ * rd_bs_store. The filter's spectrum depends only on the sign and n:
+ * tc_fft.cu computes it once (the launches up to its last stage, batch 1)
+ * and keeps it, so a later call skips them and the F halves of the scratch.
  *
  * Accuracy: all in double. The chirp's phase pi j^2 / n is taken with the
  * integer q = j^2 mod 2n (exact in 64 bits: j < n <= RD_BS_MAX_N) reduced

@@ -108,6 +108,112 @@ static void lt_cache_cases(const char *plugin_path) {
   if (so) dlclose(so);
 }
 
+/* A random complex tensor (real and imaginary parts drawn) in both runtimes. */
+static void both_complex(tabi_dtype dt, int32_t nd, const int64_t *shape, tabi_tensor **g, tabi_tensor **r) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < nd; i++) n *= shape[i];
+  double *h = malloc(sizeof(double) * (size_t)(2 * n + 1));
+  tabi_tensor *tg = NULL, *tr = NULL;
+  *g = *r = NULL;
+  CHECK(h != NULL);
+  if (!h) return;
+  for (int64_t i = 0; i < 2 * n; i++) h[i] = urand() * 2 - 1;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tg));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_COMPLEX128, nd, shape, h, (uint64_t)n * 16, &tr));
+  free(h);
+  if (tg && tr) convert_pair(tg, tr, dt, g, r);
+  tabi_tensor_release(tg);
+  tabi_tensor_release(tr);
+}
+
+/* An FFT prim on x (device) and rx (CPU), both outputs compared: real and
+ * imaginary parts, since a transform of the wrong sign differs from the right
+ * one only in the imaginary parts for real data. */
+static void fft_pair(const char *name, tabi_tensor *x, tabi_tensor *rx, int64_t dim, tabi_value flag, double tol) {
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value ga[3] = {tabi_tensor_value(x), tabi_int_list(&dim, 1), flag};
+  tabi_value ra[3] = {tabi_tensor_value(rx), tabi_int_list(&dim, 1), flag};
+  tabi_value go = tabi_none(), ro = tabi_none();
+  CHECK_MSG(tabi_call(gpu, og, ga, 3, &go, 1) == TABI_OK, "%s: %s", name, tabi_last_error());
+  CHECK_MSG(tabi_call(ref, orf, ra, 3, &ro, 1) == TABI_OK, "%s (reference): %s", name, tabi_last_error());
+  if (go.tag == TABI_TAG_TENSOR && ro.tag == TABI_TAG_TENSOR) {
+    const char *parts[2] = {"prims::real", "prims::imag"};
+    int cx = tabi_tensor_dtype(ro.u.t) == TABI_DTYPE_COMPLEX64 || tabi_tensor_dtype(ro.u.t) == TABI_DTYPE_COMPLEX128;
+    if (!cx) compare_built("prims::view_of", &go, &ro, 1, tol, tol);
+    for (int p = 0; p < 2 && cx; p++) compare_built(parts[p], &go, &ro, 1, tol, tol);
+  }
+  tabi_value_release(&go);
+  tabi_value_release(&ro);
+}
+
+/* The FFTs of one length in every direction. The ROCm path (gpusim) runs
+ * lengths with a prime factor above 5 through Bluestein's algorithm, whose
+ * filter spectrum (per device, sign and length) it computes once and keeps
+ * (tc_fft.cu): each call must still match the reference, whichever sign the
+ * cached filter was made for. On gpusim the plugin's counts show the cache: a
+ * filter computed for each new (sign, length), none for a repeat; once the
+ * cache is full, a new length is computed on every call. */
+static void bs_cache_cases(const char *plugin_path) {
+  void *so = dlopen(plugin_path, RTLD_NOW | RTLD_NOLOAD);
+  int (*filters)(void) = so ? (int (*)(void))dlsym(so, "tc_sim_bs_filters") : NULL;
+  int (*cached)(void) = so ? (int (*)(void))dlsym(so, "tc_sim_bs_cached") : NULL;
+  int64_t cs[2] = {3, 61}, hs[2] = {3, 31};
+  tabi_tensor *x = NULL, *rx = NULL, *h = NULL, *rh = NULL, *f = NULL, *rf = NULL;
+  both_complex(TABI_DTYPE_COMPLEX64, 2, cs, &x, &rx);
+  both_complex(TABI_DTYPE_COMPLEX64, 2, hs, &h, &rh);
+  both_random(TABI_DTYPE_FLOAT32, 2, cs, &f, &rf);
+  struct {
+    const char *op;
+    tabi_tensor *g, *r;
+    tabi_value flag;
+    int new_filter;
+  } steps[6] = {
+      {"prims::fft_c2c", x, rx, tabi_bool(1), 1}, /* sign -1, n 61 */
+      {"prims::fft_c2c", x, rx, tabi_bool(1), 0}, /* again */
+      {"prims::fft_c2c", x, rx, tabi_bool(0), 1}, /* sign +1 */
+      {"prims::fft_r2c", f, rf, tabi_bool(1), 0}, /* sign -1 */
+      {"prims::fft_c2r", h, rh, tabi_int(61), 0}, /* sign +1 */
+      {"prims::fft_r2c", f, rf, tabi_bool(0), 0}, /* two-sided */
+  };
+  for (int i = 0; i < 6 && x && h && f; i++) {
+    int before = filters ? filters() : 0;
+    fft_pair(steps[i].op, steps[i].g, steps[i].r, 1, steps[i].flag, 1e-4);
+    if (filters && filters() - before != steps[i].new_filter) {
+      fprintf(stderr, "%s step %d: %d Bluestein filters computed, expected %d\n", steps[i].op, i,
+              filters() - before, steps[i].new_filter);
+      CHECK(0);
+    }
+  }
+  tabi_tensor *t[6] = {x, rx, h, rh, f, rf};
+  for (int k = 0; k < 6; k++) tabi_tensor_release(t[k]);
+  /* new lengths until the cache is full, then one of them twice */
+  static const int64_t primes[] = {71, 73, 79, 83, 89, 101, 103, 107, 109, 113, 127, 131,
+                                   137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193};
+  int full = 0;
+  for (size_t i = 0; i < sizeof primes / sizeof primes[0] && !full; i++) {
+    int64_t sh[2] = {2, primes[i]};
+    both_complex(TABI_DTYPE_COMPLEX128, 2, sh, &x, &rx);
+    for (int rep = 0; rep < 2 && x; rep++) {
+      int f0 = filters ? filters() : 0, c0 = cached ? cached() : 0;
+      fft_pair("prims::fft_c2c", x, rx, 1, tabi_bool(1), 1e-9);
+      if (!filters || !cached) continue;
+      int df = filters() - f0, dc = cached() - c0;
+      if (rep == 0 && dc == 0) full = 1; /* no room: the repeat computes again */
+      if (df != (rep == 0 || full) || dc != (rep == 0 && !full)) {
+        fprintf(stderr, "fft_c2c n=%lld call %d: %d filters computed, %d cached (cache %s)\n",
+                (long long)primes[i], rep, df, dc, full ? "full" : "not full");
+        CHECK(0);
+      }
+    }
+    tabi_tensor_release(x);
+    tabi_tensor_release(rx);
+  }
+  if (filters && cached) CHECK_MSG(full, "the Bluestein cache never filled (%d entries)", cached());
+  if (so) dlclose(so);
+}
+
 /* prims::copy_to between layouts whose unit strides lie on different dims:
  * the tiled transposing copy (tc_shape.cu's tc_copy_tiled) for every element
  * size, with batch dims, edges off the 32-element tile, a transposed
@@ -353,6 +459,7 @@ int main(int argc, char **argv) {
   mm_strided_cases();  /* matmul operands with no unit stride (tc_blas.cu) */
   copy_tiled_cases();  /* transposing copies through tiles (tc_shape.cu) */
   lt_cache_cases(argv[1]); /* addmm's bias epilogue, its cached heuristic (tc_blas.cu) */
+  bs_cache_cases(argv[1]); /* FFTs of one length both ways; ROCm's Bluestein filter cache (tc_fft.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
