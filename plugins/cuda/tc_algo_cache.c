@@ -37,9 +37,17 @@ void tc_algo_cache_free(tc_algo_cache *ac) {
 }
 
 tc_algo_cache *tc_algo_cache_of(void **slot, pthread_mutex_t *mu, int cap) {
+  /* Once made, the cache stays until the context goes: every later call
+   * reads the slot without the owner's mutex, which the plugin's other
+   * caches share. The release store below publishes a constructed cache. */
+  tc_algo_cache *ac = (tc_algo_cache *)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (ac) return ac;
   pthread_mutex_lock(mu);
-  if (!*slot) *slot = tc_algo_cache_new(cap);
-  tc_algo_cache *ac = (tc_algo_cache *)*slot;
+  ac = (tc_algo_cache *)*slot;
+  if (!ac) {
+    ac = tc_algo_cache_new(cap);
+    __atomic_store_n(slot, (void *)ac, __ATOMIC_RELEASE);
+  }
   pthread_mutex_unlock(mu);
   return ac;
 }
