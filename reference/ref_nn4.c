@@ -10,6 +10,7 @@
 #include "ref_misc_check.h"
 #include "ref_nn_util.h"
 #include "ref_padup_check.h"
+#include "ref_shape_util.h"
 
 /* --- upsampling ---------------------------------------------------------------
  * Exactly one of output_size and scale_factors. With scale factors the output
@@ -205,8 +206,8 @@ tabi_status ref_nn_embedding(void *ctx, const tabi_call *call, tabi_value *args,
   if ((st = ref_empty(h, w, tabi_tensor_dtype(w), ind->dl.ndim + 1, shape, &out))) return st;
   for (int64_t i = 0; i < ni; i++) {
     int64_t v = ref_load_i(ind, ref_offset_of(ind, i));
-    for (int64_t d = 0; d < D; d++)
-      ref_store_c(out, i * D + d, ref_load_c(w, v * w->dl.strides[0] + d * w->dl.strides[1]));
+    for (int64_t d = 0; d < D; d++) /* an exact copy: int64 past 2^53 does not survive a double */
+      rs_copy_elem(out, i * D + d, w, v * w->dl.strides[0] + d * w->dl.strides[1]);
   }
   ref_set_out(outs, 0, out);
   return TABI_OK;

@@ -196,6 +196,20 @@ static void test_embedding(void) {
   tabi_value o[4];
   tabi_tensor *bad = t_make(TABI_DTYPE_INT64, 1, SHP(1), (const double[]){6});
   CHECK_ERR(h_call("aten::embedding", (tabi_value[]){TV(w), TV(bad)}, 2, o, 1), TABI_ERR_INDEX, "indices");
+  /* int64 rows are copied exactly (ATen's index_select): through a double,
+   * INT64_MAX came back as INT64_MIN and 2^53 + 1 as 2^53 (random_calls, seed 267) */
+  tabi_tensor *wi = t_make(TABI_DTYPE_INT64, 2, SHP(3, 1), NULL);
+  int64_t *wd = tabi_tensor_data(wi);
+  wd[0] = INT64_MAX;
+  wd[1] = INT64_MIN;
+  wd[2] = ((int64_t)1 << 53) + 1;
+  tabi_tensor *ii = t_make(TABI_DTYPE_INT64, 1, SHP(3), (const double[]){2, 0, 1});
+  r = h_call1("aten::embedding", (tabi_value[]){TV(wi), TV(ii)}, 2, NULL);
+  const int64_t *rd = r ? tabi_tensor_data(r) : NULL;
+  CHECK(rd && rd[0] == ((int64_t)1 << 53) + 1 && rd[1] == INT64_MAX && rd[2] == INT64_MIN);
+  t_free(r);
+  t_free(wi);
+  t_free(ii);
   /* A.embedding_dense_backward(ones(3,2), tensor([0,2,2]), 4, 0, True) == [[0,0],[0,0],[1,1],[0,0]] */
   tabi_tensor *g = t_make(TABI_DTYPE_FLOAT32, 2, SHP(3, 2), (const double[]){1, 1, 1, 1, 1, 1});
   tabi_tensor *i3 = t_make(TABI_DTYPE_INT64, 1, SHP(3), (const double[]){0, 2, 2});
