@@ -24,6 +24,7 @@ typedef struct mm_args {
   const char *a, *m, *s;
   char *o;
   int32_t dt, use_self, use_beta;
+  int32_t prod_in_out; /* o already holds A @ M (a BLAS call's, with alpha 1): only the epilogue runs */
   int64_t nb, n, k, p;
   int64_t ast[3], mst[3], sst[3];
   double alpha[2], beta[2];
@@ -49,8 +50,8 @@ __global__ void mm_naive(const mm_args j) {
       }
       tc_st_i(out, j.dt, (int64_t)acc);
     } else if (cat == 1) {
-      double acc = 0;
-      for (int64_t i = 0; i < j.k; i++)
+      double acc = j.prod_in_out ? tc_ld_f(out, j.dt) : 0;
+      for (int64_t i = 0; i < j.k && !j.prod_in_out; i++)
         acc += tc_ld_f(j.a + (ao + i * j.ast[2]) * esz, j.dt) * tc_ld_f(j.m + (mo + i * j.mst[1]) * esz, j.dt);
       if (j.use_self) {
         acc *= j.alpha[0];
@@ -58,8 +59,8 @@ __global__ void mm_naive(const mm_args j) {
       }
       tc_st_f(out, j.dt, acc);
     } else {
-      tc_c acc(0, 0);
-      for (int64_t i = 0; i < j.k; i++)
+      tc_c acc = j.prod_in_out ? tc_ld_c(out, j.dt) : tc_c(0, 0);
+      for (int64_t i = 0; i < j.k && !j.prod_in_out; i++)
         acc += tc_ld_c(j.a + (ao + i * j.ast[2]) * esz, j.dt) * tc_ld_c(j.m + (mo + i * j.mst[1]) * esz, j.dt);
       if (j.use_self) {
         acc *= tc_c(j.alpha[0], j.alpha[1]);
@@ -68,6 +69,20 @@ __global__ void mm_naive(const mm_args j) {
       tc_st_c(out, j.dt, acc);
     }
   }
+}
+
+/* j's pointers, dtype and scalars, for mm_naive and the ROCm kernels */
+static void mm_fill(mm_args *j, const tabi_tensor *a, const tabi_tensor *m, const tabi_tensor *self,
+                    tabi_tensor *out, tabi_dtype dt, int use_beta, const double al[2], const double be[2]) {
+  j->a = (const char *)tabi_tensor_data(a);
+  j->m = (const char *)tabi_tensor_data(m);
+  j->s = self ? (const char *)tabi_tensor_data(self) : NULL;
+  j->o = (char *)tabi_tensor_data(out);
+  j->dt = dt;
+  j->use_self = self != NULL;
+  j->use_beta = use_beta;
+  j->alpha[0] = al[0]; j->alpha[1] = al[1];
+  j->beta[0] = be[0]; j->beta[1] = be[1];
 }
 
 #ifndef TC_HIP
@@ -313,6 +328,11 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     j.ialpha = alpha->tag == TABI_TAG_INT || alpha->tag == TABI_TAG_BOOL ? alpha->u.i : (int64_t)al[0];
     j.ibeta = beta->tag == TABI_TAG_INT || beta->tag == TABI_TAG_BOOL ? beta->u.i : (int64_t)be[0];
   }
+  /* BLAS does not form A @ M when alpha is 0 (its convention: the operands
+   * are not read), but ATen does, so an inf in them makes NaN rows. A zero
+   * alpha therefore asks BLAS for the bare product and mm_naive's epilogue
+   * (prod: o holds the product) scales it and adds beta * self. */
+  int zero_alpha = self && al[0] == 0 && al[1] == 0, naive = 0, prod = 0;
   tabi_tensor *ca = NULL, *cm = NULL; /* contiguous copies of a and m, for cuBLAS */
 #ifndef TC_HIP
   cudaDataType bt;
@@ -349,16 +369,15 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
     /* done by cuBLASLt */
   } else if (gemm) {
     if (!hb) st = TABI_ERR_DEVICE;
-    if (st == TABI_OK && self && use_beta) st = tc_copy_convert(c, op, out, self);
+    if (st == TABI_OK && self && use_beta && !zero_alpha) st = tc_copy_convert(c, op, out, self);
     if (st == TABI_OK) {
-      /* row-major C = A @ M is column-major C^T = M^T @ A^T */
-      float fa[2] = {(float)al[0], (float)al[1]}, fb[2] = {(float)be[0], (float)be[1]};
-      const void *pa = ct == CUBLAS_COMPUTE_64F ? (const void *)al : (const void *)fa;
-      const void *pb = ct == CUBLAS_COMPUTE_64F ? (const void *)be : (const void *)fb;
-      if (!use_beta) {
-        be[0] = be[1] = 0;
-        fb[0] = fb[1] = 0;
-      }
+      /* row-major C = A @ M is column-major C^T = M^T @ A^T; a zero alpha
+       * asks for the bare product, scaled below */
+      double ga[2] = {zero_alpha ? 1 : al[0], zero_alpha ? 0 : al[1]};
+      double gb[2] = {use_beta && !zero_alpha ? be[0] : 0, use_beta && !zero_alpha ? be[1] : 0};
+      float fa[2] = {(float)ga[0], (float)ga[1]}, fb[2] = {(float)gb[0], (float)gb[1]};
+      const void *pa = ct == CUBLAS_COMPUTE_64F ? (const void *)ga : (const void *)fa;
+      const void *pb = ct == CUBLAS_COMPUTE_64F ? (const void *)gb : (const void *)fb;
       cublasSetStream(hb, 0);
       cublasOperation_t om = tm ? CUBLAS_OP_T : CUBLAS_OP_N, oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
       /* One matrix: cublasGemmEx, cuBLAS's single-GEMM entry (a batch of one
@@ -378,32 +397,21 @@ static tabi_status mm_common(tc_ctx *c, const tabi_call *call, tabi_tensor *self
         st = TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: out of memory in cuBLAS", op);
       else if (bs != CUBLAS_STATUS_SUCCESS)
         st = TC_ERR(c, TABI_ERR_DEVICE, "%s: cuBLAS GEMM failed (status %d)", op, (int)bs);
+      prod = zero_alpha && st == TABI_OK;
     }
-  } else if (st == TABI_OK && total > 0) {
+  } else {
+    naive = st == TABI_OK && total > 0;
+  }
 #else
   /* ROCm: rocBLAS when loaded, else the tiled kernel; other dtypes below */
   int done = 0;
-  j.a = (const char *)tabi_tensor_data(a);
-  j.m = (const char *)tabi_tensor_data(m);
-  j.s = self ? (const char *)tabi_tensor_data(self) : NULL;
-  j.o = (char *)tabi_tensor_data(out);
-  j.dt = dt;
-  j.use_self = self != NULL;
-  j.use_beta = use_beta;
-  j.alpha[0] = al[0]; j.alpha[1] = al[1];
-  j.beta[0] = be[0]; j.beta[1] = be[1];
-  if (total > 0 && j.k > 0) st = rocm_gemm(c, op, &j, self, out, batched, &done);
-  if (st == TABI_OK && !done && total > 0) {
+  mm_fill(&j, a, m, self, out, dt, use_beta, al, be);
+  if (total > 0 && j.k > 0) st = rocm_gemm(c, op, &j, self, out, batched, zero_alpha, &done, &prod);
+  naive = st == TABI_OK && !done && total > 0;
 #endif
-    j.a = (const char *)tabi_tensor_data(a);
-    j.m = (const char *)tabi_tensor_data(m);
-    j.s = self ? (const char *)tabi_tensor_data(self) : NULL;
-    j.o = (char *)tabi_tensor_data(out);
-    j.dt = dt;
-    j.use_self = self != NULL;
-    j.use_beta = use_beta;
-    j.alpha[0] = al[0]; j.alpha[1] = al[1];
-    j.beta[0] = be[0]; j.beta[1] = be[1];
+  if (naive || prod) {
+    mm_fill(&j, a, m, self, out, dt, use_beta, al, be);
+    j.prod_in_out = prod;
     int64_t g = (total + 255) / 256;
     TC_LAUNCH((int)(g > 65536 ? 65536 : g), 256, mm_naive)(j);
     st = tc_launch_status(c, op);

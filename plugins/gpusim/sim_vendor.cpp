@@ -5,7 +5,9 @@
  * N, T, C (conjugate transpose); alpha and beta are host values of the
  * compute type (float for COMPUTE_32F, double for COMPUTE_64F; a pair for
  * complex data); beta == 0 means C is written without being read, so NaN in
- * an uninitialised C does not leak. Sums run in the compute type, in k order.
+ * an uninitialised C does not leak, and alpha == 0 means A and B are not
+ * read (the BLAS convention, which an H200 showed cuBLAS keeps: an inf in A
+ * gives no NaN then, where ATen's 0 * inf does). Sums run in the compute type, in k order.
  * The arguments are checked as cuBLAS checks them (negative sizes, leading
  * dimensions below the rows they must hold: CUBLAS_STATUS_INVALID_VALUE;
  * a data type the compute type does not take: NOT_SUPPORTED), which a GPU
@@ -144,10 +146,11 @@ static void op_ld(const void *p, cudaDataType t, cublasOperation_t o, int ld, in
  * make NaN where cuBLAS gives inf). */
 template <typename T>
 static void gemm_one(const gemm_call &g, int cplx, const char *a, const char *b, char *c) {
+  int kk = g.al[0] == 0 && g.al[1] == 0 ? 0 : g.k;
   for (int j = 0; j < g.n; j++)
     for (int i = 0; i < g.m; i++) {
       T sr = 0, si = 0;
-      for (int ll = 0; ll < g.k; ll++) {
+      for (int ll = 0; ll < kk; ll++) {
         int l = (int)((ll + g.rot) % (unsigned)g.k);
         T ar, ai, br, bi;
         op_ld<T>(a, g.t, g.ta, g.lda, i, l, g.tf, &ar, &ai);

@@ -32,10 +32,14 @@ static void *rg_rocblas_handle(tc_ctx *c, const rocm_rocblas *rb, int32_t dev) {
 }
 
 /* j: shapes, strides and (filled) pointers of mm_common; *done = 0 when the
- * dtype is not one of the four (the caller's generic kernel runs). */
+ * dtype is not one of the four (the caller's generic kernel runs). With
+ * zero_alpha, rocBLAS (which, as any BLAS, skips the product when alpha is 0)
+ * is asked for the bare product and *prod = 1 tells the caller to run the
+ * epilogue; the tiled kernel forms alpha * product itself. */
 static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const tabi_tensor *self,
-                             tabi_tensor *out, int batched, int *done) {
+                             tabi_tensor *out, int batched, int zero_alpha, int *done, int *prod) {
   *done = 0;
+  *prod = 0;
   int dt = j->dt;
   if (dt != TABI_DTYPE_FLOAT32 && dt != TABI_DTYPE_FLOAT64 && dt != TABI_DTYPE_FLOAT16 &&
       dt != TABI_DTYPE_BFLOAT16)
@@ -51,12 +55,13 @@ static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const 
     void *hd = rg_rocblas_handle(c, rb, out->dl.device.device_id);
     if (hd) {
       tabi_status st = TABI_OK;
-      if (j->use_beta) st = tc_copy_convert(c, op, out, self);
+      if (j->use_beta && !zero_alpha) st = tc_copy_convert(c, op, out, self);
       if (st != TABI_OK) return st;
       int bt = dt == TABI_DTYPE_FLOAT32 ? ROCM_RB_F32 : dt == TABI_DTYPE_FLOAT64 ? ROCM_RB_F64
                : dt == TABI_DTYPE_FLOAT16 ? ROCM_RB_F16 : ROCM_RB_BF16;
       int ct = dt == TABI_DTYPE_FLOAT64 ? ROCM_RB_F64 : ROCM_RB_F32;
-      double al = j->use_self ? j->alpha[0] : 1.0, be = j->use_beta ? j->beta[0] : 0.0;
+      double al = j->use_self && !zero_alpha ? j->alpha[0] : 1.0;
+      double be = j->use_beta && !zero_alpha ? j->beta[0] : 0.0;
       float fal = (float)al, fbe = (float)be;
       const void *pa = ct == ROCM_RB_F64 ? (const void *)&al : (const void *)&fal;
       const void *pb = ct == ROCM_RB_F64 ? (const void *)&be : (const void *)&fbe;
@@ -67,7 +72,10 @@ static tabi_status rocm_gemm(tc_ctx *c, const char *op, const mm_args *j, const 
           (int32_t)j->n, (int32_t)j->k, pa, j->m, bt, (int32_t)ldm, batched ? j->mst[0] : 0, j->a, bt,
           (int32_t)lda, batched ? j->ast[0] : 0, pb, j->o, bt, (int32_t)j->p, j->n * j->p, j->o, bt,
           (int32_t)j->p, j->n * j->p, (int32_t)j->nb, ct, ROCM_RB_ALGO_STANDARD, 0, 0);
-      if (rs == ROCM_RB_SUCCESS) return TABI_OK;
+      if (rs == ROCM_RB_SUCCESS) {
+        *prod = zero_alpha;
+        return TABI_OK;
+      }
       /* a failing rocBLAS call falls through to the own kernel */
     }
   }

@@ -370,22 +370,43 @@ int main(int argc, char **argv) {
           1e-10, 1e-10);
   /* alpha 1e-310 is 0 in float32's math type, so inf in mat1 makes NaN rows
    * (torch 1.13 on the CPU: 0 * inf); in float64 it is not (inf rows). gcc
-   * 12.2 once vectorized the plugin's rounding away (tc_blas.cu). */
-  for (int d = 0; d < 2; d++) {
-    tabi_dtype dt = d ? TABI_DTYPE_FLOAT64 : TABI_DTYPE_FLOAT32;
-    int64_t s0[1] = {0}, a2[2] = {4, 1}, m2[2] = {1, 4};
-    double hs[1] = {-1.64}, ha[4] = {2, -0.0, -3.46, INFINITY}, hm[4] = {-3.49, -0.0, 1.31, 2.65};
-    tabi_tensor *gs = NULL, *rs = NULL, *ga = NULL, *ra = NULL, *gm = NULL, *rm = NULL;
-    both_tensor(dt, 0, s0, hs, &gs, &rs);
-    both_tensor(dt, 2, a2, ha, &ga, &ra);
-    both_tensor(dt, 2, m2, hm, &gm, &rm);
-    tabi_value gv[5] = {tabi_tensor_value(gs), tabi_tensor_value(ga), tabi_tensor_value(gm), tabi_bool(1),
-                        tabi_float(1e-310)};
-    tabi_value rv[5] = {tabi_tensor_value(rs), tabi_tensor_value(ra), tabi_tensor_value(rm), tabi_bool(1),
-                        tabi_float(1e-310)};
-    if (gs && ga && gm) compare_built("aten::addmm", gv, rv, 5, 0, 0);
-    tabi_tensor *t[6] = {gs, rs, ga, ra, gm, rm};
-    for (int i = 0; i < 6; i++) tabi_tensor_release(t[i]);
+   * 12.2 once vectorized the plugin's rounding away (tc_blas.cu). A zero
+   * alpha still forms the product, where BLAS skips it (an H200 gave
+   * beta * self; gpusim's cuBLAS and rocBLAS skip it too). */
+  {
+    static const struct {
+      tabi_dtype dt;
+      double alpha, beta;
+      int inf_in_m, k;
+    } zc[] = {
+        {TABI_DTYPE_FLOAT32, 1e-310, 1, 0, 1},  {TABI_DTYPE_FLOAT64, 1e-310, 1, 0, 1},
+        {TABI_DTYPE_FLOAT32, 0, 0, 0, 3},       {TABI_DTYPE_FLOAT32, 0, 2, 1, 3},
+        {TABI_DTYPE_FLOAT64, 0, 1, 1, 3},       {TABI_DTYPE_FLOAT16, 0, 1, 0, 3},
+        {TABI_DTYPE_BFLOAT16, 0, 0.5, 1, 3},    {TABI_DTYPE_COMPLEX64, 0, 1, 0, 3},
+        {TABI_DTYPE_COMPLEX128, 0, -1, 1, 3},
+    };
+    for (size_t z = 0; z < sizeof zc / sizeof zc[0]; z++) {
+      int64_t k = zc[z].k, s1[1] = {4}, a2[2] = {4, k}, m2[2] = {k, 4};
+      double hs[4] = {-1.64, 0.5, 3, -0.0}, ha[12], hm[12];
+      for (int i = 0; i < 12; i++) {
+        ha[i] = i % 3 == 1 ? -0.0 : 0.37 * i - 2;
+        hm[i] = 1.31 - 0.29 * i;
+      }
+      if (zc[z].inf_in_m) hm[k * 4 - 2] = -INFINITY; /* the last row of mat2, column 2 */
+      else ha[k * 3 + k - 1] = INFINITY;            /* row 3 of mat1 when k is 1, row 1 else */
+      tabi_tensor *gs = NULL, *rs = NULL, *ga = NULL, *ra = NULL, *gm = NULL, *rm = NULL;
+      both_tensor(zc[z].dt, z < 2 ? 0 : 1, s1, hs, &gs, &rs); /* the first two: a 0-d self, beta True */
+      tabi_value beta = z < 2 ? tabi_bool(1) : tabi_float(zc[z].beta);
+      both_tensor(zc[z].dt, 2, a2, ha, &ga, &ra);
+      both_tensor(zc[z].dt, 2, m2, hm, &gm, &rm);
+      tabi_value gv[5] = {tabi_tensor_value(gs), tabi_tensor_value(ga), tabi_tensor_value(gm),
+                          beta, tabi_float(zc[z].alpha)};
+      tabi_value rv[5] = {tabi_tensor_value(rs), tabi_tensor_value(ra), tabi_tensor_value(rm), beta,
+                          tabi_float(zc[z].alpha)};
+      if (gs && ga && gm) compare_built("aten::addmm", gv, rv, 5, 0, 0);
+      tabi_tensor *t[6] = {gs, rs, ga, ra, gm, rm};
+      for (int i = 0; i < 6; i++) tabi_tensor_release(t[i]);
+    }
   }
   /* integer division by zero is an error, not garbage */
   {

@@ -152,6 +152,13 @@ static void gemm_tests(void) {
                      CUDA_R_32F, 4, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED);
   CHECK(cublasGemmEx(NULL, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, buf, CUDA_R_32F, 1, buf, CUDA_R_32F, 1, &one,
                      buf, CUDA_R_32F, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_INITIALIZED);
+  /* alpha = 0: A and B are not read, so an inf there makes no NaN (C = beta
+   * C), as cuBLAS on an H200 did; tc_blas.cu must form the product itself */
+  float ainf[4] = {1, INFINITY, 2, 3}, bm[4] = {1, 1, 1, 1}, cm[4] = {1, 2, 3, 4}, zero = 0, two = 2;
+  CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &zero, ainf, CUDA_R_32F, 2, bm, CUDA_R_32F, 2, &two,
+                     cm, CUDA_R_32F, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS);
+  CHECK_MSG(cm[0] == 2 && cm[1] == 4 && cm[2] == 6 && cm[3] == 8, "alpha 0: C = %g %g %g %g, want 2 4 6 8", cm[0],
+            cm[1], cm[2], cm[3]);
   cublasDestroy(h);
 }
 
