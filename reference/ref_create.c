@@ -2,7 +2,8 @@
  * full / full_like / fill (aten and prims), scalar_tensor, arange, and the
  * tensor -> Scalar ops (_local_scalar_dense, prims::item, prims::maximum_value).
  *
- * Factory ops build their result in host memory and hand it to the requested
+ * Factory ops are planned (ref_factory.h: the checks, shared with the GPU
+ * plugins) and build their result in host memory, handed to the requested
  * device (rs_to_device); `Device?` None is the CPU, `Layout?` must be None or
  * strided, pin_memory is ignored. Fill values go through c10's checked Scalar
  * conversion, so a value that does not fit the dtype is an error, as in ATen.
@@ -12,32 +13,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ref_factory.h"
 #include "ref_shape_util.h"
+
+_Static_assert(REF_MAX_DIMS == 16, "ref_factory.h sizes its arrays for REF_MAX_DIMS");
 
 #define OPN ref_op_name(h, call)
 
-/* A host tensor of the given geometry, filled with `value` when non-NULL, handed
- * to `device`. strides NULL means contiguous. */
-static tabi_status make_filled(const tabi_host_api *h, const tabi_call *call, const char *size_arg,
-                               int64_t n, const int64_t *shape, const int64_t *strides,
-                               tabi_dtype dtype, DLDevice device, const tabi_value *value,
-                               const char *value_arg, tabi_value *out) {
-  int64_t st_buf[REF_MAX_DIMS];
+/* Checks a factory's geometry, dtype and fill value, and plans the result in
+ * *f. strides NULL means contiguous. */
+static tabi_status plan(const tabi_host_api *h, const tabi_call *call, const char *size_arg, int64_t n,
+                        const int64_t *shape, const int64_t *strides, tabi_dtype dtype, DLDevice device,
+                        const tabi_value *value, const char *value_arg, ref_factory *f) {
   tabi_status st = rs_check_sizes(h, call, size_arg, n, shape);
   if (st == TABI_OK) st = ref_check_dtype(h, call, "dtype", dtype, REF_DTS_ALL);
   if (st == TABI_OK && value) st = rs_check_scalar(h, call, value_arg, value, dtype);
   if (st != TABI_OK) return st;
-  if (!strides) {
-    rs_contig_strides((int32_t)n, shape, st_buf);
-    strides = st_buf;
-  }
-  tabi_tensor *t = NULL;
-  st = rs_empty_host(h, dtype, (int32_t)n, shape, strides, &t);
-  if (st != TABI_OK) return st;
-  if (value) rs_fill(t, value);
-  st = rs_to_device(h, device, &t);
-  if (st != TABI_OK) return st;
-  *out = tabi_tensor_value(t);
+  f->ndim = (int32_t)n;
+  for (int64_t i = 0; i < n; i++) f->shape[i] = shape[i];
+  if (strides)
+    for (int64_t i = 0; i < n; i++) f->strides[i] = strides[i];
+  else
+    rs_contig_strides((int32_t)n, shape, f->strides);
+  f->dtype = dtype;
+  f->device = device;
+  f->value = value;
   return TABI_OK;
 }
 
@@ -45,8 +45,8 @@ static const DLDevice cpu = {kDLCPU, 0};
 
 /* --- empty --------------------------------------------------------------------- */
 
-static tabi_status k_empty(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_empty(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                              ref_factory *f) {
   int64_t n = args[0].u.list.len, strides[REF_MAX_DIMS];
   const int64_t *shape = tabi_value_ints(&args[0]);
   tabi_status st = rs_check_layout(h, call, &args[2]);
@@ -54,13 +54,13 @@ static tabi_status k_empty(void *ctx, const tabi_call *call, tabi_value *args, t
   if (st == TABI_OK)
     st = rs_memfmt_strides(h, call, rs_memfmt_arg(&args[5], RS_MF_CONTIGUOUS), (int32_t)n, shape, strides);
   if (st != TABI_OK) return st;
-  return make_filled(h, call, "size", n, shape, strides, rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),
-                     rs_device_arg(&args[3], cpu), NULL, NULL, &outs[0]);
+  return plan(h, call, "size", n, shape, strides, rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),
+              rs_device_arg(&args[3], cpu), NULL, NULL, f);
 }
 
 static tabi_status strided_common(const tabi_host_api *h, const tabi_call *call, const tabi_value *size,
                                   const tabi_value *stride, tabi_dtype dtype, DLDevice device,
-                                  tabi_value *out) {
+                                  ref_factory *f) {
   int64_t n = size->u.list.len;
   const int64_t *sd = tabi_value_ints(stride);
   char b[256];
@@ -71,26 +71,26 @@ static tabi_status strided_common(const tabi_host_api *h, const tabi_call *call,
     if (sd[i] < 0)
       return REF_ERR(h, TABI_ERR_INVALID_ARGUMENT, "%s: argument 'stride': negative strides are not supported, got %s",
                      OPN, ref_shape_str(b, sizeof b, (int32_t)(n < REF_MAX_DIMS ? n : REF_MAX_DIMS), sd));
-  return make_filled(h, call, "size", n, tabi_value_ints(size), sd, dtype, device, NULL, NULL, out);
+  return plan(h, call, "size", n, tabi_value_ints(size), sd, dtype, device, NULL, NULL, f);
 }
 
-static tabi_status k_empty_strided(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_empty_strided(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                      ref_factory *f) {
   tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
   return strided_common(h, call, &args[0], &args[1], rs_dtype_arg(&args[2], TABI_DTYPE_FLOAT32),
-                        rs_device_arg(&args[4], cpu), &outs[0]);
+                        rs_device_arg(&args[4], cpu), f);
 }
 
-static tabi_status k_prims_empty(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
-  return make_filled(h, call, "shape", args[0].u.list.len, tabi_value_ints(&args[0]), NULL,
-                     args[1].u.dtype, args[2].u.device, NULL, NULL, &outs[0]);
+static tabi_status plan_prims_empty(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                    ref_factory *f) {
+  return plan(h, call, "shape", args[0].u.list.len, tabi_value_ints(&args[0]), NULL, args[1].u.dtype,
+              args[2].u.device, NULL, NULL, f);
 }
 
-static tabi_status k_prims_empty_strided(void *ctx, const tabi_call *call, tabi_value *args,
-                                         tabi_value *outs) {
-  return strided_common(ctx, call, &args[0], &args[1], args[2].u.dtype, args[3].u.device, &outs[0]);
+static tabi_status plan_prims_empty_strided(const tabi_host_api *h, const tabi_call *call,
+                                            const tabi_value *args, ref_factory *f) {
+  return strided_common(h, call, &args[0], &args[1], args[2].u.dtype, args[3].u.device, f);
 }
 
 /* --- full / full_like / fill ------------------------------------------------------ */
@@ -106,73 +106,115 @@ static tabi_dtype full_dtype(const tabi_value *v) {
   }
 }
 
-static tabi_status k_full(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_full(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             ref_factory *f) {
   tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
-  return make_filled(h, call, "size", args[0].u.list.len, tabi_value_ints(&args[0]), NULL,
-                     rs_dtype_arg(&args[2], full_dtype(&args[1])), rs_device_arg(&args[4], cpu),
-                     &args[1], "fill_value", &outs[0]);
+  return plan(h, call, "size", args[0].u.list.len, tabi_value_ints(&args[0]), NULL,
+              rs_dtype_arg(&args[2], full_dtype(&args[1])), rs_device_arg(&args[4], cpu), &args[1], "fill_value",
+              f);
 }
 
-static tabi_status k_prims_full(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
-  return make_filled(h, call, "shape", args[0].u.list.len, tabi_value_ints(&args[0]), NULL,
-                     args[2].u.dtype, args[3].u.device, &args[1], "fill_value", &outs[0]);
+static tabi_status plan_prims_full(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                   ref_factory *f) {
+  return plan(h, call, "shape", args[0].u.list.len, tabi_value_ints(&args[0]), NULL, args[2].u.dtype,
+              args[3].u.device, &args[1], "fill_value", f);
 }
 
 /* full_like and fill: self's shape, laid out as empty_like(self, fmt) does. */
 static tabi_status like_filled(const tabi_host_api *h, const tabi_call *call, const tabi_tensor *self,
                                const tabi_value *value, const char *value_arg, tabi_dtype dtype,
-                               DLDevice device, int64_t fmt, tabi_value *out) {
+                               DLDevice device, int64_t fmt, ref_factory *f) {
   int64_t strides[REF_MAX_DIMS];
   tabi_status st = rs_like_strides(h, call, self, fmt, strides);
   if (st != TABI_OK) return st;
-  return make_filled(h, call, "self", self->dl.ndim, self->dl.shape, strides, dtype, device, value, value_arg, out);
+  return plan(h, call, "self", self->dl.ndim, self->dl.shape, strides, dtype, device, value, value_arg, f);
 }
 
-static tabi_status k_full_like(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_full_like(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                  ref_factory *f) {
   tabi_tensor *s = args[0].u.t;
   tabi_status st = rs_check_layout(h, call, &args[3]);
   if (st != TABI_OK) return st;
   return like_filled(h, call, s, &args[1], "fill_value", rs_dtype_arg(&args[2], tabi_tensor_dtype(s)),
-                     rs_device_arg(&args[4], s->dl.device), rs_memfmt_arg(&args[6], RS_MF_PRESERVE),
-                     &outs[0]);
+                     rs_device_arg(&args[4], s->dl.device), rs_memfmt_arg(&args[6], RS_MF_PRESERVE), f);
 }
 
-static tabi_status k_prims_full_like(void *ctx, const tabi_call *call, tabi_value *args,
-                                     tabi_value *outs) {
-  return like_filled(ctx, call, args[0].u.t, &args[1], "fill_value", args[2].u.dtype, args[3].u.device,
-                     RS_MF_PRESERVE, &outs[0]);
+static tabi_status plan_prims_full_like(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                        ref_factory *f) {
+  return like_filled(h, call, args[0].u.t, &args[1], "fill_value", args[2].u.dtype, args[3].u.device,
+                     RS_MF_PRESERVE, f);
 }
 
 /* aten::fill.Scalar and prims::fill: the functional fill_. */
-static tabi_status k_fill(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
+static tabi_status plan_fill(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                             ref_factory *f) {
   tabi_tensor *s = args[0].u.t;
-  return like_filled(ctx, call, s, &args[1], "value", tabi_tensor_dtype(s), s->dl.device, RS_MF_PRESERVE, &outs[0]);
+  return like_filled(h, call, s, &args[1], "value", tabi_tensor_dtype(s), s->dl.device, RS_MF_PRESERVE, f);
 }
+#define plan_prims_fill plan_fill
 
 /* --- scalar_tensor --------------------------------------------------------------- */
 
-static tabi_status k_scalar_tensor(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_scalar_tensor(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                     ref_factory *f) {
   tabi_status st = rs_check_layout(h, call, &args[2]);
   if (st != TABI_OK) return st;
   /* ATen: the default dtype (float32) whatever the Scalar's kind */
-  return make_filled(h, call, "s", 0, NULL, NULL, rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32),
-                     rs_device_arg(&args[3], cpu), &args[0], "s", &outs[0]);
+  return plan(h, call, "s", 0, NULL, NULL, rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32), rs_device_arg(&args[3], cpu),
+              &args[0], "s", f);
 }
 
-static tabi_status k_prims_scalar_tensor(void *ctx, const tabi_call *call, tabi_value *args,
-                                         tabi_value *outs) {
-  const tabi_host_api *h = ctx;
+static tabi_status plan_prims_scalar_tensor(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                                           ref_factory *f) {
   tabi_dtype dt = rs_dtype_arg(&args[1], TABI_DTYPE_FLOAT32);
   if (args[0].tag == TABI_TAG_COMPLEX && !tabi_dtype_is_complex(dt))
     return REF_ERR(h, TABI_ERR_TYPE, "%s: argument 'dtype': Complex scalar requires complex tensor dtype, got %s",
                    OPN, tabi_dtype_name(dt));
-  return make_filled(h, call, "s", 0, NULL, NULL, dt, rs_device_arg(&args[2], cpu), &args[0], "s", &outs[0]);
+  return plan(h, call, "s", 0, NULL, NULL, dt, rs_device_arg(&args[2], cpu), &args[0], "s", f);
 }
+
+/* --- the plans' table, and the reference's kernels over them ------------------------ */
+
+typedef tabi_status (*plan_fn)(const tabi_host_api *h, const tabi_call *call, const tabi_value *args,
+                               ref_factory *f);
+#define PLAN_ENTRY(name, id) plan_##id,
+static const plan_fn plans[REF_FACTORY_COUNT] = {REF_FACTORY_OPS(PLAN_ENTRY)};
+#undef PLAN_ENTRY
+
+tabi_status ref_factory_plan(const tabi_host_api *h, const tabi_call *call, int which, const tabi_value *args,
+                             ref_factory *out) {
+  if (which < 0 || which >= REF_FACTORY_COUNT)
+    return REF_ERR(h, TABI_ERR_INTERNAL, "%s: no factory plan %d", OPN, which);
+  return plans[which](h, call, args, out);
+}
+
+void ref_factory_value_bytes(tabi_dtype d, const tabi_value *v, unsigned char out[16]) {
+  memset(out, 0, 16);
+  rs_store_scalar_ptr(out, d, v);
+}
+
+/* The reference's way: a host tensor, filled on the host, handed to the
+ * device (rs_to_device). */
+tabi_status ref_factory_build_host(const tabi_host_api *h, const ref_factory *f, tabi_value *out) {
+  tabi_tensor *t = NULL;
+  tabi_status st = rs_empty_host(h, f->dtype, f->ndim, f->shape, f->strides, &t);
+  if (st != TABI_OK) return st;
+  if (f->value) rs_fill(t, f->value);
+  st = rs_to_device(h, f->device, &t);
+  if (st != TABI_OK) return st;
+  *out = tabi_tensor_value(t);
+  return TABI_OK;
+}
+
+#define FACTORY_KERNEL(name, id)                                                                     \
+  static tabi_status k_##id(void *ctx, const tabi_call *call, tabi_value *args, tabi_value *outs) { \
+    ref_factory f;                                                                                   \
+    tabi_status st = plan_##id(ctx, call, args, &f);                                                 \
+    return st != TABI_OK ? st : ref_factory_build_host(ctx, &f, &outs[0]);                                 \
+  }
+REF_FACTORY_OPS(FACTORY_KERNEL)
+#undef FACTORY_KERNEL
 
 /* --- arange ---------------------------------------------------------------------- */
 
@@ -317,19 +359,9 @@ static tabi_status k_maximum_value(void *ctx, const tabi_call *call, tabi_value 
   return TABI_OK;
 }
 
+#define KERNEL_ENTRY(name, id) {name, k_##id},
 const ref_kernel ref_create_kernels[] = {
-    {"aten::empty.memory_format", k_empty},
-    {"aten::empty_strided", k_empty_strided},
-    {"prims::empty", k_prims_empty},
-    {"prims::empty_strided", k_prims_empty_strided},
-    {"aten::full", k_full},
-    {"prims::full", k_prims_full},
-    {"aten::full_like", k_full_like},
-    {"prims::full_like", k_prims_full_like},
-    {"aten::fill.Scalar", k_fill},
-    {"prims::fill", k_fill},
-    {"aten::scalar_tensor", k_scalar_tensor},
-    {"prims::scalar_tensor", k_prims_scalar_tensor},
+    REF_FACTORY_OPS(KERNEL_ENTRY)
     {"aten::arange.start_step", k_arange},
     {"aten::_local_scalar_dense", k_item},
     {"prims::item", k_item},

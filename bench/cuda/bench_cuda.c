@@ -187,6 +187,20 @@ int main(int argc, char **argv) {
     ms = time_ms(&cv, 20);
     printf("{\"name\": \"to_f16_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.5 * bytes / ms / 1e6);
     tabi_tensor_release(xh);
+    /* factories on the device (tc_create.cu, 2026-11-30; before, a host
+     * build and a copy): a value whose bytes do not repeat (the word
+     * kernel), and zeros (cudaMemsetAsync) */
+    for (int z = 0; z < 2; z++) {
+      job fu = mk3("aten::full", 1, tabi_int_list(big, 1), z ? tabi_int(0) : tabi_float(1.5),
+                   tabi_dtype_value(TABI_DTYPE_FLOAT32));
+      fu.args[3] = tabi_none();
+      fu.args[4] = tabi_device_value(G);
+      fu.args[5] = tabi_none();
+      fu.nargs = 6;
+      ms = time_ms(&fu, 20);
+      printf("{\"name\": \"%s_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", z ? "zeros" : "full", ms,
+             1.0 * bytes / ms / 1e6);
+    }
   }
   /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */
   {

@@ -78,6 +78,8 @@ def main():
     del xh
     t["native_dropout_f32_2^28"] = cuda_ms(lambda: torch.native_dropout(x, 0.1, True), 20)
     t["to_f16_f32_2^28"] = cuda_ms(lambda: x.to(torch.float16), 20)
+    t["full_f32_2^28"] = cuda_ms(lambda: torch.full((N28,), 1.5, device=dev), 20)
+    t["zeros_f32_2^28"] = cuda_ms(lambda: torch.zeros(N28, device=dev), 20)
     t["sum_f32_2^28"] = cuda_ms(lambda: torch.sum(x), 20)
     t["argmax_f32_2^28"] = cuda_ms(lambda: torch.argmax(x), 20)
     del x, y

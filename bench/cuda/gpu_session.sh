@@ -94,6 +94,9 @@ if command -v nvidia-smi > /dev/null; then
 else
   echo "gpu: none (no nvidia-smi)"
 fi
+# 1 (always grant) lets a host-built 9.9 TB factory run until memory is gone
+# (docs/cuda.md, "Conformance on an H200")
+echo "host: $(nproc) cores, vm.overcommit_memory $(cat /proc/sys/vm/overcommit_memory 2>/dev/null || echo '?')"
 
 for phase in $PHASES; do
   T1=$(date +%s)

@@ -176,6 +176,9 @@ tabi_status tc_copy_convert(tc_ctx *c, const char *op, tabi_tensor *dst, const t
  * for any other copy. o and i as tc_ew_launch takes them. */
 tabi_status tc_copy_tiled(tc_ctx *c, const char *op, int32_t nd, const int64_t *shape,
                           const tc_operand *o, const tc_operand *i, int *done);
+/* Fills n elements of es bytes from p (a storage start: 16-aligned) with pat
+ * (tc_create.cu): cudaMemsetAsync when its bytes repeat, else one kernel. */
+tabi_status tc_fill_dense(tc_ctx *c, const char *op, void *p, int64_t n, int64_t es, const unsigned char *pat);
 /* Fills every element of t with a Scalar value (converted as c10 does). */
 tabi_status tc_fill(tc_ctx *c, const char *op, tabi_tensor *t, const tabi_value *v);
 /* A contiguous copy of t (same dtype) when t is not contiguous; else t retained. */
@@ -235,6 +238,7 @@ extern TC_KTABLE tc_kernel tc_pool_kernels[]; /* max/avg/adaptive pooling and ba
 extern TC_KTABLE tc_kernel tc_misc_kernels[]; /* grid_sampler_2d, cdist/pdist, embedding backward */
 extern TC_KTABLE tc_kernel tc_norm_kernels[]; /* group norm, layer/group norm backwards */
 extern TC_KTABLE tc_kernel tc_bn_kernels[]; /* the three _native_batch_norm_legit forms */
+extern TC_KTABLE tc_kernel tc_create_kernels[]; /* empty, full, full_like, fill, scalar_tensor */
 extern TC_KTABLE tc_kernel tc_idx_kernels[]; /* index, index_put, scatter_reduce, nonzero, masked_scatter, randperm */
 extern TC_KTABLE tc_kernel tc_conv_kernels[]; /* empty when built without cuDNN */
 extern TC_KTABLE tc_kernel tc_svd_kernels[]; /* prims::svd (one-sided Jacobi, a block per matrix) */
@@ -245,7 +249,7 @@ extern TC_KTABLE tc_kernel tc_svd_kernels[]; /* prims::svd (one-sided Jacobi, a 
   tc_ew_kernels, tc_shape_kernels, tc_reduce_kernels, tc_random_kernels, tc_blas_kernels,          \
       tc_nn_kernels, tc_fft_kernels, tc_index_kernels, tc_conv_kernels, tc_sort_kernels,           \
       tc_scatter_kernels, tc_pad_up_kernels, tc_pool_kernels, tc_misc_kernels, tc_norm_kernels,    \
-      tc_idx_kernels, tc_bn_kernels, tc_svd_kernels
+      tc_idx_kernels, tc_bn_kernels, tc_svd_kernels, tc_create_kernels
 
 /* A new context for host h (mutexes ready, no device probed; NULL when out of
  * memory), and its end: tc_ctx_free releases the CUDA library handles and

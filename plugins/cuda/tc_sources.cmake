@@ -10,7 +10,7 @@ set(tc_ref_dir ${CMAKE_CURRENT_LIST_DIR}/../../reference)
 # tc_plugin.cu: the CUDA runtime's device table and entry point.
 set(tc_kernel_families tc_util tc_ew tc_ew_ops tc_shape tc_reduce tc_random tc_blas tc_nn
     tc_index tc_conv tc_sort tc_scatter tc_fft tc_pad_up tc_pool tc_misc tc_norm tc_idx tc_bn
-    tc_svd)
+    tc_svd tc_create)
 
 # Host C both device tables use, with or without kernels: the forked device
 # count, the registration of the reference's views (tc_ref_views.c), and the reference's metadata-only kernels (views, factories that build

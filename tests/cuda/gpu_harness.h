@@ -66,5 +66,6 @@ void aten_binary_cases(void);
 void dropout_cases(void); /* native_dropout (tc_random.cu) */
 void cat_cases(void);     /* prims::cat (tc_shape.cu) */
 void aten_red_cases(void); /* test_cuda_ops_red.c */
+void create_cases(void);   /* factories built on the device (test_cuda_ops_create.c) */
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

@@ -467,6 +467,7 @@ int main(int argc, char **argv) {
   idx_cases(); /* index, index_put, scatter_reduce.two, masked_scatter, nonzero, randperm (tc_idx.cu) */
   conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
   bn_cases();       /* the three batch-norm forms (tc_bn.cu) */
+  create_cases();   /* empty, full, full_like, fill, scalar_tensor (tc_create.cu) */
   svd_cases(); /* prims::svd (tc_svd.cu) */
   /* last, so the cases above keep the inputs of the GPU runs that passed them
    * (every case draws from one urand sequence) */

@@ -1,0 +1,93 @@
+/* plugins/cuda/tc_create.cu: the factory ops built on the device: empty,
+ * empty_strided, full, full_like, fill and scalar_tensor (aten and prims).
+ *
+ * The reference builds a factory's result in host memory and copies it over
+ * (reference/ref_create.c), which the GPU plugins used to share: torch.zeros
+ * of 1 GiB on the GPU cost a host allocation, a host fill and a 1 GiB copy,
+ * and prims::full of 9.9 TB was not refused by the device's allocator but
+ * left to the host's (a machine that overcommits memory started filling it:
+ * the H200 session's one conformance failure, a case that ran past its
+ * timeout). Here the checks are the reference's own (ref_factory_plan, with
+ * its messages); the result is allocated on its device, and a fill is a
+ * cudaMemsetAsync when the value's bytes repeat (zeros, bools, -1) or one
+ * kernel writing 8-byte words of the pattern, the value passed as a kernel
+ * argument: no staging copy, nothing synchronous.
+ *
+ * A planned result is dense (contiguous, channels-last, or like a dense self),
+ * so its elements fill its storage's first numel slots whatever the order,
+ * and the fill never looks at strides. empty_strided's layouts may have gaps,
+ * but carry no value. A factory whose result is asked for on another device
+ * (full_like(cuda tensor, device=cpu)) is built as the reference builds it. */
+#include <string.h>
+
+#include "tc.h"
+#include "ref_factory.h"
+
+#define FNT 256
+
+/* Words of 8 bytes: w0 at even indices, w1 at odd (they differ only for a
+ * 16-byte element); then ntail (< 8) bytes of w0 past the last word. */
+__global__ void __launch_bounds__(FNT) fill_words_kernel(unsigned long long *p, int64_t nw, unsigned long long w0,
+                                                        unsigned long long w1, int32_t ntail) {
+  int64_t stride = (int64_t)gridDim.x * FNT;
+  for (int64_t i = blockIdx.x * (int64_t)FNT + threadIdx.x; i < nw; i += stride) p[i] = (i & 1) ? w1 : w0;
+  if (blockIdx.x == 0 && (int32_t)threadIdx.x < ntail)
+    ((unsigned char *)(p + nw))[threadIdx.x] = (unsigned char)(w0 >> (8 * threadIdx.x));
+}
+
+/* One element of es bytes (pat) at each of [p, p + n * es): es is 1, 2, 4, 8
+ * or 16, and p a fresh storage's start (the allocator's blocks are 64-byte
+ * aligned at least), so 8-byte words line up with the elements. */
+tabi_status tc_fill_dense(tc_ctx *c, const char *op, void *p, int64_t n, int64_t es, const unsigned char *pat) {
+  if (n <= 0) return TABI_OK;
+  if ((uintptr_t)p % 16 != 0)
+    return TC_ERR(c, TABI_ERR_INTERNAL, "%s: fill of a storage at %p, not 16-byte aligned", op, p);
+  uint64_t nbytes = (uint64_t)n * (uint64_t)es;
+  int same = 1;
+  for (int64_t b = 1; b < es; b++) same &= pat[b] == pat[0];
+  if (same)
+    return tc_cuda_status(c, cudaMemsetAsync(p, pat[0], (size_t)nbytes, 0), op, "cudaMemsetAsync");
+  unsigned char word[16];
+  for (int b = 0; b < 16; b++) word[b] = pat[b % es];
+  unsigned long long w0, w1;
+  memcpy(&w0, word, 8);
+  memcpy(&w1, word + 8, 8);
+  int64_t nw = (int64_t)(nbytes / 8);
+  TC_LAUNCH(tc_blocks(nw > 0 ? nw : 1, FNT), FNT, fill_words_kernel)((unsigned long long *)p, nw, w0, w1,
+                                                                     (int32_t)(nbytes % 8));
+  return tc_launch_status(c, op);
+}
+
+static tabi_status dev_factory(tc_ctx *c, const tabi_call *call, int which, tabi_value *args, tabi_value *outs) {
+  const tabi_host_api *h = c->h;
+  ref_factory f;
+  tabi_status st = ref_factory_plan(h, call, which, args, &f);
+  if (st != TABI_OK) return st;
+  if (f.device.device_type != TC_DL_DEVICE) return ref_factory_build_host(h, &f, &outs[0]);
+  tabi_tensor *t = NULL;
+  st = h->tensor_empty_strided(h->ctx, f.device, f.dtype, f.ndim, f.shape, f.strides, &t);
+  if (st != TABI_OK) return st;
+  if (f.value) {
+    const char *op = tc_op_name(c, call);
+    unsigned char pat[16];
+    ref_factory_value_bytes(f.dtype, f.value, pat);
+    st = tc_use_device(c, t, op);
+    if (st == TABI_OK)
+      st = tc_fill_dense(c, op, tabi_tensor_data(t), tabi_tensor_numel(t), tabi_dtype_size(f.dtype), pat);
+    if (st != TABI_OK) {
+      h->tensor_release(h->ctx, t);
+      return st;
+    }
+  }
+  outs[0] = tabi_tensor_value(t);
+  return TABI_OK;
+}
+
+#define TC_FACTORY_KERNEL(name, id) \
+  static tabi_status k_##id(TC_ARGS) { return dev_factory((tc_ctx *)ctx, call, REF_FACTORY_##id, args, outs); }
+REF_FACTORY_OPS(TC_FACTORY_KERNEL)
+#undef TC_FACTORY_KERNEL
+
+#define TC_FACTORY_ENTRY(name, id) {name, k_##id},
+TC_KTABLE tc_kernel tc_create_kernels[] = {REF_FACTORY_OPS(TC_FACTORY_ENTRY){NULL, NULL}};
+#undef TC_FACTORY_ENTRY
