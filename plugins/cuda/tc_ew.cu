@@ -175,6 +175,118 @@ __global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args
   }
 }
 
+/* The flat kernel over contiguous float32, float16 and bfloat16 operands
+ * (tensor inputs ISZ bytes an element, the output OSZ): four elements per
+ * load (16 or 8 bytes), TC_EW_UNROLL loads a thread before any is used. The
+ * H200 session's flat launches (gelu, mul by a Scalar, relu in float16,
+ * float32 to float16) all ran at 100-160 G elements/s whatever the element
+ * size, which is what one 2- or 4-byte load in flight per element of a
+ * thread gives; a 16-byte load moves four elements for one request. The elements travel as 32-bit words (no byte arrays, which
+ * would live in local memory) and go through the reference's conversions
+ * (tabi/half.h, as ref_cast.h's loads and stores of these dtypes) and the
+ * same element functions as tc_ew_flat_kernel: the same bits. The last n % 4
+ * elements are the first threads' of block 0. */
+#if defined(__HIPCC__) /* clang will not unroll 16 copies of every element function */
+#define TC_EW_UNROLL_BODY
+#else
+#define TC_EW_UNROLL_BODY _Pragma("unroll")
+#endif
+/* four elements of N bytes: N 32-bit words */
+template <int N>
+struct alignas(4 * N) tc_ew_words {
+  uint32_t w[N];
+};
+TC_D double tc_vec_dec(uint32_t bits, int dt) {
+  return dt == TABI_DTYPE_FLOAT32 ? (double)tabi_bits_f32(bits)
+         : dt == TABI_DTYPE_FLOAT16 ? (double)tabi_f16_to_f32((uint16_t)bits)
+                                    : (double)tabi_bf16_to_f32((uint16_t)bits);
+}
+TC_D uint32_t tc_vec_st(double v, int dt) {
+  return dt == TABI_DTYPE_FLOAT32 ? tabi_f32_bits((float)v)
+         : dt == TABI_DTYPE_FLOAT16 ? (uint32_t)tabi_f32_to_f16((float)v)
+                                    : (uint32_t)tabi_f32_to_bf16((float)v);
+}
+/* tc_load_f's: an element of dtype dt as compute dtype cd (rounded to it) */
+TC_D double tc_vec_ld(uint32_t bits, int dt, int cd) {
+  double v = tc_vec_dec(bits, dt);
+  return dt == cd ? v : tc_vec_dec(tc_vec_st(v, cd), cd);
+}
+/* element e of four in SZ-byte elements packed in words */
+template <int SZ>
+TC_D uint32_t tc_vec_get(const tc_ew_words<SZ> &x, int e) {
+  if constexpr (SZ == 4) return x.w[e];
+  else return (x.w[e >> 1] >> (16 * (e & 1))) & 0xffffu;
+}
+template <int ISZ, int OSZ, int NIN>
+__global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args a) {
+  typedef tc_ew_cat<1> C;
+  const int64_t nv = a.n / 4, nt = blockDim.x, step = (int64_t)gridDim.x * nt * TC_EW_UNROLL;
+  const int odt = a.o[0].dt;
+  tc_ew_words<ISZ> x[TC_EW_UNROLL][NIN];
+  for (int64_t base = (int64_t)blockIdx.x * nt * TC_EW_UNROLL + threadIdx.x; base < nv; base += step) {
+#pragma unroll
+    for (int u = 0; u < TC_EW_UNROLL; u++) {
+      int64_t v = base + u * nt;
+#pragma unroll
+      for (int k = 0; k < NIN; k++)
+        if (a.o[k + 1].ptr && v < nv) x[u][k] = ((const tc_ew_words<ISZ> *)a.o[k + 1].ptr)[v];
+    }
+    TC_EW_UNROLL_BODY
+    for (int u = 0; u < TC_EW_UNROLL; u++) {
+      int64_t v = base + u * nt;
+      if (v >= nv) break;
+      tc_ew_words<OSZ> r;
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        double in[NIN];
+#pragma unroll
+        for (int k = 0; k < NIN; k++)
+          in[k] = a.o[k + 1].ptr ? tc_vec_ld(tc_vec_get<ISZ>(x[u][k], e), a.o[k + 1].dt, a.cd) : C::scalar(a.p, k);
+        double y = NIN == 1 ? C::template un<true>(a.p, in[0]) : C::template bin<true>(a.p, in[0], in[NIN - 1], NULL);
+        uint32_t bits = tc_vec_st(y, odt);
+        if constexpr (OSZ == 4) r.w[e] = bits;
+        else if (e & 1) r.w[e >> 1] |= bits << 16;
+        else r.w[e >> 1] = bits;
+      }
+      ((tc_ew_words<OSZ> *)a.o[0].ptr)[v] = r;
+    }
+  }
+  int64_t i = nv * 4 + threadIdx.x;
+  if (blockIdx.x == 0 && i < a.n) {
+    double in[NIN];
+#pragma unroll
+    for (int k = 0; k < NIN; k++)
+      in[k] = a.o[k + 1].ptr ? C::load((const char *)a.o[k + 1].ptr + i * ISZ, a.o[k + 1].dt, a.cd)
+                             : C::scalar(a.p, k);
+    double y = NIN == 1 ? C::template un<true>(a.p, in[0]) : C::template bin<true>(a.p, in[0], in[NIN - 1], NULL);
+    C::store((char *)a.o[0].ptr + i * OSZ, odt, y);
+  }
+}
+
+/* Whether tc_ew_vec_kernel takes a one-dim lean launch: the compute dtype and
+ * every tensor operand float32, float16 or bfloat16, the tensor inputs of one
+ * element size (*isz; the output's *osz), all contiguous and 4-element
+ * aligned. */
+static int tc_ew_vec_dt(int dt) {
+  return dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
+}
+static int tc_ew_vec_ok(const tc_ew_launch_args *a, int *isz, int *osz) {
+  *osz = (int)tabi_dtype_size((tabi_dtype)a->o[0].dt);
+  *isz = 0;
+  if (a->nd != 1 || !tc_ew_vec_dt(a->cd) || !tc_ew_vec_dt(a->o[0].dt) || a->o[0].st[0] != 1 ||
+      (uintptr_t)a->o[0].ptr % (4 * *osz))
+    return 0;
+  for (int k = 1; k <= a->nin; k++) {
+    if (!a->o[k].ptr) continue; /* a Scalar */
+    int sz = (int)tabi_dtype_size((tabi_dtype)a->o[k].dt);
+    if (!tc_ew_vec_dt(a->o[k].dt) || (*isz && sz != *isz) || a->o[k].st[0] != 1 || (uintptr_t)a->o[k].ptr % (4 * sz))
+      return 0;
+    *isz = sz;
+  }
+  if (!*isz) *isz = *osz; /* Scalars only */
+  return 1;
+}
+
 /* float32, contiguous, same shapes: add/sub/mul/div with alpha, four at a time. */
 __global__ void __launch_bounds__(256) tc_f32_binary(float *o, const float *x, const float *y,
                                                      int64_t n, int op, float alpha) {
@@ -282,6 +394,25 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
     TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary)(
         (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)a.o[2].ptr, a.n, p->op,
         (float)p->pf);
+    return tc_launch_status(c, op);
+  }
+  int isz = 0, osz = 0;
+  if (a.nd == 1 && lean && cat == 1 && tc_ew_vec_ok(&a, &isz, &osz)) {
+    int64_t g = (a.n / 4 + 256 * TC_EW_UNROLL - 1) / (256 * TC_EW_UNROLL);
+    int grid = (int)(g > 65536 ? 65536 : g < 1 ? 1 : g);
+#define TC_EW_VEC(I, O)                                                   \
+  if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O, 1>)(a);       \
+  else TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O, 2>)(a);
+    if (isz == 4 && osz == 4) {
+      TC_EW_VEC(4, 4)
+    } else if (isz == 2 && osz == 2) {
+      TC_EW_VEC(2, 2)
+    } else if (isz == 4) {
+      TC_EW_VEC(4, 2)
+    } else {
+      TC_EW_VEC(2, 4)
+    }
+#undef TC_EW_VEC
     return tc_launch_status(c, op);
   }
   if (a.nd == 1 && lean) {
