@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
     ms = time_ms(&cv, 20);
     printf("{\"name\": \"to_f16_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.5 * bytes / ms / 1e6);
     tabi_tensor_release(xh);
-    /* factories on the device (tc_create.cu, 2026-11-30; before, a host
+    /* factories on the device (tc_create.cu, 2026-11-29; before, a host
      * build and a copy): a value whose bytes do not repeat (the word
      * kernel), and zeros (cudaMemsetAsync) */
     for (int z = 0; z < 2; z++) {
