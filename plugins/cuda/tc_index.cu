@@ -47,8 +47,9 @@ static tabi_status k_max_dim(TC_ARGS) { return arg_common(ctx, call, args, outs,
 static tabi_status k_min_dim(TC_ARGS) { return arg_common(ctx, call, args, outs, 0, 1); }
 
 /* cumsum. Many short slices: a thread walks each in order. Long ones: chunks
-   of SC elements, a block each, thread t taking the SP elements from t * SP
-   in order; a first launch sums each chunk (a fixed tree), a second turns a
+   of SC elements, a block each, staged in shared memory (loaded and stored
+   in element order), thread t taking the SP elements from t * SP in order;
+   a first launch sums each chunk (a fixed tree), a second turns a
    slice's chunk sums into the offsets before each chunk (in order), a third
    scans each chunk from its offset (the threads' totals by a Hillis-Steele
    scan in shared memory, the same steps every run: deterministic). Sums run
@@ -118,24 +119,42 @@ __global__ void scan_seq_kernel(const scan_args a) {
   }
 }
 
-/* Thread t's in-order sum of its SP elements of chunk c (from element j0). */
+/* Chunk c of a slice (elements jc .. jc + SC) into buf, loaded by the block in
+   element order (thread t takes t, t + ST, ...: a warp's loads adjacent, where
+   each thread reading its own SP in a row had the lanes 8 elements apart),
+   with SC / ST loads of a thread in flight at once. Past the slice's end: zero,
+   never added (a -0.0 sum plus 0.0 would turn +0.0). */
 template <typename T>
-TC_D T thread_sum(const scan_args &a, int64_t ib, int64_t j0) {
+TC_D void scan_stage(const scan_args &a, T *buf, int64_t ib, int64_t jc) {
   int64_t si = a.nd ? a.ist[a.dim] : 0;
-  int esz = tc_dt_size(a.dt);
+  int esz = tc_dt_size(a.dt), t = threadIdx.x;
+#pragma unroll
+  for (int u = 0; u < SC / ST; u++) {
+    int64_t j = jc + t + (int64_t)u * ST;
+    buf[t + u * ST] = j < a.len ? Sc<T>::ld(a, a.in + (ib + j * si) * esz) : Sc<T>::zero();
+  }
+  __syncthreads();
+}
+
+/* Thread t's in-order sum of its SP elements of the staged chunk. */
+template <typename T>
+TC_D T thread_sum(const scan_args &a, const T *buf, int64_t jc) {
+  int t = threadIdx.x;
   T acc = Sc<T>::zero();
-  for (int64_t j = j0; j < j0 + SP && j < a.len; j++) acc = Sc<T>::add(acc, Sc<T>::ld(a, a.in + (ib + j * si) * esz));
+  for (int i = 0; i < SP && jc + t * SP + i < a.len; i++) acc = Sc<T>::add(acc, buf[t * SP + i]);
   return acc;
 }
 
 template <typename T>
 __global__ void __launch_bounds__(ST) scan_part_kernel(const scan_args a) {
+  TC_SHARED(T, buf, [SC]);
   TC_SHARED(T, sh, [ST]);
   int t = threadIdx.x;
   for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {
     int64_t s = b / a.chunks, c = b % a.chunks, ib, ob;
     scan_base(a, s, &ib, &ob);
-    sh[t] = thread_sum<T>(a, ib, c * SC + (int64_t)t * SP);
+    scan_stage<T>(a, buf, ib, c * SC);
+    sh[t] = thread_sum<T>(a, buf, c * SC);
     __syncthreads();
     for (int w = ST / 2; w > 0; w >>= 1) {
       if (t < w) sh[t] = Sc<T>::add(sh[t], sh[t + w]);
@@ -162,14 +181,16 @@ __global__ void scan_offs_kernel(const scan_args a) {
 
 template <typename T>
 __global__ void __launch_bounds__(ST) scan_chunk_kernel(const scan_args a) {
+  TC_SHARED(T, buf, [SC]);
   TC_SHARED(T, sh, [2][ST]);
-  int t = threadIdx.x, esz = tc_dt_size(a.dt), osz = tc_dt_size(a.odt);
-  int64_t si = a.nd ? a.ist[a.dim] : 0, so = a.nd ? a.ost[a.dim] : 0;
+  int t = threadIdx.x, osz = tc_dt_size(a.odt);
+  int64_t so = a.nd ? a.ost[a.dim] : 0;
   for (int64_t b = blockIdx.x; b < a.m * a.chunks; b += gridDim.x) {
-    int64_t s = b / a.chunks, c = b % a.chunks, j0 = c * SC + (int64_t)t * SP, ib, ob;
+    int64_t s = b / a.chunks, c = b % a.chunks, jc = c * SC, ib, ob;
     scan_base(a, s, &ib, &ob);
+    scan_stage<T>(a, buf, ib, jc);
     int cur = 0;
-    sh[0][t] = thread_sum<T>(a, ib, j0);
+    sh[0][t] = thread_sum<T>(a, buf, jc);
     __syncthreads();
     for (int w = 1; w < ST; w <<= 1) { /* inclusive scan of the threads' totals */
       sh[cur ^ 1][t] = t >= w ? Sc<T>::add(sh[cur][t - w], sh[cur][t]) : sh[cur][t];
@@ -178,10 +199,13 @@ __global__ void __launch_bounds__(ST) scan_chunk_kernel(const scan_args a) {
     }
     T acc = a.chunks > 1 ? ((const T *)a.part)[b] : Sc<T>::zero();
     if (t > 0) acc = Sc<T>::add(acc, sh[cur][t - 1]);
-    for (int64_t j = j0; j < j0 + SP && j < a.len; j++) {
-      acc = Sc<T>::add(acc, Sc<T>::ld(a, a.in + (ib + j * si) * esz));
-      Sc<T>::st(a, a.out + (ob + j * so) * osz, acc);
+    for (int i = 0; i < SP && jc + t * SP + i < a.len; i++) { /* the running sums, in place */
+      acc = Sc<T>::add(acc, buf[t * SP + i]);
+      buf[t * SP + i] = acc;
     }
+    __syncthreads();
+    for (int k = t; k < SC && jc + k < a.len; k += ST) /* stored in element order: adjacent */
+      Sc<T>::st(a, a.out + (ob + (jc + k) * so) * osz, buf[k]);
     __syncthreads();
   }
 }
