@@ -63,7 +63,12 @@ static tabi_status dev_factory(tc_ctx *c, const tabi_call *call, int which, tabi
   ref_factory f;
   tabi_status st = ref_factory_plan(h, call, which, args, &f);
   if (st != TABI_OK) return st;
-  if (f.device.device_type != TC_DL_DEVICE) return ref_factory_build_host(h, &f, &outs[0]);
+  /* the device type as an int: a caller's may be no DLDeviceType at all (99),
+     and loading that as the enum is undefined in C++ */
+  int32_t dtype_code;
+  static_assert(sizeof f.device.device_type == sizeof dtype_code, "DLDeviceType is an int");
+  memcpy(&dtype_code, &f.device.device_type, sizeof dtype_code);
+  if (dtype_code != (int32_t)TC_DL_DEVICE) return ref_factory_build_host(h, &f, &outs[0]);
   tabi_tensor *t = NULL;
   st = h->tensor_empty_strided(h->ctx, f.device, f.dtype, f.ndim, f.shape, f.strides, &t);
   if (st != TABI_OK) return st;
