@@ -83,6 +83,21 @@ void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t 
 
 /* Bad arguments: the device kernel must refuse with the reference's status and
  * message (both runtimes get a float32 tensor of `shape`, then `extra`). */
+void same_error_built(const char *what, const char *name, tabi_value *ga, tabi_value *ra, int na) {
+  tabi_op og, orf;
+  CHECK_OK(tabi_op_find(gpu, name, &og));
+  CHECK_OK(tabi_op_find(ref, name, &orf));
+  tabi_value go = tabi_none(), ro = tabi_none();
+  tabi_status sr = tabi_call(ref, orf, ra, na, &ro, 1);
+  char rmsg[512];
+  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
+  tabi_status sg = tabi_call(gpu, og, ga, na, &go, 1);
+  CHECK_MSG(sr != TABI_OK && sg == sr && strcmp(tabi_last_error(), rmsg) == 0,
+            "%s: status %d \"%s\", reference %d \"%s\"", what, (int)sg, tabi_last_error(), (int)sr, rmsg);
+  tabi_value_release(&go);
+  tabi_value_release(&ro);
+}
+
 void same_error(const char *name, int32_t nd, const int64_t *shape, const tabi_value *extra,
                        int nextra) {
   int64_t n = 1;
@@ -92,21 +107,11 @@ void same_error(const char *name, int32_t nd, const int64_t *shape, const tabi_v
   CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, TABI_DTYPE_FLOAT32, nd, shape, h, (uint64_t)n * 4, &gt));
   CHECK_OK(tabi_tensor_from_host(ref, CPU, TABI_DTYPE_FLOAT32, nd, shape, h, (uint64_t)n * 4, &rt));
   free(h);
-  tabi_value ga[8], ra[8], go = tabi_none(), ro = tabi_none();
+  tabi_value ga[8], ra[8];
   ga[0] = tabi_tensor_value(gt);
   ra[0] = tabi_tensor_value(rt);
   for (int k = 0; k < nextra; k++) ga[1 + k] = ra[1 + k] = extra[k];
-  tabi_op og, orf;
-  CHECK_OK(tabi_op_find(gpu, name, &og));
-  CHECK_OK(tabi_op_find(ref, name, &orf));
-  tabi_status sr = tabi_call(ref, orf, ra, 1 + nextra, &ro, 1);
-  char rmsg[512];
-  snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
-  tabi_status sg = tabi_call(gpu, og, ga, 1 + nextra, &go, 1);
-  CHECK_MSG(sr != TABI_OK && sg == sr && strcmp(tabi_last_error(), rmsg) == 0,
-            "%s: status %d \"%s\", reference %d \"%s\"", name, (int)sg, tabi_last_error(), (int)sr, rmsg);
-  tabi_value_release(&go);
-  tabi_value_release(&ro);
+  same_error_built(name, name, ga, ra, 1 + nextra);
   tabi_tensor_release(gt);
   tabi_tensor_release(rt);
 }

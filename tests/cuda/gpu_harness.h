@@ -32,6 +32,8 @@ void compare(const char *name, tabi_dtype dt, int nt, int32_t nd, const int64_t 
 /* Bad arguments: the device kernel refuses with the reference's status and
  * message (a float32 zero tensor of `shape`, then `extra`). */
 void same_error(const char *name, int32_t nd, const int64_t *shape, const tabi_value *extra, int nextra);
+/* The same on prebuilt arguments ga (device) and ra (CPU); `what` names the case. */
+void same_error_built(const char *what, const char *name, tabi_value *ga, tabi_value *ra, int na);
 /* A tensor of dt on (rt, dev) from float64 host values. */
 tabi_tensor *upload(tabi_runtime *rt, DLDevice dev, tabi_dtype dt, int32_t nd, const int64_t *shape,
                     const double *h);

@@ -194,19 +194,9 @@ static void error_cases(void) {
     tabi_value ra[6];
     memcpy(ra, ga, sizeof ra);
     ra[4] = tabi_device_value(CPU);
-    tabi_op og, orf;
-    CHECK_OK(tabi_op_find(gpu, es[i].name, &og));
-    CHECK_OK(tabi_op_find(ref, es[i].name, &orf));
-    tabi_value go = tabi_none(), ro = tabi_none();
-    tabi_status sr = tabi_call(ref, orf, ra, 6, &ro, 1);
-    char rmsg[512];
-    snprintf(rmsg, sizeof rmsg, "%s", tabi_last_error());
-    tabi_status sg = tabi_call(gpu, og, ga, 6, &go, 1);
-    CHECK_MSG(sr != TABI_OK && sg == sr && strcmp(tabi_last_error(), rmsg) == 0,
-              "%s case %zu: status %d \"%s\", reference %d \"%s\"", es[i].name, i, (int)sg, tabi_last_error(),
-              (int)sr, rmsg);
-    tabi_value_release(&go);
-    tabi_value_release(&ro);
+    char what[64];
+    snprintf(what, sizeof what, "%s case %zu", es[i].name, i);
+    same_error_built(what, es[i].name, ga, ra, 6);
   }
   /* prims::full([3, 3, 2^40], True, bool): 9.9 TB (not on the host, which
    * may overcommit: that is the host's business, as for ATen) */
