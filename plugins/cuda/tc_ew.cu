@@ -3,11 +3,13 @@
  * chosen by a selector that is uniform across the launch (no divergence).
  * Floating types compute in double and round once at the store, as the
  * reference does, so results match it to the last bit wherever CUDA's double
- * math agrees with glibc's. Three shapes of launch: a float32 contiguous fast
- * path for add/sub/mul/div (vector loads); the flat kernel for other one-dim
- * launches of the cheap element functions (the *_lean switches); the strided
- * kernel for the rest, in a lean instance for those functions and a full one
- * with the special functions. */
+ * math agrees with glibc's. Four shapes of launch: a float32 contiguous fast
+ * path for add/sub/mul/div (vector loads); the vector kernels for other
+ * contiguous float32/float16/bfloat16 launches of the cheap element functions
+ * (the *_lean switches), one loop per op, in float where that gives the same
+ * bits; the flat kernel for the other one-dim launches of those functions;
+ * the strided kernel for the rest, in a lean instance for those functions and
+ * a full one with the special functions. */
 #include <stdio.h>
 
 #include "tc_ew_fn.cuh" /* the element functions */
@@ -177,15 +179,28 @@ __global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args
 
 /* The flat kernel over contiguous float32, float16 and bfloat16 operands
  * (tensor inputs ISZ bytes an element, the output OSZ): four elements per
- * load (16 or 8 bytes), TC_EW_UNROLL loads a thread before any is used. The
- * H200 session's flat launches (gelu, mul by a Scalar, relu in float16,
- * float32 to float16) all ran at 100-160 G elements/s whatever the element
- * size, which is what one 2- or 4-byte load in flight per element of a
- * thread gives; a 16-byte load moves four elements for one request. The elements travel as 32-bit words (no byte arrays, which
- * would live in local memory) and go through the reference's conversions
- * (tabi/half.h, as ref_cast.h's loads and stores of these dtypes) and the
- * same element functions as tc_ew_flat_kernel: the same bits. The last n % 4
- * elements are the first threads' of block 0. */
+ * load (16 or 8 bytes), TC_EW_VEC_UNROLL loads a thread before any is used. The
+ * elements travel as 32-bit words (no byte arrays, which would live in local
+ * memory) and go through the reference's conversions (tabi/half.h, as
+ * ref_cast.h's loads and stores of these dtypes). The last n % 4 elements
+ * are the first threads' of block 0.
+ *
+ * The element function is a template argument: the kernel switches on the
+ * op once, and each case is a loop with that op inlined. (Until 2026-11-30
+ * the switch sat inside the loop, so the loop held 16 inlined copies of
+ * every element function, 20,000 PTX lines for one instance: the H200 ran
+ * relu in float16 at 790 GB/s and gelu at 850, fetching instructions, where
+ * the same loop around one op reaches the memory's speed.)
+ *
+ * Two element steps: tc_vec_dbl computes in double and rounds once at the
+ * store, as the strided kernel and the reference do; tc_vec_flt computes in
+ * float, for the ops whose float result is the same number (tc_ew_vec_exact
+ * says when): a correctly rounded +, -, *, / or sqrt of float, float16 or
+ * bfloat16 operands rounds to the same value through float as through
+ * double (24 >= 2p + 2 for their p of 24, 11 and 8 bits), and the rest of
+ * the set (compare, select, negate, round to an integer) is exact. Double
+ * costs the conversions to and from it on every element, at a quarter of
+ * float's rate on an H100/H200. */
 #if defined(__HIPCC__) /* clang will not unroll 16 copies of every element function */
 #define TC_EW_UNROLL_BODY
 #else
@@ -196,14 +211,37 @@ template <int N>
 struct alignas(4 * N) tc_ew_words {
   uint32_t w[N];
 };
+/* float16 conversions of the vector kernels: on a CUDA device the
+ * hardware's (exact one way, round to nearest even the other, as
+ * tabi/half.h's) with tabi/half.h's NaNs selected in, whose payload rule the
+ * reference follows; elsewhere tabi/half.h's. The inlined software ones, a
+ * subnormal loop and five branches, were most of the kernels' code. */
+#if defined(__CUDA_ARCH__)
+TC_D float tc_h2f(uint16_t h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  uint32_t nan = ((uint32_t)(h & 0x8000u) << 16) | 0x7fc00000u | ((uint32_t)(h & 0x3ffu) << 13);
+  return (h & 0x7fffu) > 0x7c00u ? tabi_bits_f32(nan) : f;
+}
+TC_D uint16_t tc_f2h(float f) {
+  uint16_t h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  uint32_t u = tabi_f32_bits(f);
+  uint16_t nan = (uint16_t)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+  return (u & 0x7fffffffu) > 0x7f800000u ? nan : h;
+}
+#else
+TC_D float tc_h2f(uint16_t h) { return tabi_f16_to_f32(h); }
+TC_D uint16_t tc_f2h(float f) { return tabi_f32_to_f16(f); }
+#endif
 TC_D double tc_vec_dec(uint32_t bits, int dt) {
   return dt == TABI_DTYPE_FLOAT32 ? (double)tabi_bits_f32(bits)
-         : dt == TABI_DTYPE_FLOAT16 ? (double)tabi_f16_to_f32((uint16_t)bits)
+         : dt == TABI_DTYPE_FLOAT16 ? (double)tc_h2f((uint16_t)bits)
                                     : (double)tabi_bf16_to_f32((uint16_t)bits);
 }
 TC_D uint32_t tc_vec_st(double v, int dt) {
   return dt == TABI_DTYPE_FLOAT32 ? tabi_f32_bits((float)v)
-         : dt == TABI_DTYPE_FLOAT16 ? (uint32_t)tabi_f32_to_f16((float)v)
+         : dt == TABI_DTYPE_FLOAT16 ? (uint32_t)tc_f2h((float)v)
                                     : (uint32_t)tabi_f32_to_bf16((float)v);
 }
 /* tc_load_f's: an element of dtype dt as compute dtype cd (rounded to it) */
@@ -217,50 +255,181 @@ TC_D uint32_t tc_vec_get(const tc_ew_words<SZ> &x, int e) {
   if constexpr (SZ == 4) return x.w[e];
   else return (x.w[e >> 1] >> (16 * (e & 1))) & 0xffffu;
 }
-template <int ISZ, int OSZ, int NIN>
-__global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args a) {
-  typedef tc_ew_cat<1> C;
-  const int64_t nv = a.n / 4, nt = blockDim.x, step = (int64_t)gridDim.x * nt * TC_EW_UNROLL;
-  const int odt = a.o[0].dt;
-  tc_ew_words<ISZ> x[TC_EW_UNROLL][NIN];
-  for (int64_t base = (int64_t)blockIdx.x * nt * TC_EW_UNROLL + threadIdx.x; base < nv; base += step) {
+
+/* Element steps: the inputs' bits (a Scalar's value comes from p) to the
+ * output's. */
+template <int NIN, int OP>
+struct tc_vec_dbl {
+  static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &a, const uint32_t *bits) {
+    double in[NIN];
 #pragma unroll
-    for (int u = 0; u < TC_EW_UNROLL; u++) {
+    for (int k = 0; k < NIN; k++) in[k] = a.o[k + 1].ptr ? tc_vec_ld(bits[k], a.o[k + 1].dt, a.cd) : a.p.sf[k][0];
+    double y = NIN == 1 ? un_f_lean(OP, in[0], a.p) : bin_f_lean(OP, in[0], in[NIN - 1], a.p);
+    return tc_vec_st(y, a.o[0].dt);
+  }
+};
+/* the float twins of un_f_lean's and bin_f_lean's exact cases */
+template <int OP>
+TC_D float tc_un_exact(float a, const tc_ew_params &p) {
+  switch (OP) {
+    case TC_U_SQRT: return sqrtf(a);
+    case TC_U_RECIP: return 1.0f / a;
+    case TC_U_ABS: return fabsf(a);
+    case TC_U_NEG: return -a;
+    case TC_U_SIGN: return (float)((0 < a) - (a < 0));
+    case TC_U_CEIL: return ceilf(a);
+    case TC_U_FLOOR: return floorf(a);
+    case TC_U_ROUND: return rintf(a);
+    case TC_U_TRUNC: return truncf(a);
+    case TC_U_ISFINITE: return isfinite(a) ? 1.0f : 0.0f;
+    case TC_U_SIGNBIT: return signbit(a) ? 1.0f : 0.0f;
+    case TC_U_RELU: return a < 0 ? 0.0f : a;
+    case TC_U_ISNAN: return isnan(a) ? 1.0f : 0.0f;
+    case TC_U_ISINF: return isinf(a) ? 1.0f : 0.0f;
+    case TC_U_LNOT: return a == 0 ? 1.0f : 0.0f;
+    case TC_U_LEAKY_RELU: return a > 0 ? a : a * (float)p.pa[0];
+    case TC_U_CLAMP:
+      if (p.pi & TC_CLAMP_ALL_NAN) return NAN;
+      if (!isnan(a)) {
+        if ((p.pi & TC_CLAMP_MIN) && a < (float)p.pa[0]) a = (float)p.pa[0];
+        if ((p.pi & TC_CLAMP_MAX) && a > (float)p.pa[1]) a = (float)p.pa[1];
+      }
+      return a;
+    default: return a; /* TC_U_IDENT */
+  }
+}
+template <int OP>
+TC_D float tc_bin_exact(float a, float b) {
+  switch (OP) {
+    case TC_B_ADD: return a + b; /* alpha 1 (tc_ew_vec_exact) */
+    case TC_B_SUB: return a - b;
+    case TC_B_MUL: return a * b;
+    case TC_B_DIV: return a / b;
+    case TC_B_EQ: return a == b;
+    case TC_B_NE: return a != b;
+    case TC_B_LT: return a < b;
+    case TC_B_LE: return a <= b;
+    case TC_B_GT: return a > b;
+    case TC_B_GE: return a >= b;
+    case TC_B_FMAX: return fmaxf(a, b);
+    case TC_B_FMIN: return fminf(a, b);
+    case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
+    case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
+    case TC_B_LAND: return a != 0 && b != 0;
+    case TC_B_LOR: return a != 0 || b != 0;
+    default: return (a != 0) != (b != 0); /* TC_B_LXOR */
+  }
+}
+/* an element of dtype dt (SZ bytes) as a float, exact for the three dtypes */
+template <int SZ>
+TC_D float tc_vf_dec(uint32_t bits, int dt) {
+  if (SZ == 4) return tabi_bits_f32(bits);
+  return dt == TABI_DTYPE_FLOAT16 ? tc_h2f((uint16_t)bits) : tabi_bf16_to_f32((uint16_t)bits);
+}
+template <int SZ>
+TC_D uint32_t tc_vf_enc(float v, int dt) {
+  if (SZ == 4) return tabi_f32_bits(v);
+  return dt == TABI_DTYPE_FLOAT16 ? (uint32_t)tc_f2h(v) : (uint32_t)tabi_f32_to_bf16(v);
+}
+TC_D float tc_vf_round(float v, int dt) {
+  return dt == TABI_DTYPE_FLOAT32 ? v : tc_vf_dec<2>(tc_vf_enc<2>(v, dt), dt);
+}
+template <int ISZ, int OSZ, int NIN, int OP>
+struct tc_vec_flt {
+  static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &a, const uint32_t *bits) {
+    float in[NIN];
+#pragma unroll
+    for (int k = 0; k < NIN; k++) {
+      int dt = a.o[k + 1].dt;
+      in[k] = !a.o[k + 1].ptr ? (float)a.p.sf[k][0]
+              : dt == a.cd    ? tc_vf_dec<ISZ>(bits[k], dt)
+                              : tc_vf_round(tc_vf_dec<ISZ>(bits[k], dt), a.cd);
+    }
+    float y;
+    if constexpr (NIN == 1) y = tc_un_exact<OP>(in[0], a.p);
+    else y = tc_bin_exact<OP>(in[0], in[1]);
+    return tc_vf_enc<OSZ>(y, a.o[0].dt);
+  }
+};
+
+/* Two loads of 16 (or 8) bytes a thread in flight: with 2048 threads an SM
+ * that is 32 (16) KiB, more than an H200's bandwidth-latency product needs;
+ * four would double the code, which is 2 x 4 copies of the op. */
+#define TC_EW_VEC_UNROLL 2
+template <int ISZ, int OSZ, int NIN, class E>
+TC_D void tc_ew_vec_loop(const tc_ew_launch_args &a) {
+  const int64_t nv = a.n / 4, nt = blockDim.x, step = (int64_t)gridDim.x * nt * TC_EW_VEC_UNROLL;
+  tc_ew_words<ISZ> x[TC_EW_VEC_UNROLL][NIN];
+  for (int64_t base = (int64_t)blockIdx.x * nt * TC_EW_VEC_UNROLL + threadIdx.x; base < nv; base += step) {
+#pragma unroll
+    for (int u = 0; u < TC_EW_VEC_UNROLL; u++) {
       int64_t v = base + u * nt;
 #pragma unroll
       for (int k = 0; k < NIN; k++)
         if (a.o[k + 1].ptr && v < nv) x[u][k] = ((const tc_ew_words<ISZ> *)a.o[k + 1].ptr)[v];
     }
     TC_EW_UNROLL_BODY
-    for (int u = 0; u < TC_EW_UNROLL; u++) {
+    for (int u = 0; u < TC_EW_VEC_UNROLL; u++) {
       int64_t v = base + u * nt;
       if (v >= nv) break;
       tc_ew_words<OSZ> r;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-        double in[NIN];
+        uint32_t bits[NIN];
 #pragma unroll
-        for (int k = 0; k < NIN; k++)
-          in[k] = a.o[k + 1].ptr ? tc_vec_ld(tc_vec_get<ISZ>(x[u][k], e), a.o[k + 1].dt, a.cd) : C::scalar(a.p, k);
-        double y = NIN == 1 ? C::template un<true>(a.p, in[0]) : C::template bin<true>(a.p, in[0], in[NIN - 1], NULL);
-        uint32_t bits = tc_vec_st(y, odt);
-        if constexpr (OSZ == 4) r.w[e] = bits;
-        else if (e & 1) r.w[e >> 1] |= bits << 16;
-        else r.w[e >> 1] = bits;
+        for (int k = 0; k < NIN; k++) bits[k] = tc_vec_get<ISZ>(x[u][k], e);
+        uint32_t ob = E::run(a, bits);
+        if constexpr (OSZ == 4) r.w[e] = ob;
+        else if (e & 1) r.w[e >> 1] |= ob << 16;
+        else r.w[e >> 1] = ob;
       }
       ((tc_ew_words<OSZ> *)a.o[0].ptr)[v] = r;
     }
   }
   int64_t i = nv * 4 + threadIdx.x;
   if (blockIdx.x == 0 && i < a.n) {
-    double in[NIN];
+    uint32_t bits[NIN];
 #pragma unroll
-    for (int k = 0; k < NIN; k++)
-      in[k] = a.o[k + 1].ptr ? C::load((const char *)a.o[k + 1].ptr + i * ISZ, a.o[k + 1].dt, a.cd)
-                             : C::scalar(a.p, k);
-    double y = NIN == 1 ? C::template un<true>(a.p, in[0]) : C::template bin<true>(a.p, in[0], in[NIN - 1], NULL);
-    C::store((char *)a.o[0].ptr + i * OSZ, odt, y);
+    for (int k = 0; k < NIN; k++) {
+      const char *p = (const char *)a.o[k + 1].ptr;
+      bits[k] = !p ? 0u : ISZ == 4 ? ((const uint32_t *)p)[i] : (uint32_t)((const uint16_t *)p)[i];
+    }
+    uint32_t ob = E::run(a, bits);
+    if constexpr (OSZ == 4) ((uint32_t *)a.o[0].ptr)[i] = ob;
+    else ((uint16_t *)a.o[0].ptr)[i] = (uint16_t)ob;
   }
+}
+
+/* The ops of the vector kernels: those tc_vec_flt computes, and the lean
+ * floating ops with a transcendental function (tc_vec_dbl). The lean ops of
+ * the first set that tc_ew_vec_float turns away (an alpha other than 1, say)
+ * take the flat kernel. */
+#define TC_EW_UN_EXACT(X)                                                                             \
+  X(TC_U_IDENT) X(TC_U_SQRT) X(TC_U_RECIP) X(TC_U_ABS) X(TC_U_NEG) X(TC_U_SIGN) X(TC_U_CEIL)         \
+  X(TC_U_FLOOR) X(TC_U_ROUND) X(TC_U_TRUNC) X(TC_U_ISFINITE) X(TC_U_SIGNBIT) X(TC_U_RELU) X(TC_U_ISNAN) \
+  X(TC_U_ISINF) X(TC_U_LNOT) X(TC_U_LEAKY_RELU) X(TC_U_CLAMP)
+#define TC_EW_UN_MATH(X) X(TC_U_TANH) X(TC_U_EXP) X(TC_U_RSQRT) X(TC_U_SIGMOID) X(TC_U_ELU) X(TC_U_GELU)
+#define TC_EW_BIN_EXACT(X)                                                                            \
+  X(TC_B_ADD) X(TC_B_SUB) X(TC_B_MUL) X(TC_B_DIV) X(TC_B_EQ) X(TC_B_NE) X(TC_B_LT) X(TC_B_LE) X(TC_B_GT) \
+  X(TC_B_GE) X(TC_B_FMAX) X(TC_B_FMIN) X(TC_B_MAXIMUM) X(TC_B_MINIMUM) X(TC_B_LAND) X(TC_B_LOR) X(TC_B_LXOR)
+
+template <int ISZ, int OSZ>
+__global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args a) {
+#define TC_EW_CASE(OP) \
+  case OP: tc_ew_vec_loop<ISZ, OSZ, 1, tc_vec_dbl<1, OP>>(a); break;
+  switch (a.p.op) { TC_EW_UN_MATH(TC_EW_CASE) }
+#undef TC_EW_CASE
+}
+template <int ISZ, int OSZ, int NIN>
+__global__ void __launch_bounds__(256) tc_ew_vecf_kernel(const tc_ew_launch_args a) {
+#define TC_EW_CASE(OP) \
+  case OP: tc_ew_vec_loop<ISZ, OSZ, NIN, tc_vec_flt<ISZ, OSZ, NIN, OP>>(a); break;
+  if constexpr (NIN == 1) {
+    switch (a.p.op) { TC_EW_UN_EXACT(TC_EW_CASE) }
+  } else {
+    switch (a.p.op) { TC_EW_BIN_EXACT(TC_EW_CASE) }
+  }
+#undef TC_EW_CASE
 }
 
 /* Whether tc_ew_vec_kernel takes a one-dim lean launch: the compute dtype and
@@ -285,6 +454,45 @@ static int tc_ew_vec_ok(const tc_ew_launch_args *a, int *isz, int *osz) {
   }
   if (!*isz) *isz = *osz; /* Scalars only */
   return 1;
+}
+
+/* Whether v is a value of dtype cd (float32, float16 or bfloat16). */
+static int tc_exact_in(double v, int cd) {
+  float f = (float)v;
+  if ((double)f != v) return 0; /* NaN too: its payload is left to the double path */
+  if (cd == TABI_DTYPE_FLOAT16) return tabi_f16_to_f32(tabi_f32_to_f16(f)) == f;
+  if (cd == TABI_DTYPE_BFLOAT16) return tabi_bf16_to_f32(tabi_f32_to_bf16(f)) == f;
+  return 1;
+}
+/* Whether a vector launch (tc_ew_vec_ok) may take tc_vec_flt: an op of the
+ * exact sets, the output of the compute dtype (but a conversion's), alpha 1,
+ * and every Scalar and parameter the op reads a value of the compute dtype. */
+static int tc_ew_vec_float(const tc_ew_launch_args *a, int32_t nin) {
+  int cd = a->cd, op = a->p.op, in_set = 0;
+#define TC_EW_IS(OP) in_set |= op == OP;
+  if (nin == 1) {
+    TC_EW_UN_EXACT(TC_EW_IS)
+  } else {
+    TC_EW_BIN_EXACT(TC_EW_IS)
+  }
+#undef TC_EW_IS
+  if (!in_set || (a->o[0].dt != cd && !(nin == 1 && op == TC_U_IDENT))) return 0;
+  for (int k = 1; k <= nin; k++)
+    if (!a->o[k].ptr && !tc_exact_in(a->p.sf[k - 1][0], cd)) return 0;
+  if (nin == 2) return (op != TC_B_ADD && op != TC_B_SUB) || a->p.pf == 1.0;
+  if (op == TC_U_LEAKY_RELU) return tc_exact_in(a->p.pa[0], cd);
+  if (op == TC_U_CLAMP && !(a->p.pi & TC_CLAMP_ALL_NAN))
+    return (!(a->p.pi & TC_CLAMP_MIN) || tc_exact_in(a->p.pa[0], cd)) &&
+           (!(a->p.pi & TC_CLAMP_MAX) || tc_exact_in(a->p.pa[1], cd));
+  return 1;
+}
+/* Whether tc_ew_vec_kernel has the op (nin 1). */
+static int tc_ew_vec_math(int32_t nin, int op) {
+  int in_set = 0;
+#define TC_EW_IS(OP) in_set |= op == OP;
+  TC_EW_UN_MATH(TC_EW_IS)
+#undef TC_EW_IS
+  return nin == 1 && in_set;
 }
 
 /* float32, contiguous, same shapes: add/sub/mul/div with alpha, four at a time. */
@@ -396,13 +604,15 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
         (float)p->pf);
     return tc_launch_status(c, op);
   }
-  int isz = 0, osz = 0;
-  if (a.nd == 1 && lean && cat == 1 && tc_ew_vec_ok(&a, &isz, &osz)) {
-    int64_t g = (a.n / 4 + 256 * TC_EW_UNROLL - 1) / (256 * TC_EW_UNROLL);
+  int isz = 0, osz = 0, vf = 0;
+  if (a.nd == 1 && lean && cat == 1 && tc_ew_vec_ok(&a, &isz, &osz) &&
+      ((vf = tc_ew_vec_float(&a, nin)) || tc_ew_vec_math(nin, p->op))) {
+    int64_t g = (a.n / 4 + 256 * TC_EW_VEC_UNROLL - 1) / (256 * TC_EW_VEC_UNROLL);
     int grid = (int)(g > 65536 ? 65536 : g < 1 ? 1 : g);
-#define TC_EW_VEC(I, O)                                                   \
-  if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O, 1>)(a);       \
-  else TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O, 2>)(a);
+#define TC_EW_VEC(I, O)                                                             \
+  if (!vf) TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O>)(a);                      \
+  else if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 1>)(a);        \
+  else TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 2>)(a);
     if (isz == 4 && osz == 4) {
       TC_EW_VEC(4, 4)
     } else if (isz == 2 && osz == 2) {

@@ -69,5 +69,6 @@ void dropout_cases(void); /* native_dropout (tc_random.cu) */
 void cat_cases(void);     /* prims::cat (tc_shape.cu) */
 void aten_red_cases(void); /* test_cuda_ops_red.c */
 void create_cases(void);   /* factories built on the device (test_cuda_ops_create.c) */
+void vec_cases(void);      /* the elementwise vector kernels on special values (test_cuda_ops_vec.c) */
 
 #endif /* TABI_TESTS_GPU_HARNESS_H */

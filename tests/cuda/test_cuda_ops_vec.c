@@ -1,0 +1,140 @@
+/* tests/cuda/test_cuda_ops_vec.c: the elementwise engine's vector kernels
+ * (plugins/cuda/tc_ew.cu: contiguous float32, float16 and bfloat16, four
+ * elements a load, one loop per op, in float where that gives the same number
+ * as the reference's double) on the values where a shortcut would show:
+ * signed zeros, infinities, NaN, subnormals of each dtype, ties of float16's
+ * and bfloat16's rounding, float16's overflow edge (65504, 65520). Each case
+ * has 4k + 3 elements, so the last three take the scalar tail. The exact ops
+ * must give the reference's values exactly (-0.0 apart from 0.0, any NaN for
+ * a NaN); the transcendental ones, computed in double, within the dtype's
+ * tolerance. Alongside, the launches the float path must turn away (alpha 2,
+ * a Scalar that is no value of the dtype, a slope of 0.1) against the same
+ * reference. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_harness.h"
+
+#define N 43 /* 4 * 10 + 3 */
+
+static const double special[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, -1.5, 2.5, -2.5, 3.0, 1e-3, -7.25, 65504.0, 65520.0, -65520.0, 1e5, -3e38,
+    INFINITY, -INFINITY, NAN, -NAN, 5.960464477539063e-08 /* 2^-24, float16's least */, 2.98e-08,
+    6.103515625e-05 /* float16's least normal */, 1e-40 /* a float32 subnormal */, 1.00048828125 /* 1 + 2^-11 */,
+    1.00146484375 /* 1 + 3 * 2^-11 */, 1.00390625 /* 1 + 2^-8 */, 0.1, 1.0 / 3.0, -0.75, 255.5, -8.5,
+    1.1754943508222875e-38 /* float32's least normal */, 3.4028234663852886e38, 0.25};
+
+static void fill(double *h, int salt) {
+  int ns = (int)(sizeof special / sizeof special[0]);
+  for (int i = 0; i < N; i++) h[i] = i < ns ? special[(i + salt) % ns] : 4 * urand() - 2;
+}
+
+static tabi_tensor *call1(tabi_runtime *rt, const char *name, tabi_value *args, int na) {
+  tabi_op op;
+  CHECK_OK(tabi_op_find(rt, name, &op));
+  tabi_value o = tabi_none();
+  tabi_status st = tabi_call(rt, op, args, na, &o, 1);
+  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
+  return st == TABI_OK && o.tag == TABI_TAG_TENSOR ? o.u.t : NULL;
+}
+
+/* g and r hold the same values: equal as float64 and of the same sign (so
+ * -0.0 is not 0.0), or both NaN. */
+static void same_values(const char *what, tabi_tensor *g, tabi_tensor *r) {
+  if (!g || !r) return;
+  CHECK_MSG(tabi_tensor_dtype(g) == tabi_tensor_dtype(r) && tabi_tensor_numel(g) == tabi_tensor_numel(r),
+            "%s: dtype or size differs from the reference's", what);
+  if (tabi_tensor_numel(g) != tabi_tensor_numel(r) || tabi_tensor_numel(g) > N) return;
+  tabi_tensor *gh = NULL, *rh = NULL;
+  convert_pair(g, r, TABI_DTYPE_FLOAT64, &gh, &rh);
+  double x[N], y[N];
+  int64_t n = tabi_tensor_numel(g);
+  CHECK_OK(tabi_tensor_to_host(gpu, gh, x, (uint64_t)n * 8));
+  CHECK_OK(tabi_tensor_to_host(ref, rh, y, (uint64_t)n * 8));
+  int bad = -1;
+  for (int64_t i = 0; i < n && bad < 0; i++)
+    if (!(isnan(x[i]) && isnan(y[i])) && !(x[i] == y[i] && signbit(x[i]) == signbit(y[i]))) bad = (int)i;
+  CHECK_MSG(bad < 0, "%s: element %d is %.17g, the reference's %.17g", what, bad, bad < 0 ? 0 : x[bad],
+            bad < 0 ? 0 : y[bad]);
+  tabi_tensor_release(gh);
+  tabi_tensor_release(rh);
+}
+
+/* name(x, extra...) (or name(x, y, extra...) when two) on both runtimes:
+ * exact (tol < 0) or within tol relative. */
+static void run(const char *what, const char *name, tabi_dtype dt, int two, const tabi_value *extra, int ne,
+                double tol, int salt) {
+  int64_t shape[1] = {N};
+  double h[N], h2[N];
+  fill(h, salt);
+  fill(h2, salt + 7);
+  tabi_tensor *gx, *rx, *gy = NULL, *ry = NULL;
+  both_tensor(dt, 1, shape, h, &gx, &rx);
+  if (two) both_tensor(dt, 1, shape, h2, &gy, &ry);
+  tabi_value ga[6], ra[6];
+  int na = 0;
+  ga[na] = tabi_tensor_value(gx);
+  ra[na++] = tabi_tensor_value(rx);
+  if (two) {
+    ga[na] = tabi_tensor_value(gy);
+    ra[na++] = tabi_tensor_value(ry);
+  }
+  for (int k = 0; k < ne; k++, na++) ga[na] = ra[na] = extra[k];
+  tabi_tensor *g = call1(gpu, name, ga, na), *r = call1(ref, name, ra, na);
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s %s", what, tabi_dtype_name(dt));
+  if (tol < 0) same_values(msg, g, r);
+  else if (g && r) same_tensor(msg, g, r, tol, 0);
+  tabi_tensor_release(g);
+  tabi_tensor_release(r);
+  tabi_tensor_release(gx);
+  tabi_tensor_release(rx);
+  tabi_tensor_release(gy);
+  tabi_tensor_release(ry);
+}
+
+void vec_cases(void) {
+  const tabi_dtype dts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double mtol[3] = {1.3e-6, 1e-3, 1.6e-2}; /* shared/spec/tolerances.md */
+  const char *un[] = {"aten::relu",  "aten::neg",   "aten::abs",  "aten::sqrt",  "aten::reciprocal",
+                      "aten::floor", "aten::ceil",  "aten::round", "aten::trunc", "aten::sign"};
+  const char *bin[] = {"aten::sub.Tensor", "aten::mul.Tensor", "aten::div.Tensor", "aten::maximum",
+                       "aten::minimum"};
+  for (int d = 0; d < 3; d++) {
+    tabi_dtype dt = dts[d];
+    for (size_t k = 0; k < sizeof un / sizeof un[0]; k++)
+      for (int salt = 0; salt < 3; salt++) run(un[k], un[k], dt, 0, NULL, 0, -1, salt);
+    for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++)
+      for (int salt = 0; salt < 3; salt++) run(bin[k], bin[k], dt, 1, NULL, 0, -1, salt);
+    tabi_value one = tabi_int(1), two = tabi_int(2);
+    run("add alpha 1", "aten::add.Tensor", dt, 1, &one, 1, -1, 0);
+    run("add alpha 2 (double)", "aten::add.Tensor", dt, 1, &two, 1, -1, 1);
+    tabi_value s25[2] = {tabi_float(2.5), tabi_int(1)}, s01[2] = {tabi_float(0.1), tabi_int(1)};
+    run("mul.Scalar 2.5", "aten::mul.Scalar", dt, 0, s25, 1, -1, 2);
+    run("mul.Scalar 0.1", "aten::mul.Scalar", dt, 0, s01, 1, -1, 3);
+    run("add.Scalar 2.5", "aten::add.Scalar", dt, 0, s25, 2, -1, 4);
+    run("add.Scalar 0.1 alpha 1", "aten::add.Scalar", dt, 0, s01, 2, -1, 5);
+    tabi_value cl[2] = {tabi_float(-0.5), tabi_float(0.75)}, cl2[2] = {tabi_float(0.1), tabi_none()};
+    run("clamp -0.5 0.75", "aten::clamp", dt, 0, cl, 2, -1, 6);
+    run("clamp 0.1", "aten::clamp", dt, 0, cl2, 2, -1, 7);
+    tabi_value sl = tabi_float(0.25), sl2 = tabi_float(0.1);
+    run("leaky_relu 0.25", "aten::leaky_relu", dt, 0, &sl, 1, -1, 8);
+    run("leaky_relu 0.1", "aten::leaky_relu", dt, 0, &sl2, 1, -1, 9);
+    /* conversions among the three: the float path with a rounding in */
+    for (int e = 0; e < 3; e++) {
+      tabi_value to = tabi_dtype_value(dts[e]);
+      char what[64];
+      snprintf(what, sizeof what, "convert to %s", tabi_dtype_name(dts[e]));
+      for (int salt = 0; salt < 3; salt++) run(what, "prims::convert_element_type", dt, 0, &to, 1, -1, salt);
+    }
+    /* the transcendental ones, in double */
+    const char *math[] = {"aten::exp", "aten::tanh", "aten::sigmoid", "aten::rsqrt"};
+    for (size_t k = 0; k < sizeof math / sizeof math[0]; k++) run(math[k], math[k], dt, 0, NULL, 0, mtol[d], 1);
+    tabi_value ap[2] = {tabi_string("none", 4), tabi_string("tanh", 4)};
+    run("gelu", "aten::gelu", dt, 0, &ap[0], 1, mtol[d], 2);
+    run("gelu tanh", "aten::gelu", dt, 0, &ap[1], 1, mtol[d], 3);
+    tabi_value elu[3] = {tabi_float(1), tabi_int(1), tabi_int(1)};
+    run("elu", "aten::elu", dt, 0, elu, 3, mtol[d], 4);
+  }
+}
