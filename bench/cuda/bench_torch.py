@@ -50,6 +50,13 @@ def host_us(fn):
     return (t1 - t0) / n * 1e6
 
 
+def urand(*shape, **kw):
+    """Uniform in [-1, 1), as bench_cuda's inputs (prims::uniform(-1, 1)): the
+    same distribution on both sides, since a GEMM's speed on an H100/H200
+    depends on the bits it multiplies (power draw), and signs matter to it."""
+    return torch.rand(*shape, **kw) * 2 - 1
+
+
 def main():
     tabi = {}
     gpu = "?"
@@ -67,8 +74,8 @@ def main():
     N28, S, N24 = (1 << 16, 96, 5000) if SMOKE else (1 << 28, 8192, 1 << 24)
     CN, CC, CHW = (2, 8, 6) if SMOKE else (64, 256, 56)
     t = {}
-    x = torch.rand(N28, device=dev)
-    y = torch.rand(N28, device=dev)
+    x = urand(N28, device=dev)
+    y = urand(N28, device=dev)
     t["add_f32_2^28"] = cuda_ms(lambda: torch.add(x, y), 20)
     t["copy_d2d_2^28"] = cuda_ms(lambda: y.copy_(x), 20)
     t["gelu_f32_2^28"] = cuda_ms(lambda: torch.nn.functional.gelu(x), 20)
@@ -83,22 +90,22 @@ def main():
     t["sum_f32_2^28"] = cuda_ms(lambda: torch.sum(x), 20)
     t["argmax_f32_2^28"] = cuda_ms(lambda: torch.argmax(x), 20)
     del x, y
-    m2 = torch.rand(S, S, device=dev)
+    m2 = urand(S, S, device=dev)
     t["sum_dim0_8192x8192_f32"] = cuda_ms(lambda: torch.sum(m2, 0), 20)
-    v24 = torch.rand(N24, device=dev)
+    v24 = urand(N24, device=dev)
     t["cumsum_f32_2^24"] = cuda_ms(lambda: torch.cumsum(v24, 0), 20)
     t["sort_f32_2^24"] = cuda_ms(lambda: torch.sort(v24, stable=True, dim=0), 5)
     rpn = 20000 if SMOKE else N24  # tabi's smoke size for the 2^24 row
     t["randperm_2^24"] = cuda_ms(lambda: torch.randperm(rpn, device=dev), 10)
     t["randperm_8192"] = cuda_ms(lambda: torch.randperm(8192, device=dev), 10)
-    parts = [torch.rand(4 if SMOKE else 256, 8 if SMOKE else 1024, device=dev) for _ in range(64)]
+    parts = [urand(4 if SMOKE else 256, 8 if SMOKE else 1024, device=dev) for _ in range(64)]
     t["cat_64x256x1024_f32"] = cuda_ms(lambda: torch.cat(parts, 1), 20)
     del parts
     del m2, v24
-    s = torch.rand(S, S, device=dev)
+    s = urand(S, S, device=dev)
     t["softmax_8192x8192_f32"] = cuda_ms(lambda: torch._softmax(s, 1, False), 20)
-    w = torch.rand(S, device=dev)
-    b = torch.rand(S, device=dev)
+    w = urand(S, device=dev)
+    b = urand(S, device=dev)
     t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [S], w, b, 1e-5), 20)
     _, lm, lr = torch.native_layer_norm(s, [S], w, b, 1e-5)
     t["layer_norm_backward_8192x8192_f32"] = cuda_ms(
@@ -109,16 +116,16 @@ def main():
     for name, dt in (("f32", torch.float32), ("bf16", torch.bfloat16), ("f16", torch.float16)):
         if SMOKE and dt == torch.float16:
             dt = torch.float32  # torch 1.13 has no float16 CPU matmul
-        a = torch.rand(S, S, device=dev, dtype=dt)
-        m = torch.rand(S, S, device=dev, dtype=dt)
+        a = urand(S, S, device=dev, dtype=dt)
+        m = urand(S, S, device=dev, dtype=dt)
         t["mm_8192^3_" + name] = cuda_ms(lambda: torch.mm(a, m), 10)
         if name == "bf16":
-            bias = torch.rand(S, device=dev, dtype=dt)
+            bias = urand(S, device=dev, dtype=dt)
             t["addmm_bias_8192^3_bf16"] = cuda_ms(lambda: torch.addmm(bias, a, m), 10)
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = False
-    xi = torch.rand(CN, CC, CHW, CHW, device=dev)
-    wi = torch.rand(CC, CC, 3, 3, device=dev)
+    xi = urand(CN, CC, CHW, CHW, device=dev)
+    wi = urand(CC, CC, 3, 3, device=dev)
     t["conv_resnet3x3_f32_nchw"] = cuda_ms(
         lambda: torch.convolution(xi, wi, None, [1], [1], [1], False, [0], 1), 10)
     half = torch.float32 if SMOKE else torch.half  # torch 1.13 has no float16 CPU convolution
@@ -127,16 +134,16 @@ def main():
     t["conv_resnet3x3_f16_nhwc"] = cuda_ms(
         lambda: torch.convolution(xh, wh, None, [1], [1], [1], False, [0], 1), 10)
     del xi, wi, xh, wh
-    xr = torch.rand(N24, device=dev)
+    xr = urand(N24, device=dev)
     t["fft_r2c_2^24_f32"] = cuda_ms(lambda: torch._fft_r2c(xr, [0], 0, True), 20)
     xc = torch._fft_r2c(xr, [0], 0, True)
     t["fft_c2r_2^24_f32"] = cuda_ms(lambda: torch._fft_c2r(xc, [0], 2, N24), 20)
-    u = torch.rand(1, device=dev)
-    v = torch.rand(1, device=dev)
+    u = urand(1, device=dev)
+    v = urand(1, device=dev)
     t["dispatch_add_1elem"] = host_us(lambda: torch.add(u, v))
-    la = torch.rand(64, 64, device=dev)
-    lm = torch.rand(64, 64, device=dev)
-    lb = torch.rand(64, device=dev)
+    la = urand(64, 64, device=dev)
+    lm = urand(64, 64, device=dev)
+    lb = urand(64, device=dev)
     t["dispatch_addmm_bias_64"] = host_us(lambda: torch.addmm(lb, la, lm))
 
     print("GPU: %s, torch %s" % (gpu, torch.__version__))
