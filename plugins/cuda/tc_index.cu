@@ -6,6 +6,8 @@
  * argument checks are the reference's own (reference/ref_reduce2_check.c,
  * ref_index_check.c, ref_resize_check.c; index values read back and checked on the host in
  * order); the reduction plan is the reference's planner (tc_ref_glue.c). */
+#include <type_traits>
+
 #include "tc_ew_dev.cuh"
 #include "tc_ref_glue.h"
 #include "ref_index_check.h"
@@ -128,6 +130,23 @@ template <typename T>
 TC_D void scan_stage(const scan_args &a, T *buf, int64_t ib, int64_t jc) {
   int64_t si = a.nd ? a.ist[a.dim] : 0;
   int esz = tc_dt_size(a.dt), t = threadIdx.x;
+  if constexpr (std::is_same<T, double>::value) {
+    /* float32 needing no rounding: plain loads, all issued before any is
+       converted (the generic load converts inside a switch on the dtype,
+       which waits for each) */
+    if (a.dt == TABI_DTYPE_FLOAT32 && a.as == TABI_DTYPE_FLOAT32) {
+      float r[SC / ST];
+#pragma unroll
+      for (int u = 0; u < SC / ST; u++) {
+        int64_t j = jc + t + (int64_t)u * ST;
+        r[u] = j < a.len ? ((const float *)a.in)[ib + j * si] : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < SC / ST; u++) buf[t + u * ST] = (double)r[u];
+      __syncthreads();
+      return;
+    }
+  }
 #pragma unroll
   for (int u = 0; u < SC / ST; u++) {
     int64_t j = jc + t + (int64_t)u * ST;
@@ -165,17 +184,35 @@ __global__ void __launch_bounds__(ST) scan_part_kernel(const scan_args a) {
   }
 }
 
+/* A slice's chunk sums into the offsets before each chunk: a block per slice,
+   thread t summing its run of chunks in order, the runs' totals scanned as
+   in scan_chunk_kernel, then each run rewritten from its offset. (One thread
+   walked a slice's chunks: 8192 dependent loads for a 2^24-element cumsum,
+   most of its time on the H200.) */
 template <typename T>
-__global__ void scan_offs_kernel(const scan_args a) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; s < a.m; s += stride) {
+__global__ void __launch_bounds__(ST) scan_offs_kernel(const scan_args a) {
+  TC_SHARED(T, sh, [2][ST]);
+  int t = threadIdx.x;
+  int64_t run = (a.chunks + ST - 1) / ST, lo = t * run, hi = lo + run < a.chunks ? lo + run : a.chunks;
+  for (int64_t s = blockIdx.x; s < a.m; s += gridDim.x) {
     T *p = (T *)a.part + s * a.chunks;
-    T acc = Sc<T>::zero();
-    for (int64_t c = 0; c < a.chunks; c++) {
+    T tot = Sc<T>::zero();
+    for (int64_t c = lo; c < hi; c++) tot = Sc<T>::add(tot, p[c]);
+    int cur = 0;
+    sh[0][t] = tot;
+    __syncthreads();
+    for (int w = 1; w < ST; w <<= 1) {
+      sh[cur ^ 1][t] = t >= w ? Sc<T>::add(sh[cur][t - w], sh[cur][t]) : sh[cur][t];
+      cur ^= 1;
+      __syncthreads();
+    }
+    T acc = t > 0 ? sh[cur][t - 1] : Sc<T>::zero();
+    for (int64_t c = lo; c < hi; c++) {
       T v = p[c];
       p[c] = acc;
       acc = Sc<T>::add(acc, v);
     }
+    __syncthreads();
   }
 }
 
@@ -228,7 +265,7 @@ static tabi_status scan_launch(tc_ctx *c, const char *op, DLDevice dev, scan_arg
     TC_LAUNCH(g, ST, scan_part_kernel<T>)(*a);
     st = tc_launch_status(c, op);
     if (st == TABI_OK) {
-      TC_LAUNCH(tc_grid(a->m, 128), 128, scan_offs_kernel<T>)(*a);
+      TC_LAUNCH(tc_grid(a->m, 1), ST, scan_offs_kernel<T>)(*a);
       st = tc_launch_status(c, op);
     }
   }

@@ -223,6 +223,13 @@ static void cumsum_cases(void) {
            2, 1, 0, 1e-5, 1e-4);
   red_case("aten::cumsum", TABI_DTYPE_BFLOAT16, 2, many, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
            2, 1, 0, 1.6e-2, 1e-2);
+  /* more chunks (of 2048) than the offsets kernel has threads (256): runs of
+     three chunks a thread, the last one short */
+  int64_t longer[1] = {2048 * 700 + 5};
+  red_case("aten::cumsum", TABI_DTYPE_INT64, 1, longer, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_none()}, 2,
+           1, 1, 0, 0);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 1, longer, NULL, P_UNIFORM,
+           (tabi_value[]){tabi_int(0), tabi_none()}, 2, 1, 0, 1e-5, 1e-3);
 }
 
 /* nonzero and masked_scatter: the chunked count/scan/write (tc_idx.cu) */
