@@ -25,19 +25,27 @@
 
 #define FNT 256
 
-/* Words of 8 bytes: w0 at even indices, w1 at odd (they differ only for a
- * 16-byte element); then ntail (< 8) bytes of w0 past the last word. */
-__global__ void __launch_bounds__(FNT) fill_words_kernel(unsigned long long *p, int64_t nw, unsigned long long w0,
+/* 16-byte stores of w0 then w1 (they differ only for a 16-byte element);
+ * then ntail (< 16) bytes of the same pattern past the last. (8-byte stores
+ * filled at 2.8 TB/s on the H200, where cudaMemsetAsync reached 4.6.) */
+struct alignas(16) tc_fill16 {
+  unsigned long long lo, hi;
+};
+__global__ void __launch_bounds__(FNT) fill_words_kernel(tc_fill16 *p, int64_t n16, unsigned long long w0,
                                                         unsigned long long w1, int32_t ntail) {
   int64_t stride = (int64_t)gridDim.x * FNT;
-  for (int64_t i = blockIdx.x * (int64_t)FNT + threadIdx.x; i < nw; i += stride) p[i] = (i & 1) ? w1 : w0;
-  if (blockIdx.x == 0 && (int32_t)threadIdx.x < ntail)
-    ((unsigned char *)(p + nw))[threadIdx.x] = (unsigned char)(w0 >> (8 * threadIdx.x));
+  tc_fill16 v;
+  v.lo = w0;
+  v.hi = w1;
+  for (int64_t i = blockIdx.x * (int64_t)FNT + threadIdx.x; i < n16; i += stride) p[i] = v;
+  int t = (int)threadIdx.x;
+  if (blockIdx.x == 0 && t < ntail)
+    ((unsigned char *)(p + n16))[t] = (unsigned char)((t < 8 ? w0 : w1) >> (8 * (t & 7)));
 }
 
 /* One element of es bytes (pat) at each of [p, p + n * es): es is 1, 2, 4, 8
  * or 16, and p a fresh storage's start (the allocator's blocks are 64-byte
- * aligned at least), so 8-byte words line up with the elements. */
+ * aligned at least), so 16-byte vectors line up with the elements. */
 tabi_status tc_fill_dense(tc_ctx *c, const char *op, void *p, int64_t n, int64_t es, const unsigned char *pat) {
   if (n <= 0) return TABI_OK;
   if ((uintptr_t)p % 16 != 0)
@@ -52,9 +60,9 @@ tabi_status tc_fill_dense(tc_ctx *c, const char *op, void *p, int64_t n, int64_t
   unsigned long long w0, w1;
   memcpy(&w0, word, 8);
   memcpy(&w1, word + 8, 8);
-  int64_t nw = (int64_t)(nbytes / 8);
-  TC_LAUNCH(tc_blocks(nw > 0 ? nw : 1, FNT), FNT, fill_words_kernel)((unsigned long long *)p, nw, w0, w1,
-                                                                     (int32_t)(nbytes % 8));
+  int64_t n16 = (int64_t)(nbytes / 16);
+  TC_LAUNCH(tc_blocks(n16 > 0 ? n16 : 1, FNT), FNT, fill_words_kernel)((tc_fill16 *)p, n16, w0, w1,
+                                                                       (int32_t)(nbytes % 16));
   return tc_launch_status(c, op);
 }
 
