@@ -273,7 +273,7 @@ struct tc_vec_dbl {
     return tc_vec_st(y, a.o[0].dt);
   }
 };
-/* the float twins of un_f_lean's and bin_f_lean's exact cases */
+/* the float twin of un_f_lean's exact cases (bin_lean_v serves both types) */
 template <int OP>
 TC_D float tc_un_exact(float a, const tc_ew_params &p) {
   switch (OP) {
@@ -305,28 +305,6 @@ TC_D float tc_un_exact(float a, const tc_ew_params &p) {
     default: return a; /* TC_U_IDENT */
   }
 }
-template <int OP>
-TC_D float tc_bin_exact(float a, float b) {
-  switch (OP) {
-    case TC_B_ADD: return a + b; /* alpha 1 (tc_ew_vec_exact) */
-    case TC_B_SUB: return a - b;
-    case TC_B_MUL: return a * b;
-    case TC_B_DIV: return a / b;
-    case TC_B_EQ: return a == b;
-    case TC_B_NE: return a != b;
-    case TC_B_LT: return a < b;
-    case TC_B_LE: return a <= b;
-    case TC_B_GT: return a > b;
-    case TC_B_GE: return a >= b;
-    case TC_B_FMAX: return fmaxf(a, b);
-    case TC_B_FMIN: return fminf(a, b);
-    case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
-    case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
-    case TC_B_LAND: return a != 0 && b != 0;
-    case TC_B_LOR: return a != 0 || b != 0;
-    default: return (a != 0) != (b != 0); /* TC_B_LXOR */
-  }
-}
 /* an element of dtype dt (SZ bytes) as a float, exact for the three dtypes */
 template <int SZ>
 TC_D float tc_vf_dec(uint32_t bits, int dt) {
@@ -354,7 +332,7 @@ struct tc_vec_flt {
     }
     float y;
     if constexpr (NIN == 1) y = tc_un_exact<OP>(in[0], a.p);
-    else y = tc_bin_exact<OP>(in[0], in[1]);
+    else y = bin_lean_v<float>(OP, in[0], in[1], 1.0f); /* alpha 1 (tc_ew_vec_float) */
     return tc_vf_enc<OSZ>(y, a.o[0].dt);
   }
 };

@@ -383,10 +383,14 @@ TC_D double nextafter_cd(double a, double b, int cd) {
   return ref_nextafter16(a, b, cd);
 }
 
-TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) {
+/* The cheap binary functions in value type V: double here (alpha as the
+ * compute type), float in tc_ew.cu's vector kernels (alpha 1), which give
+ * the same numbers for the operands they take (tc_ew_vec_float). */
+template <typename V>
+TC_D V bin_lean_v(int op, V a, V b, V alpha) {
   switch (op) {
-    case TC_B_ADD: return a + p.pf * b;
-    case TC_B_SUB: return a - p.pf * b;
+    case TC_B_ADD: return a + alpha * b;
+    case TC_B_SUB: return a - alpha * b;
     case TC_B_MUL: return a * b;
     case TC_B_DIV: return a / b;
     case TC_B_EQ: return a == b;
@@ -395,8 +399,8 @@ TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) {
     case TC_B_LE: return a <= b;
     case TC_B_GT: return a > b;
     case TC_B_GE: return a >= b;
-    case TC_B_FMAX: return fmax(a, b);
-    case TC_B_FMIN: return fmin(a, b);
+    case TC_B_FMAX: return (V)fmax((double)a, (double)b); /* exact through double */
+    case TC_B_FMIN: return (V)fmin((double)a, (double)b);
     case TC_B_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : (a < b ? b : a);
     case TC_B_MINIMUM: return isnan(a) ? a : isnan(b) ? b : (b < a ? b : a);
     case TC_B_LAND: return a != 0 && b != 0;
@@ -405,6 +409,7 @@ TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) {
     default: return 0;
   }
 }
+TC_D double bin_f_lean(int op, double a, double b, const tc_ew_params &p) { return bin_lean_v<double>(op, a, b, p.pf); }
 
 TC_D double bin_f(int op, double a, double b, const tc_ew_params &p) {
   switch (op) {

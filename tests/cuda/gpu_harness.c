@@ -263,3 +263,13 @@ void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, 
   tabi_tensor_release(x64);
   tabi_tensor_release(y64);
 }
+
+tabi_tensor *call_tensor(tabi_runtime *rt, const char *name, tabi_value *args, int na) {
+  tabi_op op;
+  CHECK_OK(tabi_op_find(rt, name, &op));
+  tabi_value o = tabi_none();
+  tabi_status st = tabi_call(rt, op, args, na, &o, 1);
+  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
+  if (st == TABI_OK && o.tag != TABI_TAG_TENSOR) tabi_value_release(&o);
+  return st == TABI_OK && o.tag == TABI_TAG_TENSOR ? o.u.t : NULL;
+}

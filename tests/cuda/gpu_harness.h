@@ -52,6 +52,9 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
 /* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */
 void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol);
 
+/* out = name(args) in rt, a tensor; NULL (and a failed check) when the call
+ * fails. */
+tabi_tensor *call_tensor(tabi_runtime *rt, const char *name, tabi_value *args, int na);
 /* The case families (test_cuda_ops_nn.c, test_cuda_ops_misc.c, test_cuda_ops_red.c). */
 void padup_cases(void);
 void pool_cases(void);

@@ -14,16 +14,6 @@
 
 #include "gpu_harness.h"
 
-/* out = name(args) in rt; NULL (and a failed check) when the call fails. */
-static tabi_tensor *call1(tabi_runtime *rt, const char *name, tabi_value *args, int na) {
-  tabi_op op;
-  CHECK_OK(tabi_op_find(rt, name, &op));
-  tabi_value o = tabi_none();
-  tabi_status st = tabi_call(rt, op, args, na, &o, 1);
-  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
-  return st == TABI_OK && o.tag == TABI_TAG_TENSOR ? o.u.t : NULL;
-}
-
 /* g (device) and r (CPU): same dtype, shape and strides, and the same bytes in
  * logical order (bitwise: -0.0, NaN payloads, complex imaginary parts). */
 static void same_bytes(const char *what, tabi_tensor *g, tabi_tensor *r) {
@@ -99,10 +89,10 @@ static void full_cases(void) {
           ga[4] = ra[4] = tabi_bool(0);
         }
         uint64_t before = host_allocs();
-        tabi_tensor *g = call1(gpu, name, ga, s % 2 ? 5 : 6);
+        tabi_tensor *g = call_tensor(gpu, name, ga, s % 2 ? 5 : 6);
         CHECK_MSG(on_host || host_allocs() == before, "%s: %llu host storage allocations on the way", what,
                   (unsigned long long)(host_allocs() - before));
-        tabi_tensor *r = call1(ref, name, ra, s % 2 ? 5 : 6);
+        tabi_tensor *r = call_tensor(ref, name, ra, s % 2 ? 5 : 6);
         same_bytes(what, g, r);
         tabi_tensor_release(g);
         tabi_tensor_release(r);
@@ -125,7 +115,7 @@ static void like_cases(void) {
     tabi_value ra[7];
     memcpy(ra, ga, sizeof ra);
     ra[0] = tabi_tensor_value(r);
-    tabi_tensor *go = call1(gpu, "aten::full_like", ga, 7), *ro = call1(ref, "aten::full_like", ra, 7);
+    tabi_tensor *go = call_tensor(gpu, "aten::full_like", ga, 7), *ro = call_tensor(ref, "aten::full_like", ra, 7);
     same_bytes("full_like of a channels-last self", go, ro);
     if (go) CHECK(go->dl.strides[1] == 1); /* preserved: C innermost */
     tabi_tensor_release(go);
@@ -135,7 +125,7 @@ static void like_cases(void) {
     tabi_value ga[2] = {tabi_tensor_value(g), tabi_float(-7.75)}, ra[2] = {tabi_tensor_value(r), tabi_float(-7.75)};
     const char *names[2] = {"aten::fill.Scalar", "prims::fill"};
     for (int k = 0; k < 2; k++) {
-      tabi_tensor *go = call1(gpu, names[k], ga, 2), *ro = call1(ref, names[k], ra, 2);
+      tabi_tensor *go = call_tensor(gpu, names[k], ga, 2), *ro = call_tensor(ref, names[k], ra, 2);
       same_bytes(names[k], go, ro);
       tabi_tensor_release(go);
       tabi_tensor_release(ro);
@@ -144,7 +134,7 @@ static void like_cases(void) {
   {
     tabi_value ga[7] = {tabi_tensor_value(g), tabi_int(3), tabi_none(), tabi_none(),
                         tabi_device_value(CPU), tabi_none(), tabi_none()};
-    tabi_tensor *go = call1(gpu, "aten::full_like", ga, 7);
+    tabi_tensor *go = call_tensor(gpu, "aten::full_like", ga, 7);
     CHECK(go && go->dl.device.device_type == kDLCPU && ((const float *)tabi_tensor_data(go))[7] == 3.0f);
     tabi_tensor_release(go);
   }
@@ -154,7 +144,7 @@ static void like_cases(void) {
     tabi_value ra[5];
     memcpy(ra, ga, sizeof ra);
     ra[3] = tabi_device_value(CPU);
-    tabi_tensor *go = call1(gpu, "aten::scalar_tensor", ga, 5), *ro = call1(ref, "aten::scalar_tensor", ra, 5);
+    tabi_tensor *go = call_tensor(gpu, "aten::scalar_tensor", ga, 5), *ro = call_tensor(ref, "aten::scalar_tensor", ra, 5);
     same_bytes("scalar_tensor", go, ro);
     tabi_tensor_release(go);
     tabi_tensor_release(ro);
@@ -164,7 +154,7 @@ static void like_cases(void) {
     const int64_t size[2] = {3, 4}, stride[2] = {9, 2};
     tabi_value ga[6] = {tabi_int_list(size, 2), tabi_int_list(stride, 2), tabi_dtype_value(TABI_DTYPE_INT16),
                         tabi_none(),            tabi_device_value(CUDA0), tabi_none()};
-    tabi_tensor *go = call1(gpu, "aten::empty_strided", ga, 6);
+    tabi_tensor *go = call_tensor(gpu, "aten::empty_strided", ga, 6);
     CHECK(go && go->dl.device.device_type == CUDA0.device_type && go->dl.strides[0] == 9 &&
           go->dl.strides[1] == 2 && tabi_tensor_dtype(go) == TABI_DTYPE_INT16);
     tabi_tensor_release(go);

@@ -31,15 +31,6 @@ static void fill(double *h, int salt) {
   for (int i = 0; i < N; i++) h[i] = i < ns ? special[(i + salt) % ns] : 4 * urand() - 2;
 }
 
-static tabi_tensor *call1(tabi_runtime *rt, const char *name, tabi_value *args, int na) {
-  tabi_op op;
-  CHECK_OK(tabi_op_find(rt, name, &op));
-  tabi_value o = tabi_none();
-  tabi_status st = tabi_call(rt, op, args, na, &o, 1);
-  CHECK_MSG(st == TABI_OK, "%s: %s", name, tabi_last_error());
-  return st == TABI_OK && o.tag == TABI_TAG_TENSOR ? o.u.t : NULL;
-}
-
 /* g and r hold the same values: equal as float64 and of the same sign (so
  * -0.0 is not 0.0), or both NaN. */
 static void same_values(const char *what, tabi_tensor *g, tabi_tensor *r) {
@@ -82,7 +73,7 @@ static void run(const char *what, const char *name, tabi_dtype dt, int two, cons
     ra[na++] = tabi_tensor_value(ry);
   }
   for (int k = 0; k < ne; k++, na++) ga[na] = ra[na] = extra[k];
-  tabi_tensor *g = call1(gpu, name, ga, na), *r = call1(ref, name, ra, na);
+  tabi_tensor *g = call_tensor(gpu, name, ga, na), *r = call_tensor(ref, name, ra, na);
   char msg[160];
   snprintf(msg, sizeof msg, "%s %s", what, tabi_dtype_name(dt));
   if (tol < 0) same_values(msg, g, r);
@@ -107,7 +98,7 @@ static void gelu_sweep(tabi_dtype dt, double rtol) {
   both_tensor(dt, 1, shape, h, &gx, &rx);
   free(h);
   tabi_value ga[2] = {tabi_tensor_value(gx), tabi_string("none", 4)}, ra[2] = {tabi_tensor_value(rx), ga[1]};
-  tabi_tensor *g = call1(gpu, "aten::gelu", ga, 2), *r = call1(ref, "aten::gelu", ra, 2);
+  tabi_tensor *g = call_tensor(gpu, "aten::gelu", ga, 2), *r = call_tensor(ref, "aten::gelu", ra, 2);
   char msg[64];
   snprintf(msg, sizeof msg, "gelu sweep %s", tabi_dtype_name(dt));
   if (g && r) same_tensor(msg, g, r, rtol, 1e-5);
