@@ -214,7 +214,9 @@ struct alignas(4 * W) tc_ew_words {
 };
 /* Elements a vector: four, or eight where input and output are 2-byte
    dtypes, so that every load and store is 16 bytes but a float32 side's
-   store of 8 (the H200 ran relu in float16 at 2.3 TB/s with 8-byte loads). */
+   store of 8. (On the H200 relu in float16 went from 2.28 TB/s with 8-byte
+   loads to 2.37 with 16-byte ones: what holds it below 4 is elsewhere, not
+   yet found.) */
 #define TC_EW_VEC_EL(ISZ, OSZ) ((ISZ) == 2 && (OSZ) == 2 ? 8 : 4)
 /* float16 conversions of the vector kernels: on a CUDA device the
  * hardware's (exact one way, round to nearest even the other, as
