@@ -87,7 +87,12 @@ run() {
   return $rc
 }
 
-echo "gpu_session: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), budget ${BUDGET} s, phases: $PHASES"
+# The lent machine's copy may carry an older .git than its files (three runs
+# of 2026-11-30 all printed the session's first commit): say how many tracked
+# files differ from that commit, so a figure is never pinned to the wrong code.
+changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)
+echo "gpu_session: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
+  "(tracked files differing from it: ${changed}), budget ${BUDGET} s, phases: $PHASES"
 if command -v nvidia-smi > /dev/null; then
   nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>&1 |
     sed 's/^/gpu: /'
