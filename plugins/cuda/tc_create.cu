@@ -6,12 +6,13 @@
  * of 1 GiB on the GPU cost a host allocation, a host fill and a 1 GiB copy,
  * and prims::full of 9.9 TB was not refused by the device's allocator but
  * left to the host's, which grants it where the host overcommits memory and
- * then fills until memory is gone (the likely cause of the H200 session's
- * one conformance failure, a case that ran past its timeout). Here the checks are the reference's own (ref_factory_plan, with
- * its messages); the result is allocated on its device, and a fill is a
- * cudaMemsetAsync when the value's bytes repeat (zeros, bools, -1) or one
- * kernel writing 8-byte words of the pattern, the value passed as a kernel
- * argument: no staging copy, nothing synchronous.
+ * then fills until memory is gone (the cause of the H200 session's one
+ * conformance failure, a case that ran past its timeout). Here the checks are
+ * the reference's own (ref_factory_plan, with its messages); the result is
+ * allocated on its device, and a fill is a cudaMemsetAsync when the value's
+ * bytes repeat (zeros, bools, -1) or one kernel writing 16-byte vectors of
+ * the pattern, the value passed as a kernel argument: no staging copy,
+ * nothing synchronous.
  *
  * A planned result is dense (contiguous, channels-last, or like a dense self),
  * so its elements fill its storage's first numel slots whatever the order,

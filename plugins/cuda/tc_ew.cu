@@ -264,15 +264,13 @@ TC_D uint32_t tc_vec_get(const tc_ew_words<W> &x, int e) {
 }
 
 /* Element steps: the inputs' bits (a Scalar's value comes from p) to the
- * output's. */
-template <int NIN, int OP>
+ * output's. tc_vec_dbl serves the unary transcendental ops (TC_EW_UN_MATH);
+ * every binary op the vector kernels take is exact in float. */
+template <int OP>
 struct tc_vec_dbl {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &a, const uint32_t *bits) {
-    double in[NIN];
-#pragma unroll
-    for (int k = 0; k < NIN; k++) in[k] = a.o[k + 1].ptr ? tc_vec_ld(bits[k], a.o[k + 1].dt, a.cd) : a.p.sf[k][0];
-    double y = NIN == 1 ? un_f_lean(OP, in[0], a.p) : bin_f_lean(OP, in[0], in[NIN - 1], a.p);
-    return tc_vec_st(y, a.o[0].dt);
+    double x = a.o[1].ptr ? tc_vec_ld(bits[0], a.o[1].dt, a.cd) : a.p.sf[0][0];
+    return tc_vec_st(un_f_lean(OP, x, a.p), a.o[0].dt);
   }
 };
 /* the float twin of un_f_lean's exact cases (bin_lean_v serves both types) */
@@ -411,7 +409,7 @@ TC_D void tc_ew_vec_loop(const tc_ew_launch_args &a) {
 template <int ISZ, int OSZ>
 __global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args a) {
 #define TC_EW_CASE(OP) \
-  case OP: tc_ew_vec_loop<ISZ, OSZ, 1, tc_vec_dbl<1, OP>>(a); break;
+  case OP: tc_ew_vec_loop<ISZ, OSZ, 1, tc_vec_dbl<OP>>(a); break;
   switch (a.p.op) { TC_EW_UN_MATH(TC_EW_CASE) }
 #undef TC_EW_CASE
 }

@@ -182,10 +182,11 @@ struct Acc<tc_cand<V> > {
  * bandwidth). The combine order is unchanged: the same bits.
  *
  * DT >= 0: the input is of dtype DT and its elements need no rounding on the
- * way in (typed_ok): the loads are plain loads of DT's bits, decoded in the
- * combine loop. The generic load switches on the dtype and converts in each
- * case, so every load was waited for before the next was issued: the H200
- * ran sum and argmax over float32 at 870 GB/s with RU loads written. */
+ * way in (launch() says when): the loads are plain loads of DT's bits,
+ * decoded in the combine loop. The generic load switches on the dtype and
+ * converts in each case, so every load was waited for before the next was
+ * issued: the H200 ran sum and argmax over float32 at 870 GB/s with RU loads
+ * written. */
 #define RU 8
 template <int DT>
 struct tc_raw {
@@ -199,64 +200,57 @@ template <>
 struct tc_raw<TABI_DTYPE_FLOAT64> {
   typedef double type;
 };
-template <int DT>
-TC_D double tc_raw_dec(typename tc_raw<DT>::type r) {
-  if constexpr (DT == TABI_DTYPE_FLOAT16) return (double)tabi_f16_to_f32(r);
-  else if constexpr (DT == TABI_DTYPE_BFLOAT16) return (double)tabi_bf16_to_f32(r);
-  else return (double)r;
-}
-TC_D tc_mf tc_from_mf(double v, int64_t j) {
-  tc_mf r;
-  r.v = v;
-  r.j = j;
-  return r;
-}
+/* An element as fold_strided loads it (R) and as it combines it (T): DT's
+ * bits, decoded to double (sum, prod, mean) or a candidate (the min/max
+ * family); DT -1, the generic load, already a T. */
+template <typename T, int DT>
+struct tc_elem {
+  typedef typename tc_raw<DT>::type R;
+  static __device__ __forceinline__ R load(const red_args &, const char *p, int64_t, int64_t) { return *(const R *)p; }
+  static __device__ __forceinline__ T dec(R r, int64_t j) {
+    double v;
+    if constexpr (DT == TABI_DTYPE_FLOAT16) v = (double)tabi_f16_to_f32(r);
+    else if constexpr (DT == TABI_DTYPE_BFLOAT16) v = (double)tabi_bf16_to_f32(r);
+    else v = (double)r;
+    if constexpr (std::is_same<T, double>::value) {
+      return v;
+    } else {
+      T c;
+      c.v = v;
+      c.j = j;
+      return c;
+    }
+  }
+};
 template <typename T>
-TC_D T tc_typed(double v, int64_t j) {
-  if constexpr (std::is_same<T, double>::value) return v;
-  else return tc_from_mf(v, j);
-}
+struct tc_elem<T, -1> {
+  typedef T R;
+  static __device__ __forceinline__ T load(const red_args &a, const char *p, int64_t m, int64_t j) { return Acc<T>::load(a, p, m, j); }
+  static __device__ __forceinline__ T dec(T v, int64_t) { return v; }
+};
 template <typename T, int DT>
 TC_D T fold_strided(const red_args &a, int64_t m, int64_t base, int64_t lo, int64_t hi,
                     int64_t step, int *has) {
+  typedef tc_elem<T, DT> E;
   int esz = tc_dt_size(a.in_dt), mm = is_minmax(a.kind);
   T acc = Acc<T>::init(a.kind);
   int64_t j = lo;
-  if constexpr (DT >= 0) {
-    typedef typename tc_raw<DT>::type R;
-    for (; j + (RU - 1) * step < hi; j += RU * step) {
-      R r[RU];
+  for (; j + (RU - 1) * step < hi; j += RU * step) {
+    typename E::R r[RU];
 #pragma unroll
-      for (int u = 0; u < RU; u++) r[u] = *(const R *)(a.in + (base + inner_off(a, j + u * step)) * esz);
+    for (int u = 0; u < RU; u++)
+      r[u] = E::load(a, a.in + (base + inner_off(a, j + u * step)) * esz, m, j + u * step);
 #pragma unroll
-      for (int u = 0; u < RU; u++) {
-        T v = tc_typed<T>(tc_raw_dec<DT>(r[u]), j + u * step);
-        acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-        *has = 1;
-      }
-    }
-    for (; j < hi; j += step) {
-      T v = tc_typed<T>(tc_raw_dec<DT>(*(const R *)(a.in + (base + inner_off(a, j)) * esz)), j);
+    for (int u = 0; u < RU; u++) {
+      T v = E::dec(r[u], j + u * step);
       acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
       *has = 1;
     }
-  } else {
-    for (; j + (RU - 1) * step < hi; j += RU * step) {
-      T v[RU];
-#pragma unroll
-      for (int u = 0; u < RU; u++)
-        v[u] = Acc<T>::load(a, a.in + (base + inner_off(a, j + u * step)) * esz, m, j + u * step);
-#pragma unroll
-      for (int u = 0; u < RU; u++) {
-        acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v[u]) : v[u];
-        *has = 1;
-      }
-    }
-    for (; j < hi; j += step) {
-      T v = Acc<T>::load(a, a.in + (base + inner_off(a, j)) * esz, m, j);
-      acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-      *has = 1;
-    }
+  }
+  for (; j < hi; j += step) {
+    T v = E::dec(E::load(a, a.in + (base + inner_off(a, j)) * esz, m, j), j);
+    acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
+    *has = 1;
   }
   return acc;
 }
