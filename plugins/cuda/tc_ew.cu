@@ -207,40 +207,12 @@ __global__ void __launch_bounds__(256) tc_ew_flat_kernel(const tc_ew_launch_args
 #else
 #define TC_EW_UNROLL_BODY _Pragma("unroll")
 #endif
-/* W 32-bit words: a vector of elements (TC_EW_VEC_EL) */
-template <int W>
-struct alignas(4 * W) tc_ew_words {
-  uint32_t w[W];
-};
 /* Elements a vector: four, or eight where input and output are 2-byte
    dtypes, so that every load and store is 16 bytes but a float32 side's
    store of 8. (On the H200 relu in float16 went from 2.28 TB/s with 8-byte
    loads to 2.37 with 16-byte ones: what holds it below 4 is elsewhere, not
    yet found.) */
 #define TC_EW_VEC_EL(ISZ, OSZ) ((ISZ) == 2 && (OSZ) == 2 ? 8 : 4)
-/* float16 conversions of the vector kernels: on a CUDA device the
- * hardware's (exact one way, round to nearest even the other, as
- * tabi/half.h's) with tabi/half.h's NaNs selected in, whose payload rule the
- * reference follows; elsewhere tabi/half.h's. The inlined software ones, a
- * subnormal loop and five branches, were most of the kernels' code. */
-#if defined(__CUDA_ARCH__)
-TC_D float tc_h2f(uint16_t h) {
-  float f;
-  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
-  uint32_t nan = ((uint32_t)(h & 0x8000u) << 16) | 0x7fc00000u | ((uint32_t)(h & 0x3ffu) << 13);
-  return (h & 0x7fffu) > 0x7c00u ? tabi_bits_f32(nan) : f;
-}
-TC_D uint16_t tc_f2h(float f) {
-  uint16_t h;
-  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
-  uint32_t u = tabi_f32_bits(f);
-  uint16_t nan = (uint16_t)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
-  return (u & 0x7fffffffu) > 0x7f800000u ? nan : h;
-}
-#else
-TC_D float tc_h2f(uint16_t h) { return tabi_f16_to_f32(h); }
-TC_D uint16_t tc_f2h(float f) { return tabi_f32_to_f16(f); }
-#endif
 TC_D double tc_vec_dec(uint32_t bits, int dt) {
   return dt == TABI_DTYPE_FLOAT32 ? (double)tabi_bits_f32(bits)
          : dt == TABI_DTYPE_FLOAT16 ? (double)tc_h2f((uint16_t)bits)

@@ -46,6 +46,37 @@ TC_D void tc_st_c(char *p, int dt, tc_c v) {
   }
 }
 
+/* W 32-bit words, aligned as a whole: one load or store instruction of 4 W
+   bytes (to 16) for the vector kernels (tc_ew.cu) and row kernels (tc_nn.cu) */
+template <int W>
+struct alignas(4 * W) tc_ew_words {
+  uint32_t w[W];
+};
+/* float16 conversions of the vector kernels (tc_ew.cu) and the row
+ * kernels (tc_nn.cu): on a CUDA device the
+ * hardware's (exact one way, round to nearest even the other, as
+ * tabi/half.h's) with tabi/half.h's NaNs selected in, whose payload rule the
+ * reference follows; elsewhere tabi/half.h's. The inlined software ones, a
+ * subnormal loop and five branches, were most of the kernels' code. */
+#if defined(__CUDA_ARCH__)
+TC_D float tc_h2f(uint16_t h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  uint32_t nan = ((uint32_t)(h & 0x8000u) << 16) | 0x7fc00000u | ((uint32_t)(h & 0x3ffu) << 13);
+  return (h & 0x7fffu) > 0x7c00u ? tabi_bits_f32(nan) : f;
+}
+TC_D uint16_t tc_f2h(float f) {
+  uint16_t h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  uint32_t u = tabi_f32_bits(f);
+  uint16_t nan = (uint16_t)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+  return (u & 0x7fffffffu) > 0x7f800000u ? nan : h;
+}
+#else
+TC_D float tc_h2f(uint16_t h) { return tabi_f16_to_f32(h); }
+TC_D uint16_t tc_f2h(float f) { return tabi_f32_to_f16(f); }
+#endif
+
 /* c10::complex division, as ATen: the reference's own (ref_c10_div.h). */
 #define REF_C10_DIV_FN TC_D
 #include "../../reference/ref_c10_div.h"

@@ -2,135 +2,24 @@
  *
  * One block per row (softmax: every position of the other dims; layer norm:
  * every leading index). Rows of float32/float16/bfloat16 along the last dim
- * of up to NT*32 elements take the register kernels: every thread loads its
- * share of the row at once (PER independent loads in flight, where a loop
- * that uses each value before loading the next waits out one memory latency
- * per element: the first kernel here was latency-bound, 0.64x PyTorch on
- * 8192x8192), keeps it in registers, and exponentiates in float (expf, within
- * 2 ulp) while sums, means and variances accumulate in double. Softmax
- * along another dim, over enough columns, runs a thread per column (coalesced
- * walks down the dim). Other rows (float64, longer rows, few columns) read
- * through their stride in double.
+ * of up to NT*32 elements take the register kernels (tc_rows.cuh: the row
+ * in registers, worked on in float). Softmax along another dim, over enough
+ * columns, runs a thread per column (coalesced walks down the dim). Other
+ * rows (float64, longer rows, few columns) read through their stride in
+ * double.
  * Block reductions combine partials in a fixed order: deterministic. The
  * argument checks are the reference's own (reference/ref_softmax_check.c,
  * ref_norm_check.c's ref_norm_ln_check), so statuses, messages and the
  * accepted dtypes (layer norm's float32 weight/bias beside a float16/bfloat16
  * input) are its. */
-#include "tc_ew_dev.cuh"
-#include "tc_pad_up.cuh" /* tcp_opmath_invstd */
+#include "tc_rows.cuh" /* the register kernels, NT, block_reduce */
 #include "ref_norm_check.h"
 #include "ref_softmax_check.h"
 
-#define NT 512
-#define MAX_PER 32 /* register kernels: rows of up to NT * MAX_PER elements */
 /* softmax_kernel caches a row of up to this many floats in dynamic shared
  * memory: with the block reduction's NT + 32 doubles of static, within the 48
  * KiB a block may have without opting in to more (11200 at NT 512) */
 #define CACHE_MAX ((48 * 1024 - (NT + 32) * (int)sizeof(double)) / (int)sizeof(float))
-
-struct op_add {
-  __device__ double operator()(double a, double b) const { return a + b; }
-};
-struct op_max_nan { /* NaN wins, as in the reference */
-  __device__ double operator()(double a, double b) const {
-    return isnan(a) ? a : isnan(b) ? b : (b > a ? b : a);
-  }
-};
-
-/* Combines one value per thread; every thread gets the result. sh holds
- * NT + 32 doubles. Three barriers (a tree takes log2(NT) + 1): 32 threads
- * each fold a column of NT/32 partials, then every thread folds the 32 column
- * results. The order is fixed, so the result is too. */
-template <typename Op>
-__device__ double block_reduce(double v, double *sh, Op op) {
-  sh[threadIdx.x] = v;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    double a = sh[threadIdx.x];
-    for (int j = threadIdx.x + 32; j < NT; j += 32) a = op(a, sh[j]);
-    sh[NT + threadIdx.x] = a;
-  }
-  __syncthreads();
-  double r = sh[NT];
-  for (int j = 1; j < 32; j++) r = op(r, sh[NT + j]);
-  __syncthreads(); /* sh is free again for the next reduction */
-  return r;
-}
-
-/* Element i of an output of dtype odt (osz bytes an element), rounded once
- * from double; float32, the common case, without tc_st_f's dtype switch. */
-__device__ __forceinline__ void st_out(char *y, int64_t i, int odt, int osz, double o) {
-  if (odt == TABI_DTYPE_FLOAT32) ((float *)y)[i] = (float)o;
-  else tc_st_f(y + i * osz, odt, o);
-}
-
-/* The elements per thread for a register kernel over rows of len, or 0 when
- * the row is too long for one. */
-static int regs_per_thread(int64_t len) {
-  return len <= NT ? 1 : len <= 4 * NT ? 4 : len <= 16 * NT ? 16 : len <= MAX_PER * NT ? MAX_PER : 0;
-}
-
-/* L(dtype, per) for dt one of float32/float16/bfloat16, per from regs_per_thread. */
-#define REGS_PER(L, D, per)      \
-  switch (per) {                 \
-    case 1: L(D, 1); break;      \
-    case 4: L(D, 4); break;      \
-    case 16: L(D, 16); break;    \
-    default: L(D, MAX_PER); break; \
-  }
-#define REGS_SWITCH(L, dt, per)                                             \
-  switch (dt) {                                                             \
-    case TABI_DTYPE_FLOAT32: REGS_PER(L, TABI_DTYPE_FLOAT32, per); break;   \
-    case TABI_DTYPE_FLOAT16: REGS_PER(L, TABI_DTYPE_FLOAT16, per); break;   \
-    default: REGS_PER(L, TABI_DTYPE_BFLOAT16, per); break;                  \
-  }
-
-/* Thread t's k-th element of a contiguous row is element k*NT + t: each load
- * instruction of a warp reads 32 neighbours. Past the row: `pad`. */
-template <int DT, int PER>
-__device__ void load_row(const char *row, int64_t len, float pad, float *v) {
-  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
-#pragma unroll
-  for (int k = 0; k < PER; k++) {
-    int64_t i = (int64_t)k * NT + threadIdx.x;
-    v[k] = i < len ? (float)tc_ld_f(row + i * esz, DT) : pad;
-  }
-}
-
-/* Register softmax over contiguous rows of len (see the file comment). */
-template <int DT, int PER>
-__global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y, int odt, int64_t rows,
-                                                           int64_t len, int log_form) {
-  TC_SHARED(double, sh, [NT + 32]);
-  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
-  int osz = tc_dt_size(odt);
-  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-    float v[PER];
-    load_row<DT, PER>(x + r * len * esz, len, -INFINITY, v);
-    double mx = -INFINITY;
-#pragma unroll
-    for (int k = 0; k < PER; k++) mx = op_max_nan()(mx, v[k]);
-    mx = block_reduce(mx, sh, op_max_nan());
-    float mxf = (float)mx; /* a max of floats: exact */
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < PER; k++)
-      if ((int64_t)k * NT + threadIdx.x < len) {
-        float e = expf(v[k] - mxf);
-        s += e;
-        if (!log_form) v[k] = e;
-      }
-    s = block_reduce(s, sh, op_add());
-    double ls = log(s), inv = 1.0 / s;
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-      int64_t i = (int64_t)k * NT + threadIdx.x;
-      if (i >= len) continue;
-      double o = log_form ? (double)v[k] - mx - ls : (double)v[k] * inv;
-      st_out(y, r * len + i, odt, osz, o);
-    }
-  }
-}
 
 /* Softmax along a dim with inner elements after it: one thread per column
  * (outer index, inner index) walks down the dim, so the 32 threads of a warp
@@ -213,13 +102,15 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     const char *xp = (const char *)tabi_tensor_data(xc);
     char *yp = (char *)tabi_tensor_data(out);
     int per = inner == 1 && dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(len) : 0;
+    const void *ptrs[2] = {xp, yp};
+    int vec = per ? rows_vec(len, per, (int)tabi_dtype_size(dt), ptrs, 2) : 1;
     /* columns: enough of them to fill a GPU's threads, wide enough to coalesce */
     int cols = inner >= 8 && rows >= 2048;
     int cache = dt != TABI_DTYPE_FLOAT64 && len <= CACHE_MAX;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
     if (per) {
-#define SM(D, P) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P>)(xp, yp, odt, rows, len, log_form)
-      REGS_SWITCH(SM, dt, per);
+#define SM(D, P, V) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P, V>)(xp, yp, odt, rows, len, log_form)
+      REGS_SWITCH(SM, dt, per, vec);
 #undef SM
     } else if (cols) {
       int gc = (int)((rows + 255) / 256 < 65535 * 4 ? (rows + 255) / 256 : 65535 * 4);
@@ -250,112 +141,11 @@ static tabi_status softmax(TC_ARGS, int log_form) {
 static tabi_status k_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 0); }
 static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 1); }
 
-/* Element j of a layer norm weight or bias beside a DT input: its dtype is
- * DT's or float32 (ref_nn_stats_dtype), two cases instead of tc_ld_f's
- * switch over every dtype, which unrolled 32 times spilled registers. */
+/* Layer norm rows the register kernels do not take: in double throughout */
 template <int DT>
-__device__ double ld_param(const char *p, int pdt, int64_t j) {
-  if (pdt == TABI_DTYPE_FLOAT32) return ((const float *)p)[j];
-  return tc_ld_f(p + j * (DT == TABI_DTYPE_FLOAT32 ? 4 : 2), DT);
-}
-
-/* Register layer norm over rows of n (see the file comment): mean and
- * variance in double from the row in registers, then (x - mean) * rstd in
- * double, weight and bias applied, one rounding at the store. */
-template <int DT, int PER>
-__device__ __forceinline__ void ln_regs_body(const char *x, const char *w, int wdt, const char *b, int bdt,
-                                             char *y, char *mean, char *rstd, int sdt, int64_t m, int64_t n,
-                                             double eps) {
+__global__ void __launch_bounds__(NT) ln_kernel(LN_REGS_PARAMS) {
   TC_SHARED(double, sh, [NT + 32]);
-  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
-  int ssz = tc_dt_size(sdt);
-  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
-    float v[PER];
-    load_row<DT, PER>(x + r * n * esz, n, 0.0f, v);
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < PER; k++) s += v[k]; /* the padding is 0 */
-    double mu = block_reduce(s, sh, op_add()) / (double)n;
-    double q = 0;
-#pragma unroll
-    for (int k = 0; k < PER; k++)
-      if ((int64_t)k * NT + threadIdx.x < n) {
-        double d = (double)v[k] - mu;
-        q += d * d;
-      }
-    double rs = tcp_opmath_invstd(block_reduce(q, sh, op_add()) / (double)n, eps, DT);
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-      int64_t j = (int64_t)k * NT + threadIdx.x;
-      if (j >= n) continue;
-      double o = ((double)v[k] - mu) * rs;
-      if (w) o *= ld_param<DT>(w, wdt, j);
-      if (b) o += ld_param<DT>(b, bdt, j);
-      st_out(y, r * n + j, DT, esz, o);
-    }
-    if (threadIdx.x == 0) {
-      tc_st_f(mean + r * ssz, sdt, mu);
-      tc_st_f(rstd + r * ssz, sdt, rs);
-    }
-  }
-}
-
-#define LN_REGS_PARAMS                                                                                    \
-  const char *x, const char *w, int wdt, const char *b, int bdt, char *y, char *mean, char *rstd, int sdt, \
-      int64_t m, int64_t n, double eps
-template <int DT, int PER>
-__global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
-  ln_regs_body<DT, PER>(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
-}
-/* Rows of 16 NT + 1 to 32 NT elements (12288 and 16384 are common widths):
- * told that one block an SM is enough, ptxas takes the register file's whole
- * share (128 a thread) instead of 64 for float32, and the spills shrink from
- * 1640 to 640 bytes of loads a thread (sm_90, `nvcc -Xptxas -v`). The shorter
- * rows keep the plain bound, under which ptxas gives some of them fewer
- * registers (float16/bfloat16 at 4 a thread: 40, not 46-48), so more blocks
- * fit an SM. */
-template <int DT>
-__global__ void __launch_bounds__(NT, 1) ln_regs_max_kernel(LN_REGS_PARAMS) {
-  ln_regs_body<DT, MAX_PER>(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
-}
-#undef LN_REGS_PARAMS
-
-template <int DT, int PER>
-static void ln_regs_launch(int g, const char *x, const char *w, int wdt, const char *b, int bdt, char *y,
-                           char *mean, char *rstd, int sdt, int64_t m, int64_t n, double eps) {
-  if constexpr (PER == MAX_PER) TC_LAUNCH(g, NT, ln_regs_max_kernel<DT>)(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
-  else TC_LAUNCH(g, NT, ln_regs_kernel<DT, PER>)(x, w, wdt, b, bdt, y, mean, rstd, sdt, m, n, eps);
-}
-
-template <int DT>
-__global__ void __launch_bounds__(NT) ln_kernel(const char *x, const char *w, int wdt, const char *b,
-                                                 int bdt, char *y, char *mean, char *rstd, int sdt,
-                                                 int64_t m, int64_t n, double eps) {
-  TC_SHARED(double, sh, [NT + 32]);
-  const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
-  int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
-  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
-    const char *row = x + r * n * esz;
-    double s = 0;
-    for (int64_t j = threadIdx.x; j < n; j += NT) s += tc_ld_f(row + j * esz, DT);
-    double mu = block_reduce(s, sh, op_add()) / (double)n;
-    double v = 0;
-    for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double dv = tc_ld_f(row + j * esz, DT) - mu;
-      v += dv * dv;
-    }
-    double rs = tcp_opmath_invstd(block_reduce(v, sh, op_add()) / (double)n, eps, DT);
-    for (int64_t j = threadIdx.x; j < n; j += NT) {
-      double o = (tc_ld_f(row + j * esz, DT) - mu) * rs;
-      if (w) o *= tc_ld_f(w + j * wsz, wdt);
-      if (b) o += tc_ld_f(b + j * bsz, bdt);
-      st_out(y, r * n + j, DT, esz, o);
-    }
-    if (threadIdx.x == 0) {
-      tc_st_f(mean + r * ssz, sdt, mu);
-      tc_st_f(rstd + r * ssz, sdt, rs);
-    }
-  }
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) ln_row_dbl<DT>(sh, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
 }
 
 static tabi_status k_layer_norm(TC_ARGS) {
@@ -398,9 +188,12 @@ static tabi_status k_layer_norm(TC_ARGS) {
     char *yp = (char *)tabi_tensor_data(out), *mp = (char *)tabi_tensor_data(mean),
          *rp = (char *)tabi_tensor_data(rstd);
     int per = dt != TABI_DTYPE_FLOAT64 ? regs_per_thread(N) : 0;
-#define LNR(D, P) ln_regs_launch<D, P>(g, xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+    const void *ptrs[4] = {xp, yp, wp, bp};
+    int vec = per ? rows_vec(N, per, (int)tabi_dtype_size(dt), ptrs, 4) : 1;
+#define LNR(D, P, V) \
+  TC_LAUNCH(g, NT, ln_regs_kernel<D, P, V>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
 #define LN(D) TC_LAUNCH(g, NT, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
-    if (per) REGS_SWITCH(LNR, dt, per)
+    if (per) REGS_SWITCH(LNR, dt, per, vec)
     else switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;

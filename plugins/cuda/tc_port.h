@@ -88,5 +88,12 @@
 #define TC_SHARED(type, name, dims) __shared__ type name dims
 #define TC_SHARED_DYN(type, name) extern __shared__ type name[]
 #endif
+/* A device function kept out of line: a rare path whose registers would
+   otherwise count against its hot caller's occupancy. */
+#ifdef TC_SIM
+#define TC_NOINLINE __attribute__((noinline))
+#else
+#define TC_NOINLINE __noinline__
+#endif
 
 #endif /* TABI_TC_PORT_H */

@@ -195,9 +195,11 @@ void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, dou
   tabi_status sg = tabi_call(gpu, og, ga, na, gv, 3);
   CHECK_MSG(sg == TABI_OK, "%s: %s", name, tabi_last_error());
   tabi_status sr = tabi_call(ref, orf, ra, na, rv, 3);
-  tabi_value go = gv[0], ro = rv[0];
+  tabi_value go = gv[cmp_out], ro = rv[cmp_out];
   CHECK_MSG(sr == TABI_OK, "%s (reference): %s", name, tabi_last_error());
-  if (sg == TABI_OK && sr == TABI_OK) {
+  CHECK_MSG(sg != TABI_OK || sr != TABI_OK || (go.tag == TABI_TAG_TENSOR && ro.tag == TABI_TAG_TENSOR),
+            "%s: output %d is not a tensor", name, cmp_out);
+  if (sg == TABI_OK && sr == TABI_OK && go.tag == TABI_TAG_TENSOR && ro.tag == TABI_TAG_TENSOR) {
     tabi_tensor *xg = NULL, *xr = NULL;
     int64_t m = 1;
     for (int32_t i = 0; i < ro.u.t->dl.ndim; i++) m *= ro.u.t->dl.shape[i];

@@ -47,7 +47,8 @@ void both_view(const char *name, const tabi_value *extra, int nextra, tabi_tenso
 void both_permute(tabi_tensor **g, tabi_tensor **r, int32_t nd, const int64_t *perm);
 /* Uniform values in [-1, 1) as dt in both runtimes. */
 void both_random(tabi_dtype dt, int32_t nd, const int64_t *shape, tabi_tensor **g, tabi_tensor **r);
-/* `name` on prebuilt arguments ga (device) and ra (CPU); output 0 of up to 3 compared. */
+/* `name` on prebuilt arguments ga (device) and ra (CPU); output cmp_out (0
+ * unless set) of up to 3 compared. */
 void compare_built(const char *name, tabi_value *ga, tabi_value *ra, int na, double rtol, double atol);
 /* g (device) against r (CPU) as float64: same dtype and shape, within rtol/atol. */
 void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, double atol);

@@ -557,6 +557,76 @@ void bn_cases(void) {
       }
 }
 
+/* The register layer norm's ways off its float path (tc_rows.cuh), at a
+ * length of each register class and one past them, through all three
+ * outputs: rows with a value over 1e18, an inf, a NaN, a variance under
+ * 1e-30, a constant row, beside an ordinary one; eps 0 (rstd from a tiny
+ * variance) and -1 (a NaN rstd). Then both row kernels on a row that starts
+ * 4 bytes past a 16-byte boundary, which must not take 16-byte loads. */
+static void rows_edge_cases(void) {
+  const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[3] = {1.3e-6, 1e-3, 1.6e-2}, eps[3] = {1e-5, 0.0, -1.0};
+  const int64_t lens[4] = {700, 8192, 8193, 20000};
+  for (int d = 0; d < 3; d++)
+    for (int li = 0; li < 4; li++) {
+      int64_t L = lens[li], s[2] = {6, L}, ps[1] = {L};
+      double *h = malloc(sizeof(double) * 6 * (size_t)L), *hw = malloc(sizeof(double) * (size_t)L);
+      for (int64_t i = 0; i < L; i++) {
+        h[i] = (urand() * 2 - 1) * 1e20;
+        h[L + i] = i == L / 3 ? INFINITY : urand();
+        h[2 * L + i] = i == L / 2 ? NAN : urand();
+        h[3 * L + i] = urand() * 1e-15;
+        h[4 * L + i] = 3.0;
+        h[5 * L + i] = urand() * 100 + 50;
+        hw[i] = urand() * 2 - 1;
+      }
+      for (int e = 0; e < 3; e++) {
+        tabi_tensor *g[3] = {NULL, NULL, NULL}, *r[3] = {NULL, NULL, NULL};
+        both_tensor(fdt[d], 2, s, h, &g[0], &r[0]);
+        if (e == 0) { /* weight and bias of the input's dtype */
+          both_tensor(fdt[d], 1, ps, hw, &g[1], &r[1]);
+          both_random(fdt[d], 1, ps, &g[2], &r[2]);
+        }
+        tabi_value ga[5] = {tabi_tensor_value(g[0]), tabi_int_list(ps, 1),
+                            g[1] ? tabi_tensor_value(g[1]) : tabi_none(),
+                            g[2] ? tabi_tensor_value(g[2]) : tabi_none(), tabi_float(eps[e])};
+        tabi_value ra[5] = {tabi_tensor_value(r[0]), tabi_int_list(ps, 1),
+                            r[1] ? tabi_tensor_value(r[1]) : tabi_none(),
+                            r[2] ? tabi_tensor_value(r[2]) : tabi_none(), tabi_float(eps[e])};
+        for (cmp_out = 0; cmp_out < 3; cmp_out++)
+          compare_built("aten::native_layer_norm", ga, ra, 5, frt[d], 1e-5);
+        cmp_out = 0;
+        for (int k = 0; k < 3; k++) {
+          tabi_tensor_release(g[k]);
+          tabi_tensor_release(r[k]);
+        }
+      }
+      free(h);
+      free(hw);
+    }
+  for (int d = 0; d < 3; d++) {
+    int64_t L = 8192, n1[1] = {3 * L + 1}, s[2] = {3, L};
+    tabi_tensor *g = NULL, *r = NULL;
+    both_random(fdt[d], 1, n1, &g, &r);
+    tabi_value from1[4] = {tabi_int(0), tabi_int(1), tabi_none(), tabi_int(1)}, as2[1] = {tabi_int_list(s, 2)};
+    both_view("aten::slice.Tensor", from1, 4, &g, &r);
+    both_view("aten::view", as2, 1, &g, &r);
+    CHECK_MSG(g && ((uintptr_t)tabi_tensor_data(g) & 15) != 0, "the unaligned view is aligned");
+    for (int lf = 0; lf < 2; lf++) {
+      tabi_value ga[3] = {tabi_tensor_value(g), tabi_int(1), tabi_bool(0)};
+      tabi_value ra[3] = {tabi_tensor_value(r), tabi_int(1), tabi_bool(0)};
+      compare_built(lf ? "aten::_log_softmax" : "aten::_softmax", ga, ra, 3, frt[d], 1e-5);
+    }
+    int64_t ps[1] = {L};
+    tabi_value ga[5] = {tabi_tensor_value(g), tabi_int_list(ps, 1), tabi_none(), tabi_none(), tabi_float(1e-5)};
+    tabi_value ra[5] = {tabi_tensor_value(r), tabi_int_list(ps, 1), tabi_none(), tabi_none(), tabi_float(1e-5)};
+    for (cmp_out = 0; cmp_out < 3; cmp_out++) compare_built("aten::native_layer_norm", ga, ra, 5, frt[d], 1e-5);
+    cmp_out = 0;
+    tabi_tensor_release(g);
+    tabi_tensor_release(r);
+  }
+}
+
 /* _softmax, _log_softmax and native_layer_norm over rows of every length class
  * of tc_nn.cu: its register kernels' 1, 4, 16 and 32 elements per thread
  * (rows to 512, 2048, 8192 and 16384 elements) on both sides of each bound,
@@ -652,4 +722,5 @@ void rows_cases(void) {
     }
     free(h);
   }
+  rows_edge_cases();
 }
