@@ -223,6 +223,27 @@ tabi_status tc_reduce_run(tc_ctx *c, const char *op, const tabi_tensor *self,
 tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t dim, int desc, int64_t k,
                         tabi_tensor **out_vals, tabi_tensor **out_idx);
 
+/* native_layer_norm_backward's float kernels (tc_nn.cu, tc_rows.cuh) over
+   contiguous operands. tc_ln_bw_takes says which parts they take
+   (TC_LNBW_DX: grad_input, a block a row; TC_LNBW_PARAM: the kp > 1 partial
+   sums of grad_weight/grad_bias, laid out as tc_norm.cuh's tcn_param_part's):
+   none unless x and grad_out are of one of float32/float16/bfloat16, mean
+   and rstd of those, the weight of x's dtype or float32; grad_input not for
+   rows too long for a register kernel. tc_ln_bw_rows launches the parts
+   whose output (gi, part) is not NULL; tc_norm.cu runs the general kernels
+   for the rest. */
+enum { TC_LNBW_DX = 1, TC_LNBW_PARAM = 2 };
+typedef struct tc_ln_bw_args {
+  int64_t rows, n; /* rows of n elements; n parameters */
+  int xdt, gdt, mdt, rdt, wdt; /* x, grad_out, mean, rstd, weight (-1: none) */
+  const char *go, *x, *mean, *rstd, *w;
+  char *gi;
+  double *part;
+  int64_t kp;
+} tc_ln_bw_args;
+int tc_ln_bw_takes(const tc_ln_bw_args *a);
+void tc_ln_bw_rows(const tc_ln_bw_args *a);
+
 extern TC_KTABLE tc_kernel tc_ew_kernels[];
 extern TC_KTABLE tc_kernel tc_shape_kernels[];
 extern TC_KTABLE tc_kernel tc_reduce_kernels[];

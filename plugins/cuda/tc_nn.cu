@@ -1,4 +1,5 @@
-/* plugins/cuda/tc_nn.cu: _softmax, _log_softmax and native_layer_norm.
+/* plugins/cuda/tc_nn.cu: _softmax, _log_softmax and native_layer_norm, and
+ * the float path of native_layer_norm_backward (tc_ln_bw_rows, for tc_norm.cu).
  *
  * One block per row (softmax: every position of the other dims; layer norm:
  * every leading index). Rows of float32/float16/bfloat16 along the last dim
@@ -217,6 +218,44 @@ static tabi_status k_layer_norm(TC_ARGS) {
   outs[1] = tabi_tensor_value(mean);
   outs[2] = tabi_tensor_value(rstd);
   return TABI_OK;
+}
+
+/* native_layer_norm_backward's float path (declared in tc.h) */
+static int ln_bw_float_dt(int dt) {
+  return dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
+}
+int tc_ln_bw_takes(const tc_ln_bw_args *a) {
+  if (!ln_bw_float_dt(a->xdt) || a->gdt != a->xdt || !ln_bw_float_dt(a->mdt) || !ln_bw_float_dt(a->rdt) ||
+      (a->wdt >= 0 && a->wdt != a->xdt && a->wdt != TABI_DTYPE_FLOAT32) || a->rows <= 0 || a->n <= 0)
+    return 0;
+  return TC_LNBW_PARAM | (regs_per_thread(a->n) ? TC_LNBW_DX : 0);
+}
+void tc_ln_bw_rows(const tc_ln_bw_args *a) {
+  int takes = tc_ln_bw_takes(a);
+  int dt = a->xdt, per = regs_per_thread(a->n);
+  if (a->gi && (takes & TC_LNBW_DX)) {
+    const void *ptrs[4] = {a->go, a->x, a->w, a->gi};
+    int vec = rows_vec(a->n, per, (int)tabi_dtype_size((tabi_dtype)dt), ptrs, 4);
+    int g = a->rows > 65535 * 4 ? 65535 * 4 : (int)a->rows;
+#define LBW(D, P, V)                                                                                       \
+  TC_LAUNCH(g, NT, ln_bw_regs_kernel<D, P, V>)(a->go, a->x, a->mean, a->mdt, a->rstd, a->rdt, a->w, a->wdt, \
+                                               a->gi, a->rows, a->n)
+    REGS_SWITCH(LBW, dt, per, vec)
+#undef LBW
+  }
+  if (a->part && a->kp > 1 && (takes & TC_LNBW_PARAM)) {
+    int64_t t = a->kp * a->n, nb = (t + 255) / 256;
+    int g = nb > 65535 * 4 ? 65535 * 4 : (int)nb;
+#define LBP(D)                                                                                         \
+  TC_LAUNCH(g, 256, ln_bw_param_kernel<D>)(a->go, a->x, a->mean, a->mdt, a->rstd, a->rdt, a->rows, a->n, \
+                                           a->kp, a->part)
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: LBP(TABI_DTYPE_FLOAT32); break;
+      case TABI_DTYPE_FLOAT16: LBP(TABI_DTYPE_FLOAT16); break;
+      default: LBP(TABI_DTYPE_BFLOAT16); break;
+    }
+#undef LBP
+  }
 }
 
 TC_KTABLE tc_kernel tc_nn_kernels[] = {

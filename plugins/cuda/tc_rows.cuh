@@ -360,4 +360,128 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
   }
 }
 
+/* --- native_layer_norm_backward ---------------------------------------------------- */
+
+/* The float path's bound on |grad_out|, |x|, |weight|, |mean| and |rstd|:
+ * dy * w and (x - mean) * rstd stay under 2e18 and 32 of their products
+ * under float's 3.4e38. */
+#define RV_BW_MAX_ABS 1e9f
+
+/* A statistic (mean, rstd) of dtype dt, as a float: exact for the dtypes
+ * the float paths take (float32, float16, bfloat16; tc_ln_bw_rows). */
+TC_D float rv_ld_stat(const char *p, int dt, int64_t r) {
+  if (dt == TABI_DTYPE_FLOAT32) return ((const float *)p)[r];
+  return (float)tc_ld_f(p + r * 2, dt);
+}
+
+/* Row r of grad_input in double throughout, for the rows whose values the
+ * float path cannot take: s1 = sum(dy w), s2 = sum(dy w xhat), then
+ * rstd ((dy w - s1/n) - xhat s2/n), as the reference (tc_norm.cuh). */
+template <int DT>
+__device__ TC_NOINLINE void ln_bw_row_dbl(double *sh, const char *go, const char *x, const char *mean, int mdt,
+                                          const char *rstd, int rdt, const char *w, int wdt, char *gi, int64_t n,
+                                          int64_t r) {
+  const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int wsz = tc_dt_size(wdt);
+  double mu = tc_ld_f(mean + r * tc_dt_size(mdt), mdt), rs = tc_ld_f(rstd + r * tc_dt_size(rdt), rdt);
+  double st[2] = {0, 0};
+  for (int64_t j = threadIdx.x; j < n; j += NT) {
+    double dyw = tc_ld_f(go + (r * n + j) * esz, DT) * (w ? tc_ld_f(w + j * wsz, wdt) : 1.0);
+    double xh = (tc_ld_f(x + (r * n + j) * esz, DT) - mu) * rs;
+    st[0] += dyw;
+    st[1] += dyw * xh;
+  }
+  block_reduce_n<2>(st, sh, op_add());
+  for (int64_t j = threadIdx.x; j < n; j += NT) {
+    double dyw = tc_ld_f(go + (r * n + j) * esz, DT) * (w ? tc_ld_f(w + j * wsz, wdt) : 1.0);
+    double xh = (tc_ld_f(x + (r * n + j) * esz, DT) - mu) * rs;
+    tc_st_f(gi + (r * n + j) * esz, DT, rs * ((dyw - st[0] / (double)n) - xh * st[1] / (double)n));
+  }
+}
+
+/* grad_input of a layer norm over rows of n, one block a row: grad_out and
+ * x of the row in registers, s1 and s2 as float pairs folded in double
+ * across the block, then every element in float. */
+template <int DT, int PER, int VEC>
+__global__ void __launch_bounds__(NT) ln_bw_regs_kernel(const char *go, const char *x, const char *mean, int mdt,
+                                                         const char *rstd, int rdt, const char *w, int wdt,
+                                                         char *gi, int64_t m, int64_t n) {
+  TC_SHARED(double, sh, [3 * (NT + 32)]);
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    float gv[PER], xv[PER];
+    rv_load_row<DT, PER, VEC>(go + r * n * SZ, n, 0.0f, gv);
+    rv_load_row<DT, PER, VEC>(x + r * n * SZ, n, 0.0f, xv);
+    float mu = rv_ld_stat(mean, mdt, r), rs = rv_ld_stat(rstd, rdt, r);
+    bool small = fabsf(mu) <= RV_BW_MAX_ABS && fabsf(rs) <= RV_BW_MAX_ABS;
+    float h1 = 0, l1 = 0, h2 = 0, l2 = 0;
+#pragma unroll
+    for (int k = 0; k < PER / VEC; k++) {
+      float wv[VEC];
+#pragma unroll
+      for (int e = 0; e < VEC; e++) wv[e] = 1.0f; /* none, and the padding */
+      if (w && rv_at<VEC>(k) < n) rv_ld_param<DT, VEC>(w, wdt, rv_at<VEC>(k), wv);
+#pragma unroll
+      for (int e = 0; e < VEC; e++) {
+        int q = k * VEC + e;
+        small = small && fabsf(gv[q]) <= RV_BW_MAX_ABS && fabsf(xv[q]) <= RV_BW_MAX_ABS &&
+                fabsf(wv[e]) <= RV_BW_MAX_ABS;
+        gv[q] *= wv[e];           /* dy w: 0 in the padding */
+        xv[q] = (xv[q] - mu) * rs; /* xhat */
+        rv_acc(h1, l1, gv[q]);
+        rv_acc(h2, l2, gv[q] * xv[q]);
+      }
+    }
+    double st[3] = {(double)h1 + (double)l1, (double)h2 + (double)l2, small ? 0.0 : 1.0};
+    block_reduce_n<3>(st, sh, op_add());
+    if (st[2] == 0) { /* the same in every thread */
+      float a = (float)(st[0] / (double)n), c = (float)(st[1] / (double)n);
+#pragma unroll
+      for (int q = 0; q < PER; q++) gv[q] = rs * ((gv[q] - a) - xv[q] * c);
+      rv_store_row<DT, PER, VEC>(gi + r * n * SZ, DT, n, gv);
+    } else {
+      ln_bw_row_dbl<DT>(sh, go, x, mean, mdt, rstd, rdt, w, wdt, gi, n, r);
+    }
+  }
+}
+
+/* Partial sums of grad_weight (sum dy xhat) and grad_bias (sum dy) over rows
+ * [c R, (c + 1) R) of column p (R = ceil(m / kp)) into part[2 i],
+ * part[2 i + 1] for i = c n + p: tc_norm.cu's param_store_kernel adds the kp
+ * partials in order. A warp reads 32 neighbouring columns of a row. Float
+ * pairs, or double where a value passes RV_BW_MAX_ABS. */
+template <int DT>
+__global__ void ln_bw_param_kernel(const char *go, const char *x, const char *mean, int mdt, const char *rstd,
+                                   int rdt, int64_t m, int64_t n, int64_t kp, double *part) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  int64_t rr = (m + kp - 1) / kp, stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < kp * n; i += stride) {
+    int64_t p = i % n, r0 = i / n * rr, r1 = r0 + rr < m ? r0 + rr : m;
+    float ha = 0, la = 0, hb = 0, lb = 0;
+    bool small = true;
+    for (int64_t r = r0; r < r1; r++) {
+      float dy, xv, mu = rv_ld_stat(mean, mdt, r), rs = rv_ld_stat(rstd, rdt, r);
+      rv_ld<1, SZ>(go, DT, r * n + p, &dy);
+      rv_ld<1, SZ>(x, DT, r * n + p, &xv);
+      small = small && fabsf(dy) <= RV_BW_MAX_ABS && fabsf(xv) <= RV_BW_MAX_ABS &&
+              fabsf(mu) <= RV_BW_MAX_ABS && fabsf(rs) <= RV_BW_MAX_ABS;
+      rv_acc(ha, la, dy * ((xv - mu) * rs));
+      rv_acc(hb, lb, dy);
+    }
+    double a = (double)ha + (double)la, b = (double)hb + (double)lb;
+    if (!small) {
+      a = b = 0;
+      for (int64_t r = r0; r < r1; r++) {
+        double dy = tc_ld_f(go + (r * n + p) * SZ, DT);
+        double xh = (tc_ld_f(x + (r * n + p) * SZ, DT) - tc_ld_f(mean + r * tc_dt_size(mdt), mdt)) *
+                    tc_ld_f(rstd + r * tc_dt_size(rdt), rdt);
+        a += dy * xh;
+        b += dy;
+      }
+    }
+    part[2 * i] = a;
+    part[2 * i + 1] = b;
+  }
+}
+
 #endif

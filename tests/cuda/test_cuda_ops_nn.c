@@ -627,6 +627,71 @@ static void rows_edge_cases(void) {
   }
 }
 
+/* native_layer_norm_backward's float kernels (tc_ln_bw_rows): rows of a
+ * length of the register classes and one past them (grad_input by the
+ * general kernels, the parameter sums still by the float one), mostly over
+ * enough rows that the parameter sums are split; float32, float16 and bfloat16, with a weight
+ * of the input's dtype, of float32, or none; the first rows carry values
+ * the float path must hand to double (1e20, inf, NaN), the rest ordinary
+ * ones. Every output against the reference. */
+static void ln_bw_cases(void) {
+  const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[3] = {1.3e-6, 1e-3, 1.6e-2};
+  /* (length, rows): 257 rows split the parameter sums (tcn_split) */
+  const int64_t lens[4][2] = {{700, 257}, {8192, 8}, {8193, 257}, {16385, 257}};
+  for (int d = 0; d < 3; d++)
+    for (int li = 0; li < 4; li++) {
+      int64_t L = lens[li][0], M = lens[li][1], s[2] = {M, L}, ps[1] = {L}, ms[2] = {M, 1};
+      double *hx = malloc(sizeof(double) * (size_t)(M * L)), *hg = malloc(sizeof(double) * (size_t)(M * L));
+      double *hm = malloc(sizeof(double) * (size_t)M), *hr = malloc(sizeof(double) * (size_t)M);
+      double *hw = malloc(sizeof(double) * (size_t)L);
+      for (int64_t i = 0; i < M * L; i++) {
+        hx[i] = urand() * 4 - 2;
+        hg[i] = urand() * 2 - 1;
+      }
+      hx[L / 2] = 1e20;          /* row 0: past the float bound */
+      hg[L + L / 3] = INFINITY;  /* row 1 */
+      hx[2 * L + 5] = NAN;       /* row 2 */
+      for (int64_t r = 0; r < M; r++) {
+        hm[r] = urand() - 0.5;
+        hr[r] = 0.5 + urand() * 2;
+      }
+      for (int64_t i = 0; i < L; i++) hw[i] = urand() * 2 - 1;
+      for (int wk = 0; wk < 3; wk++) { /* weight: x's dtype, float32, none */
+        tabi_tensor *g[5] = {NULL}, *r[5] = {NULL};
+        tabi_dtype sdt = fdt[d] == TABI_DTYPE_FLOAT32 || wk == 1 ? TABI_DTYPE_FLOAT32 : fdt[d];
+        both_tensor(fdt[d], 2, s, hg, &g[0], &r[0]);
+        both_tensor(fdt[d], 2, s, hx, &g[1], &r[1]);
+        both_tensor(sdt, 2, ms, hm, &g[2], &r[2]);
+        both_tensor(sdt, 2, ms, hr, &g[3], &r[3]);
+        if (wk < 2) both_tensor(wk ? TABI_DTYPE_FLOAT32 : fdt[d], 1, ps, hw, &g[4], &r[4]);
+        int64_t mask[3] = {1, 1, 1};
+        tabi_value ga[8], ra[8];
+        for (int k = 0; k < 2; k++) {
+          tabi_tensor **t = k ? r : g;
+          tabi_value a[8] = {tabi_tensor_value(t[0]), tabi_tensor_value(t[1]), tabi_int_list(ps, 1),
+                             tabi_tensor_value(t[2]), tabi_tensor_value(t[3]),
+                             t[4] ? tabi_tensor_value(t[4]) : tabi_none(), tabi_none(), tabi_bool_list(mask, 3)};
+          memcpy(k ? ra : ga, a, sizeof a);
+        }
+        /* a weight of float32 beside float16/bfloat16: grad_weight is float32 */
+        for (cmp_out = 0; cmp_out < 3; cmp_out++)
+          compare_built("aten::native_layer_norm_backward", ga, ra, 8, cmp_out == 0 || wk != 1 ? frt[d] : 1.3e-6,
+                        1e-5);
+        cmp_out = 0;
+        for (int k = 0; k < 5; k++) {
+          tabi_tensor_release(g[k]);
+          tabi_tensor_release(r[k]);
+        }
+      }
+      free(hx);
+      free(hg);
+      free(hm);
+      free(hr);
+      free(hw);
+    }
+}
+
 /* _softmax, _log_softmax and native_layer_norm over rows of every length class
  * of tc_nn.cu: its register kernels' 1, 4, 16 and 32 elements per thread
  * (rows to 512, 2048, 8192 and 16384 elements) on both sides of each bound,
@@ -723,4 +788,5 @@ void rows_cases(void) {
     free(h);
   }
   rows_edge_cases();
+  ln_bw_cases();
 }
