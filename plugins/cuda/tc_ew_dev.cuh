@@ -10,6 +10,7 @@
 
 #include "tc.h"
 #include "tc_special.cuh"
+#include "tc_words.cuh" /* tc_ew_words */
 
 typedef tcx::complex<double> tc_c;
 
@@ -46,12 +47,6 @@ TC_D void tc_st_c(char *p, int dt, tc_c v) {
   }
 }
 
-/* W 32-bit words, aligned as a whole: one load or store instruction of 4 W
-   bytes (to 16) for the vector kernels (tc_ew.cu) and row kernels (tc_nn.cu) */
-template <int W>
-struct alignas(4 * W) tc_ew_words {
-  uint32_t w[W];
-};
 /* float16 conversions of the vector kernels (tc_ew.cu) and the row
  * kernels (tc_nn.cu): on a CUDA device the
  * hardware's (exact one way, round to nearest even the other, as

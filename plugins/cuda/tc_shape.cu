@@ -8,7 +8,7 @@
 
 #include "tc.h"
 #include "tc_ref_glue.h"
-#include "tc_pad_up.cuh" /* tcp_copy: one element's bytes */
+#include "tc_words.cuh"   /* cat's units */
 #include "ref_slice.h"
 
 static void release(tc_ctx *c, tabi_tensor *t) { c->h->tensor_release(c->h->ctx, t); }
@@ -193,26 +193,58 @@ static tabi_status k_rev(TC_ARGS) {
 /* cat of contiguous inputs: each is [outer, size_k, inner] and goes to
  * [outer, off_k : off_k + size_k, inner] of the contiguous output. One launch
  * takes up to CAT_BATCH inputs (blockIdx.y picks one), so a cat of many small
- * tensors is not one launch each. */
+ * tensors is not one launch each. Rows are copied in units of U bytes, the
+ * largest power of two to 16 that divides every row, offset and pointer
+ * (cat_unit): float32 rows of a multiple of 4 elements move 16 bytes a
+ * thread. An input whose rows have at least a block's worth of units is
+ * copied a block per row, the rest a thread per unit, which divides its
+ * index by the row's units (in 32 bits where the count fits). The first
+ * kernel copied an element a thread with a 64-bit division each: 0.36x
+ * PyTorch on 64 [256, 1024] float32 inputs on an H200 (2026-11-30). */
 #define CAT_BATCH 64
+#define CAT_NT 256
 typedef struct cat_batch {
-  int32_t n, esz;
-  int64_t outer, inner, total; /* elements before and after dim; the output's size along dim */
+  int32_t n;
+  int64_t outer, tu; /* rows (elements before dim); units in an output row */
   const char *src[CAT_BATCH];
-  int64_t size[CAT_BATCH]; /* the input's size along dim */
-  int64_t off[CAT_BATCH];  /* where it starts along dim in the output */
+  int64_t su[CAT_BATCH]; /* the input's units in a row */
+  int64_t ou[CAT_BATCH]; /* where they start in an output row */
 } cat_batch;
 
-__global__ void __launch_bounds__(256) cat_kernel(const cat_batch b, char *out) {
+template <int U>
+__global__ void __launch_bounds__(CAT_NT) cat_kernel(const cat_batch b, char *out) {
+  typedef typename tc_unit_of<U>::type unit;
   int k = blockIdx.y;
-  const int64_t span = b.size[k] * b.inner, n = b.outer * span, esz = b.esz;
-  const char *src = b.src[k];
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (int64_t)gridDim.x * blockDim.x) {
-    int64_t o = i / span, r = i - o * span;
-    char *d = out + ((o * b.total + b.off[k]) * b.inner + r) * esz;
-    tcp_copy(d, src + i * esz, (int)esz);
+  const int64_t su = b.su[k], tu = b.tu, ou = b.ou[k];
+  const unit *src = (const unit *)b.src[k];
+  unit *dst = (unit *)out;
+  if (su >= CAT_NT) {
+    for (int64_t o = blockIdx.x; o < b.outer; o += gridDim.x)
+      for (int64_t r = threadIdx.x; r < su; r += CAT_NT) dst[o * tu + ou + r] = src[o * su + r];
+    return;
   }
+  const int64_t n = b.outer * su, step = (int64_t)gridDim.x * CAT_NT;
+  for (int64_t i = (int64_t)blockIdx.x * CAT_NT + threadIdx.x; i < n; i += step) {
+    int64_t o = n <= UINT32_MAX ? (int64_t)((uint32_t)i / (uint32_t)su) : i / su;
+    dst[o * tu + ou + i - o * su] = src[i];
+  }
+}
+
+/* The unit of a cat: the largest power of two to 16 dividing every input's
+ * row bytes and offset, the output's row bytes and every pointer. */
+static int cat_unit(tabi_tensor *const *ts, int64_t n, int32_t dim, int64_t inner, int64_t esz,
+                    const tabi_tensor *out) {
+  uint64_t all = (uint64_t)(out->dl.shape[dim] * inner * esz) | (uint64_t)(uintptr_t)tabi_tensor_data(out);
+  int64_t off = 0;
+  for (int64_t k = 0; k < n; k++) {
+    if (tabi_tensor_numel(ts[k]) > 0)
+      all |= (uint64_t)(ts[k]->dl.shape[dim] * inner * esz) | (uint64_t)(off * inner * esz) |
+             (uint64_t)(uintptr_t)tabi_tensor_data(ts[k]);
+    off += ts[k]->dl.shape[dim];
+  }
+  int u = 16;
+  while (u > 1 && (all & (uint64_t)(u - 1))) u /= 2;
+  return u;
 }
 
 /* The batched copy of every non-empty input into out (all contiguous). */
@@ -220,28 +252,36 @@ static tabi_status cat_batched(tc_ctx *c, const char *op, tabi_tensor *const *ts
                                tabi_tensor *out) {
   cat_batch b;
   memset(&b, 0, sizeof b);
-  b.esz = (int32_t)tabi_dtype_size(tabi_tensor_dtype(out));
-  b.outer = b.inner = 1;
+  int64_t esz = tabi_dtype_size(tabi_tensor_dtype(out)), inner = 1;
+  b.outer = 1;
   for (int32_t d = 0; d < out->dl.ndim; d++) {
     if (d < dim) b.outer *= out->dl.shape[d];
-    if (d > dim) b.inner *= out->dl.shape[d];
+    if (d > dim) inner *= out->dl.shape[d];
   }
-  b.total = out->dl.shape[dim];
+  int u = cat_unit(ts, n, dim, inner, esz, out);
+  b.tu = out->dl.shape[dim] * inner * esz / u;
   tabi_status st = tc_use_device(c, out, op);
   int64_t off = 0, most = 0;
   for (int64_t k = 0; k <= n && st == TABI_OK; k++) {
     if (k < n && tabi_tensor_numel(ts[k]) > 0) {
       b.src[b.n] = (const char *)tabi_tensor_data(ts[k]);
-      b.size[b.n] = ts[k]->dl.shape[dim];
-      b.off[b.n] = off;
-      int64_t m = b.outer * b.size[b.n] * b.inner;
-      most = m > most ? m : most;
+      b.su[b.n] = ts[k]->dl.shape[dim] * inner * esz / u;
+      b.ou[b.n] = off * inner * esz / u;
+      int64_t blocks = b.su[b.n] >= CAT_NT ? b.outer : (b.outer * b.su[b.n] + CAT_NT - 1) / CAT_NT;
+      most = blocks > most ? blocks : most;
       b.n++;
     }
     if (k < n) off += ts[k]->dl.shape[dim];
     if (b.n == CAT_BATCH || (k == n && b.n > 0)) {
-      dim3 g((unsigned)tc_grid(most, 256), (unsigned)b.n);
-      TC_LAUNCH(g, 256, cat_kernel)(b, (char *)tabi_tensor_data(out));
+      dim3 g((unsigned)tc_grid(most, 1), (unsigned)b.n);
+      char *o = (char *)tabi_tensor_data(out);
+      switch (u) {
+        case 16: TC_LAUNCH(g, CAT_NT, cat_kernel<16>)(b, o); break;
+        case 8: TC_LAUNCH(g, CAT_NT, cat_kernel<8>)(b, o); break;
+        case 4: TC_LAUNCH(g, CAT_NT, cat_kernel<4>)(b, o); break;
+        case 2: TC_LAUNCH(g, CAT_NT, cat_kernel<2>)(b, o); break;
+        default: TC_LAUNCH(g, CAT_NT, cat_kernel<1>)(b, o); break;
+      }
       st = tc_launch_status(c, op);
       b.n = 0;
       most = 0;

@@ -4,6 +4,7 @@
  * native_dropout (tc_random.cu). GPU only (run from test_cuda_ops.c). */
 #include <complex.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,7 +693,11 @@ void dropout_cases(void) {
 /* prims::cat (tc_shape.cu): 80 inputs, 71 of them non-empty (two batched
  * launches: 64, then 7),
  * along each dim, 1-, 4- and 16-byte dtypes; and with
- * one transposed input (the per-input strided copies instead). Exact. */
+ * one transposed input (the per-input strided copies instead). Then rows
+ * long enough to be copied a block per row beside short ones, in 16-byte
+ * units (float16 rows of 1000, 24 and 3000) and 8-byte ones (float64 rows
+ * of 513 and 1), and an input 4 bytes past a 16-byte boundary (4-byte
+ * units). Exact. */
 void cat_cases(void) {
   enum { N = 80 };
   const tabi_dtype dts[3] = {TABI_DTYPE_BOOL, TABI_DTYPE_FLOAT32, TABI_DTYPE_COMPLEX128};
@@ -724,4 +729,41 @@ void cat_cases(void) {
           tabi_tensor_release(r[k]);
         }
       }
+  {
+    const int64_t sz[2][3] = {{1000, 24, 3000}, {513, 1, 0}};
+    const tabi_dtype dt2[2] = {TABI_DTYPE_FLOAT16, TABI_DTYPE_FLOAT64};
+    for (int v = 0; v < 2; v++) {
+      tabi_tensor *g[3], *r[3];
+      int nin = sz[v][2] ? 3 : 2;
+      for (int k = 0; k < nin; k++) {
+        int64_t s2[2] = {v ? 300 : 64, sz[v][k]};
+        both_random(dt2[v], 2, s2, &g[k], &r[k]);
+      }
+      tabi_value ga[2] = {tabi_tensor_list(g, nin), tabi_int(1)};
+      tabi_value ra[2] = {tabi_tensor_list(r, nin), tabi_int(1)};
+      compare_built("prims::cat", ga, ra, 2, 0, 0);
+      for (int k = 0; k < nin; k++) {
+        tabi_tensor_release(g[k]);
+        tabi_tensor_release(r[k]);
+      }
+    }
+    /* [4, 1000] at a 4-byte offset, beside an aligned [4, 1000], along both dims */
+    int64_t n1[1] = {4001}, s2[2] = {4, 1000};
+    tabi_tensor *g[2], *r[2];
+    both_random(TABI_DTYPE_FLOAT32, 1, n1, &g[0], &r[0]);
+    tabi_value from1[4] = {tabi_int(0), tabi_int(1), tabi_none(), tabi_int(1)}, as2[1] = {tabi_int_list(s2, 2)};
+    both_view("aten::slice.Tensor", from1, 4, &g[0], &r[0]);
+    both_view("aten::view", as2, 1, &g[0], &r[0]);
+    CHECK_MSG(g[0] && ((uintptr_t)tabi_tensor_data(g[0]) & 15) != 0, "cat: the unaligned input is aligned");
+    both_random(TABI_DTYPE_FLOAT32, 2, s2, &g[1], &r[1]);
+    for (int dim = 0; dim < 2; dim++) {
+      tabi_value ga[2] = {tabi_tensor_list(g, 2), tabi_int(dim)};
+      tabi_value ra[2] = {tabi_tensor_list(r, 2), tabi_int(dim)};
+      compare_built("prims::cat", ga, ra, 2, 0, 0);
+    }
+    for (int k = 0; k < 2; k++) {
+      tabi_tensor_release(g[k]);
+      tabi_tensor_release(r[k]);
+    }
+  }
 }
