@@ -147,8 +147,7 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
  * for descending) beside its position; RX_BITS bits a pass, each pass
  * stable, so equal keys keep their input order, as the reference's. A pass
  * counts its digits in tiles of RX_TILE (rx_hist_kernel), scans the counts
- * digit-major in one block (rx_scan_kernel: every tile's start for every
- * digit), and moves each tile's elements (rx_move_kernel): ranked within
+ * digit-major (rx_scan_*: every tile's start for every digit), and moves each tile's elements (rx_move_kernel): ranked within
  * the tile by thread and then item, staged in shared memory in digit order,
  * written out in runs. The values are gathered from the input by the
  * sorted positions at the end, so they keep their bits (NaN payloads, -0.0).
@@ -226,47 +225,105 @@ template <typename K>
 __global__ void __launch_bounds__(RX_NT) rx_hist_kernel(const K *key, int64_t n, int shift, int64_t tiles,
                                                          uint32_t *count) {
   TC_SHARED(uint32_t, cnt, [RX_DIGITS][RX_NT + 1]);
+  TC_SHARED(uint32_t, seg, [RX_DIGITS][16]);
   for (int64_t b = blockIdx.x; b < tiles; b += gridDim.x) {
     K k[RX_ITEMS];
     rx_load<K>(key, n, b * RX_TILE, shift, k, cnt);
     __syncthreads();
+    { /* thread t adds digit t / 16's counts of threads 16 (t % 16) .. + 15 */
+      int d = threadIdx.x / 16, s0 = threadIdx.x % 16 * 16;
+      uint32_t t = 0;
+      for (int q = s0; q < s0 + 16; q++) t += cnt[d][q];
+      seg[d][threadIdx.x % 16] = t;
+    }
+    __syncthreads();
     if (threadIdx.x < RX_DIGITS) {
       uint32_t t = 0;
-      for (int q = 0; q < RX_NT; q++) t += cnt[threadIdx.x][q];
+      for (int q = 0; q < 16; q++) t += seg[threadIdx.x][q];
       count[threadIdx.x * tiles + b] = t;
     }
     __syncthreads();
   }
 }
 
-/* count[0 .. m) to its exclusive prefix sums, in place, by one block of
- * RX_NT threads (m = RX_DIGITS * tiles: 16 per 2048 elements) */
-__global__ void __launch_bounds__(RX_NT) rx_scan_kernel(uint32_t *count, int64_t m) {
-  TC_SHARED(uint32_t, part, [RX_NT]);
-  int64_t per = (m + RX_NT - 1) / RX_NT, lo = threadIdx.x * per, hi = lo + per < m ? lo + per : m;
-  uint32_t t = 0;
-  for (int64_t i = lo; i < hi; i++) t += count[i];
-  part[threadIdx.x] = t;
+/* The exclusive prefix sums of count[0 .. m), in place (m = RX_DIGITS *
+ * tiles: 16 per 2048 elements), in chunks of RX_TILE, a block each, each
+ * thread a run of RX_ITEMS: rx_scan_up sums every chunk into part,
+ * rx_scan_top scans part in one block, rx_scan_down scans every chunk from
+ * its part. */
+TC_D uint32_t rx_block_sum(uint32_t v, uint32_t *sh) {
+  sh[threadIdx.x] = v;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    uint32_t run = 0;
-    for (int q = 0; q < RX_NT; q++) {
-      uint32_t v = part[q];
-      part[q] = run;
-      run += v;
-    }
+  if (threadIdx.x < 16) {
+    uint32_t t = 0;
+    for (int q = threadIdx.x * 16; q < threadIdx.x * 16 + 16; q++) t += sh[q];
+    sh[RX_NT + threadIdx.x] = t;
   }
   __syncthreads();
-  uint32_t run = part[threadIdx.x];
+  uint32_t t = 0;
+  for (int q = 0; q < 16; q++) t += sh[RX_NT + q];
+  __syncthreads();
+  return t;
+}
+/* the exclusive prefix of v over the block's threads (sh: RX_NT + 16) */
+TC_D uint32_t rx_block_prefix(uint32_t v, uint32_t *sh) {
+  sh[threadIdx.x] = v;
+  __syncthreads();
+  if (threadIdx.x < 16) {
+    uint32_t run = 0;
+    for (int q = threadIdx.x * 16; q < threadIdx.x * 16 + 16; q++) {
+      uint32_t x = sh[q];
+      sh[q] = run;
+      run += x;
+    }
+    sh[RX_NT + threadIdx.x] = run;
+  }
+  __syncthreads();
+  uint32_t before = 0;
+  for (int q = 0; q < (int)threadIdx.x / 16; q++) before += sh[RX_NT + q];
+  uint32_t r = before + sh[threadIdx.x];
+  __syncthreads();
+  return r;
+}
+__global__ void __launch_bounds__(RX_NT) rx_scan_up_kernel(const uint32_t *count, int64_t m, uint32_t *part) {
+  TC_SHARED(uint32_t, sh, [RX_NT + 16]);
+  for (int64_t c = blockIdx.x; c * RX_TILE < m; c += gridDim.x) {
+    int64_t lo = c * RX_TILE + threadIdx.x * RX_ITEMS;
+    uint32_t t = 0;
+    for (int64_t i = lo; i < lo + RX_ITEMS && i < m; i++) t += count[i];
+    t = rx_block_sum(t, sh);
+    if (threadIdx.x == 0) part[c] = t;
+  }
+}
+__global__ void __launch_bounds__(RX_NT) rx_scan_top_kernel(uint32_t *part, int64_t np) {
+  TC_SHARED(uint32_t, sh, [RX_NT + 16]);
+  int64_t per = (np + RX_NT - 1) / RX_NT, lo = threadIdx.x * per, hi = lo + per < np ? lo + per : np;
+  uint32_t t = 0;
+  for (int64_t i = lo; i < hi; i++) t += part[i];
+  uint32_t run = rx_block_prefix(t, sh);
   for (int64_t i = lo; i < hi; i++) {
-    uint32_t v = count[i];
-    count[i] = run;
+    uint32_t v = part[i];
+    part[i] = run;
     run += v;
+  }
+}
+__global__ void __launch_bounds__(RX_NT) rx_scan_down_kernel(uint32_t *count, int64_t m, const uint32_t *part) {
+  TC_SHARED(uint32_t, sh, [RX_NT + 16]);
+  for (int64_t c = blockIdx.x; c * RX_TILE < m; c += gridDim.x) {
+    int64_t lo = c * RX_TILE + threadIdx.x * RX_ITEMS;
+    uint32_t t = 0;
+    for (int64_t i = lo; i < lo + RX_ITEMS && i < m; i++) t += count[i];
+    uint32_t run = part[c] + rx_block_prefix(t, sh);
+    for (int64_t i = lo; i < lo + RX_ITEMS && i < m; i++) {
+      uint32_t v = count[i];
+      count[i] = run;
+      run += v;
+    }
   }
 }
 
 /* One pass: the tile's keys and positions to their places, start[d * tiles
- * + b] onwards for digit d (rx_scan_kernel's). */
+ * + b] onwards for digit d (rx_scan_down_kernel's). */
 template <typename K>
 __global__ void __launch_bounds__(RX_NT) rx_move_kernel(const K *key, const uint32_t *pos, int64_t n, int shift,
                                                          int64_t tiles, const uint32_t *start, K *okey,
@@ -357,8 +414,9 @@ static void rx_sort(const sort_args &a, char *scr) {
   int64_t tiles = (a.n + RX_TILE - 1) / RX_TILE;
   K *key[2] = {(K *)scr, (K *)scr + a.n};
   uint32_t *pos[2] = {(uint32_t *)(key[1] + a.n), (uint32_t *)(key[1] + a.n) + a.n};
-  uint32_t *count = pos[1] + a.n;
-  int gt = tc_grid(tiles, 1), ge = tc_grid(a.n, 256);
+  int64_t m = RX_DIGITS * tiles, chunks = (m + RX_TILE - 1) / RX_TILE;
+  uint32_t *count = pos[1] + a.n, *part = count + m;
+  int gt = tc_grid(tiles, 1), ge = tc_grid(a.n, 256), gc = tc_grid(chunks, 1);
   for (int64_t s = 0; s < a.slices; s++) {
     int64_t so = 0, r = s; /* slice s's start in self (slice_offsets, host side) */
     for (int d = a.nd - 1; d >= 0; d--) {
@@ -370,7 +428,9 @@ static void rx_sort(const sort_args &a, char *scr) {
     int cur = 0;
     for (int shift = 0; shift < (int)(8 * sizeof(K)); shift += RX_BITS, cur ^= 1) {
       TC_LAUNCH(gt, RX_NT, rx_hist_kernel<K>)(key[cur], a.n, shift, tiles, count);
-      TC_LAUNCH(1, RX_NT, rx_scan_kernel)(count, RX_DIGITS * tiles);
+      TC_LAUNCH(gc, RX_NT, rx_scan_up_kernel)(count, m, part);
+      TC_LAUNCH(1, RX_NT, rx_scan_top_kernel)(part, chunks);
+      TC_LAUNCH(gc, RX_NT, rx_scan_down_kernel)(count, m, part);
       TC_LAUNCH(gt, RX_NT, rx_move_kernel<K>)(key[cur], pos[cur], a.n, shift, tiles, count, key[cur ^ 1],
                                               pos[cur ^ 1]);
     }
@@ -378,9 +438,10 @@ static void rx_sort(const sort_args &a, char *scr) {
   }
 }
 /* scratch bytes of rx_sort over slices of n: two key and two position
-   buffers and the counts */
+   buffers, the counts and their chunks' sums */
 static int64_t rx_bytes(int64_t n, int ksz) {
-  return 2 * n * (ksz + 4) + RX_DIGITS * ((n + RX_TILE - 1) / RX_TILE) * 4;
+  int64_t m = RX_DIGITS * ((n + RX_TILE - 1) / RX_TILE);
+  return 2 * n * (ksz + 4) + (m + (m + RX_TILE - 1) / RX_TILE) * 4;
 }
 
 /* a's slices by radix sort (*scr: its scratch, for the caller to release) */

@@ -207,7 +207,7 @@ static void sort_cases(void) {
            (tabi_value[]){tabi_int(5), tabi_int(1), tabi_bool(0), tabi_bool(1)}, 4, 2, 3, 0, 0);
   /* slices of 65536 or more take the radix sort (tc_sort.cu): 32- and
      64-bit keys from every kind of dtype, ties, -0.0 beside 0.0, NaN and
-     inf, both directions; two slices, a strided one, topk */
+     inf, both directions; two slices, a strided one, topk; a long slice */
   int64_t rx[1] = {70001}, rx2[2] = {2, 65536}, rxt[2] = {65537, 2};
   const tabi_dtype rdt[8] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT64, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16,
                              TABI_DTYPE_INT64,   TABI_DTYPE_INT32,   TABI_DTYPE_INT8,    TABI_DTYPE_UINT8};
@@ -225,6 +225,10 @@ static void sort_cases(void) {
            0, 0);
   red_case("aten::topk", TABI_DTYPE_FLOAT64, 1, rx, NULL, P_TIES,
            (tabi_value[]){tabi_int(777), tabi_int(0), tabi_bool(0), tabi_bool(1)}, 4, 2, 3, 0, 0);
+  /* enough tiles (293) that the digit counts scan in three chunks */
+  int64_t rxbig[1] = {600001};
+  red_case("aten::sort", TABI_DTYPE_FLOAT32, 1, rxbig, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_bool(1)}, 2, 2,
+           3, 0, 0);
 }
 
 static void cumsum_cases(void) {
