@@ -144,7 +144,9 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
  * (0.064x PyTorch on a 2^24 float32 sort on an H200, 2026-11-30). Each
  * element becomes an unsigned key whose order is the sort's (rx_key: NaN
  * one largest key, -0.0 as 0.0, signed integers offset, every bit inverted
- * for descending) beside its position; RX_BITS bits a pass, each pass
+ * for descending; as wide as the element: 16 bits for float16, bfloat16
+ * and the narrow integers, 32 for float32 and int32, 64 for float64 and
+ * int64) beside its position; RX_BITS bits a pass, each pass
  * stable, so equal keys keep their input order, as the reference's. A pass
  * counts its digits in tiles of RX_TILE (rx_hist_kernel), scans the counts
  * digit-major (rx_scan_*: every tile's start for every digit), and moves each tile's elements (rx_move_kernel): ranked within
@@ -163,10 +165,22 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
 template <typename K>
 TC_D K rx_key(const sort_args &a, const char *p) {
   K key;
-  if (sizeof(K) == 4) {
+  if (sizeof(K) == 2) { /* float16, bfloat16 (their own bits), 1- and 2-byte integers */
     uint32_t u;
     if (a.flt) {
-      float f = (float)tc_ld_f(p, a.dt); /* exact: float32, float16, bfloat16 */
+      uint16_t h;
+      memcpy(&h, p, 2);
+      int f16 = a.dt == TABI_DTYPE_FLOAT16;
+      u = (h & 0x7fffu) > (f16 ? 0x7c00u : 0x7f80u) ? (f16 ? 0x7e00u : 0x7fc0u) : (h & 0x7fffu) ? h : 0u;
+      u = u & 0x8000u ? ~u : u | 0x8000u;
+    } else {
+      u = (uint32_t)(uint16_t)(int16_t)tc_ld_i(p, a.dt) ^ 0x8000u;
+    }
+    key = (K)u;
+  } else if (sizeof(K) == 4) {
+    uint32_t u;
+    if (a.flt) {
+      float f = (float)tc_ld_f(p, a.dt); /* float32 */
       u = isnan(f) ? 0x7fc00000u : f == 0 ? 0u : tabi_f32_bits(f);
       u = u & 0x80000000u ? ~u : u | 0x80000000u;
     } else {
@@ -446,12 +460,15 @@ static int64_t rx_bytes(int64_t n, int ksz) {
 
 /* a's slices by radix sort (*scr: its scratch, for the caller to release) */
 static tabi_status rx_run(tc_ctx *c, const char *op, sort_args *a, DLDevice dev, tabi_tensor **scr) {
-  int ksz = tabi_dtype_size((tabi_dtype)a->dt) == 8 ? 8 : 4; /* 64-bit keys for float64 and int64 */
+  int64_t esz = tabi_dtype_size((tabi_dtype)a->dt);
+  int ksz = esz == 8 ? 8 : esz <= 2 ? 2 : 4; /* a key as wide as the element, at least 16 bits */
   int64_t bytes = rx_bytes(a->n, ksz);
   tabi_status st = tc_empty(c, dev, TABI_DTYPE_UINT8, 1, &bytes, scr);
   if (st != TABI_OK) return st;
-  if (ksz == 8) rx_sort<uint64_t>(*a, (char *)tabi_tensor_data(*scr));
-  else rx_sort<uint32_t>(*a, (char *)tabi_tensor_data(*scr));
+  char *p = (char *)tabi_tensor_data(*scr);
+  if (ksz == 8) rx_sort<uint64_t>(*a, p);
+  else if (ksz == 2) rx_sort<uint16_t>(*a, p);
+  else rx_sort<uint32_t>(*a, p);
   return tc_launch_status(c, op);
 }
 
