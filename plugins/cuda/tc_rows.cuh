@@ -1,6 +1,7 @@
 /* plugins/cuda/tc_rows.cuh: the register kernels of _softmax, _log_softmax
  * and native_layer_norm (tc_nn.cu), over contiguous rows of float32, float16
- * or bfloat16 of up to NT * MAX_PER elements, one block a row.
+ * or bfloat16 of up to NT * MAX_PER elements, one block a row; and the float
+ * kernels of native_layer_norm_backward (tc_ln_bw_rows, at the end).
  *
  * Every thread loads its PER elements of the row at once, VEC neighbours a
  * load (16 bytes where the row's length and the pointers allow), keeps them
