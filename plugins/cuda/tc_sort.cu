@@ -164,48 +164,37 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
 
 template <typename K>
 TC_D K rx_key(const sort_args &a, const char *p) {
-  K key;
-  if (sizeof(K) == 2) { /* float16, bfloat16 (their own bits), 1- and 2-byte integers */
-    uint32_t u;
-    if (a.flt) {
+  const uint64_t sign = 1ull << (8 * sizeof(K) - 1);
+  uint64_t u;
+  if (!a.flt) { /* two's complement, offset: the low bits of the int64 are K's */
+    u = (uint64_t)tc_ld_i(p, a.dt) ^ sign;
+  } else { /* the value's bits at K's width, NaN one value, -0.0 as 0.0; then
+              negatives inverted, positives above them */
+    if (sizeof(K) == 2) { /* float16, bfloat16: their own bits */
       uint16_t h;
       memcpy(&h, p, 2);
       int f16 = a.dt == TABI_DTYPE_FLOAT16;
       u = (h & 0x7fffu) > (f16 ? 0x7c00u : 0x7f80u) ? (f16 ? 0x7e00u : 0x7fc0u) : (h & 0x7fffu) ? h : 0u;
-      u = u & 0x8000u ? ~u : u | 0x8000u;
-    } else {
-      u = (uint32_t)(uint16_t)(int16_t)tc_ld_i(p, a.dt) ^ 0x8000u;
-    }
-    key = (K)u;
-  } else if (sizeof(K) == 4) {
-    uint32_t u;
-    if (a.flt) {
-      float f = (float)tc_ld_f(p, a.dt); /* float32 */
+    } else if (sizeof(K) == 4) { /* float32 */
+      float f = (float)tc_ld_f(p, a.dt);
       u = isnan(f) ? 0x7fc00000u : f == 0 ? 0u : tabi_f32_bits(f);
-      u = u & 0x80000000u ? ~u : u | 0x80000000u;
-    } else {
-      u = (uint32_t)(int32_t)tc_ld_i(p, a.dt) ^ 0x80000000u;
-    }
-    key = (K)u;
-  } else {
-    uint64_t u;
-    if (a.flt) {
+    } else { /* float64 */
       double f = tc_ld_f(p, a.dt);
       if (isnan(f)) u = 0x7ff8000000000000ull;
       else if (f == 0) u = 0;
       else memcpy(&u, &f, 8);
-      u = u & 0x8000000000000000ull ? ~u : u | 0x8000000000000000ull;
-    } else {
-      u = (uint64_t)tc_ld_i(p, a.dt) ^ 0x8000000000000000ull;
     }
-    key = (K)u;
+    u = u & sign ? ~u : u | sign;
   }
+  K key = (K)u;
   return a.desc ? (K)~key : key;
 }
 
 /* keys and positions of slice s */
 template <typename K>
-__global__ void rx_keys_kernel(const sort_args a, int64_t so, K *key, uint32_t *pos) {
+__global__ void rx_keys_kernel(const sort_args a, int64_t s, K *key, uint32_t *pos) {
+  int64_t so, vo, io;
+  slice_offsets(a, s, &so, &vo, &io);
   int esz = tc_dt_size(a.dt);
   int64_t ss = a.nd ? a.sst[a.dim] : 0, stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
@@ -432,13 +421,7 @@ static void rx_sort(const sort_args &a, char *scr) {
   uint32_t *count = pos[1] + a.n, *part = count + m;
   int gt = tc_grid(tiles, 1), ge = tc_grid(a.n, 256), gc = tc_grid(chunks, 1);
   for (int64_t s = 0; s < a.slices; s++) {
-    int64_t so = 0, r = s; /* slice s's start in self (slice_offsets, host side) */
-    for (int d = a.nd - 1; d >= 0; d--) {
-      if (d == a.dim) continue;
-      so += r % a.shape[d] * a.sst[d];
-      r /= a.shape[d];
-    }
-    TC_LAUNCH(ge, 256, rx_keys_kernel<K>)(a, so, key[0], pos[0]);
+    TC_LAUNCH(ge, 256, rx_keys_kernel<K>)(a, s, key[0], pos[0]);
     int cur = 0;
     for (int shift = 0; shift < (int)(8 * sizeof(K)); shift += RX_BITS, cur ^= 1) {
       TC_LAUNCH(gt, RX_NT, rx_hist_kernel<K>)(key[cur], a.n, shift, tiles, count);
