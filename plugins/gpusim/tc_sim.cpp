@@ -141,6 +141,10 @@ struct fiber {
   char *base; /* mapping: guard page, then the stack */
   bool started; /* its context runs fiber_entry's loop */
   bool done;    /* this block's thread has returned */
+  int wait;     /* what it is parked at: 0 nothing (not started), 1 a barrier, 2 a shuffle */
+  unsigned long bars;  /* barriers it has reached in this block */
+  unsigned long shfls; /* shuffles it has posted a value to in this block */
+  uint64_t slot[2];    /* its values of shuffles shfls - 1 (odd/even) */
   void *fake; /* ASan's fake stack while switched away */
   void *tsan; /* TSan's fiber */
 };
@@ -158,6 +162,10 @@ struct executor {
   unsigned long barriers = 0; /* __syncthreads reached in this launch */
   unsigned long long launches = 0; /* on this OS thread: odd ones run their blocks backward */
   bool lost_barrier = false; /* one was reached in a direct block */
+  bool stuck = false;  /* a round in which no thread could go on: released by force */
+  bool bad_shfl = false; /* a shuffle read a lane that never posted to it */
+  unsigned nt = 0;     /* threads in the running block */
+  unsigned warp = 32;  /* lanes a warp, as the kernel's last shuffle said */
   void (*body)(void *) = nullptr;
   void *arg = nullptr;
   void *dyn = nullptr;
@@ -250,21 +258,43 @@ void run_direct(unsigned nt, unsigned long long linear) {
 
 void run_block(unsigned nt, unsigned long long linear) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  fiber *fb[1024]; /* the deque's elements, without its indexing in the rounds */
   for (unsigned t = 0; t < nt; t++) {
     fiber &f = X.fibers[t];
+    fb[t] = &f;
     if (!f.started) ctx_make(&f.ctx, f.base + page, kStack, fiber_entry);
     f.started = true;
     f.done = false;
+    f.wait = 0;
+    f.bars = f.shfls = 0;
   }
   X.block_seq++;
+  X.nt = nt;
   if (X.dyn_bytes) memset(X.dyn, 0xA5, X.dyn_bytes);
   unsigned live = nt;
+  bool forced = false; /* after a round that could not go on: every thread runs */
   for (unsigned long long round = linear & 1; live > 0; round++) {
-    bool back = round & 1;
+    /* What the threads wait for, as the round begins: a thread at a barrier
+     * goes on once every live thread of the block has reached it, a thread
+     * at a shuffle once every live lane of its warp has posted its value.
+     * (What changes during the round is seen in the next one.) */
+    unsigned long min_bars = (unsigned long)-1, min_shfls[1024 / 32];
+    unsigned warp = X.warp;
+    for (unsigned w = 0; w < (nt + warp - 1) / warp; w++) min_shfls[w] = (unsigned long)-1;
+    for (unsigned t = 0; t < nt; t++) {
+      const fiber &f = *fb[t];
+      if (f.done) continue;
+      if (f.bars < min_bars) min_bars = f.bars;
+      if (f.shfls < min_shfls[t / warp]) min_shfls[t / warp] = f.shfls;
+    }
+    bool back = round & 1, moved = false;
     for (unsigned i = 0; i < nt; i++) {
       unsigned t = back ? nt - 1 - i : i;
-      fiber &f = X.fibers[t];
+      fiber &f = *fb[t];
       if (f.done) continue;
+      if (!forced && ((f.wait == 1 && f.bars > min_bars) || (f.wait == 2 && f.shfls > min_shfls[t / warp])))
+        continue;
+      moved = true;
       X.cur = (int)t;
       threadIdx.x = t % blockDim.x;
       threadIdx.y = (t / blockDim.x) % blockDim.y;
@@ -273,6 +303,11 @@ void run_block(unsigned nt, unsigned long long linear) {
       X.cur = -1;
       if (f.done) live--;
     }
+    /* Threads that wait for each other at different places (a barrier not
+     * every thread reaches, a shuffle some lane skips) hang a GPU; here the
+     * launch fails, and the threads run on to their ends without waiting so
+     * that their stacks unwind. */
+    if (!moved && live > 0) X.stuck = forced = true;
   }
 }
 
@@ -296,6 +331,8 @@ int tc_sim_device_count(void) {
   return n;
 }
 
+/* The message of the last launch that failed after its blocks ran. */
+static thread_local char launch_msg[200];
 /* The message of the last launch refused for its shared memory. */
 static thread_local char shared_msg[200];
 
@@ -343,6 +380,9 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   X.over_shared = false;
   X.barriers = 0;
   X.lost_barrier = false;
+  X.stuck = false;
+  X.bad_shfl = false;
+  X.warp = 32;
   X.body = body;
   X.arg = arg;
   gridDim = uint3{g.x, g.y, g.z};
@@ -369,7 +409,17 @@ void tc_sim_run(dim3 g, dim3 b, size_t smem, void (*body)(void *), void *arg) {
   }
   X.running = false;
   X.direct = false;
-  if (X.lost_barrier) last_error = cudaErrorLaunchFailure;
+  if (X.lost_barrier || X.stuck || X.bad_shfl) {
+    snprintf(launch_msg, sizeof launch_msg, "%s",
+             X.lost_barrier ? "gpusim: __syncthreads or a shuffle in a block after a first block that "
+                              "reached none (the simulator runs such blocks without fibers)"
+             : X.stuck ? "gpusim: the threads of a block wait at different barriers or shuffles "
+                         "(a __syncthreads not every thread reaches, or a shuffle a lane skips): "
+                         "a GPU would hang"
+                       : "gpusim: a shuffle read a lane that did not take part in it (it had "
+                         "returned, or skipped the shuffle)");
+    last_error = cudaErrorLaunchFailure;
+  }
   /* A GPU refuses such a launch before any block runs; here the static
    * arrays are known once a thread has declared them, so the blocks have run,
    * and the launch fails after them. */
@@ -399,6 +449,15 @@ void tc_sim_static_shared(void *site, size_t bytes) {
   }
 }
 
+/* The running fiber -> the scheduler, until may_resume lets it go on. */
+static void park(fiber &f) {
+  SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
+  TSAN_TO(X.sched_tsan);
+  ctx_switch(&f.ctx, &X.sched);
+  SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
+  f.wait = 0;
+}
+
 void tc_sim_syncthreads(void) {
   if (X.direct) {
     X.lost_barrier = true; /* cannot wait here: the launch fails */
@@ -407,10 +466,39 @@ void tc_sim_syncthreads(void) {
   if (X.cur < 0) return; /* outside a launch: nothing to wait for */
   X.barriers++;
   fiber &f = X.fibers[(size_t)X.cur];
-  SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
-  TSAN_TO(X.sched_tsan);
-  ctx_switch(&f.ctx, &X.sched);
-  SWITCH_DONE(f.fake, &X.sched_bottom, &X.sched_size);
+  f.bars++;
+  f.wait = 1;
+  park(f);
+}
+
+/* Every lane posts its value and waits for the others of its warp; then
+ * each reads its source lane's. Two slots a fiber, by the shuffle's parity:
+ * a lane that has read shuffle s may post s + 1 before a slower lane has
+ * read s, never s + 2 (that waits for the slow lane's s + 1). */
+uint64_t tc_sim_shfl(uint64_t v, int mode, int arg, int width) {
+  if (X.direct) {
+    X.lost_barrier = true;
+    return v;
+  }
+  if (X.cur < 0) return v; /* a device function called from host code */
+  X.barriers++; /* later blocks run on fibers too */
+  X.warp = width == 64 ? 64 : 32; /* the executor's warps: 32 or 64 lanes */
+  width = (int)X.warp;
+  unsigned t = (unsigned)X.cur;
+  fiber &f = X.fibers[t];
+  unsigned long s = f.shfls++;
+  f.slot[s & 1] = v;
+  f.wait = 2;
+  park(f);
+  unsigned lane = t % (unsigned)width, src = mode == 0 ? lane ^ (unsigned)arg : lane + (unsigned)arg;
+  /* CUDA and HIP: a source past the warp (down) gives the lane its own value */
+  if (arg < 0 || src >= (unsigned)width || t - lane + src >= X.nt) return v;
+  const fiber &p = X.fibers[t - lane + src];
+  if (p.shfls <= s) {
+    X.bad_shfl = true;
+    return v;
+  }
+  return p.slot[s & 1];
 }
 
 void *tc_sim_dyn_shared(void) { return X.dyn; }
@@ -425,9 +513,7 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorSimSharedMemory: return shared_msg;
-    case cudaErrorLaunchFailure:
-      return "gpusim: __syncthreads in a block after a first block that reached none (the "
-             "simulator runs such blocks without fibers)";
+    case cudaErrorLaunchFailure: return launch_msg;
   }
   return "unknown error";
 }

@@ -33,6 +33,8 @@
 #include <math.h> /* isnan, isinf, ... in the global namespace, as device code has them */
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <tuple>
 #include <utility>
 
@@ -47,7 +49,14 @@
 #define TC_KTABLE const
 #define TC_DL_DEVICE kDLExtDev
 #define TC_PLATFORM "gpusim"
+/* The ROCm flavour (libtabi_gpusim.so) runs 64-lane warps, as gfx90a and
+ * gfx908 do, so a kernel that takes the width for 32 shows there; the CUDA
+ * flavour 32. */
+#ifdef TC_HIP
+#define TC_WARP 64
+#else
 #define TC_WARP 32
+#endif
 
 struct uint3 {
   unsigned x, y, z;
@@ -106,6 +115,10 @@ void tc_sim_run(dim3 grid, dim3 block, size_t smem, void (*body)(void *), void *
 cudaError_t tc_sim_fail(cudaError_t e);
 /* The barrier of the running block. */
 void tc_sim_syncthreads(void);
+/* A warp shuffle of width lanes: the lane's v posted, and the value of lane
+ * (lane ^ arg) (mode 0) or (lane + arg) (mode 1; its own v past the warp)
+ * returned once every live lane of the warp has posted. */
+uint64_t tc_sim_shfl(uint64_t v, int mode, int arg, int width);
 /* The running launch's dynamic shared memory (16-byte aligned). */
 void *tc_sim_dyn_shared(void);
 /* Counts the static shared array at `site` (bytes long) into the running
@@ -120,6 +133,20 @@ void tc_sim_static_shared(void *site, size_t bytes);
   static thread_local type name dims; \
   tc_sim_static_shared(&name, sizeof name)
 #define TC_SHARED_DYN(type, name) type *name = (type *)tc_sim_dyn_shared()
+
+/* __shfl_xor_sync / __shfl_down_sync over the whole warp (tc_port.h's
+ * TC_SHFL_XOR, TC_SHFL_DOWN), for any value of up to 8 bytes. */
+template <class T>
+inline T tc_sim_shfl_t(T v, int mode, int arg, int width = TC_WARP) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "a shuffle moves up to 8 bytes");
+  uint64_t u = 0;
+  memcpy(&u, &v, sizeof v);
+  u = tc_sim_shfl(u, mode, arg, width);
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+#define TC_SHFL_XOR(v, d) tc_sim_shfl_t((v), 0, (d))
+#define TC_SHFL_DOWN(v, d) tc_sim_shfl_t((v), 1, (d))
 
 namespace tc_sim {
 /* kernel(args...) for every thread: the arguments are converted to the

@@ -12,6 +12,10 @@
  *   - a block's static (TC_SHARED) and dynamic shared memory together may
  *     not pass 48 KiB: a launch over it fails, naming the bytes, whether the
  *     dynamic part alone passes it (nothing runs) or the sum does;
+ *   - warp shuffles (xor, down; 32 and 64 lanes) exchange values between
+ *     the lanes of a warp only, several in a row, and threads that wait at
+ *     different places (a barrier here, a shuffle there) fail the launch
+ *     instead of hanging it;
  *   - a bad configuration runs nothing and is reported by cudaGetLastError,
  *     once; a launch from inside a kernel is refused; a barrier the
  *     executor cannot honour (only in blocks after the first) fails the
@@ -96,6 +100,31 @@ __global__ void nested(int *ran) {
   TC_LAUNCH(1, 1, nested)(ran);
 }
 
+/* Each thread: the sum of its warp's values by an xor butterfly of width
+ * lanes, then its down-by-d neighbour's value; twice over, so slots are
+ * reused. */
+__global__ void warp_ops(const double *x, double *sum, double *down, int width, int d) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int rep = 0; rep < 2; rep++) {
+    double v = x[t] * (rep + 1);
+    for (int o = width / 2; o > 0; o >>= 1) v += tc_sim_shfl_t(v, 0, o, width);
+    sum[2 * t + rep] = v;
+    down[2 * t + rep] = tc_sim_shfl_t(x[t] * (rep + 1), 1, d, width);
+  }
+}
+
+/* Lanes 0..15 wait at a barrier, the others of the warp at a shuffle that
+   needs the first ones: a GPU hangs. */
+__global__ void split_wait(int *ran) {
+  if (threadIdx.x < 16) __syncthreads();
+  else ran[threadIdx.x] = TC_SHFL_XOR((int)threadIdx.x, 1);
+  ran[threadIdx.x] += 1000;
+}
+/* Only even lanes shuffle, reading odd ones that never post. */
+__global__ void half_shuffle(int *ran) {
+  if (threadIdx.x % 2 == 0) ran[threadIdx.x] = TC_SHFL_XOR((int)threadIdx.x, 1);
+}
+
 int main() {
   /* every thread once, indices and argument copies */
   {
@@ -124,6 +153,60 @@ int main() {
     for (int b = 0; b < nb; b++) caught += racy[b] != want[b];
     CHECK(caught > 0); /* without barriers some block must come out wrong */
     printf("tree sum: %d/%d blocks exact with barriers, %d/%d wrong without\n", good, nb, caught, nb);
+  }
+  /* warp shuffles: within a warp, of 32 or 64 lanes, the last warp of a
+     block of 96 partial (its missing lanes give nothing: xor with them
+     returns the lane's own value, as does down past the warp) */
+  for (int width : {32, 64}) {
+    const unsigned nb = 3, nt = 96, n = nb * nt;
+    const int d = 5;
+    std::vector<double> x(n), sum(2 * n), down(2 * n);
+    for (unsigned i = 0; i < n; i++) x[i] = (double)((i * 37) % 101) - 50;
+    TC_LAUNCH(nb, nt, warp_ops)(x.data(), sum.data(), down.data(), width, d);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    int wrong = 0;
+    for (unsigned i = 0; i < n; i++) {
+      unsigned b = i / nt, lane = i % nt % width, w0 = b * nt + (i % nt - lane);
+      unsigned wn = nt - (i % nt - lane) < (unsigned)width ? nt - (i % nt - lane) : (unsigned)width;
+      double want = 0;
+      if (wn == (unsigned)width) { /* a whole warp: its sum */
+        for (unsigned q = 0; q < wn; q++) want += x[w0 + q];
+      } else { /* the butterfly over a part warp: simulate its steps */
+        std::vector<double> v(width, 0);
+        for (unsigned q = 0; q < wn; q++) v[q] = x[w0 + q];
+        for (int o = width / 2; o > 0; o >>= 1) {
+          std::vector<double> nv(v);
+          for (unsigned q = 0; q < wn; q++) nv[q] = v[q] + ((q ^ o) < wn ? v[q ^ o] : v[q]);
+          v = nv;
+        }
+        want = v[lane];
+      }
+      double dn = lane + d < wn ? x[i + d] : x[i];
+      for (int rep = 0; rep < 2; rep++) {
+        wrong += sum[2 * i + rep] != want * (rep + 1);
+        wrong += down[2 * i + rep] != dn * (rep + 1);
+      }
+    }
+    CHECK(wrong == 0);
+    printf("shuffles of %d lanes: %d wrong of %u\n", width, wrong, 4 * n);
+  }
+  /* threads that wait for each other at different places fail the launch
+     (and it returns: the threads are released and run to their ends) */
+  {
+    std::vector<int> ran(32, 0);
+    TC_LAUNCH(2, 32, split_wait)(ran.data());
+    cudaError_t e = cudaGetLastError();
+    CHECK(e == cudaErrorLaunchFailure);
+    CHECK(strstr(cudaGetErrorString(e), "different barriers or shuffles") != nullptr);
+    int all = 0;
+    for (int v : ran) all += v >= 1000;
+    CHECK(all == 32);
+    TC_LAUNCH(1, 32, half_shuffle)(ran.data());
+    e = cudaGetLastError();
+    CHECK(e == cudaErrorLaunchFailure);
+    CHECK(strstr(cudaGetErrorString(e), "did not take part") != nullptr);
+    TC_LAUNCH(1, 32, tree_sum_probe)(ran.data());
+    CHECK(cudaGetLastError() == cudaSuccess); /* neither failure sticks */
   }
   /* blocks in no fixed order: a kernel whose blocks read what earlier
      blocks of the same launch wrote gets two answers from two launches */
