@@ -18,9 +18,9 @@
 #include "ref_softmax_check.h"
 
 /* softmax_kernel caches a row of up to this many floats in dynamic shared
- * memory: with the block reduction's NT + 32 doubles of static, within the 48
- * KiB a block may have without opting in to more (11200 at NT 512) */
-#define CACHE_MAX ((48 * 1024 - (NT + 32) * (int)sizeof(double)) / (int)sizeof(float))
+ * memory: with the block reduction's RV_RED_SH doubles of static, within the
+ * 48 KiB a block may have without opting in to more (12096 at NT 512) */
+#define CACHE_MAX ((48 * 1024 - RV_RED_SH * (int)sizeof(double)) / (int)sizeof(float))
 
 /* Softmax along a dim with inner elements after it: one thread per column
  * (outer index, inner index) walks down the dim, so the 32 threads of a warp
@@ -54,7 +54,8 @@ template <int DT>
 __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int odt, int64_t rows,
                                                       int64_t len, int64_t inner, int log_form,
                                                       int cache) {
-  TC_SHARED(double, sh, [NT + 32]);
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
   TC_SHARED_DYN(float, srow);
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
@@ -66,11 +67,11 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
       if (cache) srow[i] = (float)v;
       mx = op_max_nan()(mx, v);
     }
-    mx = block_reduce(mx, sh, op_max_nan());
+    mx = block_reduce(mx, rd, op_max_nan());
     double s = 0;
     for (int64_t i = threadIdx.x; i < len; i += NT)
       s += exp((cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx);
-    s = block_reduce(s, sh, op_add());
+    s = block_reduce(s, rd, op_add());
     double ls = log(s), inv = 1.0 / s;
     for (int64_t i = threadIdx.x; i < len; i += NT) {
       double v = (cache ? (double)srow[i] : tc_ld_f(x + (base + i * inner) * esz, DT)) - mx;
@@ -145,8 +146,9 @@ static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs
 /* Layer norm rows the register kernels do not take: in double throughout */
 template <int DT>
 __global__ void __launch_bounds__(NT) ln_kernel(LN_REGS_PARAMS) {
-  TC_SHARED(double, sh, [NT + 32]);
-  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) ln_row_dbl<DT>(sh, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) rd.turn = ln_row_dbl<DT>(rd, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
 }
 
 static tabi_status k_layer_norm(TC_ARGS) {

@@ -46,37 +46,52 @@ struct op_max_nan { /* NaN wins, as in the reference */
   }
 };
 
-/* Combines N values per thread, each across the block; every thread gets
- * the results in v. sh holds N * (NT + 32) doubles. Three barriers (a tree
- * takes log2(NT) + 1): 32 threads each fold a column of NT/32 partials, then
- * every thread folds the 32 column results. The order is fixed, so the
- * result is too. */
+/* Block reductions: N values a thread (N <= RV_RED_MAX) become the same N
+ * results in every thread of the block. Each warp folds its lanes by an xor
+ * butterfly of shuffles (no shared memory, no barrier), lane 0 of each warp
+ * writes the warp's results, and after one barrier every thread folds the
+ * warps' results in warp order. The order is fixed, so the result is too.
+ * (The first version folded NT partials through shared memory: three
+ * barriers and 48 dependent shared loads a reduction.)
+ *
+ * The shared memory is two buffers used in turn: a reduction writes the
+ * buffer the one before last read, and every thread has passed the barrier
+ * of the reduction in between, so none waits at a second barrier before
+ * the next reduction may write. Every thread of a block must therefore make
+ * the same reductions in the same order (the kernels' branches between them
+ * are uniform across the block). */
+#define RV_RED_MAX 2           /* values a reduction at most */
+#define RV_RED_WARPS (NT / 32) /* warps a block at most (32 lanes; 64-lane warps are fewer) */
+#define RV_RED_SH (2 * RV_RED_MAX * RV_RED_WARPS) /* doubles of shared memory */
+struct rv_red {
+  double *sh; /* RV_RED_SH doubles of shared memory */
+  int turn;   /* the buffer the next reduction writes */
+};
+
 template <int N, typename Op>
-__device__ void block_reduce_n(double *v, double *sh, Op op) {
+__device__ void block_reduce_n(double *v, rv_red &rd, Op op) {
+  static_assert(N >= 1 && N <= RV_RED_MAX, "block_reduce_n: 1 to RV_RED_MAX values");
+  const int w = TC_WARP;
+  for (int o = w / 2; o > 0; o >>= 1)
 #pragma unroll
-  for (int q = 0; q < N; q++) sh[q * (NT + 32) + threadIdx.x] = v[q];
-  __syncthreads();
-  if (threadIdx.x < 32)
+    for (int q = 0; q < N; q++) v[q] = op(v[q], TC_SHFL_XOR(v[q], o));
+  double *s = rd.sh + rd.turn * (RV_RED_MAX * RV_RED_WARPS);
+  rd.turn ^= 1;
+  if (threadIdx.x % w == 0)
 #pragma unroll
-    for (int q = 0; q < N; q++) {
-      double *s = sh + q * (NT + 32);
-      double a = s[threadIdx.x];
-      for (int j = threadIdx.x + 32; j < NT; j += 32) a = op(a, s[j]);
-      s[NT + threadIdx.x] = a;
-    }
+    for (int q = 0; q < N; q++) s[q * RV_RED_WARPS + threadIdx.x / w] = v[q];
   __syncthreads();
+  const int nw = NT / w;
 #pragma unroll
   for (int q = 0; q < N; q++) {
-    const double *s = sh + q * (NT + 32) + NT;
-    double r = s[0];
-    for (int j = 1; j < 32; j++) r = op(r, s[j]);
+    double r = s[q * RV_RED_WARPS];
+    for (int j = 1; j < nw; j++) r = op(r, s[q * RV_RED_WARPS + j]);
     v[q] = r;
   }
-  __syncthreads(); /* sh is free again for the next reduction */
 }
 template <typename Op>
-__device__ double block_reduce(double v, double *sh, Op op) {
-  block_reduce_n<1>(&v, sh, op);
+__device__ double block_reduce(double v, rv_red &rd, Op op) {
+  block_reduce_n<1>(&v, rd, op);
   return v;
 }
 
@@ -92,6 +107,16 @@ __device__ __forceinline__ void st_out(char *y, int64_t i, int odt, int osz, dou
 static int regs_per_thread(int64_t len) {
   return len <= NT ? 1 : len <= 4 * NT ? 4 : len <= 16 * NT ? 16 : len <= MAX_PER * NT ? MAX_PER : 0;
 }
+/* The blocks of NT an SM a register kernel asks ptxas to make room for
+ * (__launch_bounds__' second argument: registers a thread <= 64K / (NT b)):
+ * b for rows of up to 16 NT, where what a thread keeps fits; 1 for longer
+ * ones, whose 32 values a thread would spill. Left alone, ptxas may take up
+ * to 128 registers (sm_90): one block an SM, idle while that block reduces.
+ * Softmax asks for 3 (40 registers at 16 a thread), layer norm 2 (64);
+ * layer norm's backward, which keeps two rows, spills at 64 and asks for
+ * nothing (94). hipcc reads the second argument as waves an execution
+ * unit, a weaker ask of the same kind. */
+#define RV_MIN_BLOCKS(PER, b) ((PER) <= 16 ? (b) : 1)
 /* Elements a vector for PER a thread of esz bytes: 16 bytes, at most PER. */
 static constexpr int rv_vec_of(int esz, int per) { return 16 / esz < per ? 16 / esz : per; }
 /* The vector a launch may take: rv_vec_of, where len is a multiple of it and
@@ -232,9 +257,10 @@ TC_D float rv_max_nan(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (
 
 /* Softmax (log_form: log softmax) over contiguous rows of len; see the top. */
 template <int DT, int PER, int VEC>
-__global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y, int odt, int64_t rows,
+__global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 3)) softmax_regs_kernel(const char *x, char *y, int odt, int64_t rows,
                                                            int64_t len, int log_form) {
-  TC_SHARED(double, sh, [NT + 32]);
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
   constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int osz = tc_dt_size(odt);
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -243,7 +269,7 @@ __global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y
     float mx = -INFINITY;
 #pragma unroll
     for (int k = 0; k < PER; k++) mx = rv_max_nan(mx, v[k]);
-    mx = (float)block_reduce((double)mx, sh, op_max_nan()); /* a max of floats: exact */
+    mx = (float)block_reduce((double)mx, rd, op_max_nan()); /* a max of floats: exact */
     /* the padding's exp is 0, or NaN where the row's max is -inf or NaN and
        every output is NaN anyway */
     float hi = 0, lo = 0;
@@ -253,7 +279,7 @@ __global__ void __launch_bounds__(NT) softmax_regs_kernel(const char *x, char *y
       rv_acc(hi, lo, e);
       v[k] = log_form ? v[k] - mx : e;
     }
-    double s = block_reduce((double)hi + (double)lo, sh, op_add());
+    double s = block_reduce((double)hi + (double)lo, rd, op_add());
     float ls = (float)log(s), inv = (float)(1.0 / s);
 #pragma unroll
     for (int k = 0; k < PER; k++) v[k] = log_form ? v[k] - ls : v[k] * inv;
@@ -273,22 +299,23 @@ TC_D void rv_ld_param(const char *p, int pdt, int64_t j, float *o) {
       int64_t m, int64_t n, double eps
 /* Row r of a layer norm in double throughout: three passes over the row in
  * global memory. ln_kernel's rows (float64, longer rows), and those of the
- * register kernel its float path cannot take. */
+ * register kernel its float path cannot take. Returns the reducer's next turn
+ * (rd is passed by value: a reference would put it in local memory). */
 template <int DT>
-__device__ TC_NOINLINE void ln_row_dbl(double *sh, const char *x, const char *w, int wdt, const char *b, int bdt, char *y,
+__device__ TC_NOINLINE int ln_row_dbl(rv_red rd, const char *x, const char *w, int wdt, const char *b, int bdt, char *y,
                            char *mean, char *rstd, int sdt, int64_t n, double eps, int64_t r) {
   const int esz = DT == TABI_DTYPE_FLOAT64 ? 8 : DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int wsz = tc_dt_size(wdt), bsz = tc_dt_size(bdt), ssz = tc_dt_size(sdt);
   const char *row = x + r * n * esz;
   double s = 0;
   for (int64_t j = threadIdx.x; j < n; j += NT) s += tc_ld_f(row + j * esz, DT);
-  double mu = block_reduce(s, sh, op_add()) / (double)n;
+  double mu = block_reduce(s, rd, op_add()) / (double)n;
   double v = 0;
   for (int64_t j = threadIdx.x; j < n; j += NT) {
     double dv = tc_ld_f(row + j * esz, DT) - mu;
     v += dv * dv;
   }
-  double rs = tcp_opmath_invstd(block_reduce(v, sh, op_add()) / (double)n, eps, DT);
+  double rs = tcp_opmath_invstd(block_reduce(v, rd, op_add()) / (double)n, eps, DT);
   for (int64_t j = threadIdx.x; j < n; j += NT) {
     double o = (tc_ld_f(row + j * esz, DT) - mu) * rs;
     if (w) o *= tc_ld_f(w + j * wsz, wdt);
@@ -299,14 +326,16 @@ __device__ TC_NOINLINE void ln_row_dbl(double *sh, const char *x, const char *w,
     tc_st_f(mean + r * ssz, sdt, mu);
     tc_st_f(rstd + r * ssz, sdt, rs);
   }
+  return rd.turn;
 }
 
 /* Layer norm over rows of n (see the top): the mean from float pairs, the
  * variance from values centred on the mean as two floats, then
  * (x - mean) * rstd * weight + bias in float. */
 template <int DT, int PER, int VEC>
-__global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
-  TC_SHARED(double, sh, [2 * (NT + 32)]);
+__global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 2)) ln_regs_kernel(LN_REGS_PARAMS) {
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
   constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   int ssz = tc_dt_size(sdt);
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
@@ -319,11 +348,12 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
       rv_acc(hi, lo, v[k]);
       small = small && fabsf(v[k]) <= RV_LN_MAX_ABS;
     }
-    double st[2] = {(double)hi + (double)lo, small ? 0.0 : 1.0};
-    block_reduce_n<2>(st, sh, op_add());
+    /* a thread's NaN marks the row for the double path: the sum of finite
+       values under RV_LN_MAX_ABS cannot be NaN (one fewer value to reduce) */
+    double sum = block_reduce(small ? (double)hi + (double)lo : (double)NAN, rd, op_add());
     /* the tests below read reduced values, the same in every thread */
-    if (st[1] == 0) {
-      double mu = st[0] / (double)n;
+    if (!isnan(sum)) {
+      double mu = sum / (double)n;
       float mh = (float)mu, ml = (float)(mu - (double)mh), qh = 0, ql = 0;
 #pragma unroll
       for (int k = 0; k < PER; k++) {
@@ -331,7 +361,7 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
         v[k] = d;
         if (rv_at<VEC>(k / VEC) < n) rv_acc(qh, ql, d * d);
       }
-      double var = block_reduce((double)qh + (double)ql, sh, op_add()) / (double)n, rs = 0;
+      double var = block_reduce((double)qh + (double)ql, rd, op_add()) / (double)n, rs = 0;
       if (var >= RV_LN_MIN_VAR) rs = tcp_opmath_invstd(var, eps, DT);
       if (var >= RV_LN_MIN_VAR && rs <= RV_LN_MAX_RSTD) {
         float rsf = (float)rs;
@@ -357,7 +387,7 @@ __global__ void __launch_bounds__(NT) ln_regs_kernel(LN_REGS_PARAMS) {
         continue;
       }
     }
-    ln_row_dbl<DT>(sh, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
+    rd.turn = ln_row_dbl<DT>(rd, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
   }
 }
 
@@ -377,9 +407,10 @@ TC_D float rv_ld_stat(const char *p, int dt, int64_t r) {
 
 /* Row r of grad_input in double throughout, for the rows whose values the
  * float path cannot take: s1 = sum(dy w), s2 = sum(dy w xhat), then
- * rstd ((dy w - s1/n) - xhat s2/n), as the reference (tc_norm.cuh). */
+ * rstd ((dy w - s1/n) - xhat s2/n), as the reference (tc_norm.cuh). Returns
+ * the reducer's next turn. */
 template <int DT>
-__device__ TC_NOINLINE void ln_bw_row_dbl(double *sh, const char *go, const char *x, const char *mean, int mdt,
+__device__ TC_NOINLINE int ln_bw_row_dbl(rv_red rd, const char *go, const char *x, const char *mean, int mdt,
                                           const char *rstd, int rdt, const char *w, int wdt, char *gi, int64_t n,
                                           int64_t r) {
   const int esz = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
@@ -392,12 +423,13 @@ __device__ TC_NOINLINE void ln_bw_row_dbl(double *sh, const char *go, const char
     st[0] += dyw;
     st[1] += dyw * xh;
   }
-  block_reduce_n<2>(st, sh, op_add());
+  block_reduce_n<2>(st, rd, op_add());
   for (int64_t j = threadIdx.x; j < n; j += NT) {
     double dyw = tc_ld_f(go + (r * n + j) * esz, DT) * (w ? tc_ld_f(w + j * wsz, wdt) : 1.0);
     double xh = (tc_ld_f(x + (r * n + j) * esz, DT) - mu) * rs;
     tc_st_f(gi + (r * n + j) * esz, DT, rs * ((dyw - st[0] / (double)n) - xh * st[1] / (double)n));
   }
+  return rd.turn;
 }
 
 /* grad_input of a layer norm over rows of n, one block a row: grad_out and
@@ -407,7 +439,8 @@ template <int DT, int PER, int VEC>
 __global__ void __launch_bounds__(NT) ln_bw_regs_kernel(const char *go, const char *x, const char *mean, int mdt,
                                                          const char *rstd, int rdt, const char *w, int wdt,
                                                          char *gi, int64_t m, int64_t n) {
-  TC_SHARED(double, sh, [3 * (NT + 32)]);
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
   constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
     float gv[PER], xv[PER];
@@ -433,15 +466,16 @@ __global__ void __launch_bounds__(NT) ln_bw_regs_kernel(const char *go, const ch
         rv_acc(h2, l2, gv[q] * xv[q]);
       }
     }
-    double st[3] = {(double)h1 + (double)l1, (double)h2 + (double)l2, small ? 0.0 : 1.0};
-    block_reduce_n<3>(st, sh, op_add());
-    if (st[2] == 0) { /* the same in every thread */
+    /* NaN marks the row for the double path, as in ln_regs_kernel */
+    double st[2] = {small ? (double)h1 + (double)l1 : (double)NAN, (double)h2 + (double)l2};
+    block_reduce_n<2>(st, rd, op_add());
+    if (!isnan(st[0])) { /* the same in every thread */
       float a = (float)(st[0] / (double)n), c = (float)(st[1] / (double)n);
 #pragma unroll
       for (int q = 0; q < PER; q++) gv[q] = rs * ((gv[q] - a) - xv[q] * c);
       rv_store_row<DT, PER, VEC>(gi + r * n * SZ, DT, n, gv);
     } else {
-      ln_bw_row_dbl<DT>(sh, go, x, mean, mdt, rstd, rdt, w, wdt, gi, n, r);
+      rd.turn = ln_bw_row_dbl<DT>(rd, go, x, mean, mdt, rstd, rdt, w, wdt, gi, n, r);
     }
   }
 }
