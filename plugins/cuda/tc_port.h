@@ -70,6 +70,7 @@
 #define TC_WARP warpSize
 /* Full-wave shuffles: HIP's take no mask (the whole wavefront takes part). */
 #define TC_SHFL_DOWN(v, d) __shfl_down((v), (d))
+#define TC_SHFL_UP(v, d) __shfl_up((v), (d))
 #define TC_SHFL_XOR(v, d) __shfl_xor((v), (d))
 #else
 #include <cuda_runtime.h>
@@ -79,6 +80,7 @@
 #define TC_PLATFORM "CUDA"
 #define TC_WARP 32
 #define TC_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
+#define TC_SHFL_UP(v, d) __shfl_up_sync(0xffffffffu, (v), (d))
 #define TC_SHFL_XOR(v, d) __shfl_xor_sync(0xffffffffu, (v), (d))
 #endif
 

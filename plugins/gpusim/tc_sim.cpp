@@ -490,8 +490,10 @@ uint64_t tc_sim_shfl(uint64_t v, int mode, int arg, int width) {
   f.slot[s & 1] = v;
   f.wait = 2;
   park(f);
-  unsigned lane = t % (unsigned)width, src = mode == 0 ? lane ^ (unsigned)arg : lane + (unsigned)arg;
-  /* CUDA and HIP: a source past the warp (down) gives the lane its own value */
+  unsigned lane = t % (unsigned)width;
+  unsigned src = mode == 0 ? lane ^ (unsigned)arg : mode == 1 ? lane + (unsigned)arg : lane - (unsigned)arg;
+  /* CUDA and HIP: a source past the warp (down, up) gives the lane its own
+     value (up: lane - arg wraps to a large unsigned) */
   if (arg < 0 || src >= (unsigned)width || t - lane + src >= X.nt) return v;
   const fiber &p = X.fibers[t - lane + src];
   if (p.shfls <= s) {

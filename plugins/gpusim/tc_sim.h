@@ -116,8 +116,9 @@ cudaError_t tc_sim_fail(cudaError_t e);
 /* The barrier of the running block. */
 void tc_sim_syncthreads(void);
 /* A warp shuffle of width lanes: the lane's v posted, and the value of lane
- * (lane ^ arg) (mode 0) or (lane + arg) (mode 1; its own v past the warp)
- * returned once every live lane of the warp has posted. */
+ * (lane ^ arg) (mode 0), (lane + arg) (mode 1) or (lane - arg) (mode 2)
+ * returned once every live lane of the warp has posted (its own v where
+ * that lane is past either end of the warp). */
 uint64_t tc_sim_shfl(uint64_t v, int mode, int arg, int width);
 /* The running launch's dynamic shared memory (16-byte aligned). */
 void *tc_sim_dyn_shared(void);
@@ -134,8 +135,8 @@ void tc_sim_static_shared(void *site, size_t bytes);
   tc_sim_static_shared(&name, sizeof name)
 #define TC_SHARED_DYN(type, name) type *name = (type *)tc_sim_dyn_shared()
 
-/* __shfl_xor_sync / __shfl_down_sync over the whole warp (tc_port.h's
- * TC_SHFL_XOR, TC_SHFL_DOWN), for any value of up to 8 bytes. */
+/* __shfl_xor_sync / __shfl_down_sync / __shfl_up_sync over the whole warp
+ * (tc_port.h's TC_SHFL_XOR, _DOWN, _UP), for any value of up to 8 bytes. */
 template <class T>
 inline T tc_sim_shfl_t(T v, int mode, int arg, int width = TC_WARP) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "a shuffle moves up to 8 bytes");
@@ -147,6 +148,7 @@ inline T tc_sim_shfl_t(T v, int mode, int arg, int width = TC_WARP) {
 }
 #define TC_SHFL_XOR(v, d) tc_sim_shfl_t((v), 0, (d))
 #define TC_SHFL_DOWN(v, d) tc_sim_shfl_t((v), 1, (d))
+#define TC_SHFL_UP(v, d) tc_sim_shfl_t((v), 2, (d))
 
 namespace tc_sim {
 /* kernel(args...) for every thread: the arguments are converted to the

@@ -254,6 +254,19 @@ static void cumsum_cases(void) {
            1, 1, 0, 0);
   red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 1, longer, NULL, P_UNIFORM,
            (tabi_value[]){tabi_int(0), tabi_none()}, 2, 1, 0, 1e-5, 1e-3);
+  /* float32 along a contiguous dim (scan_f32_kernel): slices of 5001 start
+     off 16-byte boundaries (scalar loads and stores there), three chunks
+     each, the last one partly filled; signed zeros sum to +0.0 bit for bit,
+     as the reference's; the transposed view takes the generic kernels */
+  int64_t odd[2] = {3, 5001};
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 2, odd, NULL, P_UNIFORM, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 0, 1e-5, 1e-4);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 2, odd, NULL, P_ZEROS, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 1, 0, 0);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 2, odd, NULL, P_NANS, (tabi_value[]){tabi_int(1), tabi_none()},
+           2, 1, 0, 1e-5, 1e-4);
+  red_case("aten::cumsum", TABI_DTYPE_FLOAT32, 2, odd, PERM2, P_UNIFORM, (tabi_value[]){tabi_int(0), tabi_none()},
+           2, 1, 0, 1e-5, 1e-4);
 }
 
 /* nonzero and masked_scatter: the chunked count/scan/write (tc_idx.cu) */

@@ -12,7 +12,7 @@
  *   - a block's static (TC_SHARED) and dynamic shared memory together may
  *     not pass 48 KiB: a launch over it fails, naming the bytes, whether the
  *     dynamic part alone passes it (nothing runs) or the sum does;
- *   - warp shuffles (xor, down; 32 and 64 lanes) exchange values between
+ *   - warp shuffles (xor, down, up; 32 and 64 lanes) exchange values between
  *     the lanes of a warp only, several in a row, and threads that wait at
  *     different places (a barrier here, a shuffle there) fail the launch
  *     instead of hanging it;
@@ -103,13 +103,14 @@ __global__ void nested(int *ran) {
 /* Each thread: the sum of its warp's values by an xor butterfly of width
  * lanes, then its down-by-d neighbour's value; twice over, so slots are
  * reused. */
-__global__ void warp_ops(const double *x, double *sum, double *down, int width, int d) {
+__global__ void warp_ops(const double *x, double *sum, double *down, double *up, int width, int d) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   for (int rep = 0; rep < 2; rep++) {
     double v = x[t] * (rep + 1);
     for (int o = width / 2; o > 0; o >>= 1) v += tc_sim_shfl_t(v, 0, o, width);
     sum[2 * t + rep] = v;
     down[2 * t + rep] = tc_sim_shfl_t(x[t] * (rep + 1), 1, d, width);
+    up[2 * t + rep] = tc_sim_shfl_t(x[t] * (rep + 1), 2, d, width);
   }
 }
 
@@ -160,9 +161,9 @@ int main() {
   for (int width : {32, 64}) {
     const unsigned nb = 3, nt = 96, n = nb * nt;
     const int d = 5;
-    std::vector<double> x(n), sum(2 * n), down(2 * n);
+    std::vector<double> x(n), sum(2 * n), down(2 * n), up(2 * n);
     for (unsigned i = 0; i < n; i++) x[i] = (double)((i * 37) % 101) - 50;
-    TC_LAUNCH(nb, nt, warp_ops)(x.data(), sum.data(), down.data(), width, d);
+    TC_LAUNCH(nb, nt, warp_ops)(x.data(), sum.data(), down.data(), up.data(), width, d);
     CHECK(cudaGetLastError() == cudaSuccess);
     int wrong = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -181,14 +182,15 @@ int main() {
         }
         want = v[lane];
       }
-      double dn = lane + d < wn ? x[i + d] : x[i];
+      double dn = lane + d < wn ? x[i + d] : x[i], un = lane >= (unsigned)d ? x[i - d] : x[i];
       for (int rep = 0; rep < 2; rep++) {
         wrong += sum[2 * i + rep] != want * (rep + 1);
         wrong += down[2 * i + rep] != dn * (rep + 1);
+        wrong += up[2 * i + rep] != un * (rep + 1);
       }
     }
     CHECK(wrong == 0);
-    printf("shuffles of %d lanes: %d wrong of %u\n", width, wrong, 4 * n);
+    printf("shuffles of %d lanes: %d wrong of %u\n", width, wrong, 6 * n);
   }
   /* threads that wait for each other at different places fail the launch
      (and it returns: the threads are released and run to their ends) */
