@@ -85,6 +85,10 @@ __device__ void block_reduce_n(double *v, rv_red &rd, Op op) {
 #pragma unroll
   for (int q = 0; q < N; q++) {
     double r = s[q * RV_RED_WARPS];
+    /* four loads ahead, not all: fully unrolled, the loads of every warp's
+       results were hoisted into registers (32 for two values), and layer
+       norm's backward spilled 152 bytes at 64 registers */
+#pragma unroll 4
     for (int j = 1; j < nw; j++) r = op(r, s[q * RV_RED_WARPS + j]);
     v[q] = r;
   }
@@ -112,9 +116,8 @@ static int regs_per_thread(int64_t len) {
  * b for rows of up to 16 NT, where what a thread keeps fits; 1 for longer
  * ones, whose 32 values a thread would spill. Left alone, ptxas may take up
  * to 128 registers (sm_90): one block an SM, idle while that block reduces.
- * Softmax asks for 3 (40 registers at 16 a thread), layer norm 2 (64);
- * layer norm's backward, which keeps two rows, spills at 64 and asks for
- * nothing (94). hipcc reads the second argument as waves an execution
+ * Softmax asks for 3 (40 registers at 16 a thread), layer norm and its
+ * backward 2 (64). hipcc reads the second argument as waves an execution
  * unit, a weaker ask of the same kind. */
 #define RV_MIN_BLOCKS(PER, b) ((PER) <= 16 ? (b) : 1)
 /* Elements a vector for PER a thread of esz bytes: 16 bytes, at most PER. */
@@ -436,7 +439,7 @@ __device__ TC_NOINLINE int ln_bw_row_dbl(rv_red rd, const char *go, const char *
  * x of the row in registers, s1 and s2 as float pairs folded in double
  * across the block, then every element in float. */
 template <int DT, int PER, int VEC>
-__global__ void __launch_bounds__(NT) ln_bw_regs_kernel(const char *go, const char *x, const char *mean, int mdt,
+__global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 2)) ln_bw_regs_kernel(const char *go, const char *x, const char *mean, int mdt,
                                                          const char *rstd, int rdt, const char *w, int wdt,
                                                          char *gi, int64_t m, int64_t n) {
   TC_SHARED(double, sh, [RV_RED_SH]);
