@@ -291,21 +291,42 @@ TC_D uint32_t tc_vf_enc(float v, int dt) {
 TC_D float tc_vf_round(float v, int dt) {
   return dt == TABI_DTYPE_FLOAT32 ? v : tc_vf_dec<2>(tc_vf_enc<2>(v, dt), dt);
 }
-template <int ISZ, int OSZ, int NIN, int OP>
+/* H: the dtype of every 2-byte operand (float16 or bfloat16), fixed for the
+ * launch (tc_ew_vec_half says when), so each conversion is one instruction
+ * sequence with no test of the dtype; 0: any, read from the launch (the
+ * float32 case, where there is no 2-byte operand). Until 2026-11-30 every
+ * 2-byte launch took the dtypes at run time: each element carried both
+ * conversions and a rounding to the compute dtype, selected per element
+ * (the H200 ran relu over float16 at 2.4 TB/s where torch moves 4). */
+template <int ISZ, int H>
+TC_D float tc_vh_dec(uint32_t bits, int dt) {
+  if constexpr (ISZ == 4) return tabi_bits_f32(bits);
+  else if constexpr (H == TABI_DTYPE_FLOAT16) return tc_h2f((uint16_t)bits);
+  else if constexpr (H == TABI_DTYPE_BFLOAT16) return tabi_bf16_to_f32((uint16_t)bits);
+  else return tc_vf_dec<ISZ>(bits, dt);
+}
+template <int OSZ, int H>
+TC_D uint32_t tc_vh_enc(float v, int dt) {
+  if constexpr (OSZ == 4) return tabi_f32_bits(v);
+  else if constexpr (H == TABI_DTYPE_FLOAT16) return (uint32_t)tc_f2h(v);
+  else if constexpr (H == TABI_DTYPE_BFLOAT16) return (uint32_t)tabi_f32_to_bf16(v);
+  else return tc_vf_enc<OSZ>(v, dt);
+}
+template <int ISZ, int OSZ, int NIN, int OP, int H>
 struct tc_vec_flt {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &a, const uint32_t *bits) {
     float in[NIN];
 #pragma unroll
     for (int k = 0; k < NIN; k++) {
       int dt = a.o[k + 1].dt;
-      in[k] = !a.o[k + 1].ptr ? (float)a.p.sf[k][0]
-              : dt == a.cd    ? tc_vf_dec<ISZ>(bits[k], dt)
-                              : tc_vf_round(tc_vf_dec<ISZ>(bits[k], dt), a.cd);
+      if (!a.o[k + 1].ptr) in[k] = (float)a.p.sf[k][0];
+      else if (H) in[k] = tc_vh_dec<ISZ, H>(bits[k], dt); /* of the compute dtype, or exact in it */
+      else in[k] = dt == a.cd ? tc_vf_dec<ISZ>(bits[k], dt) : tc_vf_round(tc_vf_dec<ISZ>(bits[k], dt), a.cd);
     }
     float y;
     if constexpr (NIN == 1) y = tc_un_exact<OP>(in[0], a.p);
     else y = bin_lean_v<float>(OP, in[0], in[1], 1.0f); /* alpha 1 (tc_ew_vec_float) */
-    return tc_vf_enc<OSZ>(y, a.o[0].dt);
+    return tc_vh_enc<OSZ, H>(y, a.o[0].dt);
   }
 };
 
@@ -385,10 +406,10 @@ __global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args 
   switch (a.p.op) { TC_EW_UN_MATH(TC_EW_CASE) }
 #undef TC_EW_CASE
 }
-template <int ISZ, int OSZ, int NIN>
+template <int ISZ, int OSZ, int NIN, int H>
 __global__ void __launch_bounds__(256) tc_ew_vecf_kernel(const tc_ew_launch_args a) {
 #define TC_EW_CASE(OP) \
-  case OP: tc_ew_vec_loop<ISZ, OSZ, NIN, tc_vec_flt<ISZ, OSZ, NIN, OP>>(a); break;
+  case OP: tc_ew_vec_loop<ISZ, OSZ, NIN, tc_vec_flt<ISZ, OSZ, NIN, OP, H>>(a); break;
   if constexpr (NIN == 1) {
     switch (a.p.op) { TC_EW_UN_EXACT(TC_EW_CASE) TC_EW_UN_FLOAT(TC_EW_CASE) }
   } else {
@@ -452,6 +473,23 @@ static int tc_ew_vec_float(const tc_ew_launch_args *a, int32_t nin) {
     return (!(a->p.pi & TC_CLAMP_MIN) || tc_exact_in(a->p.pa[0], cd)) &&
            (!(a->p.pi & TC_CLAMP_MAX) || tc_exact_in(a->p.pa[1], cd));
   return 1;
+}
+/* tc_vec_flt's H for a launch it takes: float32 throughout, 0; else the one
+ * dtype of its 2-byte operands, where every tensor input is of the compute
+ * dtype or the compute dtype is float32 (either way its value needs no
+ * rounding); -1 where neither holds (mixed float16 and bfloat16 operands,
+ * a float16 input computed in bfloat16): the flat kernel takes those. */
+static int tc_ew_vec_half(const tc_ew_launch_args *a, int32_t nin) {
+  int h = 0;
+  for (int k = 0; k <= nin; k++) {
+    int dt = a->o[k].dt;
+    if (!a->o[k].ptr) continue;
+    if (k > 0 && dt != a->cd && a->cd != TABI_DTYPE_FLOAT32) return -1;
+    if (dt == TABI_DTYPE_FLOAT32) continue;
+    if (h && dt != h) return -1;
+    h = dt;
+  }
+  return h;
 }
 /* Whether tc_ew_vec_kernel has the op (nin 1). */
 static int tc_ew_vec_math(int32_t nin, int op) {
@@ -571,17 +609,22 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
         (float)p->pf);
     return tc_launch_status(c, op);
   }
-  int isz = 0, osz = 0, vf = 0;
+  int isz = 0, osz = 0, vf = 0, h = 0;
   if (a.nd == 1 && lean && cat == 1 && tc_ew_vec_ok(&a, &isz, &osz) &&
-      ((vf = tc_ew_vec_float(&a, nin)) || tc_ew_vec_math(nin, p->op))) {
+      (((vf = tc_ew_vec_float(&a, nin)) && (h = tc_ew_vec_half(&a, nin)) >= 0) ||
+       (!vf && tc_ew_vec_math(nin, p->op)))) {
     int64_t g = (a.n / TC_EW_VEC_EL(isz, osz) + 256 * TC_EW_VEC_UNROLL - 1) / (256 * TC_EW_VEC_UNROLL);
     int grid = (int)(g > 65536 ? 65536 : g < 1 ? 1 : g);
+#define TC_EW_VECF(I, O, H)                                                        \
+  if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 1, H>)(a);          \
+  else TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 2, H>)(a);
 #define TC_EW_VEC(I, O)                                                             \
   if (!vf) TC_LAUNCH(grid, 256, tc_ew_vec_kernel<I, O>)(a);                      \
-  else if (nin == 1) TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 1>)(a);        \
-  else TC_LAUNCH(grid, 256, tc_ew_vecf_kernel<I, O, 2>)(a);
+  else if (h == TABI_DTYPE_FLOAT16) { TC_EW_VECF(I, O, TABI_DTYPE_FLOAT16) }     \
+  else { TC_EW_VECF(I, O, TABI_DTYPE_BFLOAT16) }
     if (isz == 4 && osz == 4) {
-      TC_EW_VEC(4, 4)
+      if (!vf) TC_LAUNCH(grid, 256, tc_ew_vec_kernel<4, 4>)(a);
+      else { TC_EW_VECF(4, 4, 0) }
     } else if (isz == 2 && osz == 2) {
       TC_EW_VEC(2, 2)
     } else if (isz == 4) {
@@ -590,6 +633,7 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
       TC_EW_VEC(2, 4)
     }
 #undef TC_EW_VEC
+#undef TC_EW_VECF
     return tc_launch_status(c, op);
   }
   if (a.nd == 1 && lean) {

@@ -86,6 +86,31 @@ static void run(const char *what, const char *name, tabi_dtype dt, int two, cons
   tabi_tensor_release(ry);
 }
 
+/* name(x, y) with x and y of two dtypes (promoted): the vector kernels
+ * take inputs of one size, and are built for one 2-byte dtype a launch, so
+ * these take the flat kernel; exact. */
+static void run_mixed(const char *name, tabi_dtype dx, tabi_dtype dy, int salt) {
+  int64_t shape[1] = {N};
+  double h[N], h2[N];
+  fill(h, salt);
+  fill(h2, salt + 7);
+  tabi_tensor *gx, *rx, *gy, *ry;
+  both_tensor(dx, 1, shape, h, &gx, &rx);
+  both_tensor(dy, 1, shape, h2, &gy, &ry);
+  tabi_value ga[2] = {tabi_tensor_value(gx), tabi_tensor_value(gy)}, ra[2] = {tabi_tensor_value(rx),
+                                                                              tabi_tensor_value(ry)};
+  tabi_tensor *g = call_tensor(gpu, name, ga, 2), *r = call_tensor(ref, name, ra, 2);
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s %s, %s", name, tabi_dtype_name(dx), tabi_dtype_name(dy));
+  same_values(msg, g, r);
+  tabi_tensor_release(g);
+  tabi_tensor_release(r);
+  tabi_tensor_release(gx);
+  tabi_tensor_release(rx);
+  tabi_tensor_release(gy);
+  tabi_tensor_release(ry);
+}
+
 /* gelu's erf form, computed in float, over [-14, 14] densely: within the
  * dtype's tolerance of the reference's double everywhere, the far negative
  * side (erfc of up to 10) included. */
@@ -151,5 +176,10 @@ void vec_cases(void) {
     gelu_sweep(dt, mtol[d]);
     tabi_value elu[3] = {tabi_float(1), tabi_int(1), tabi_int(1)};
     run("elu", "aten::elu", dt, 0, elu, 3, mtol[d], 4);
+    for (int e = 0; e < 3; e++)
+      if (e != d) {
+        run_mixed("aten::mul.Tensor", dt, dts[e], e);
+        run_mixed("aten::maximum", dt, dts[e], e + 3);
+      }
   }
 }
