@@ -600,8 +600,8 @@ void aten_binary_cases(void) {
  * product in double are exact), in every float dtype and complex64, with p at
  * 0, 1 and between, train true/None/false, a transposed (non-contiguous)
  * input, NaN inputs (NaN * 0 stays NaN), an empty input (its mask takes the
- * input's dtype), two draws in a row (the counters advance), and the
- * reference's errors. */
+ * input's dtype), two draws in a row (the counters advance), float32's
+ * four-a-thread kernel beside the general one, and the reference's errors. */
 static void dropout_case(tabi_dtype dt, int32_t nd, const int64_t *shape, int transpose, double p,
                          tabi_value train) {
   int64_t n = 1;
@@ -665,6 +665,15 @@ void dropout_cases(void) {
     dropout_case(dts[d], 2, s2, 1, 0.5, tabi_bool(0));
     dropout_case(dts[d], 1, e1, 0, 0.5, tabi_bool(1));
   }
+  /* probabilities no float holds (the float32 kernel tests the draw's 24
+     bits against ceil(p 2^24)); a length of 4k + 1 (one left to the
+     general kernel) */
+  int64_t s41[1] = {4001};
+  CHECK_OK(tabi_runtime_manual_seed(gpu, CUDA0, 90));
+  CHECK_OK(tabi_runtime_manual_seed(ref, CPU, 90));
+  dropout_case(TABI_DTYPE_FLOAT32, 1, s41, 0, 1.0 / 3.0, tabi_bool(1));
+  dropout_case(TABI_DTYPE_FLOAT32, 2, s2, 0, 0.1, tabi_bool(1));
+  dropout_case(TABI_DTYPE_FLOAT32, 2, s2, 0, 0.7 + 1e-12, tabi_bool(1));
   same_error("aten::native_dropout", 2, s2, (tabi_value[]){tabi_float(1.5), tabi_bool(1)}, 2);
   same_error("aten::native_dropout", 2, s2, (tabi_value[]){tabi_float(NAN), tabi_none()}, 2);
   { /* an integer input: the reference's dtype error */
