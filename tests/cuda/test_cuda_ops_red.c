@@ -174,6 +174,26 @@ static void reduction_cases(void) {
            (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 0, 1e-5, 1e-9);
   red_case("prims::sum", TABI_DTYPE_FLOAT32, 2, empty, NULL, P_UNIFORM,
            (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1, 1, 0, 0);
+  /* sums over dim 0 whose outputs are whole 16-byte tiles (red_colv_kernel:
+     128 float32, 256 half, 64 float64 outputs a tile): small integers sum
+     exactly in any order, so every element must be counted once, bit for
+     bit; 4000 rows are cut into parts; mean divides at the store; 260
+     columns are no whole tiles (red_col_kernel) */
+  const tabi_dtype vdt[4] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_BFLOAT16, TABI_DTYPE_FLOAT16, TABI_DTYPE_FLOAT64};
+  int64_t c256[2] = {700, 256}, c512[2] = {300, 512}, cparts[2] = {4000, 128}, c260[2] = {50, 260};
+  for (int k = 0; k < 4; k++) {
+    red_case("prims::sum", vdt[k], 2, c256, NULL, P_TIES, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1,
+             1, 0, 0);
+    red_case("prims::sum", vdt[k], 2, c512, NULL, P_TIES, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1,
+             1, 0, 0);
+    red_case("prims::sum", vdt[k], 2, cparts, NULL, P_TIES, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2,
+             1, 1, 0, 0);
+    double vt = k == 1 || k == 2 ? 1e-2 : 1e-5; /* a half type: one rounding apart */
+    red_case("aten::mean.dim", vdt[k], 2, c256, NULL, P_UNIFORM,
+             (tabi_value[]){tabi_int_list(d0, 1), tabi_bool(0), tabi_none()}, 3, 1, 0, vt, 1e-6);
+    red_case("prims::sum", vdt[k], 2, c260, NULL, P_NANS, (tabi_value[]){tabi_int_list(d0, 1), tabi_none()}, 2, 1,
+             0, vt, 1e-5);
+  }
 }
 
 static void sort_cases(void) {
