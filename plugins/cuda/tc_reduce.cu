@@ -228,6 +228,21 @@ struct tc_elem<T, -1> {
   static __device__ __forceinline__ T load(const red_args &a, const char *p, int64_t m, int64_t j) { return Acc<T>::load(a, p, m, j); }
   static __device__ __forceinline__ T dec(T v, int64_t) { return v; }
 };
+/* acc combined with v, the fold's next element; the min/max family's first
+   element replaces the empty value (a sum's is added to it: -0.0 gives 0.0) */
+template <typename T>
+TC_D void fold_take(const red_args &a, int mm, T &acc, T v, int *has) {
+  acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
+  *has = 1;
+}
+/* element e of the R elements a 16-byte load holds */
+template <typename R>
+TC_D R w16_at(const tc_ew_words<4> &w, int e) {
+  R r;
+  memcpy(&r, (const char *)w.w + e * sizeof(R), sizeof(R));
+  return r;
+}
+
 template <typename T, int DT>
 TC_D T fold_strided(const red_args &a, int64_t m, int64_t base, int64_t lo, int64_t hi,
                     int64_t step, int *has) {
@@ -241,17 +256,9 @@ TC_D T fold_strided(const red_args &a, int64_t m, int64_t base, int64_t lo, int6
     for (int u = 0; u < RU; u++)
       r[u] = E::load(a, a.in + (base + inner_off(a, j + u * step)) * esz, m, j + u * step);
 #pragma unroll
-    for (int u = 0; u < RU; u++) {
-      T v = E::dec(r[u], j + u * step);
-      acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-      *has = 1;
-    }
+    for (int u = 0; u < RU; u++) fold_take(a, mm, acc, E::dec(r[u], j + u * step), has);
   }
-  for (; j < hi; j += step) {
-    T v = E::dec(E::load(a, a.in + (base + inner_off(a, j)) * esz, m, j), j);
-    acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-    *has = 1;
-  }
+  for (; j < hi; j += step) fold_take(a, mm, acc, E::dec(E::load(a, a.in + (base + inner_off(a, j)) * esz, m, j), j), has);
   return acc;
 }
 
@@ -279,11 +286,7 @@ TC_D T fold_contig(const red_args &a, const char *g, int64_t lo, int64_t hi, int
   int64_t a0 = lo + (mis ? V - mis : 0);
   if (a0 > hi) a0 = hi;
   int64_t nv = (hi - a0) / V, a1 = a0 + nv * V;
-  if (lo + t < a0) { /* combined with the empty value, as every other (a sum of -0.0 is 0.0) */
-    T v = E::dec(p[lo + t], lo + t);
-    acc = mm ? v : Acc<T>::comb(a.kind, acc, v);
-    *has = 1;
-  }
+  if (lo + t < a0) fold_take(a, mm, acc, E::dec(p[lo + t], lo + t), has);
   int64_t k = t;
   for (; k + (VU - 1) * RT < nv; k += VU * RT) {
     W16 w[VU];
@@ -292,30 +295,14 @@ TC_D T fold_contig(const red_args &a, const char *g, int64_t lo, int64_t hi, int
 #pragma unroll
     for (int u = 0; u < VU; u++)
 #pragma unroll
-      for (int e = 0; e < V; e++) {
-        R r;
-        memcpy(&r, (const char *)w[u].w + e * sizeof(R), sizeof(R));
-        T v = E::dec(r, a0 + (k + u * RT) * V + e);
-        acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-        *has = 1;
-      }
+      for (int e = 0; e < V; e++) fold_take(a, mm, acc, E::dec(w16_at<R>(w[u], e), a0 + (k + u * RT) * V + e), has);
   }
   for (; k < nv; k += RT) {
     W16 w = *(const W16 *)(p + a0 + k * V);
 #pragma unroll
-    for (int e = 0; e < V; e++) {
-      R r;
-      memcpy(&r, (const char *)w.w + e * sizeof(R), sizeof(R));
-      T v = E::dec(r, a0 + k * V + e);
-      acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-      *has = 1;
-    }
+    for (int e = 0; e < V; e++) fold_take(a, mm, acc, E::dec(w16_at<R>(w, e), a0 + k * V + e), has);
   }
-  if (a1 + t < hi) {
-    T v = E::dec(p[a1 + t], a1 + t);
-    acc = (*has || !mm) ? Acc<T>::comb(a.kind, acc, v) : v;
-    *has = 1;
-  }
+  if (a1 + t < hi) fold_take(a, mm, acc, E::dec(p[a1 + t], a1 + t), has);
   return acc;
 }
 
@@ -427,20 +414,12 @@ __global__ void __launch_bounds__(RT) red_colv_kernel(const red_args a) {
 #pragma unroll
       for (int u = 0; u < 4; u++)
 #pragma unroll
-        for (int e = 0; e < CV; e++) {
-          R r;
-          memcpy(&r, (const char *)w[u].w + e * sizeof(R), sizeof(R));
-          acc[e] = Acc<double>::comb(a.kind, acc[e], E::dec(r, j + u * CH));
-        }
+        for (int e = 0; e < CV; e++) acc[e] = Acc<double>::comb(a.kind, acc[e], E::dec(w16_at<R>(w[u], e), j + u * CH));
     }
     for (; j < hi; j += CH) {
       W16 w = *(const W16 *)(col + j * st);
 #pragma unroll
-      for (int e = 0; e < CV; e++) {
-        R r;
-        memcpy(&r, (const char *)w.w + e * sizeof(R), sizeof(R));
-        acc[e] = Acc<double>::comb(a.kind, acc[e], E::dec(r, j));
-      }
+      for (int e = 0; e < CV; e++) acc[e] = Acc<double>::comb(a.kind, acc[e], E::dec(w16_at<R>(w, e), j));
     }
     int has = lo + y < hi;
 #pragma unroll

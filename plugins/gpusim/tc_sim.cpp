@@ -449,7 +449,8 @@ void tc_sim_static_shared(void *site, size_t bytes) {
   }
 }
 
-/* The running fiber -> the scheduler, until may_resume lets it go on. */
+/* The running fiber -> the scheduler, until a round of run_block finds its
+   wait over. */
 static void park(fiber &f) {
   SWITCH_START(&f.fake, X.sched_bottom, X.sched_size);
   TSAN_TO(X.sched_tsan);
