@@ -160,35 +160,52 @@ static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
   return tc_launch_status(c, OPN);
 }
 
-/* randperm in rounds (tc_idx.cuh). Up to TCI_RP_BLOCK_N elements one block
-   runs every round in one launch; beyond, each round is two grid-wide
-   launches, and a flag per round says whether steps were left. Past
-   TCI_RP_MAX_ROUNDS (never seen: ~63 rounds at 2^24) one thread finishes
-   the rest in order. */
+/* randperm in rounds over lists of the steps left (tc_idx.cuh). Up to
+   TCI_RP_BLOCK_N elements one block runs everything in one launch. Beyond,
+   each round is two grid-wide launches (reservations; commits, which append
+   the steps left to the next list and count them), until the count, read
+   back every TCI_RP_CHECK_EVERY rounds, is at most TCI_RP_BLOCK_N; then one
+   block runs the remaining rounds in one launch (about 35 of them at 2^24,
+   each a few microseconds of latency, where a launch pair costs more).
+   Past TCI_RP_MAX_ROUNDS (never seen: ~63 rounds at 2^24) one thread
+   finishes the rest in order. */
 #define TCI_RP_BLOCK_N 8192
 #define TCI_RP_MAX_ROUNDS 4096
-#define TCI_RP_CHECK_EVERY 4 /* rounds between reads of the flags (each one a sync) */
+#define TCI_RP_CHECK_EVERY 4 /* rounds between reads of the count (each one a sync) */
 
+/* One block: the rounds from `round` on over the m steps of list a (b has
+   room for as many), then the steps left, if any, in order. */
+__device__ void tci_rp_block_rounds(int64_t *a, int64_t *b, int64_t m, int round, int64_t n, int64_t *h,
+                                    unsigned long long *r, int64_t *perm) {
+  TC_SHARED(unsigned long long, cnt, [2]); /* round & 1: that round's list length */
+  for (; m > 0 && round <= TCI_RP_MAX_ROUNDS; round++) {
+    unsigned long long tag = TCI_RP_TAG(round), *nb = &cnt[round & 1];
+    /* nb was last read after the barrier that ended round - 2, by threads
+       that have all passed the one that ended round - 1 */
+    if (threadIdx.x == 0) *nb = 0;
+    for (int64_t k = threadIdx.x; k < m; k += blockDim.x) tci_rp_reserve(a[k], h, r, tag);
+    __syncthreads();
+    for (int64_t k = threadIdx.x; k < m; k += blockDim.x)
+      if (tci_rp_commit(a[k], h, r, perm, tag)) b[tci_aadd(nb, 1ull)] = a[k];
+    __syncthreads();
+    m = (int64_t)*nb;
+    int64_t *t = a;
+    a = b;
+    b = t;
+  }
+  if (m > 0 && threadIdx.x == 0) tci_rp_finish(n, h, perm);
+}
+
+/* n <= TCI_RP_BLOCK_N: everything. la, lb: room for n steps each. */
 __global__ void __launch_bounds__(1024) tci_rp_block_kernel(int64_t n, uint64_t seed, uint64_t offset,
                                                              int64_t *perm, int64_t *h, unsigned long long *r,
-                                                             char *out, int dt) {
-  TC_SHARED(int, left, [2]); /* round & 1: steps left after that round */
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_init(i, perm, h, r, seed, offset);
-  if (threadIdx.x == 0) left[0] = left[1] = 0;
-  __syncthreads();
-  int round = 1;
-  for (; round <= TCI_RP_MAX_ROUNDS; round++) {
-    unsigned long long tag = TCI_RP_TAG(round);
-    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_reserve(i, h, r, tag);
-    __syncthreads();
-    int mine = 0;
-    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) mine |= tci_rp_commit(i, h, r, perm, tag);
-    if (mine) left[round & 1] = 1;
-    if (threadIdx.x == 0) left[(round + 1) & 1] = 0; /* everyone read it before this round's barrier */
-    __syncthreads();
-    if (!left[round & 1]) break;
+                                                             int64_t *la, int64_t *lb, char *out, int dt) {
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    tci_rp_init(i, perm, h, r, seed, offset);
+    la[i] = i + 1; /* steps 1 .. n - 1 */
   }
-  if (round > TCI_RP_MAX_ROUNDS && threadIdx.x == 0) tci_rp_finish(n, h, perm);
+  __syncthreads();
+  tci_rp_block_rounds(la, lb, n - 1, 1, n, h, r, perm);
   __syncthreads();
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_store(i, perm, out, dt);
 }
@@ -200,22 +217,51 @@ __global__ void tci_rp_init_kernel(int64_t n, uint64_t seed, uint64_t offset, in
     tci_rp_init(i, perm, h, r, seed, offset);
 }
 
-__global__ void tci_rp_reserve_kernel(int64_t n, const int64_t *h, unsigned long long *r, unsigned long long tag) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) tci_rp_reserve(i, h, r, tag);
+/* A grid-wide round's list: the previous round's (its length on the
+   device), or every step for the first (la NULL: steps 0 .. n - 1, of which
+   0 is none). */
+#define TCI_RP_LIST_LEN(la, len, n) ((la) ? (int64_t)*(len) : (n))
+#define TCI_RP_STEP(la, k) ((la) ? (la)[k] : (k))
+
+__global__ void tci_rp_reserve_kernel(const int64_t *la, const unsigned long long *len, int64_t n, const int64_t *h,
+                                      unsigned long long *r, unsigned long long tag) {
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, m = TCI_RP_LIST_LEN(la, len, n);
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < m; k += stride)
+    tci_rp_reserve(TCI_RP_STEP(la, k), h, r, tag);
 }
 
-__global__ void tci_rp_commit_kernel(int64_t n, int64_t *h, const unsigned long long *r, int64_t *perm,
-                                     unsigned long long tag, int *left) {
-  int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int mine = 0;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-    mine |= tci_rp_commit(i, h, r, perm, tag);
-  if (mine) *left = 1; /* every writer writes 1 */
+/* The commits; the steps left go to lb, *lb_len counting them. A block
+   gathers its appends and reserves their room with one atomic (one an
+   element would queue up on a single address). */
+__global__ void __launch_bounds__(256) tci_rp_commit_kernel(const int64_t *la, const unsigned long long *len,
+                                                             int64_t n, int64_t *h, const unsigned long long *r,
+                                                             int64_t *perm, unsigned long long tag, int64_t *lb,
+                                                             unsigned long long *lb_len) {
+  TC_SHARED(unsigned, cnt, [1]);
+  TC_SHARED(unsigned long long, base, [1]);
+  int64_t stride = (int64_t)gridDim.x * blockDim.x, m = TCI_RP_LIST_LEN(la, len, n);
+  if (threadIdx.x == 0) cnt[0] = 0;
+  __syncthreads();
+  /* the bound is the block's, so every thread takes each barrier */
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x; k0 < m; k0 += stride) {
+    int64_t k = k0 + threadIdx.x, i = k < m ? TCI_RP_STEP(la, k) : 0;
+    int left = k < m && tci_rp_commit(i, h, r, perm, tag);
+    unsigned at = left ? tci_aadd(&cnt[0], 1u) : 0;
+    __syncthreads();
+    if (threadIdx.x == 0) { /* the next chunk counts after the barrier below */
+      base[0] = cnt[0] ? tci_aadd(lb_len, (unsigned long long)cnt[0]) : 0;
+      cnt[0] = 0;
+    }
+    __syncthreads();
+    if (left) lb[base[0] + at] = i;
+  }
 }
 
-__global__ void tci_rp_finish_kernel(int64_t n, int64_t *h, int64_t *perm) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) tci_rp_finish(n, h, perm);
+/* The rounds after the grid-wide ones: la and *len from the last of those. */
+__global__ void __launch_bounds__(1024) tci_rp_tail_kernel(int64_t *la, const unsigned long long *len, int64_t *lb,
+                                                            int round, int64_t n, int64_t *h, unsigned long long *r,
+                                                            int64_t *perm) {
+  tci_rp_block_rounds(la, lb, (int64_t)*len, round, n, h, r, perm);
 }
 
 __global__ void tci_rp_store_kernel(int64_t n, const int64_t *perm, char *out, int dt) {
@@ -223,34 +269,40 @@ __global__ void tci_rp_store_kernel(int64_t n, const int64_t *perm, char *out, i
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) tci_rp_store(i, perm, out, dt);
 }
 
-/* The grid-wide rounds; perm, h, r, out on the device; flags: TCI_RP_MAX_ROUNDS ints. */
+/* The grid-wide rounds; perm, h, r, the lists, out on the device; lens:
+   TCI_RP_MAX_ROUNDS + 1 counts (round k's list length at k). */
 static tabi_status rp_rounds(tc_ctx *c, const char *OPN, int64_t n, uint64_t seed, uint64_t offset, int64_t *perm,
-                             int64_t *h, unsigned long long *r, int *flags, char *out, int dt) {
-  tabi_status st = tc_cuda_status(c, cudaMemsetAsync(flags, 0, TCI_RP_MAX_ROUNDS * sizeof(int), 0), OPN,
-                                  "cudaMemsetAsync");
-  int g = tc_grid(n, 256), round = 1, done = 0;
+                             int64_t *h, unsigned long long *r, int64_t *lists[2], unsigned long long *lens,
+                             char *out, int dt) {
+  tabi_status st = tc_cuda_status(
+      c, cudaMemsetAsync(lens, 0, (TCI_RP_MAX_ROUNDS + 1) * sizeof(unsigned long long), 0), OPN, "cudaMemsetAsync");
+  int round = 1;
+  int64_t m = n; /* the last count read: the grid's size */
   if (st == TABI_OK) {
-    TC_LAUNCH(g, 256, tci_rp_init_kernel)(n, seed, offset, perm, h, r);
+    TC_LAUNCH(tc_grid(n, 256), 256, tci_rp_init_kernel)(n, seed, offset, perm, h, r);
     st = tc_launch_status(c, OPN);
   }
-  for (; st == TABI_OK && !done && round <= TCI_RP_MAX_ROUNDS; round++) {
+  for (; st == TABI_OK && m > TCI_RP_BLOCK_N && round < TCI_RP_MAX_ROUNDS; round++) {
     unsigned long long tag = TCI_RP_TAG(round);
-    TC_LAUNCH(g, 256, tci_rp_reserve_kernel)(n, h, r, tag);
-    TC_LAUNCH(g, 256, tci_rp_commit_kernel)(n, h, r, perm, tag, flags + round - 1);
+    const int64_t *la = round > 1 ? lists[(round - 1) & 1] : NULL;
+    int g = tc_grid(m, 256);
+    TC_LAUNCH(g, 256, tci_rp_reserve_kernel)(la, lens + round - 1, n, h, r, tag);
+    TC_LAUNCH(g, 256, tci_rp_commit_kernel)(la, lens + round - 1, n, h, r, perm, tag, lists[round & 1], lens + round);
     st = tc_launch_status(c, OPN);
     if (st == TABI_OK && round % TCI_RP_CHECK_EVERY == 0) {
-      int left = 1;
-      st = tc_cuda_status(c, cudaMemcpy(&left, flags + round - 1, sizeof left, cudaMemcpyDeviceToHost), OPN,
+      unsigned long long left = 0;
+      st = tc_cuda_status(c, cudaMemcpy(&left, lens + round, sizeof left, cudaMemcpyDeviceToHost), OPN,
                           "cudaMemcpy");
-      done = !left;
+      m = (int64_t)left;
     }
   }
-  if (st == TABI_OK && !done) { /* past the cap: the rest in order */
-    TC_LAUNCH(1, 1, tci_rp_finish_kernel)(n, h, perm);
+  if (st == TABI_OK) { /* round - 1 was the last grid-wide one */
+    TC_LAUNCH(1, 1024, tci_rp_tail_kernel)(lists[(round - 1) & 1], lens + round - 1, lists[round & 1], round, n, h,
+                                           r, perm);
     st = tc_launch_status(c, OPN);
   }
   if (st == TABI_OK) {
-    TC_LAUNCH(g, 256, tci_rp_store_kernel)(n, perm, out, dt);
+    TC_LAUNCH(tc_grid(n, 256), 256, tci_rp_store_kernel)(n, perm, out, dt);
     st = tc_launch_status(c, OPN);
   }
   return st;
@@ -438,32 +490,33 @@ static tabi_status k_randperm(TC_ARGS) {
   if (dev.device_type != TC_DL_DEVICE)
     return TC_ERR(c, TABI_ERR_DEVICE, "%s: argument 'device' is not a " TC_PLATFORM " device", OPN);
   int64_t n = args[0].u.i;
-  if (n >= ((int64_t)1 << TCI_RP_IBITS)) /* 24 bytes of scratch an element: 24 TB */
+  if (n >= ((int64_t)1 << TCI_RP_IBITS)) /* 40 bytes of scratch an element: 40 TB */
     return TC_ERR(c, TABI_ERR_OUT_OF_MEMORY, "%s: a permutation of %lld elements is more than the device holds",
                   OPN, (long long)n);
-  tabi_tensor *out = NULL, *scr[2] = {NULL, NULL};
+  tabi_tensor *out = NULL, *scr = NULL;
   if ((st = tc_empty(c, dev, dt, 1, &n, &out))) return st;
   if (n > 0) {
     uint64_t seed = 0, offset = 0;
-    int64_t n3 = 3 * n, nflags = TCI_RP_MAX_ROUNDS;
+    /* perm, the targets h, the reservations r, two lists; the grid-wide
+       rounds' list lengths */
+    int64_t ns = 5 * n + (n > TCI_RP_BLOCK_N ? TCI_RP_MAX_ROUNDS + 1 : 0);
     st = c->h->rng_reserve(c->h->ctx, dev, (uint64_t)n, &seed, &offset);
     if (st == TABI_OK) st = tc_use_device(c, out, OPN);
-    /* perm, the targets h and the reservations r; the rounds' flags */
-    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &n3, &scr[0]);
-    if (st == TABI_OK && n > TCI_RP_BLOCK_N) st = tc_empty(c, dev, TABI_DTYPE_INT32, 1, &nflags, &scr[1]);
+    if (st == TABI_OK) st = tc_empty(c, dev, TABI_DTYPE_INT64, 1, &ns, &scr);
     if (st == TABI_OK) {
-      int64_t *perm = (int64_t *)tabi_tensor_data(scr[0]), *h = perm + n;
+      int64_t *perm = (int64_t *)tabi_tensor_data(scr), *h = perm + n;
       unsigned long long *r = (unsigned long long *)(h + n);
+      int64_t *lists[2] = {(int64_t *)(r + n), (int64_t *)(r + n) + n};
       char *o = (char *)tabi_tensor_data(out);
       if (n <= TCI_RP_BLOCK_N) {
-        TC_LAUNCH(1, 1024, tci_rp_block_kernel)(n, seed, offset, perm, h, r, o, dt);
+        TC_LAUNCH(1, 1024, tci_rp_block_kernel)(n, seed, offset, perm, h, r, lists[0], lists[1], o, dt);
         st = tc_launch_status(c, OPN);
       } else {
-        st = rp_rounds(c, OPN, n, seed, offset, perm, h, r, (int *)tabi_tensor_data(scr[1]), o, dt);
+        st = rp_rounds(c, OPN, n, seed, offset, perm, h, r, lists, (unsigned long long *)(lists[1] + n), o, dt);
       }
     }
   }
-  tc_release_all(c, scr, 2);
+  tc_release_all(c, &scr, 1);
   return tc_finish(c, st, out, &outs[0]);
 }
 

@@ -415,7 +415,10 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
  * remaining step always commits, and a step commits only after every higher
  * step sharing a position with it (it would hold the position otherwise),
  * which is what makes the result the sequential one. About 63 rounds for
- * n = 2^24 (tests/cuda/test_cuda_idx_host.cpp counts them). Reservations
+ * n = 2^24 (tests/cuda/test_cuda_idx_host.cpp counts them), but each
+ * leaves about three quarters of the steps before it (two thirds after the
+ * first), so the rounds visit only a list of the steps left, which each
+ * round's commits write afresh: some 3n visits in all, not 63n. Reservations
  * carry the round in their high bits (TCI_RP_TAG), so an old round's
  * entries lose without a reset: n < 2^40 and rounds < 2^23. */
 #define TCI_RP_IBITS 40
@@ -428,6 +431,19 @@ TCP_HD void tci_amax(unsigned long long *p, unsigned long long v) {
   atomicMax(p, v);
 #else
   if (*p < v) *p = v;
+#endif
+}
+
+/* add into *p, the old value back: atomic on the device; as tci_amax on
+   the host. The randperm lists' appends (their order is free: a round's
+   outcome depends on which steps are in the list, not where). */
+template <class T> TCP_HD T tci_aadd(T *p, T v) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return atomicAdd(p, v);
+#else
+  T old = *p;
+  *p = old + v;
+  return old;
 #endif
 }
 

@@ -328,29 +328,39 @@ static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
 }
 
 /* --- randperm ---------------------------------------------------------------------- */
-/* tc_idx.cu's rounds on the host: each round's reservations and commits visit
- * the steps in a shuffled order (a GPU gives no order), at most max_rounds
- * rounds, then tci_rp_finish. Returns the rounds it took; perm gets the
- * result. */
+/* tc_idx.cu's rounds on the host, over lists of the steps left as the
+ * kernels keep them: each round's reservations and commits visit the list
+ * in a shuffled order (a GPU gives no order; nor do the appends, so the
+ * next list is shuffled too), at most max_rounds rounds, then
+ * tci_rp_finish. Returns the rounds it took; perm gets the result, *visits
+ * the list entries visited in all. */
 static int rp_rounds(int64_t n, uint64_t seed, uint64_t offset, int max_rounds, std::vector<int64_t> &perm,
-                     uint64_t shuffle) {
-  std::vector<int64_t> h((size_t)n + 1), order((size_t)n + 1);
+                     uint64_t shuffle, int64_t *visits = nullptr) {
+  std::vector<int64_t> h((size_t)n + 1), list, next;
   std::vector<unsigned long long> r((size_t)n + 1);
   perm.assign((size_t)n + 1, 0);
-  for (int64_t i = 0; i < n; i++) tci_rp_init(i, perm.data(), h.data(), r.data(), seed, offset), order[(size_t)i] = i;
-  int round = 1, left = n > 1;
-  for (; left && round <= max_rounds; round++) {
-    for (int64_t i = n - 1; i > 0; i--) { /* a fresh order every round */
+  for (int64_t i = 0; i < n; i++) {
+    tci_rp_init(i, perm.data(), h.data(), r.data(), seed, offset);
+    list.push_back(i); /* the first round's list is every step (0 is none) */
+  }
+  int round = 1;
+  int64_t seen = 0;
+  for (; !list.empty() && round <= max_rounds; round++) {
+    for (size_t i = list.size(); i-- > 1;) { /* a fresh order every round */
       shuffle = shuffle * 6364136223846793005ull + 1442695040888963407ull;
-      std::swap(order[(size_t)i], order[(size_t)((shuffle >> 33) % (uint64_t)(i + 1))]);
+      std::swap(list[i], list[(size_t)((shuffle >> 33) % (uint64_t)(i + 1))]);
     }
     unsigned long long tag = TCI_RP_TAG(round);
-    for (int64_t k = 0; k < n; k++) tci_rp_reserve(order[(size_t)k], h.data(), r.data(), tag);
-    left = 0;
-    for (int64_t k = n - 1; k >= 0; k--) left |= tci_rp_commit(order[(size_t)k], h.data(), r.data(), perm.data(), tag);
+    for (int64_t i : list) tci_rp_reserve(i, h.data(), r.data(), tag);
+    next.clear();
+    for (size_t k = list.size(); k-- > 0;)
+      if (tci_rp_commit(list[k], h.data(), r.data(), perm.data(), tag)) next.push_back(list[k]);
+    seen += (int64_t)list.size();
+    list.swap(next);
   }
-  if (left) tci_rp_finish(n, h.data(), perm.data());
+  if (!list.empty()) tci_rp_finish(n, h.data(), perm.data());
   for (int64_t i = 0; i < n; i++) CHECK_MSG(h[(size_t)i] < 0, "randperm rounds: step %lld not done", (long long)i);
+  if (visits) *visits = seen;
   return round - 1;
 }
 
@@ -619,11 +629,15 @@ int main(int argc, char **argv) {
     std::vector<int64_t> seq((size_t)n + 1), par;
     std::vector<char> scratch((size_t)n * 8 + 16);
     tci_rp_run(seq.data(), n, 42, 7, scratch.data(), TABI_DTYPE_INT64);
-    int rounds = rp_rounds(n, 42, 7, 4096, par, 99);
+    int64_t visits = 0;
+    int rounds = rp_rounds(n, 42, 7, 4096, par, 99, &visits);
     CHECK_MSG(std::equal(seq.begin(), seq.begin() + n, par.begin()), "randperm %lld: rounds differ from Fisher-Yates",
               (long long)n);
     CHECK_MSG(rounds > 1 && rounds < 200, "randperm %lld: %d rounds", (long long)n, rounds);
-    printf("cuda_idx_host: randperm of %lld in %d rounds\n", (long long)n, rounds);
+    /* what the lists are for (tc_idx.cuh): a few visits a step, not one a round */
+    CHECK_MSG(visits < 5 * n, "randperm %lld: %lld list visits", (long long)n, (long long)visits);
+    printf("cuda_idx_host: randperm of %lld in %d rounds, %.2f visits a step\n", (long long)n, rounds,
+           (double)visits / (double)n);
   }
   for (int big = 1; big <= 3; big += 2)
     for (int d = 0; d < 12; d++)
