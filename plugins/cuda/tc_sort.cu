@@ -149,18 +149,26 @@ __global__ void sort_merge_kernel(const sort_args a, const sort_key *src, sort_k
  * int64) beside its position; RX_BITS bits a pass, each pass
  * stable, so equal keys keep their input order, as the reference's. A pass
  * counts its digits in tiles of RX_TILE (rx_hist_kernel), scans the counts
- * digit-major (rx_scan_*: every tile's start for every digit), and moves each tile's elements (rx_move_kernel): ranked within
- * the tile by thread and then item, staged in shared memory in digit order,
- * written out in runs. The values are gathered from the input by the
- * sorted positions at the end, so they keep their bits (NaN payloads, -0.0).
- * Shared memory and barriers only: no atomics, no warp shuffles, so gpusim
- * and HIP run the same code. */
+ * digit-major (rx_scan_*: every tile's start for every digit), and moves
+ * each tile's elements (rx_move_kernel): ranked within the tile by thread
+ * and then item, in two stable splits of RX_SBITS bits each staged in
+ * shared memory (a per-thread count of 256 digits would not fit there),
+ * then written out in runs. 8 bits a pass: 4 passes for float32 (there were
+ * 8 of 4 bits until stop 35; each moves every key and position once). The
+ * values are gathered from the input by the sorted positions at the end,
+ * so they keep their bits (NaN payloads, -0.0). Counting is by shared
+ * memory atomics (their order does not matter) and barriers; no warp
+ * shuffles, so gpusim and HIP run the same code. */
 #define RX_MIN 65536
 #define RX_NT 256
 #define RX_ITEMS 8
 #define RX_TILE (RX_NT * RX_ITEMS)
-#define RX_BITS 4
+#define RX_BITS 8 /* a pass's digit */
 #define RX_DIGITS (1 << RX_BITS)
+#define RX_SBITS 4 /* a split's: a digit is ranked within its tile in two */
+#define RX_SDIGITS (1 << RX_SBITS)
+static_assert(RX_DIGITS == RX_NT, "the tile's digit counts are scanned one a thread");
+static_assert(RX_BITS == 2 * RX_SBITS, "two splits a pass");
 
 template <typename K>
 TC_D K rx_key(const sort_args &a, const char *p) {
@@ -203,48 +211,39 @@ __global__ void rx_keys_kernel(const sort_args a, int64_t s, K *key, uint32_t *p
   }
 }
 
-/* This thread's RX_ITEMS keys of the tile (elements t * RX_ITEMS + j: a
- * thread's run, so thread order then item order is the input order), and
- * per digit how many of them it holds, into cnt[digit][thread]. */
-template <typename K>
-TC_D int rx_load(const K *key, int64_t n, int64_t base, int shift, K *k, uint32_t (*cnt)[RX_NT + 1]) {
-  for (int d = 0; d < RX_DIGITS; d++) cnt[d][threadIdx.x] = 0;
-  int have = 0;
-#pragma unroll
-  for (int j = 0; j < RX_ITEMS; j++) {
-    int64_t i = base + threadIdx.x * RX_ITEMS + j;
-    if (i < n) {
-      k[j] = key[i];
-      cnt[(int)(k[j] >> shift) & (RX_DIGITS - 1)][threadIdx.x]++;
-      have = j + 1;
-    }
-  }
-  return have;
+/* one more at *c, a shared counter: atomic on the device; gpusim runs one
+   simulated thread at a time between barriers */
+TC_D void rx_count(uint32_t *c) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  atomicAdd(c, 1u);
+#else
+  (*c)++;
+#endif
 }
+
+template <typename K> TC_D int rx_digit(K k, int shift, int bits) { return (int)(k >> shift) & ((1 << bits) - 1); }
 
 /* per tile b and digit d: how many of the tile's keys have digit d, at
  * count[d * tiles + b] */
 template <typename K>
 __global__ void __launch_bounds__(RX_NT) rx_hist_kernel(const K *key, int64_t n, int shift, int64_t tiles,
                                                          uint32_t *count) {
-  TC_SHARED(uint32_t, cnt, [RX_DIGITS][RX_NT + 1]);
-  TC_SHARED(uint32_t, seg, [RX_DIGITS][16]);
+  TC_SHARED(uint32_t, h, [RX_DIGITS]);
   for (int64_t b = blockIdx.x; b < tiles; b += gridDim.x) {
+    int64_t base = b * RX_TILE;
+    h[threadIdx.x] = 0;
+    __syncthreads();
     K k[RX_ITEMS];
-    rx_load<K>(key, n, b * RX_TILE, shift, k, cnt);
-    __syncthreads();
-    { /* thread t adds digit t / 16's counts of threads 16 (t % 16) .. + 15 */
-      int d = threadIdx.x / 16, s0 = threadIdx.x % 16 * 16;
-      uint32_t t = 0;
-      for (int q = s0; q < s0 + 16; q++) t += cnt[d][q];
-      seg[d][threadIdx.x % 16] = t;
+#pragma unroll
+    for (int j = 0; j < RX_ITEMS; j++) { /* all loads first, each a warp's 32 neighbours */
+      int64_t i = base + j * RX_NT + threadIdx.x;
+      k[j] = i < n ? key[i] : 0;
     }
+#pragma unroll
+    for (int j = 0; j < RX_ITEMS; j++)
+      if (base + j * RX_NT + threadIdx.x < n) rx_count(&h[rx_digit(k[j], shift, RX_BITS)]);
     __syncthreads();
-    if (threadIdx.x < RX_DIGITS) {
-      uint32_t t = 0;
-      for (int q = 0; q < 16; q++) t += seg[threadIdx.x][q];
-      count[threadIdx.x * tiles + b] = t;
-    }
+    count[threadIdx.x * tiles + b] = h[threadIdx.x];
     __syncthreads();
   }
 }
@@ -325,71 +324,117 @@ __global__ void __launch_bounds__(RX_NT) rx_scan_down_kernel(uint32_t *count, in
   }
 }
 
+/* The shared memory of a split (rx_split) */
+template <typename K> struct rx_stage {
+  uint32_t cnt[RX_SDIGITS][RX_NT + 1]; /* per split digit and thread: its count, then where its first goes */
+  uint32_t seg[RX_SDIGITS][17];        /* per split digit: 16 runs of 16 threads, then the tile's total */
+  uint32_t first[RX_SDIGITS];          /* where each split digit starts in the staged tile */
+  K key[RX_TILE];
+  uint32_t pos[RX_TILE];
+};
+
+/* The tile's keys k and positions p (thread t's first `have` of its
+ * RX_ITEMS: tile elements t * RX_ITEMS + j, so thread order then item order
+ * is the tile's order) staged in sm stably by bits shift .. shift +
+ * RX_SBITS - 1. Every thread calls it; its last barrier makes the staged
+ * tile visible to all. */
+template <typename K>
+TC_D void rx_split(const K *k, const uint32_t *p, int have, int shift, rx_stage<K> *sm) {
+  for (int d = 0; d < RX_SDIGITS; d++) sm->cnt[d][threadIdx.x] = 0;
+  for (int j = 0; j < have; j++) sm->cnt[rx_digit(k[j], shift, RX_SBITS)][threadIdx.x]++;
+  __syncthreads();
+  { /* cnt[d][t] to the exclusive prefix over threads; thread t: digit t / 16, threads 16 (t % 16) .. + 15 */
+    int d = threadIdx.x / 16, s0 = threadIdx.x % 16 * 16;
+    uint32_t run = 0;
+    for (int q = s0; q < s0 + 16; q++) {
+      uint32_t v = sm->cnt[d][q];
+      sm->cnt[d][q] = run;
+      run += v;
+    }
+    sm->seg[d][threadIdx.x % 16] = run;
+  }
+  __syncthreads();
+  if (threadIdx.x < RX_SDIGITS) {
+    uint32_t run = 0;
+    for (int q = 0; q < 16; q++) {
+      uint32_t v = sm->seg[threadIdx.x][q];
+      sm->seg[threadIdx.x][q] = run;
+      run += v;
+    }
+    sm->seg[threadIdx.x][16] = run;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32_t run = 0;
+    for (int d = 0; d < RX_SDIGITS; d++) {
+      sm->first[d] = run;
+      run += sm->seg[d][16];
+    }
+  }
+  {
+    int d = threadIdx.x / 16;
+    uint32_t add = sm->seg[d][threadIdx.x % 16];
+    for (int q = threadIdx.x % 16 * 16; q < threadIdx.x % 16 * 16 + 16; q++) sm->cnt[d][q] += add;
+  }
+  __syncthreads();
+  for (int j = 0; j < have; j++) {
+    int d = rx_digit(k[j], shift, RX_SBITS);
+    uint32_t at = sm->first[d] + sm->cnt[d][threadIdx.x]++;
+    sm->key[at] = k[j];
+    sm->pos[at] = p[j];
+  }
+  __syncthreads();
+}
+
 /* One pass: the tile's keys and positions to their places, start[d * tiles
- * + b] onwards for digit d (rx_scan_down_kernel's). */
+ * + b] onwards for digit d (rx_scan_down_kernel's). The tile is sorted by
+ * the digit's low bits, then (reloaded from there in its new order) by its
+ * high bits: by the whole digit, stably, as LSD radix sort does. */
 template <typename K>
 __global__ void __launch_bounds__(RX_NT) rx_move_kernel(const K *key, const uint32_t *pos, int64_t n, int shift,
                                                          int64_t tiles, const uint32_t *start, K *okey,
                                                          uint32_t *opos) {
-  TC_SHARED(uint32_t, cnt, [RX_DIGITS][RX_NT + 1]);
-  TC_SHARED(uint32_t, seg, [RX_DIGITS][17]);  /* per digit: 16 runs of 16 threads, then the tile's total */
-  TC_SHARED(uint32_t, first, [RX_DIGITS + 1]); /* where each digit starts in the staged tile */
-  TC_SHARED(K, sk, [RX_TILE]);
-  TC_SHARED(uint32_t, sp, [RX_TILE]);
+  TC_SHARED(rx_stage<K>, sm, [1]);
+  TC_SHARED(uint32_t, dfirst, [RX_DIGITS]); /* the tile's digit counts, then where each digit starts in it */
+  TC_SHARED(uint32_t, sh, [RX_NT + 16]);
   for (int64_t b = blockIdx.x; b < tiles; b += gridDim.x) {
     int64_t base = b * RX_TILE;
+    int total = n - base < RX_TILE ? (int)(n - base) : RX_TILE, have = 0;
     K k[RX_ITEMS];
-    int have = rx_load<K>(key, n, base, shift, k, cnt);
-    __syncthreads();
-    { /* cnt[d][t] to the exclusive prefix over threads; thread t: digit t / 16, threads 16 (t % 16) .. + 15 */
-      int d = threadIdx.x / 16, s0 = threadIdx.x % 16 * 16;
-      uint32_t run = 0;
-      for (int q = s0; q < s0 + 16; q++) {
-        uint32_t v = cnt[d][q];
-        cnt[d][q] = run;
-        run += v;
-      }
-      seg[d][threadIdx.x % 16] = run;
-    }
-    __syncthreads();
-    if (threadIdx.x < RX_DIGITS) {
-      uint32_t run = 0;
-      for (int q = 0; q < 16; q++) {
-        uint32_t v = seg[threadIdx.x][q];
-        seg[threadIdx.x][q] = run;
-        run += v;
-      }
-      seg[threadIdx.x][16] = run;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      uint32_t run = 0;
-      for (int d = 0; d < RX_DIGITS; d++) {
-        first[d] = run;
-        run += seg[d][16];
-      }
-      first[RX_DIGITS] = run;
-    }
-    {
-      int d = threadIdx.x / 16;
-      uint32_t add = seg[d][threadIdx.x % 16];
-      for (int q = threadIdx.x % 16 * 16; q < threadIdx.x % 16 * 16 + 16; q++) cnt[d][q] += add;
-    }
+    uint32_t p[RX_ITEMS];
+    dfirst[threadIdx.x] = 0;
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < RX_ITEMS; j++) {
-      if (j >= have) break;
-      int d = (int)(k[j] >> shift) & (RX_DIGITS - 1);
-      uint32_t at = first[d] + cnt[d][threadIdx.x]++;
-      sk[at] = k[j];
-      sp[at] = pos[base + threadIdx.x * RX_ITEMS + j];
+      int q = threadIdx.x * RX_ITEMS + j;
+      if (q < total) {
+        k[j] = key[base + q];
+        p[j] = pos[base + q];
+        rx_count(&dfirst[rx_digit(k[j], shift, RX_BITS)]);
+        have = j + 1;
+      }
     }
-    __syncthreads();
-    for (uint32_t i = threadIdx.x; i < first[RX_DIGITS]; i += RX_NT) {
-      int d = (int)(sk[i] >> shift) & (RX_DIGITS - 1);
-      uint32_t to = start[d * tiles + b] + (i - first[d]);
-      okey[to] = sk[i];
-      opos[to] = sp[i];
+    rx_split<K>(k, p, have, shift, sm);
+    have = 0;
+#pragma unroll
+    for (int j = 0; j < RX_ITEMS; j++) {
+      int q = threadIdx.x * RX_ITEMS + j;
+      if (q < total) {
+        k[j] = sm->key[q];
+        p[j] = sm->pos[q];
+        have = j + 1;
+      }
+    }
+    /* the counts to starts (its barriers also keep the second split's
+       staging behind every thread's reload) */
+    uint32_t at = rx_block_prefix(dfirst[threadIdx.x], sh);
+    dfirst[threadIdx.x] = at;
+    rx_split<K>(k, p, have, shift + RX_SBITS, sm);
+    for (int i = threadIdx.x; i < total; i += RX_NT) {
+      int d = rx_digit(sm->key[i], shift, RX_BITS);
+      uint32_t to = start[d * tiles + b] + ((uint32_t)i - dfirst[d]);
+      okey[to] = sm->key[i];
+      opos[to] = sm->pos[i];
     }
     __syncthreads();
   }

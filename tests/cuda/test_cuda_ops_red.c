@@ -245,7 +245,7 @@ static void sort_cases(void) {
            0, 0);
   red_case("aten::topk", TABI_DTYPE_FLOAT64, 1, rx, NULL, P_TIES,
            (tabi_value[]){tabi_int(777), tabi_int(0), tabi_bool(0), tabi_bool(1)}, 4, 2, 3, 0, 0);
-  /* enough tiles (293) that the digit counts scan in three chunks */
+  /* 293 tiles: the digit counts (256 a tile) scan in 37 chunks */
   int64_t rxbig[1] = {600001};
   red_case("aten::sort", TABI_DTYPE_FLOAT32, 1, rxbig, NULL, P_TIES, (tabi_value[]){tabi_int(0), tabi_bool(1)}, 2, 2,
            3, 0, 0);
