@@ -5,7 +5,14 @@
  * DEVICE_TYPE is the DLDeviceType number (default 2, kDLCUDA); "smoke" runs
  * every benchmark at a small size, to check the program itself on a machine
  * without a GPU (ctest bench_cuda_smoke runs it against gpusim, 12): a
- * mistake here would otherwise first show in a scarce GPU session. */
+ * mistake here would otherwise first show in a scarce GPU session.
+ * Environment, for profilers (gpu_session.sh's profile phase), which want
+ * a few launches of a few rows:
+ *   BENCH_CUDA_ONLY   comma-separated parts of row names: only the rows
+ *                     whose name holds one of them run
+ *   BENCH_CUDA_ITERS  calls a row, and no warm-up calls (a profiler
+ *                     times each kernel alone); default: 3 warm-up calls,
+ *                     then each row's own 5-20 timed */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +25,23 @@ static tabi_runtime *rt;
 static const tabi_device_api *dev;
 static DLDevice G = {kDLCUDA, 0};
 static int smoke;
+static const char *only; /* BENCH_CUDA_ONLY */
+static int iters_env;    /* BENCH_CUDA_ITERS, or 0 */
+
+/* Does row `name` run? */
+static int want(const char *name) {
+  if (!only || !*only) return 1;
+  for (const char *p = only; *p;) {
+    size_t n = strcspn(p, ",");
+    if (n > 0) {
+      char part[64];
+      snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1), p);
+      if (strstr(name, part)) return 1;
+    }
+    p += n + (p[n] == ',');
+  }
+  return 0;
+}
 
 /* The full size, or the small one in smoke mode. */
 static int64_t sz(int64_t full, int64_t small) { return smoke ? small : full; }
@@ -51,7 +75,8 @@ static void run1(job *j) {
 
 /* median-free simple timing: warm up, then `iters` calls between two events */
 static double time_ms(job *j, int iters) {
-  for (int i = 0; i < 3; i++) run1(j);
+  if (iters_env > 0) iters = iters_env;
+  for (int i = 0; i < (iters_env > 0 ? 0 : 3); i++) run1(j);
   tabi_event e0, e1;
   dev->event_create(dev->ctx, 0, &e0);
   dev->event_create(dev->ctx, 0, &e1);
@@ -73,12 +98,22 @@ static double host_us(job *j) {
   for (int i = 0; i < (int)sz(1000, 10); i++) run1(j);
   dev->synchronize(dev->ctx, 0);
   struct timespec t0, t1;
-  int iters = (int)sz(20000, 100);
+  int iters = iters_env > 0 ? iters_env : (int)sz(20000, 100);
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int i = 0; i < iters; i++) run1(j);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   dev->synchronize(dev->ctx, 0);
   return ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / iters;
+}
+
+/* Row `name`: job j timed over `iters` calls and printed, with a rate
+ * (`unit`: work / ms, work in the unit's per-millisecond scale) when unit
+ * is not NULL; nothing when BENCH_CUDA_ONLY leaves the row out. */
+static void row(const char *name, job *j, int iters, const char *unit, double work) {
+  if (!want(name)) return;
+  double ms = time_ms(j, iters);
+  if (unit) printf("{\"name\": \"%s\", \"ms\": %.4f, \"%s\": %.1f}\n", name, ms, unit, work / ms);
+  else printf("{\"name\": \"%s\", \"ms\": %.4f}\n", name, ms);
 }
 
 static job mk(const char *name, int nouts) {
@@ -103,6 +138,8 @@ int main(int argc, char **argv) {
   if (argc < 2) return 2;
   if (argc > 2) G.device_type = (DLDeviceType)atoi(argv[2]);
   smoke = argc > 3 && strcmp(argv[3], "smoke") == 0;
+  only = getenv("BENCH_CUDA_ONLY");
+  iters_env = getenv("BENCH_CUDA_ITERS") ? atoi(getenv("BENCH_CUDA_ITERS")) : 0;
   if (tabi_runtime_create(NULL, &rt)) die("runtime");
   if (tabi_runtime_load_plugin(rt, argv[1], NULL)) die("load");
   int32_t n = 0;
@@ -123,7 +160,7 @@ int main(int argc, char **argv) {
   int64_t one[1] = {1};
   tabi_tensor *u = randt(TABI_DTYPE_FLOAT32, 1, one), *v = randt(TABI_DTYPE_FLOAT32, 1, one);
   job add1 = mk3("aten::add.Tensor", 1, tabi_tensor_value(u), tabi_tensor_value(v), tabi_int(1));
-  printf("{\"name\": \"dispatch_add_1elem\", \"us\": %.3f}\n", host_us(&add1));
+  if (want("dispatch_add_1elem")) printf("{\"name\": \"dispatch_add_1elem\", \"us\": %.3f}\n", host_us(&add1));
   tabi_tensor_release(u);
   tabi_tensor_release(v);
   /* and of a small addmm with a bias row (a linear layer of batch 64): the
@@ -135,7 +172,8 @@ int main(int argc, char **argv) {
   lin.args[3] = tabi_int(1);
   lin.args[4] = tabi_int(1);
   lin.nargs = 5;
-  printf("{\"name\": \"dispatch_addmm_bias_64\", \"us\": %.3f}\n", host_us(&lin));
+  if (want("dispatch_addmm_bias_64"))
+    printf("{\"name\": \"dispatch_addmm_bias_64\", \"us\": %.3f}\n", host_us(&lin));
   tabi_tensor_release(la);
   tabi_tensor_release(lm);
   tabi_tensor_release(lbias);
@@ -143,49 +181,45 @@ int main(int argc, char **argv) {
   int64_t big[1] = {sz((int64_t)1 << 28, 1 << 16)};
   tabi_tensor *x = randt(TABI_DTYPE_FLOAT32, 1, big), *y = randt(TABI_DTYPE_FLOAT32, 1, big);
   job add = mk3("aten::add.Tensor", 1, tabi_tensor_value(x), tabi_tensor_value(y), tabi_int(1));
-  double add_ms = time_ms(&add, 20);
-  tabi_event e0, e1;
-  dev->event_create(dev->ctx, 0, &e0);
-  dev->event_create(dev->ctx, 0, &e1);
   uint64_t bytes = (uint64_t)big[0] * 4;
-  for (int i = 0; i < 3; i++)
-    dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
-  dev->event_record(dev->ctx, 0, e0, NULL);
-  for (int i = 0; i < 20; i++)
-    dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
-  dev->event_record(dev->ctx, 0, e1, NULL);
-  dev->event_synchronize(dev->ctx, 0, e1);
-  double copy_ms = 0;
-  dev->event_elapsed_ms(dev->ctx, 0, e0, e1, &copy_ms);
-  copy_ms /= 20;
-  printf("{\"name\": \"add_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", add_ms, 3.0 * bytes / add_ms / 1e6);
-  printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms, 2.0 * bytes / copy_ms / 1e6);
+  if (want("add_f32_2^28") || want("copy_d2d_2^28")) { /* the copy is add's yardstick: both or neither */
+    double add_ms = time_ms(&add, 20), copy_ms = 0;
+    tabi_event e0, e1;
+    dev->event_create(dev->ctx, 0, &e0);
+    dev->event_create(dev->ctx, 0, &e1);
+    for (int i = 0; i < 3; i++) dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
+    dev->event_record(dev->ctx, 0, e0, NULL);
+    for (int i = 0; i < 20; i++) dev->copy(dev->ctx, tabi_tensor_data(y), G, tabi_tensor_data(x), G, bytes, NULL);
+    dev->event_record(dev->ctx, 0, e1, NULL);
+    dev->event_synchronize(dev->ctx, 0, e1);
+    dev->event_elapsed_ms(dev->ctx, 0, e0, e1, &copy_ms);
+    dev->event_destroy(dev->ctx, 0, e0);
+    dev->event_destroy(dev->ctx, 0, e1);
+    copy_ms /= 20;
+    printf("{\"name\": \"add_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", add_ms, 3.0 * bytes / add_ms / 1e6);
+    printf("{\"name\": \"copy_d2d_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", copy_ms,
+           2.0 * bytes / copy_ms / 1e6);
+  }
   /* aten elementwise ops that now run in one launch (no bar in issue 7) */
   {
     job ge = mk3("aten::gelu", 1, tabi_tensor_value(x), tabi_string("none", 4), tabi_none());
     ge.nargs = 2;
-    double ms = time_ms(&ge, 20);
-    printf("{\"name\": \"gelu_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 2.0 * bytes / ms / 1e6);
+    row("gelu_f32_2^28", &ge, 20, "gbps", 2.0 * bytes / 1e6);
     job ms2 = mk3("aten::mul.Scalar", 1, tabi_tensor_value(x), tabi_float(2.5), tabi_none());
     ms2.nargs = 2;
-    ms = time_ms(&ms2, 20);
-    printf("{\"name\": \"mul_scalar_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 2.0 * bytes / ms / 1e6);
+    row("mul_scalar_f32_2^28", &ms2, 20, "gbps", 2.0 * bytes / 1e6);
     tabi_tensor *xh = randt(TABI_DTYPE_FLOAT16, 1, big);
     job re = mk3("aten::relu", 1, tabi_tensor_value(xh), tabi_none(), tabi_none());
     re.nargs = 1;
-    ms = time_ms(&re, 20);
-    printf("{\"name\": \"relu_f16_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.0 * bytes / ms / 1e6);
+    row("relu_f16_2^28", &re, 20, "gbps", 1.0 * bytes / 1e6);
     /* native_dropout: one pass (draw, compare, mask, scale) since 2026-11-24 */
     job dr = mk3("aten::native_dropout", 2, tabi_tensor_value(x), tabi_float(0.1), tabi_bool(1));
-    ms = time_ms(&dr, 20);
-    printf("{\"name\": \"native_dropout_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
-           2.25 * bytes / ms / 1e6);
+    row("native_dropout_f32_2^28", &dr, 20, "gbps", 2.25 * bytes / 1e6);
     /* a float32 -> float16 conversion: the elementwise engine's flat kernel */
     job cv = mk3("prims::convert_element_type", 1, tabi_tensor_value(x),
                  tabi_dtype_value(TABI_DTYPE_FLOAT16), tabi_none());
     cv.nargs = 2;
-    ms = time_ms(&cv, 20);
-    printf("{\"name\": \"to_f16_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms, 1.5 * bytes / ms / 1e6);
+    row("to_f16_f32_2^28", &cv, 20, "gbps", 1.5 * bytes / 1e6);
     tabi_tensor_release(xh);
     /* factories on the device (tc_create.cu, 2026-11-29; before, a host
      * build and a copy): a value whose bytes do not repeat (the word
@@ -197,28 +231,26 @@ int main(int argc, char **argv) {
       fu.args[4] = tabi_device_value(G);
       fu.args[5] = tabi_none();
       fu.nargs = 6;
-      ms = time_ms(&fu, 20);
-      printf("{\"name\": \"%s_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", z ? "zeros" : "full", ms,
-             1.0 * bytes / ms / 1e6);
+      row(z ? "zeros_f32_2^28" : "full_f32_2^28", &fu, 20, "gbps", 1.0 * bytes / 1e6);
     }
   }
   /* reductions, positions, scans and sorts (no bar in issue 7; beside torch) */
   {
     /* aten::sum lowers to prims::sum (through the decomp plugin, not loaded here) */
     job sum = mk3("prims::sum", 1, tabi_tensor_value(x), tabi_none(), tabi_none());
-    double sum_ms = time_ms(&sum, 20);
-    printf("{\"name\": \"sum_f32_2^28\", \"ms\": %.4f, \"gbps\": %.1f}\n", sum_ms, (double)bytes / sum_ms / 1e6);
+    row("sum_f32_2^28", &sum, 20, "gbps", (double)bytes / 1e6);
     job am = mk3("aten::argmax", 1, tabi_tensor_value(x), tabi_none(), tabi_bool(0));
-    printf("{\"name\": \"argmax_f32_2^28\", \"ms\": %.4f}\n", time_ms(&am, 20));
-    int64_t sq0[2] = {sz(8192, 96), sz(8192, 96)}, d0[1] = {0}, n24[1] = {sz((int64_t)1 << 24, 5000)};
+    row("argmax_f32_2^28", &am, 20, NULL, 0);
+    /* 70000 in smoke mode: past tc_sort.cu's RX_MIN, so the radix sort runs */
+    int64_t sq0[2] = {sz(8192, 96), sz(8192, 96)}, d0[1] = {0}, n24[1] = {sz((int64_t)1 << 24, 70000)};
     tabi_tensor *m2 = randt(TABI_DTYPE_FLOAT32, 2, sq0), *v24 = randt(TABI_DTYPE_FLOAT32, 1, n24);
     sum.args[0] = tabi_tensor_value(m2);
     sum.args[1] = tabi_int_list(d0, 1);
-    printf("{\"name\": \"sum_dim0_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sum, 20));
+    row("sum_dim0_8192x8192_f32", &sum, 20, NULL, 0);
     job cs = mk3("aten::cumsum", 1, tabi_tensor_value(v24), tabi_int(0), tabi_none());
-    printf("{\"name\": \"cumsum_f32_2^24\", \"ms\": %.4f}\n", time_ms(&cs, 20));
+    row("cumsum_f32_2^24", &cs, 20, NULL, 0);
     job so = mk3("aten::sort", 2, tabi_tensor_value(v24), tabi_int(0), tabi_bool(0));
-    printf("{\"name\": \"sort_f32_2^24\", \"ms\": %.4f}\n", time_ms(&so, 5));
+    row("sort_f32_2^24", &so, 5, NULL, 0);
     tabi_tensor_release(m2);
     tabi_tensor_release(v24);
     /* randperm: Fisher-Yates's permutation in parallel rounds (one thread
@@ -233,7 +265,7 @@ int main(int argc, char **argv) {
       rp.args[3] = tabi_device_value(G);
       rp.args[4] = tabi_none();
       rp.nargs = 5;
-      printf("{\"name\": \"%s\", \"ms\": %.4f}\n", rpname[k], time_ms(&rp, 10));
+      row(rpname[k], &rp, 10, NULL, 0);
     }
     /* cat of 64 [256, 1024] float32 tensors along dim 1: one batched launch
        (prims::cat; aten::cat lowers to it through the decomp plugin) */
@@ -242,9 +274,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 64; k++) parts[k] = randt(TABI_DTYPE_FLOAT32, 2, cs64);
     job ct = mk3("prims::cat", 1, tabi_tensor_list(parts, 64), tabi_int(1), tabi_none());
     ct.nargs = 2;
-    double ms = time_ms(&ct, 20);
-    printf("{\"name\": \"cat_64x256x1024_f32\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
-           2.0 * 64 * 4 * (double)(cs64[0] * cs64[1]) / ms / 1e6);
+    row("cat_64x256x1024_f32", &ct, 20, "gbps", 2.0 * 64 * 4 * (double)(cs64[0] * cs64[1]) / 1e6);
     for (int k = 0; k < 64; k++) tabi_tensor_release(parts[k]);
   }
   tabi_tensor_release(x);
@@ -254,7 +284,7 @@ int main(int argc, char **argv) {
   int64_t S = sz(8192, 96), sq[2] = {S, S};
   tabi_tensor *s = randt(TABI_DTYPE_FLOAT32, 2, sq);
   job sm = mk3("aten::_softmax", 1, tabi_tensor_value(s), tabi_int(1), tabi_bool(0));
-  printf("{\"name\": \"softmax_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&sm, 20));
+  row("softmax_8192x8192_f32", &sm, 20, NULL, 0);
   int64_t ns[1] = {S};
   tabi_tensor *w = randt(TABI_DTYPE_FLOAT32, 1, ns), *b = randt(TABI_DTYPE_FLOAT32, 1, ns);
   job ln = mk("aten::native_layer_norm", 3);
@@ -264,7 +294,7 @@ int main(int argc, char **argv) {
   ln.args[3] = tabi_tensor_value(b);
   ln.args[4] = tabi_float(1e-5);
   ln.nargs = 5;
-  printf("{\"name\": \"layer_norm_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&ln, 20));
+  row("layer_norm_8192x8192_f32", &ln, 20, NULL, 0);
   /* its backward, every output: grad_weight/grad_bias sum 8192 rows each, in
      split partial sums since 2026-11-29 (one thread per element before) */
   {
@@ -281,7 +311,7 @@ int main(int argc, char **argv) {
     lb.args[6] = tabi_tensor_value(b);
     lb.args[7] = tabi_bool_list(all, 3);
     lb.nargs = 8;
-    printf("{\"name\": \"layer_norm_backward_8192x8192_f32\", \"ms\": %.4f}\n", time_ms(&lb, 20));
+    row("layer_norm_backward_8192x8192_f32", &lb, 20, NULL, 0);
     for (int i = 0; i < 3; i++) tabi_value_release(&lo[i]);
   }
   /* a transposed copy (x.t().contiguous()): the strided elementwise engine,
@@ -293,9 +323,7 @@ int main(int argc, char **argv) {
     if (tabi_tensor_empty_strided(rt, G, TABI_DTYPE_FLOAT32, 2, tsh, cst, &dst)) die("empty_strided");
     job tc = mk3("prims::copy_to", 1, tabi_tensor_value(dst), tabi_tensor_value(st), tabi_none());
     tc.nargs = 2;
-    double ms = time_ms(&tc, 20);
-    printf("{\"name\": \"copy_transposed_8192x8192_f32\", \"ms\": %.4f, \"gbps\": %.1f}\n", ms,
-           2.0 * 4 * (double)S * (double)S / ms / 1e6);
+    row("copy_transposed_8192x8192_f32", &tc, 20, "gbps", 2.0 * 4 * (double)S * (double)S / 1e6);
     tabi_tensor_release(st);
     tabi_tensor_release(dst);
   }
@@ -312,9 +340,9 @@ int main(int argc, char **argv) {
     mm.args[0] = tabi_tensor_value(a);
     mm.args[1] = tabi_tensor_value(m);
     mm.nargs = 2;
-    double ms = time_ms(&mm, 10);
-    printf("{\"name\": \"mm_8192^3_%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", mnm[k], ms,
-           2.0 * (double)S * (double)S * (double)S / ms / 1e9);
+    char name[32];
+    snprintf(name, sizeof name, "mm_8192^3_%s", mnm[k]);
+    row(name, &mm, 10, "tflops", 2.0 * (double)S * (double)S * (double)S / 1e9);
     if (k == 1) { /* addmm with a bias row: cuBLASLt's bias epilogue (since 2026-11-29) */
       int64_t ns1[1] = {S};
       tabi_tensor *bias = randt(mdt[k], 1, ns1);
@@ -322,9 +350,7 @@ int main(int argc, char **argv) {
       am.args[3] = tabi_int(1);
       am.args[4] = tabi_int(1);
       am.nargs = 5;
-      ms = time_ms(&am, 10);
-      printf("{\"name\": \"addmm_bias_8192^3_bf16\", \"ms\": %.4f, \"tflops\": %.1f}\n", ms,
-             2.0 * (double)S * (double)S * (double)S / ms / 1e9);
+      row("addmm_bias_8192^3_bf16", &am, 10, "tflops", 2.0 * (double)S * (double)S * (double)S / 1e9);
       tabi_tensor_release(bias);
     }
     tabi_tensor_release(a);
@@ -368,9 +394,7 @@ int main(int argc, char **argv) {
       cv.args[7] = tabi_int_list(zero1, 1);
       cv.args[8] = tabi_int(1);
       cv.nargs = 9;
-      double ms = time_ms(&cv, 10);
-      printf("{\"name\": \"%s\", \"ms\": %.4f, \"tflops\": %.1f}\n", cnm[k], ms,
-             2.0 * (double)(N * C * C * 9 * HW * HW) / ms / 1e9);
+      row(cnm[k], &cv, 10, "tflops", 2.0 * (double)(N * C * C * 9 * HW * HW) / 1e9);
       tabi_tensor_release(xi);
       tabi_tensor_release(wi);
     }
@@ -386,7 +410,7 @@ int main(int argc, char **argv) {
     r2c.args[2] = tabi_int(0);
     r2c.args[3] = tabi_bool(1);
     r2c.nargs = 4;
-    printf("{\"name\": \"fft_r2c_2^24_f32\", \"ms\": %.4f}\n", time_ms(&r2c, 20));
+    row("fft_r2c_2^24_f32", &r2c, 20, NULL, 0);
     tabi_value o = tabi_none();
     if (tabi_call(rt, r2c.op, r2c.args, 4, &o, 1)) die("r2c");
     job c2r = mk("aten::_fft_c2r", 1);
@@ -395,7 +419,7 @@ int main(int argc, char **argv) {
     c2r.args[2] = tabi_int(2);
     c2r.args[3] = tabi_int(fn[0]);
     c2r.nargs = 4;
-    printf("{\"name\": \"fft_c2r_2^24_f32\", \"ms\": %.4f}\n", time_ms(&c2r, 20));
+    row("fft_c2r_2^24_f32", &c2r, 20, NULL, 0);
     tabi_value_release(&o);
     tabi_tensor_release(xr);
   }

@@ -3,16 +3,24 @@
 #
 # Builds the CUDA plugin and what it needs, times the benchmarks side by side
 # with PyTorch, runs `tabi conform --plugin cuda` (JSON report), then the CUDA
-# tests and random calls, all inside one time budget, and leaves at most five
-# files in OUT: summary.txt (what this script printed), bench.md (the table
-# for bench/RESULTS.md), bench_tabi.jsonl, conform.json and logs.tar.gz (every
-# other log). The lent machine runs one command for at most 10 minutes, gives
+# tests and random calls, then (with what time is left) checks and profiles
+# the kernels with NVIDIA's tools, all inside one time budget, and leaves at
+# most six files in OUT: summary.txt (what this script printed), bench.md
+# (the table for bench/RESULTS.md), bench_tabi.jsonl, conform.json,
+# profile.md (ncu's figures a kernel) and logs.tar.gz (every other log). The lent machine runs one command for at most 10 minutes, gives
 # a session 15 minutes of device time in all, and sends back at most 8 files,
 # which is why the order puts the figures issue 7 asks for first and why the
 # logs travel as one archive.
 #
-# PHASE: any of build, bench, conform, test (default: all four, in that
-# order). Separate calls made back to back work too while the machine stays
+# PHASE: any of build, bench, conform, test, profile (default: all five, in
+# that order). profile runs compute-sanitizer (memcheck, racecheck,
+# synccheck) over bench_cuda's small sizes, every benchmarked kernel at
+# least once, on the device (what gpusim cannot show: races between the
+# threads of a warp or between blocks, real shared-memory hazards), then
+# Nsight Compute over the rows in GPU_PROFILE_ROWS, one call each
+# (profile.md: time, DRAM bytes and throughput, SM throughput, occupancy,
+# registers a kernel). Either tool may be missing or refused (they read no
+# counters under gVisor, the device notes say): the phase says so and ends. Separate calls made back to back work too while the machine stays
 # warm (its build-gpu/ survives): `... OUT build bench`, then `... OUT conform`.
 #   prepare   run HERE, before the first call: writes build-dlpack/ (the
 #             device machine has no libdlpack-dev) and prints the call to make.
@@ -29,10 +37,13 @@
 #                       (the build phase is then skipped; ctest gpu_session_dry
 #                       runs the script this way on a machine without a GPU)
 #   DLPACK_INCLUDE_DIR  where dlpack/dlpack.h is (default build-dlpack/)
+#   GPU_PROFILE_ROWS    bench_cuda rows for ncu (BENCH_CUDA_ONLY's form: parts
+#                       of names, comma-separated; default: the rows behind
+#                       torch on the last GPU run)
 set -u
 OUT=${1:-out}
 shift || true
-PHASES=${*:-build bench conform test}
+PHASES=${*:-build bench conform test profile}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 
@@ -175,8 +186,41 @@ for phase in $PHASES; do
       "$B/plugins/libtabi_cuda.so,$B/plugins/libtabi_decomp.so" --calls 20 --seed 3
     tail -5 "$LOGS/random_calls.log"
     ;;
+  profile)
+    tool() { command -v "$1" || ls /usr/local/cuda/bin/"$1" /opt/nvidia/nsight-compute/*/"$1" 2> /dev/null | head -1; }
+    cs=$(tool compute-sanitizer)
+    if [[ -z $cs ]]; then
+      echo "profile: no compute-sanitizer"
+    else
+      for t in memcheck racecheck synccheck; do
+        # --error-exitcode: a finding is rc 86, not a quiet log line
+        run "sanitizer_$t" "$(cap 90 60)" "$cs" --tool "$t" --error-exitcode 86 --print-limit 30 \
+          "$B/bench/cuda/bench_cuda" "$B/plugins/libtabi_cuda.so" 2 smoke
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error:|not supported|error 999" "$LOGS/sanitizer_$t.log" | head -8
+      done
+    fi
+    ncu=$(tool ncu)
+    if [[ -z $ncu ]]; then
+      echo "profile: no ncu"
+    else
+      rows=${GPU_PROFILE_ROWS:-softmax,layer_norm,sort,randperm,cumsum,dropout,relu_f16,to_f16,cat_,sum_,argmax,gelu}
+      echo "profile: ncu over rows $rows, one call each"
+      # --clock-control none: measure the card as it runs (the device notes)
+      run ncu "$(cap 200 10)" env BENCH_CUDA_ONLY="$rows" BENCH_CUDA_ITERS=1 "$ncu" --clock-control none \
+        --csv --page raw --print-units base --metrics gpu__time_duration.sum,dram__bytes_read.sum,\
+dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,\
+launch__registers_per_thread "$B/bench/cuda/bench_cuda" "$B/plugins/libtabi_cuda.so"
+      if python3 bench/cuda/ncu_summary.py "$LOGS/ncu.log" "$OUT/profile.md" > "$LOGS/ncu_summary.log" 2>&1; then
+        head -30 "$LOGS/ncu_summary.log"
+      else
+        cat "$LOGS/ncu_summary.log"
+        grep -E "==ERROR==|==WARNING==" "$LOGS/ncu.log" | head -5
+      fi
+    fi
+    ;;
   *)
-    echo "gpu_session.sh: unknown phase '$phase' (prepare, build, bench, conform, test)"
+    echo "gpu_session.sh: unknown phase '$phase' (prepare, build, bench, conform, test, profile)"
     exit 2
     ;;
   esac
