@@ -174,12 +174,15 @@ static tabi_status cmp_write(tc_ctx *c, const char *OPN, const tci_cmp *a) {
 #define TCI_RP_CHECK_EVERY 4 /* rounds between reads of the count (each one a sync) */
 
 /* One block: the rounds from `round` on over the m steps of list a (b has
-   room for as many), then the steps left, if any, in order. */
-__device__ void tci_rp_block_rounds(int64_t *a, int64_t *b, int64_t m, int round, int64_t n, int64_t *h,
-                                    unsigned long long *r, int64_t *perm) {
+   room for as many), then the steps left, if any, in order. r: the
+   reservations, R wide, their tags the round shifted by ibits. */
+template <class R>
+__device__ void tci_rp_block_rounds(int64_t *a, int64_t *b, int64_t m, int round, int64_t n, int64_t *h, R *r,
+                                    int ibits, int64_t *perm) {
   TC_SHARED(unsigned long long, cnt, [2]); /* round & 1: that round's list length */
   for (; m > 0 && round <= TCI_RP_MAX_ROUNDS; round++) {
-    unsigned long long tag = TCI_RP_TAG(round), *nb = &cnt[round & 1];
+    R tag = (R)((R)round << ibits);
+    unsigned long long *nb = &cnt[round & 1];
     /* nb was last read after the barrier that ended round - 2, by threads
        that have all passed the one that ended round - 1 */
     if (threadIdx.x == 0) *nb = 0;
@@ -196,16 +199,21 @@ __device__ void tci_rp_block_rounds(int64_t *a, int64_t *b, int64_t m, int round
   if (m > 0 && threadIdx.x == 0) tci_rp_finish(n, h, perm);
 }
 
-/* n <= TCI_RP_BLOCK_N: everything. la, lb: room for n steps each. */
+/* n <= TCI_RP_BLOCK_N: everything, the reservations in shared memory (32
+   bits each, TCI_RP_TAG32: the rounds' atomics and reads never leave the
+   SM, where they are most of a round's latency). la, lb: room for n steps
+   each. */
+static_assert(TCI_RP_BLOCK_N <= (1 << TCI_RP_IBITS32), "the block's reservations carry a step in 13 bits");
 __global__ void __launch_bounds__(1024) tci_rp_block_kernel(int64_t n, uint64_t seed, uint64_t offset,
-                                                             int64_t *perm, int64_t *h, unsigned long long *r,
-                                                             int64_t *la, int64_t *lb, char *out, int dt) {
+                                                             int64_t *perm, int64_t *h, int64_t *la, int64_t *lb,
+                                                             char *out, int dt) {
+  TC_SHARED(unsigned, r, [TCI_RP_BLOCK_N]);
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
     tci_rp_init(i, perm, h, r, seed, offset);
     la[i] = i + 1; /* steps 1 .. n - 1 */
   }
   __syncthreads();
-  tci_rp_block_rounds(la, lb, n - 1, 1, n, h, r, perm);
+  tci_rp_block_rounds(la, lb, n - 1, 1, n, h, r, TCI_RP_IBITS32, perm);
   __syncthreads();
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) tci_rp_store(i, perm, out, dt);
 }
@@ -261,7 +269,7 @@ __global__ void __launch_bounds__(256) tci_rp_commit_kernel(const int64_t *la, c
 __global__ void __launch_bounds__(1024) tci_rp_tail_kernel(int64_t *la, const unsigned long long *len, int64_t *lb,
                                                             int round, int64_t n, int64_t *h, unsigned long long *r,
                                                             int64_t *perm) {
-  tci_rp_block_rounds(la, lb, (int64_t)*len, round, n, h, r, perm);
+  tci_rp_block_rounds(la, lb, (int64_t)*len, round, n, h, r, TCI_RP_IBITS, perm);
 }
 
 __global__ void tci_rp_store_kernel(int64_t n, const int64_t *perm, char *out, int dt) {
@@ -509,7 +517,7 @@ static tabi_status k_randperm(TC_ARGS) {
       int64_t *lists[2] = {(int64_t *)(r + n), (int64_t *)(r + n) + n};
       char *o = (char *)tabi_tensor_data(out);
       if (n <= TCI_RP_BLOCK_N) {
-        TC_LAUNCH(1, 1024, tci_rp_block_kernel)(n, seed, offset, perm, h, r, lists[0], lists[1], o, dt);
+        TC_LAUNCH(1, 1024, tci_rp_block_kernel)(n, seed, offset, perm, h, lists[0], lists[1], o, dt);
         st = tc_launch_status(c, OPN);
       } else {
         st = rp_rounds(c, OPN, n, seed, offset, perm, h, r, lists, (unsigned long long *)(lists[1] + n), o, dt);

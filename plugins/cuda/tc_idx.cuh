@@ -420,13 +420,17 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
  * first), so the rounds visit only a list of the steps left, which each
  * round's commits write afresh: some 3n visits in all, not 63n. Reservations
  * carry the round in their high bits (TCI_RP_TAG), so an old round's
- * entries lose without a reset: n < 2^40 and rounds < 2^23. */
+ * entries lose without a reset: n < 2^40 and rounds < 2^23. A permutation
+ * of at most 2^13 elements keeps its reservations in 32 bits
+ * (TCI_RP_TAG32: rounds < 2^19), which fit in a block's shared memory. */
 #define TCI_RP_IBITS 40
 #define TCI_RP_TAG(round) ((unsigned long long)(round) << TCI_RP_IBITS)
+#define TCI_RP_IBITS32 13
+#define TCI_RP_TAG32(round) ((unsigned)(round) << TCI_RP_IBITS32)
 
 /* max into *p: atomic on the device; the host test and gpusim (one
    simulated thread at a time between barriers) need no more than this. */
-TCP_HD void tci_amax(unsigned long long *p, unsigned long long v) {
+template <class T> TCP_HD void tci_amax(T *p, T v) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   atomicMax(p, v);
 #else
@@ -447,27 +451,27 @@ template <class T> TCP_HD T tci_aadd(T *p, T v) {
 #endif
 }
 
-/* perm[i] = i; h[i] = H[i] (-1 for i = 0, which is no step); r[i] = 0. */
-TCP_HD void tci_rp_init(int64_t i, int64_t *perm, int64_t *h, unsigned long long *r, uint64_t seed,
-                        uint64_t offset) {
+/* perm[i] = i; h[i] = H[i] (-1 for i = 0, which is no step); r[i] = 0.
+   R: the reservations' type, unsigned long long or (TCI_RP_TAG32) unsigned. */
+template <class R>
+TCP_HD void tci_rp_init(int64_t i, int64_t *perm, int64_t *h, R *r, uint64_t seed, uint64_t offset) {
   perm[i] = i;
   h[i] = i > 0 ? tci_rp_target(seed, offset, i) : -1;
   r[i] = 0;
 }
 
-TCP_HD void tci_rp_reserve(int64_t i, const int64_t *h, unsigned long long *r, unsigned long long tag) {
+template <class R> TCP_HD void tci_rp_reserve(int64_t i, const int64_t *h, R *r, R tag) {
   int64_t j = h[i];
   if (j < 0) return; /* done */
-  tci_amax(&r[i], tag | (unsigned long long)i);
-  tci_amax(&r[j], tag | (unsigned long long)i);
+  tci_amax(&r[i], (R)(tag | (R)i));
+  tci_amax(&r[j], (R)(tag | (R)i));
 }
 
 /* After every reservation of the round: 1 when step i is still to do. */
-TCP_HD int tci_rp_commit(int64_t i, int64_t *h, const unsigned long long *r, int64_t *perm,
-                         unsigned long long tag) {
+template <class R> TCP_HD int tci_rp_commit(int64_t i, int64_t *h, const R *r, int64_t *perm, R tag) {
   int64_t j = h[i];
   if (j < 0) return 0;
-  unsigned long long key = tag | (unsigned long long)i;
+  R key = (R)(tag | (R)i);
   if (r[i] != key || r[j] != key) return 1;
   tci_rp_swap(perm, i, j);
   h[i] = -1;

@@ -333,11 +333,13 @@ static void ms_case(tabi_dtype dt, tabi_dtype mdt, int mode, int big) {
  * in a shuffled order (a GPU gives no order; nor do the appends, so the
  * next list is shuffled too), at most max_rounds rounds, then
  * tci_rp_finish. Returns the rounds it took; perm gets the result, *visits
- * the list entries visited in all. */
+ * the list entries visited in all. R: the reservations' type (unsigned:
+ * the one-block kernel's 32-bit ones, n <= 2^13). */
+template <class R>
 static int rp_rounds(int64_t n, uint64_t seed, uint64_t offset, int max_rounds, std::vector<int64_t> &perm,
                      uint64_t shuffle, int64_t *visits = nullptr) {
   std::vector<int64_t> h((size_t)n + 1), list, next;
-  std::vector<unsigned long long> r((size_t)n + 1);
+  std::vector<R> r((size_t)n + 1);
   perm.assign((size_t)n + 1, 0);
   for (int64_t i = 0; i < n; i++) {
     tci_rp_init(i, perm.data(), h.data(), r.data(), seed, offset);
@@ -350,7 +352,7 @@ static int rp_rounds(int64_t n, uint64_t seed, uint64_t offset, int max_rounds, 
       shuffle = shuffle * 6364136223846793005ull + 1442695040888963407ull;
       std::swap(list[i], list[(size_t)((shuffle >> 33) % (uint64_t)(i + 1))]);
     }
-    unsigned long long tag = TCI_RP_TAG(round);
+    R tag = sizeof(R) == 4 ? (R)TCI_RP_TAG32(round) : (R)TCI_RP_TAG(round);
     for (int64_t i : list) tci_rp_reserve(i, h.data(), r.data(), tag);
     next.clear();
     for (size_t k = list.size(); k-- > 0;)
@@ -389,11 +391,16 @@ static void rp_case(tabi_dtype dt, int64_t n, uint64_t seed) {
       /* the rounds give the same permutation, and its store the same bytes,
          also when cut short after two rounds */
       for (int cap = 2; cap <= 4096; cap += 4094) {
-        std::vector<int64_t> p2;
-        rp_rounds(n, seed, call_no ? (uint64_t)n : 0, cap, p2, seed ^ (uint64_t)cap);
-        std::vector<char> out2((size_t)(n * tci_esz(dt)) + 16);
-        for (int64_t k = 0; k < n; k++) tci_rp_store(k, p2.data(), out2.data(), dt);
-        host_compare(cap == 2 ? "randperm (2 rounds, then in order)" : "randperm (rounds)", dt, out2, n, r.u.t);
+        for (int wide = 0; wide < 2; wide++) { /* the one-block kernel's 32-bit reservations, up to 2^13 */
+          if (!wide && n > (1 << TCI_RP_IBITS32)) continue;
+          std::vector<int64_t> p2;
+          uint64_t off = call_no ? (uint64_t)n : 0, sh = seed ^ (uint64_t)cap;
+          if (wide) rp_rounds<unsigned long long>(n, seed, off, cap, p2, sh);
+          else rp_rounds<unsigned>(n, seed, off, cap, p2, sh);
+          std::vector<char> out2((size_t)(n * tci_esz(dt)) + 16);
+          for (int64_t k = 0; k < n; k++) tci_rp_store(k, p2.data(), out2.data(), dt);
+          host_compare(cap == 2 ? "randperm (2 rounds, then in order)" : "randperm (rounds)", dt, out2, n, r.u.t);
+        }
       }
     }
     tabi_value_release(&r);
@@ -624,13 +631,24 @@ int main(int argc, char **argv) {
       if (rdts[d] == TABI_DTYPE_FLOAT16 && ns[k] > 2049) continue;
       rp_case(rdts[d], ns[k], (uint64_t)(k * 7919 + d) * 0x9e3779b97f4a7c15ull);
     }
+  /* the largest one-block permutation, its reservations in 32 bits (the tag
+     takes the step's 13 bits whole) */
+  {
+    const int64_t n = 1 << TCI_RP_IBITS32;
+    std::vector<int64_t> seq((size_t)n + 1), par;
+    std::vector<char> scratch((size_t)n * 8 + 16);
+    tci_rp_run(seq.data(), n, 5, 3, scratch.data(), TABI_DTYPE_INT64);
+    rp_rounds<unsigned>(n, 5, 3, 4096, par, 17);
+    CHECK_MSG(std::equal(seq.begin(), seq.begin() + n, par.begin()),
+              "randperm %lld (32-bit reservations): rounds differ from Fisher-Yates", (long long)n);
+  }
   /* a long permutation: the rounds against the sequential run, and how many */
   for (int64_t n : {(int64_t)8193, (int64_t)1 << 20}) {
     std::vector<int64_t> seq((size_t)n + 1), par;
     std::vector<char> scratch((size_t)n * 8 + 16);
     tci_rp_run(seq.data(), n, 42, 7, scratch.data(), TABI_DTYPE_INT64);
     int64_t visits = 0;
-    int rounds = rp_rounds(n, 42, 7, 4096, par, 99, &visits);
+    int rounds = rp_rounds<unsigned long long>(n, 42, 7, 4096, par, 99, &visits);
     CHECK_MSG(std::equal(seq.begin(), seq.begin() + n, par.begin()), "randperm %lld: rounds differ from Fisher-Yates",
               (long long)n);
     CHECK_MSG(rounds > 1 && rounds < 200, "randperm %lld: %d rounds", (long long)n, rounds);
