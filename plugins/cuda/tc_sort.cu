@@ -451,7 +451,19 @@ __global__ void rx_out_kernel(const sort_args a, int64_t s, const uint32_t *pos)
     int64_t j = pos[q];
     const char *src = a.self + (so + j * ss) * esz;
     char *dst = a.vals + (vo + q * vs) * esz;
-    for (int e = 0; e < esz; e++) dst[e] = src[e];
+    /* the element whole, one load and one store (not a byte each) when both
+       ends are aligned to it, as a tensor's elements are */
+    if (((uintptr_t)src | (uintptr_t)dst) % (uintptr_t)esz != 0) {
+      for (int e = 0; e < esz; e++) dst[e] = src[e];
+    } else if (esz == 8) {
+      *(uint64_t *)dst = *(const uint64_t *)src;
+    } else if (esz == 4) {
+      *(uint32_t *)dst = *(const uint32_t *)src;
+    } else if (esz == 2) {
+      *(uint16_t *)dst = *(const uint16_t *)src;
+    } else {
+      for (int e = 0; e < esz; e++) dst[e] = src[e];
+    }
     ((int64_t *)a.idx)[io + q * is] = j;
   }
 }
