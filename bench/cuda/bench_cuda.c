@@ -285,6 +285,17 @@ int main(int argc, char **argv) {
   tabi_tensor *s = randt(TABI_DTYPE_FLOAT32, 2, sq);
   job sm = mk3("aten::_softmax", 1, tabi_tensor_value(s), tabi_int(1), tabi_bool(0));
   row("softmax_8192x8192_f32", &sm, 20, NULL, 0);
+  /* log_softmax over a vocabulary's logits (GPT-2's 50257; 4096 rows):
+     past the register kernels, tc_nn.cu's softmax_long_kernel (stop 35;
+     before, three reads of the row in double). GB/s: one read and one
+     write of the tensor */
+  {
+    int64_t vs[2] = {sz(4096, 3), sz(50257, 20001)};
+    tabi_tensor *lg = randt(TABI_DTYPE_FLOAT32, 2, vs);
+    job ls = mk3("aten::_log_softmax", 1, tabi_tensor_value(lg), tabi_int(1), tabi_bool(0));
+    row("log_softmax_4096x50257_f32", &ls, 20, "gbps", 2.0 * 4 * (double)(vs[0] * vs[1]) / 1e6);
+    tabi_tensor_release(lg);
+  }
   int64_t ns[1] = {S};
   tabi_tensor *w = randt(TABI_DTYPE_FLOAT32, 1, ns), *b = randt(TABI_DTYPE_FLOAT32, 1, ns);
   job ln = mk("aten::native_layer_norm", 3);

@@ -71,7 +71,7 @@ def main():
             tabi[d["name"]] = d
     torch.backends.cuda.matmul.allow_tf32 = False
     dev = "cpu" if SMOKE else "cuda"
-    N28, S, N24 = (1 << 16, 96, 5000) if SMOKE else (1 << 28, 8192, 1 << 24)
+    N28, S, N24 = (1 << 16, 96, 70000) if SMOKE else (1 << 28, 8192, 1 << 24)
     CN, CC, CHW = (2, 8, 6) if SMOKE else (64, 256, 56)
     t = {}
     x = urand(N28, device=dev)
@@ -104,6 +104,9 @@ def main():
     del m2, v24
     s = urand(S, S, device=dev)
     t["softmax_8192x8192_f32"] = cuda_ms(lambda: torch._softmax(s, 1, False), 20)
+    lg = urand(3 if SMOKE else 4096, 20001 if SMOKE else 50257, device=dev)
+    t["log_softmax_4096x50257_f32"] = cuda_ms(lambda: torch._log_softmax(lg, 1, False), 20)
+    del lg
     w = urand(S, device=dev)
     b = urand(S, device=dev)
     t["layer_norm_8192x8192_f32"] = cuda_ms(lambda: torch.native_layer_norm(s, [S], w, b, 1e-5), 20)

@@ -4,10 +4,11 @@
  * One block per row (softmax: every position of the other dims; layer norm:
  * every leading index). Rows of float32/float16/bfloat16 along the last dim
  * of up to NT*32 elements take the register kernels (tc_rows.cuh: the row
- * in registers, worked on in float). Softmax along another dim, over enough
- * columns, runs a thread per column (coalesced walks down the dim). Other
- * rows (float64, longer rows, few columns) read through their stride in
- * double.
+ * in registers, worked on in float); longer softmax rows of those dtypes
+ * take two reads in float (softmax_long_kernel). Softmax along another
+ * dim, over enough columns, runs a thread per column (coalesced walks down
+ * the dim). Other rows (float64, longer layer norm rows, few columns) read
+ * through their stride in double.
  * Block reductions combine partials in a fixed order: deterministic. The
  * argument checks are the reference's own (reference/ref_softmax_check.c,
  * ref_norm_check.c's ref_norm_ln_check), so statuses, messages and the
@@ -82,6 +83,98 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
   }
 }
 
+/* Softmax over contiguous rows too long for the register kernels (past
+ * NT * MAX_PER: a vocabulary's logits, 32000 to 150000 wide), of float32,
+ * float16 or bfloat16: two reads of the row and one write (the strided
+ * kernel above reads it three times, in double). The first read keeps a
+ * running max m and the float-pair sum of exp(x - m) a thread, rescaled by
+ * exp(m_old - m) when a larger value comes (about log(n) times a thread on
+ * random data); the block then takes the row's max M, weighs each thread's
+ * sum by exp(m - M) and adds them in double; the second read writes the
+ * outputs as the register kernels do. Rows start anywhere (row r at r *
+ * len): a head of up to VEC - 1 elements is taken one at a time, so every
+ * vector after it is VEC-aligned, 16 bytes a load. NaN, inf and all -inf
+ * rows come out as the reference's: a NaN or an inf - inf makes the sums
+ * NaN; a thread's or a prefix's -inf max adds nothing (its values' exp
+ * against any finite max is 0). */
+TC_D void sm_online(float &m, float &hi, float &lo, const float *v, int n) {
+  float vm = v[0];
+  for (int e = 1; e < n; e++) vm = rv_max_nan(vm, v[e]);
+  if (!(vm <= m)) { /* larger, or NaN */
+    float nm = rv_max_nan(m, vm);
+    float sc = m == -INFINITY ? 0.f : expf(m - nm);
+    hi *= sc;
+    lo *= sc;
+    m = nm;
+  }
+  if (m != -INFINITY)
+    for (int e = 0; e < n; e++) rv_acc(hi, lo, expf(v[e] - m));
+}
+
+/* N outputs from element i of an output row of odt (DT's own, or float32) */
+template <int DT, int N>
+TC_D void sm_out(char *out, int odt, int64_t i, float *v, float mx, float ls, float inv, int log_form) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+#pragma unroll
+  for (int e = 0; e < N; e++) v[e] = log_form ? (v[e] - mx) - ls : expf(v[e] - mx) * inv;
+  if (SZ == 4 || odt == TABI_DTYPE_FLOAT32) rv_st<N, 4>(out, TABI_DTYPE_FLOAT32, i, v);
+  else rv_st<N, SZ>(out, DT, i, v);
+}
+
+template <int DT>
+__global__ void __launch_bounds__(NT) softmax_long_kernel(const char *x, char *y, int odt, int64_t rows,
+                                                           int64_t len, int log_form) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2, VEC = 16 / SZ, U = 2; /* U vectors in flight */
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const char *row = x + r * len * SZ;
+    int64_t e0 = r * len, head = e0 % VEC ? VEC - e0 % VEC : 0;
+    if (head > len) head = len;
+    int64_t nv = (len - head) / VEC, tail0 = head + nv * VEC;
+    float m = -INFINITY, hi = 0, lo = 0, v[U * VEC];
+    for (int64_t i = threadIdx.x; i < head; i += NT) { /* before the first aligned vector */
+      rv_ld<1, SZ>(row, DT, i, v);
+      sm_online(m, hi, lo, v, 1);
+    }
+    for (int64_t k = threadIdx.x; k < nv; k += (int64_t)U * NT) {
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (k + (int64_t)u * NT < nv) rv_ld<VEC, SZ>(row, DT, head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (k + (int64_t)u * NT < nv) sm_online(m, hi, lo, v + u * VEC, VEC);
+    }
+    for (int64_t i = tail0 + threadIdx.x; i < len; i += NT) {
+      rv_ld<1, SZ>(row, DT, i, v);
+      sm_online(m, hi, lo, v, 1);
+    }
+    float mx = (float)block_reduce((double)m, rd, op_max_nan()); /* a max of floats: exact */
+    /* this thread's sum against the row's max (m == mx: 1, also for inf) */
+    double f = m == -INFINITY ? 0.0 : m == mx ? 1.0 : (double)expf(m - mx);
+    double s = block_reduce(((double)hi + (double)lo) * f, rd, op_add());
+    float ls = (float)log(s), inv = (float)(1.0 / s);
+    char *out = y + r * len * tc_dt_size(odt);
+    for (int64_t i = threadIdx.x; i < head; i += NT) {
+      rv_ld<1, SZ>(row, DT, i, v);
+      sm_out<DT, 1>(out, odt, i, v, mx, ls, inv, log_form);
+    }
+    for (int64_t k = threadIdx.x; k < nv; k += (int64_t)U * NT) {
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (k + (int64_t)u * NT < nv) rv_ld<VEC, SZ>(row, DT, head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (k + (int64_t)u * NT < nv)
+          sm_out<DT, VEC>(out, odt, head + (k + (int64_t)u * NT) * VEC, v + u * VEC, mx, ls, inv, log_form);
+    }
+    for (int64_t i = tail0 + threadIdx.x; i < len; i += NT) {
+      rv_ld<1, SZ>(row, DT, i, v);
+      sm_out<DT, 1>(out, odt, i, v, mx, ls, inv, log_form);
+    }
+  }
+}
+
 static tabi_status softmax(TC_ARGS, int log_form) {
   TC_CTX;
   tabi_tensor *x = args[0].u.t;
@@ -110,10 +203,17 @@ static tabi_status softmax(TC_ARGS, int log_form) {
     int cols = inner >= 8 && rows >= 2048;
     int cache = dt != TABI_DTYPE_FLOAT64 && len <= CACHE_MAX;
     size_t smem = cache ? (size_t)len * sizeof(float) : 0;
+    /* past the register kernels: two reads in float, where both rows' bases
+       are 16-byte aligned (a contiguous tensor's are) */
+    int longrow = inner == 1 && dt != TABI_DTYPE_FLOAT64 && !per && !(((uintptr_t)xp | (uintptr_t)yp) & 15);
     if (per) {
 #define SM(D, P, V) TC_LAUNCH(g, NT, softmax_regs_kernel<D, P, V>)(xp, yp, odt, rows, len, log_form)
       REGS_SWITCH(SM, dt, per, vec);
 #undef SM
+    } else if (longrow) {
+      if (dt == TABI_DTYPE_FLOAT32) TC_LAUNCH(g, NT, softmax_long_kernel<TABI_DTYPE_FLOAT32>)(xp, yp, odt, rows, len, log_form);
+      else if (dt == TABI_DTYPE_FLOAT16) TC_LAUNCH(g, NT, softmax_long_kernel<TABI_DTYPE_FLOAT16>)(xp, yp, odt, rows, len, log_form);
+      else TC_LAUNCH(g, NT, softmax_long_kernel<TABI_DTYPE_BFLOAT16>)(xp, yp, odt, rows, len, log_form);
     } else if (cols) {
       int gc = (int)((rows + 255) / 256 < 65535 * 4 ? (rows + 255) / 256 : 65535 * 4);
 #define SC(D) TC_LAUNCH(gc, 256, softmax_cols_kernel<D>)(xp, yp, odt, rows, len, inner, log_form)
