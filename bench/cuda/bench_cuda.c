@@ -276,6 +276,31 @@ int main(int argc, char **argv) {
     ct.nargs = 2;
     row("cat_64x256x1024_f32", &ct, 20, "gbps", 2.0 * 64 * 4 * (double)(cs64[0] * cs64[1]) / 1e6);
     for (int k = 0; k < 64; k++) tabi_tensor_release(parts[k]);
+    /* an embedding lookup: 8192 distinct random rows of a [50257, 1024]
+       float32 table (index_select along dim 0; a block a row since stop 35).
+       The call reads the index back to check it on the host, as every
+       indexing op does to give the reference's error for the first bad
+       value: a synchronization torch's device-side assert does not make.
+       GB/s: the rows read and written */
+    {
+      int64_t es[2] = {sz(50257, 300), sz(1024, 96)}, ni = sz(8192, 50), one1 = 1;
+      tabi_tensor *tab = randt(TABI_DTYPE_FLOAT32, 2, es), *iv = NULL;
+      job rp = mk("aten::randperm", 1);
+      rp.args[0] = tabi_int(es[0]);
+      rp.args[1] = tabi_dtype_value(TABI_DTYPE_INT64);
+      rp.args[2] = tabi_none();
+      rp.args[3] = tabi_device_value(G);
+      rp.args[4] = tabi_none();
+      rp.nargs = 5;
+      tabi_value po = tabi_none();
+      if (tabi_call(rt, rp.op, rp.args, 5, &po, 1)) die("randperm");
+      if (tabi_tensor_view(rt, po.u.t, 1, &ni, &one1, 0, &iv)) die("view");
+      job is = mk3("aten::index_select", 1, tabi_tensor_value(tab), tabi_int(0), tabi_tensor_value(iv));
+      row("index_select_8192_of_50257x1024_f32", &is, 20, "gbps", 2.0 * 4 * (double)(ni * es[1]) / 1e6);
+      tabi_tensor_release(iv);
+      tabi_value_release(&po);
+      tabi_tensor_release(tab);
+    }
   }
   tabi_tensor_release(x);
   tabi_tensor_release(y);

@@ -101,6 +101,10 @@ def main():
     parts = [urand(4 if SMOKE else 256, 8 if SMOKE else 1024, device=dev) for _ in range(64)]
     t["cat_64x256x1024_f32"] = cuda_ms(lambda: torch.cat(parts, 1), 20)
     del parts
+    tab = urand(300 if SMOKE else 50257, 96 if SMOKE else 1024, device=dev)
+    iv = torch.randperm(tab.shape[0], device=dev)[:50 if SMOKE else 8192]
+    t["index_select_8192_of_50257x1024_f32"] = cuda_ms(lambda: torch.index_select(tab, 0, iv), 20)
+    del tab, iv
     del m2, v24
     s = urand(S, S, device=dev)
     t["softmax_8192x8192_f32"] = cuda_ms(lambda: torch._softmax(s, 1, False), 20)

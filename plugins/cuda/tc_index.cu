@@ -1,4 +1,5 @@
-/* plugins/cuda/tc_index.cu: argmax, argmin, max.dim, min.dim, cumsum, resize_.
+/* plugins/cuda/tc_index.cu: argmax, argmin, max.dim, min.dim, cumsum, resize_,
+ * gather, index_select.
  *
  * argmax/argmin/max.dim/min.dim run on the reduction engine (tc_reduce.cu):
  * NaN is the largest value and the first NaN wins, otherwise the first of
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "tc_ew_dev.cuh"
+#include "tc_words.cuh" /* index_select's row units */
 #include "tc_ref_glue.h"
 #include "ref_index_check.h"
 #include "ref_reduce2_check.h"
@@ -500,6 +502,29 @@ __global__ void gather_kernel(const gather_args a) {
 
 static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t->dl.shape[d] : 1; }
 
+/* index_select over a contiguous self (an embedding lookup, say): out,
+ * viewed as [outer, n, row] (row: the bytes of the elements after dim),
+ * takes at (o, q) self's row (o, index[q]) of [outer, size, row]. A block
+ * copies a row in units of U bytes (16 where the row's length and both
+ * bases allow), where gather_kernel finds each element's place by nd
+ * divisions and copies it a byte at a time. */
+#define SELECT_ROW_MIN 256 /* bytes a row at least; shorter rows: gather_kernel */
+template <int U>
+TC_D void copy_units(char *dst, const char *src, int64_t bytes) {
+  typedef typename tc_unit_of<U>::type T;
+  for (int64_t i = threadIdx.x; i < bytes / U; i += blockDim.x) ((T *)dst)[i] = ((const T *)src)[i];
+}
+
+template <int U>
+__global__ void __launch_bounds__(128) select_rows_kernel(const char *self, const char *idx, int idt, int64_t ist,
+                                                           char *out, int64_t outer, int64_t n, int64_t size,
+                                                           int64_t row) {
+  for (int64_t r = blockIdx.x; r < outer * n; r += gridDim.x) {
+    int64_t o = r / n, q = r % n, v = tc_ld_i(idx + q * ist * tc_dt_size(idt), idt);
+    copy_units<U>(out + r * row, self + (o * size + v) * row, row);
+  }
+}
+
 /* The index values against 0..size-1 along dim: the reference's check
  * (ref_idx_check_bounds) over the values read back in row-major order. */
 static tabi_status k_gather(TC_ARGS) {
@@ -577,7 +602,27 @@ static tabi_status k_index_select(TC_ARGS) {
       a.ost[d] = out->dl.strides[d];
       a.sst[d] = self->dl.strides[d];
     }
-    TC_LAUNCH(tc_grid(a.n, 128), 128, gather_kernel)(a);
+    int64_t outer = 1, row = a.esz;
+    for (int32_t d = 0; d < nd; d++) {
+      if (d < dim) outer *= shape[d];
+      if (d > dim) row *= shape[d];
+    }
+    if (nd > 0 && row >= SELECT_ROW_MIN && tabi_tensor_is_contiguous(self)) {
+      int u = tc_unit_for((uint64_t)row | (uint64_t)(uintptr_t)a.self | (uint64_t)(uintptr_t)a.out);
+      int64_t size = self->dl.shape[dim];
+      int g = tc_grid(outer * n, 1);
+#define SR(U) TC_LAUNCH(g, 128, select_rows_kernel<U>)(a.self, a.idx, idt, a.ist[0], a.out, outer, n, size, row)
+      switch (u) {
+        case 16: SR(16); break;
+        case 8: SR(8); break;
+        case 4: SR(4); break;
+        case 2: SR(2); break;
+        default: SR(1); break;
+      }
+#undef SR
+    } else {
+      TC_LAUNCH(tc_grid(a.n, 128), 128, gather_kernel)(a);
+    }
     st = tc_launch_status(c, OPN);
   }
   if (st != TABI_OK) {

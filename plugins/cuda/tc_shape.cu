@@ -242,9 +242,7 @@ static int cat_unit(tabi_tensor *const *ts, int64_t n, int32_t dim, int64_t inne
              (uint64_t)(uintptr_t)tabi_tensor_data(ts[k]);
     off += ts[k]->dl.shape[dim];
   }
-  int u = 16;
-  while (u > 1 && (all & (uint64_t)(u - 1))) u /= 2;
-  return u;
+  return tc_unit_for(all);
 }
 
 /* The batched copy of every non-empty input into out (all contiguous). */

@@ -71,6 +71,7 @@ void aten_unary_cases(void); /* test_cuda_ops_misc.c */
 void aten_binary_cases(void);
 void dropout_cases(void); /* native_dropout (tc_random.cu) */
 void cat_cases(void);     /* prims::cat (tc_shape.cu) */
+void select_cases(void);  /* index_select (tc_index.cu) */
 void aten_red_cases(void); /* test_cuda_ops_red.c */
 void create_cases(void);   /* factories built on the device (test_cuda_ops_create.c) */
 void vec_cases(void);      /* the elementwise vector kernels on special values (test_cuda_ops_vec.c) */

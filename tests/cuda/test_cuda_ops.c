@@ -483,6 +483,7 @@ int main(int argc, char **argv) {
   copy_tiled_cases();  /* transposing copies through tiles (tc_shape.cu) */
   lt_cache_cases(argv[1]); /* addmm's bias epilogue, its cached heuristic (tc_blas.cu) */
   bs_cache_cases(argv[1]); /* FFTs of one length both ways; ROCm's Bluestein filter cache (tc_fft.cu) */
+  select_cases();          /* index_select, a block a row (tc_index.cu) */
   tabi_runtime_destroy(gpu);
   tabi_runtime_destroy(ref);
   return check_report();
