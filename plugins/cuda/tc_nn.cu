@@ -97,81 +97,89 @@ __global__ void __launch_bounds__(NT) softmax_kernel(const char *x, char *y, int
  * rows come out as the reference's: a NaN or an inf - inf makes the sums
  * NaN; a thread's or a prefix's -inf max adds nothing (its values' exp
  * against any finite max is 0). */
-TC_D void sm_online(float &m, float &hi, float &lo, const float *v, int n) {
-  float vm = v[0];
-  for (int e = 1; e < n; e++) vm = rv_max_nan(vm, v[e]);
-  if (!(vm <= m)) { /* larger, or NaN */
-    float nm = rv_max_nan(m, vm);
-    float sc = m == -INFINITY ? 0.f : expf(m - nm);
-    hi *= sc;
-    lo *= sc;
-    m = nm;
-  }
-  if (m != -INFINITY)
-    for (int e = 0; e < n; e++) rv_acc(hi, lo, expf(v[e] - m));
-}
-
-/* N outputs from element i of an output row of odt (DT's own, or float32) */
-template <int DT, int N>
-TC_D void sm_out(char *out, int odt, int64_t i, float *v, float mx, float ls, float inv, int log_form) {
-  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+/* The first read: a running max m and the float-pair sum (hi, lo) of
+   exp(x - m), taking N values at a time. */
+struct sm_sum {
+  float m, hi, lo;
+  template <int N>
+  __device__ __forceinline__ void at(int64_t, const float *v) {
+    float vm = v[0];
 #pragma unroll
-  for (int e = 0; e < N; e++) v[e] = log_form ? (v[e] - mx) - ls : expf(v[e] - mx) * inv;
-  if (SZ == 4 || odt == TABI_DTYPE_FLOAT32) rv_st<N, 4>(out, TABI_DTYPE_FLOAT32, i, v);
-  else rv_st<N, SZ>(out, DT, i, v);
+    for (int e = 1; e < N; e++) vm = rv_max_nan(vm, v[e]);
+    if (!(vm <= m)) { /* larger, or NaN */
+      float nm = rv_max_nan(m, vm);
+      float sc = m == -INFINITY ? 0.f : expf(m - nm);
+      hi *= sc;
+      lo *= sc;
+      m = nm;
+    }
+    if (m != -INFINITY)
+#pragma unroll
+      for (int e = 0; e < N; e++) rv_acc(hi, lo, expf(v[e] - m));
+  }
+};
+
+/* The second: N outputs from element i of an output row of odt (DT's own,
+   or float32). */
+template <int DT>
+struct sm_put {
+  char *out;
+  int odt, log_form;
+  float mx, ls, inv;
+  template <int N>
+  __device__ __forceinline__ void at(int64_t i, float *v) {
+    constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+#pragma unroll
+    for (int e = 0; e < N; e++) v[e] = log_form ? (v[e] - mx) - ls : expf(v[e] - mx) * inv;
+    if (SZ == 4 || odt == TABI_DTYPE_FLOAT32) rv_st<N, 4>(out, TABI_DTYPE_FLOAT32, i, v);
+    else rv_st<N, SZ>(out, DT, i, v);
+  }
+};
+
+/* f.at over a row of len of dtype DT that starts at element e0 of a
+   16-byte aligned base: the head one element at a time, then U vectors of
+   16 bytes at a time (their loads first), then the tail. */
+template <int DT, typename F>
+TC_D void sm_walk(const char *row, int64_t e0, int64_t len, F &f) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2, VEC = 16 / SZ, U = 2;
+  int64_t head = e0 % VEC ? VEC - e0 % VEC : 0;
+  if (head > len) head = len;
+  int64_t nv = (len - head) / VEC;
+  float v[U * VEC];
+  for (int64_t i = threadIdx.x; i < head; i += NT) {
+    rv_ld<1, SZ>(row, DT, i, v);
+    f.template at<1>(i, v);
+  }
+  for (int64_t k = threadIdx.x; k < nv; k += (int64_t)U * NT) {
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (k + (int64_t)u * NT < nv) rv_ld<VEC, SZ>(row, DT, head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (k + (int64_t)u * NT < nv) f.template at<VEC>(head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
+  }
+  for (int64_t i = head + nv * VEC + threadIdx.x; i < len; i += NT) {
+    rv_ld<1, SZ>(row, DT, i, v);
+    f.template at<1>(i, v);
+  }
 }
 
 template <int DT>
 __global__ void __launch_bounds__(NT) softmax_long_kernel(const char *x, char *y, int odt, int64_t rows,
                                                            int64_t len, int log_form) {
-  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2, VEC = 16 / SZ, U = 2; /* U vectors in flight */
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
   TC_SHARED(double, sh, [RV_RED_SH]);
   rv_red rd = {sh, 0};
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
     const char *row = x + r * len * SZ;
-    int64_t e0 = r * len, head = e0 % VEC ? VEC - e0 % VEC : 0;
-    if (head > len) head = len;
-    int64_t nv = (len - head) / VEC, tail0 = head + nv * VEC;
-    float m = -INFINITY, hi = 0, lo = 0, v[U * VEC];
-    for (int64_t i = threadIdx.x; i < head; i += NT) { /* before the first aligned vector */
-      rv_ld<1, SZ>(row, DT, i, v);
-      sm_online(m, hi, lo, v, 1);
-    }
-    for (int64_t k = threadIdx.x; k < nv; k += (int64_t)U * NT) {
-#pragma unroll
-      for (int u = 0; u < U; u++)
-        if (k + (int64_t)u * NT < nv) rv_ld<VEC, SZ>(row, DT, head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
-#pragma unroll
-      for (int u = 0; u < U; u++)
-        if (k + (int64_t)u * NT < nv) sm_online(m, hi, lo, v + u * VEC, VEC);
-    }
-    for (int64_t i = tail0 + threadIdx.x; i < len; i += NT) {
-      rv_ld<1, SZ>(row, DT, i, v);
-      sm_online(m, hi, lo, v, 1);
-    }
-    float mx = (float)block_reduce((double)m, rd, op_max_nan()); /* a max of floats: exact */
-    /* this thread's sum against the row's max (m == mx: 1, also for inf) */
-    double f = m == -INFINITY ? 0.0 : m == mx ? 1.0 : (double)expf(m - mx);
-    double s = block_reduce(((double)hi + (double)lo) * f, rd, op_add());
-    float ls = (float)log(s), inv = (float)(1.0 / s);
-    char *out = y + r * len * tc_dt_size(odt);
-    for (int64_t i = threadIdx.x; i < head; i += NT) {
-      rv_ld<1, SZ>(row, DT, i, v);
-      sm_out<DT, 1>(out, odt, i, v, mx, ls, inv, log_form);
-    }
-    for (int64_t k = threadIdx.x; k < nv; k += (int64_t)U * NT) {
-#pragma unroll
-      for (int u = 0; u < U; u++)
-        if (k + (int64_t)u * NT < nv) rv_ld<VEC, SZ>(row, DT, head + (k + (int64_t)u * NT) * VEC, v + u * VEC);
-#pragma unroll
-      for (int u = 0; u < U; u++)
-        if (k + (int64_t)u * NT < nv)
-          sm_out<DT, VEC>(out, odt, head + (k + (int64_t)u * NT) * VEC, v + u * VEC, mx, ls, inv, log_form);
-    }
-    for (int64_t i = tail0 + threadIdx.x; i < len; i += NT) {
-      rv_ld<1, SZ>(row, DT, i, v);
-      sm_out<DT, 1>(out, odt, i, v, mx, ls, inv, log_form);
-    }
+    sm_sum a = {-INFINITY, 0, 0};
+    sm_walk<DT>(row, r * len, len, a);
+    float mx = (float)block_reduce((double)a.m, rd, op_max_nan()); /* a max of floats: exact */
+    /* this thread's sum against the row's max (a.m == mx: 1, also for inf) */
+    double f = a.m == -INFINITY ? 0.0 : a.m == mx ? 1.0 : (double)expf(a.m - mx);
+    double s = block_reduce(((double)a.hi + (double)a.lo) * f, rd, op_add());
+    sm_put<DT> p = {y + r * len * tc_dt_size(odt), odt, log_form, mx, (float)log(s), (float)(1.0 / s)};
+    sm_walk<DT>(row, r * len, len, p);
   }
 }
 
