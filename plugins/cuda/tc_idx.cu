@@ -189,7 +189,7 @@ __device__ void tci_rp_block_rounds(int64_t *a, int64_t *b, int64_t m, int round
     for (int64_t k = threadIdx.x; k < m; k += blockDim.x) tci_rp_reserve(a[k], h, r, tag);
     __syncthreads();
     for (int64_t k = threadIdx.x; k < m; k += blockDim.x)
-      if (tci_rp_commit(a[k], h, r, perm, tag)) b[tci_aadd(nb, 1ull)] = a[k];
+      if (tci_rp_commit(a[k], h, r, perm, tag)) b[tcp_atomic_add(nb, 1ull)] = a[k];
     __syncthreads();
     m = (int64_t)*nb;
     int64_t *t = a;
@@ -254,10 +254,10 @@ __global__ void __launch_bounds__(256) tci_rp_commit_kernel(const int64_t *la, c
   for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x; k0 < m; k0 += stride) {
     int64_t k = k0 + threadIdx.x, i = k < m ? TCI_RP_STEP(la, k) : 0;
     int left = k < m && tci_rp_commit(i, h, r, perm, tag);
-    unsigned at = left ? tci_aadd(&cnt[0], 1u) : 0;
+    unsigned at = left ? tcp_atomic_add(&cnt[0], 1u) : 0;
     __syncthreads();
     if (threadIdx.x == 0) { /* the next chunk counts after the barrier below */
-      base[0] = cnt[0] ? tci_aadd(lb_len, (unsigned long long)cnt[0]) : 0;
+      base[0] = cnt[0] ? tcp_atomic_add(lb_len, (unsigned long long)cnt[0]) : 0;
       cnt[0] = 0;
     }
     __syncthreads();

@@ -357,7 +357,7 @@ TCP_HD void tci_ms_write(const tci_ms *a, int64_t e, int set, int64_t k) {
   int esz = tci_esz(a->dt);
   const char *from = set ? a->src + tci_offset(k, a->snd, a->srcshape, a->srcst) * esz
                          : a->self + tci_offset(e, a->nd, a->shape, a->sst) * esz;
-  for (int b = 0; b < esz; b++) a->out[e * esz + b] = from[b];
+  tcp_copy(a->out + e * esz, from, esz);
 }
 
 TCP_HD int tci_ms_run(const tci_ms *a) {
@@ -428,29 +428,6 @@ TCP_HD void tci_rp_run(int64_t *perm, int64_t n, uint64_t seed, uint64_t offset,
 #define TCI_RP_IBITS32 13
 #define TCI_RP_TAG32(round) ((unsigned)(round) << TCI_RP_IBITS32)
 
-/* max into *p: atomic on the device; the host test and gpusim (one
-   simulated thread at a time between barriers) need no more than this. */
-template <class T> TCP_HD void tci_amax(T *p, T v) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  atomicMax(p, v);
-#else
-  if (*p < v) *p = v;
-#endif
-}
-
-/* add into *p, the old value back: atomic on the device; as tci_amax on
-   the host. The randperm lists' appends (their order is free: a round's
-   outcome depends on which steps are in the list, not where). */
-template <class T> TCP_HD T tci_aadd(T *p, T v) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  return atomicAdd(p, v);
-#else
-  T old = *p;
-  *p = old + v;
-  return old;
-#endif
-}
-
 /* perm[i] = i; h[i] = H[i] (-1 for i = 0, which is no step); r[i] = 0.
    R: the reservations' type, unsigned long long or (TCI_RP_TAG32) unsigned. */
 template <class R>
@@ -463,8 +440,8 @@ TCP_HD void tci_rp_init(int64_t i, int64_t *perm, int64_t *h, R *r, uint64_t see
 template <class R> TCP_HD void tci_rp_reserve(int64_t i, const int64_t *h, R *r, R tag) {
   int64_t j = h[i];
   if (j < 0) return; /* done */
-  tci_amax(&r[i], (R)(tag | (R)i));
-  tci_amax(&r[j], (R)(tag | (R)i));
+  tcp_atomic_max(&r[i], (R)(tag | (R)i));
+  tcp_atomic_max(&r[j], (R)(tag | (R)i));
 }
 
 /* After every reservation of the round: 1 when step i is still to do. */
@@ -550,7 +527,7 @@ TCP_HD int64_t tci_adv_offset(const tci_adv *p, const int64_t *st, int64_t e) {
 /* index.Tensor, one result element: out[e] = self[offset(e)]. */
 TCP_HD void tci_index_elem(const tci_adv *p, const char *self, const int64_t *sst, char *out, int esz, int64_t e) {
   const char *from = self + tci_adv_offset(p, sst, e) * esz;
-  for (int b = 0; b < esz; b++) out[e * esz + b] = from[b];
+  tcp_copy(out + e * esz, from, esz);
 }
 
 /* index_put over result elements in row-major order (the reference's):
@@ -587,7 +564,7 @@ TCP_HD void tci_iput_one(const tci_adv *p, char *out, const char *values, const 
   char *t = out + toff * esz;
   const char *v = values + voff * esz;
   if (!accumulate) {
-    for (int k = 0; k < esz; k++) t[k] = v[k];
+    tcp_copy(t, v, esz);
   } else if (dom == 2) {
     double ar, ai, br, bi;
     tci_ld_c(t, dt, &ar, &ai);

@@ -11,6 +11,7 @@
 
 #include "tc_ew_dev.cuh"
 #include "tc_words.cuh" /* index_select's row units */
+#include "tc_pad_up.cuh" /* tcp_copy */
 #include "tc_ref_glue.h"
 #include "ref_index_check.h"
 #include "ref_reduce2_check.h"
@@ -494,9 +495,7 @@ __global__ void gather_kernel(const gather_args a) {
     int64_t v = tc_ld_i(a.idx + io * tc_dt_size(a.idt), a.idt);
     for (int d = 0; d < a.nd; d++) so += (d == a.dim ? v : pos[d]) * a.sst[d];
     if (a.nd == 0) so = 0;
-    const char *src = a.self + so * a.esz;
-    char *dst = a.out + oo * a.esz;
-    for (int b = 0; b < a.esz; b++) dst[b] = src[b];
+    tcp_copy(a.out + oo * a.esz, a.self + so * a.esz, a.esz);
   }
 }
 
@@ -507,7 +506,7 @@ static int64_t ne_size(const tabi_tensor *t, int32_t d) { return t->dl.ndim ? t-
  * takes at (o, q) self's row (o, index[q]) of [outer, size, row]. A block
  * copies a row in units of U bytes (16 where the row's length and both
  * bases allow), where gather_kernel finds each element's place by nd
- * divisions and copies it a byte at a time. */
+ * divisions. */
 #define SELECT_ROW_MIN 256 /* bytes a row at least; shorter rows: gather_kernel */
 template <int U>
 TC_D void copy_units(char *dst, const char *src, int64_t bytes) {

@@ -93,6 +93,28 @@ TCP_HD int tcp_esz(int dt) {
     default: return 8; /* float64, complex64 */
   }
 }
+/* Atomics whose outcome does not depend on their order (randperm's
+ * reservations and list appends, the radix sort's digit counts): atomic on
+ * the device; plain on the host, where the host tests and gpusim (one
+ * simulated thread at a time between barriers) need no more. atomic_add
+ * gives the old value back. */
+template <class T> TCP_HD void tcp_atomic_max(T *p, T v) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  atomicMax(p, v);
+#else
+  if (*p < v) *p = v;
+#endif
+}
+template <class T> TCP_HD T tcp_atomic_add(T *p, T v) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return atomicAdd(p, v);
+#else
+  T old = *p;
+  *p = old + v;
+  return old;
+#endif
+}
+
 /* Copies one element of esz bytes (tensors are element-aligned; complex128
  * moves as two 8-byte words). */
 TCP_HD void tcp_copy(char *dst, const char *src, int esz) {

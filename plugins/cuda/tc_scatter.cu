@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "tc_ew_dev.cuh"
+#include "tc_pad_up.cuh" /* tcp_copy */
 #include "ref_index_check.h"
 
 /* the kinds of ref_idx_scatter_check */
@@ -78,7 +79,7 @@ __global__ void scatter_lines_kernel(const sc_args a) {
       int64_t t = to + v * a.ost[a.dim], s = so + k * a.sst[a.dim];
       if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
         const char *from = a.kind == SC_VALUE ? a.val : a.src + s * esz;
-        for (int b = 0; b < esz; b++) a.out[t * esz + b] = from[b];
+        tcp_copy(a.out + t * esz, from, esz);
       } else if (cat == 2) {
         tc_c x = tc_ld_c(a.src + s * esz, a.dt);
         accf[2 * t] += x.real();
@@ -117,7 +118,7 @@ __global__ void scatter_runs_kernel(const sc_args a, const int64_t *sv, const in
     char *t = a.out + (to + v * a.ost[a.dim]) * esz;
     if (a.kind == SC_ASSIGN || a.kind == SC_VALUE) {
       const char *from = a.kind == SC_VALUE ? a.val : a.src + (so + perm[e + (n - 1) * sd] * a.sst[a.dim]) * esz;
-      for (int b = 0; b < esz; b++) t[b] = from[b];
+      tcp_copy(t, from, esz);
       continue;
     }
     tc_c ac = cat == 2 ? tc_ld_c(t, a.dt) : tc_c(0, 0);

@@ -16,6 +16,7 @@
  * topk is the sort cut to k. The argument checks are the reference's own
  * (reference/ref_reduce2_check.c). */
 #include "tc_ew_dev.cuh"
+#include "tc_pad_up.cuh" /* tcp_copy, tcp_atomic_add */
 #include "ref_reduce2_check.h"
 
 #define TILE 2048 /* elements a block sorts in shared memory: 32 KiB of keys */
@@ -211,16 +212,6 @@ __global__ void rx_keys_kernel(const sort_args a, int64_t s, K *key, uint32_t *p
   }
 }
 
-/* one more at *c, a shared counter: atomic on the device; gpusim runs one
-   simulated thread at a time between barriers */
-TC_D void rx_count(uint32_t *c) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  atomicAdd(c, 1u);
-#else
-  (*c)++;
-#endif
-}
-
 template <typename K> TC_D int rx_digit(K k, int shift, int bits) { return (int)(k >> shift) & ((1 << bits) - 1); }
 
 /* per tile b and digit d: how many of the tile's keys have digit d, at
@@ -241,7 +232,7 @@ __global__ void __launch_bounds__(RX_NT) rx_hist_kernel(const K *key, int64_t n,
     }
 #pragma unroll
     for (int j = 0; j < RX_ITEMS; j++)
-      if (base + j * RX_NT + threadIdx.x < n) rx_count(&h[rx_digit(k[j], shift, RX_BITS)]);
+      if (base + j * RX_NT + threadIdx.x < n) tcp_atomic_add(&h[rx_digit(k[j], shift, RX_BITS)], 1u);
     __syncthreads();
     count[threadIdx.x * tiles + b] = h[threadIdx.x];
     __syncthreads();
@@ -410,7 +401,7 @@ __global__ void __launch_bounds__(RX_NT) rx_move_kernel(const K *key, const uint
       if (q < total) {
         k[j] = key[base + q];
         p[j] = pos[base + q];
-        rx_count(&dfirst[rx_digit(k[j], shift, RX_BITS)]);
+        tcp_atomic_add(&dfirst[rx_digit(k[j], shift, RX_BITS)], 1u);
         have = j + 1;
       }
     }
@@ -449,21 +440,7 @@ __global__ void rx_out_kernel(const sort_args a, int64_t s, const uint32_t *pos)
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < a.keep; q += stride) {
     int64_t j = pos[q];
-    const char *src = a.self + (so + j * ss) * esz;
-    char *dst = a.vals + (vo + q * vs) * esz;
-    /* the element whole, one load and one store (not a byte each) when both
-       ends are aligned to it, as a tensor's elements are */
-    if (((uintptr_t)src | (uintptr_t)dst) % (uintptr_t)esz != 0) {
-      for (int e = 0; e < esz; e++) dst[e] = src[e];
-    } else if (esz == 8) {
-      *(uint64_t *)dst = *(const uint64_t *)src;
-    } else if (esz == 4) {
-      *(uint32_t *)dst = *(const uint32_t *)src;
-    } else if (esz == 2) {
-      *(uint16_t *)dst = *(const uint16_t *)src;
-    } else {
-      for (int e = 0; e < esz; e++) dst[e] = src[e];
-    }
+    tcp_copy(a.vals + (vo + q * vs) * esz, a.self + (so + j * ss) * esz, esz); /* whole, not a byte at a time */
     ((int64_t *)a.idx)[io + q * is] = j;
   }
 }
