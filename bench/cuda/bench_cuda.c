@@ -134,6 +134,18 @@ static job mk3(const char *name, int nouts, tabi_value a0, tabi_value a1, tabi_v
   return j;
 }
 
+/* randperm(n) as int64 on the device */
+static job randperm_job(int64_t n) {
+  job j = mk("aten::randperm", 1);
+  j.args[0] = tabi_int(n);
+  j.args[1] = tabi_dtype_value(TABI_DTYPE_INT64);
+  j.args[2] = tabi_none();
+  j.args[3] = tabi_device_value(G);
+  j.args[4] = tabi_none();
+  j.nargs = 5;
+  return j;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
   if (argc > 2) G.device_type = (DLDeviceType)atoi(argv[2]);
@@ -258,13 +270,7 @@ int main(int argc, char **argv) {
     int64_t rpn[2] = {sz((int64_t)1 << 24, 20000), 8192};
     const char *rpname[2] = {"randperm_2^24", "randperm_8192"};
     for (int k = 0; k < 2; k++) {
-      job rp = mk("aten::randperm", 1);
-      rp.args[0] = tabi_int(rpn[k]);
-      rp.args[1] = tabi_dtype_value(TABI_DTYPE_INT64);
-      rp.args[2] = tabi_none();
-      rp.args[3] = tabi_device_value(G);
-      rp.args[4] = tabi_none();
-      rp.nargs = 5;
+      job rp = randperm_job(rpn[k]);
       row(rpname[k], &rp, 10, NULL, 0);
     }
     /* cat of 64 [256, 1024] float32 tensors along dim 1: one batched launch
@@ -285,13 +291,7 @@ int main(int argc, char **argv) {
     {
       int64_t es[2] = {sz(50257, 300), sz(1024, 96)}, ni = sz(8192, 50), one1 = 1;
       tabi_tensor *tab = randt(TABI_DTYPE_FLOAT32, 2, es), *iv = NULL;
-      job rp = mk("aten::randperm", 1);
-      rp.args[0] = tabi_int(es[0]);
-      rp.args[1] = tabi_dtype_value(TABI_DTYPE_INT64);
-      rp.args[2] = tabi_none();
-      rp.args[3] = tabi_device_value(G);
-      rp.args[4] = tabi_none();
-      rp.nargs = 5;
+      job rp = randperm_job(es[0]);
       tabi_value po = tabi_none();
       if (tabi_call(rt, rp.op, rp.args, 5, &po, 1)) die("randperm");
       if (tabi_tensor_view(rt, po.u.t, 1, &ni, &one1, 0, &iv)) die("view");
