@@ -56,7 +56,7 @@ void same_tensor(const char *what, tabi_tensor *g, tabi_tensor *r, double rtol, 
 /* out = name(args) in rt, a tensor; NULL (and a failed check) when the call
  * fails. */
 tabi_tensor *call_tensor(tabi_runtime *rt, const char *name, tabi_value *args, int na);
-/* The case families (test_cuda_ops_nn.c, test_cuda_ops_misc.c, test_cuda_ops_red.c). */
+/* The case families (test_cuda_ops_nn.c, _rows.c, _misc.c, _copy.c, _red.c, ...). */
 void padup_cases(void);
 void pool_cases(void);
 void norm_cases(void);
@@ -65,7 +65,7 @@ void bn_cases(void);
 void misc_cases(void);
 void idx_cases(void);
 void svd_cases(void);
-void rows_cases(void);
+void rows_cases(void); /* test_cuda_ops_rows.c */
 void red_cases(void); /* test_cuda_ops_red.c */
 void aten_unary_cases(void); /* test_cuda_ops_misc.c */
 void aten_binary_cases(void);
