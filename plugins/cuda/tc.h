@@ -228,10 +228,11 @@ tabi_status tc_sort_run(tc_ctx *c, const char *op, tabi_tensor *self, int32_t di
    (TC_LNBW_DX: grad_input, a block a row; TC_LNBW_PARAM: the kp > 1 partial
    sums of grad_weight/grad_bias, laid out as tc_norm.cuh's tcn_param_part's):
    none unless x and grad_out are of one of float32/float16/bfloat16, mean
-   and rstd of those, the weight of x's dtype or float32; grad_input not for
-   rows too long for a register kernel. tc_ln_bw_rows launches the parts
-   whose output (gi, part) is not NULL; tc_norm.cu runs the general kernels
-   for the rest. */
+   and rstd of those, the weight of x's dtype or float32; grad_input, for
+   rows too long for a register kernel, only where every row of go, x, w and
+   gi starts on a 16-byte boundary (so the pointers are set before asking).
+   tc_ln_bw_rows launches the parts whose output (gi, part) is not NULL;
+   tc_norm.cu runs the general kernels for the rest. */
 enum { TC_LNBW_DX = 1, TC_LNBW_PARAM = 2 };
 typedef struct tc_ln_bw_args {
   int64_t rows, n; /* rows of n elements; n parameters */

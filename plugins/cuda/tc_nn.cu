@@ -7,8 +7,9 @@
  * in registers, worked on in float); longer softmax rows of those dtypes
  * take two reads in float (softmax_long_kernel). Softmax along another
  * dim, over enough columns, runs a thread per column (coalesced walks down
- * the dim). Other rows (float64, longer layer norm rows, few columns) read
- * through their stride in double.
+ * the dim). Longer layer norm rows of those dtypes take three reads in
+ * float (ln_long_kernel). Other rows (float64, few columns, bases off 16
+ * bytes) read through their stride in double.
  * Block reductions combine partials in a fixed order: deterministic. The
  * argument checks are the reference's own (reference/ref_softmax_check.c,
  * ref_norm_check.c's ref_norm_ln_check), so statuses, messages and the
@@ -251,6 +252,100 @@ static tabi_status softmax(TC_ARGS, int log_form) {
 static tabi_status k_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 0); }
 static tabi_status k_log_softmax(TC_ARGS) { return softmax(ctx, call, args, outs, 1); }
 
+/* Layer norm over contiguous rows too long for the register kernels (past
+ * NT * MAX_PER: rare widths, 18432 and up), of float32, float16 or
+ * bfloat16: the register kernel's arithmetic over three reads of the row
+ * (the float-pair sum for the mean, the centred float-pair sum of squares,
+ * the outputs) in 16-byte vectors; a row of 64 KiB or more is read again
+ * mostly from L2. ln_kernel read it three times too, element by element,
+ * in double. Every row must start on a vector boundary (the launch asks
+ * that n be a multiple of the vector and every base 16-byte aligned), so
+ * weight and bias load as vectors at the row's own index. A row the float
+ * path cannot take (a |value| past RV_LN_LONG_MAX_ABS, NaN or inf, a
+ * variance under RV_LN_MIN_VAR, an rstd past RV_LN_MAX_RSTD) starts again in
+ * double, as the register kernel's do. The bound on |x| is lower than the
+ * register kernel's: a thread here sums n / NT squares, not 32 (at 1e15,
+ * 8.5e7 of them stay finite). */
+#define RV_LN_LONG_MAX_ABS 1e15f
+struct ln_sum { /* the first read: the float-pair sum, and whether every |x| is small */
+  float hi, lo;
+  bool small;
+  template <int N>
+  __device__ __forceinline__ void at(int64_t, const float *v) {
+#pragma unroll
+    for (int e = 0; e < N; e++) {
+      rv_acc(hi, lo, v[e]);
+      small = small && fabsf(v[e]) <= RV_LN_LONG_MAX_ABS;
+    }
+  }
+};
+struct ln_sq { /* the second: the float-pair sum of squares about the mean (mh + ml) */
+  float mh, ml, hi, lo;
+  template <int N>
+  __device__ __forceinline__ void at(int64_t, const float *v) {
+#pragma unroll
+    for (int e = 0; e < N; e++) {
+      float d = (v[e] - mh) - ml;
+      rv_acc(hi, lo, d * d);
+    }
+  }
+};
+template <int DT>
+struct ln_put { /* the third: N outputs from element i of the row */
+  char *out;
+  const char *w, *b;
+  int wdt, bdt;
+  float mh, ml, rs;
+  template <int N>
+  __device__ __forceinline__ void at(int64_t i, float *v) {
+    constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+    float wv[N] = {}, bv[N] = {};
+    if (w) rv_ld_param<DT, N>(w, wdt, i, wv);
+    if (b) rv_ld_param<DT, N>(b, bdt, i, bv);
+#pragma unroll
+    for (int e = 0; e < N; e++) {
+      v[e] = ((v[e] - mh) - ml) * rs;
+      if (w) v[e] *= wv[e];
+      if (b) v[e] += bv[e];
+    }
+    rv_st<N, SZ>(out, DT, i, v);
+  }
+};
+
+template <int DT>
+/* 64 registers: two blocks an SM (at 1, ptxas takes 77 for bfloat16: one).
+   The half types spill 28-32 bytes; without ln_row_dbl's call, 0-8. */
+__global__ void __launch_bounds__(NT, 2) ln_long_kernel(LN_REGS_PARAMS) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
+  int ssz = tc_dt_size(sdt);
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    const char *row = x + r * n * SZ;
+    ln_sum a = {0, 0, true};
+    sm_walk<DT>(row, r * n, n, a);
+    /* a NaN marks the row for the double path (the register kernel's way) */
+    double sum = block_reduce(a.small ? (double)a.hi + (double)a.lo : (double)NAN, rd, op_add());
+    if (!isnan(sum)) { /* reduced values: the same branch in every thread */
+      double mu = sum / (double)n;
+      ln_sq q = {(float)mu, (float)(mu - (double)(float)mu), 0, 0};
+      sm_walk<DT>(row, r * n, n, q);
+      double var = block_reduce((double)q.hi + (double)q.lo, rd, op_add()) / (double)n, rs = 0;
+      if (var >= RV_LN_MIN_VAR) rs = tcp_opmath_invstd(var, eps, DT);
+      if (var >= RV_LN_MIN_VAR && rs <= RV_LN_MAX_RSTD) {
+        ln_put<DT> p = {y + r * n * SZ, w, b, wdt, bdt, q.mh, q.ml, (float)rs};
+        sm_walk<DT>(row, r * n, n, p);
+        if (threadIdx.x == 0) {
+          tc_st_f(mean + r * ssz, sdt, mu);
+          tc_st_f(rstd + r * ssz, sdt, rs);
+        }
+        continue;
+      }
+    }
+    rd.turn = ln_row_dbl<DT>(rd, x, w, wdt, b, bdt, y, mean, rstd, sdt, n, eps, r);
+  }
+}
+
 /* Layer norm rows the register kernels do not take: in double throughout */
 template <int DT>
 __global__ void __launch_bounds__(NT) ln_kernel(LN_REGS_PARAMS) {
@@ -304,7 +399,16 @@ static tabi_status k_layer_norm(TC_ARGS) {
 #define LNR(D, P, V) \
   TC_LAUNCH(g, NT, ln_regs_kernel<D, P, V>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
 #define LN(D) TC_LAUNCH(g, NT, ln_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+#define LNL(D) TC_LAUNCH(g, NT, ln_long_kernel<D>)(xp, wp, wdt, bp, bdt, yp, mp, rp, sdt, M, N, eps)
+    /* past the register kernels: ln_long_kernel where every row starts on a
+       16-byte boundary */
+    int longrow = !per && dt != TABI_DTYPE_FLOAT64 && rows_vec(N, MAX_PER, (int)tabi_dtype_size(dt), ptrs, 4) > 1;
     if (per) REGS_SWITCH(LNR, dt, per, vec)
+    else if (longrow) switch (dt) {
+      case TABI_DTYPE_FLOAT32: LNL(TABI_DTYPE_FLOAT32); break;
+      case TABI_DTYPE_FLOAT16: LNL(TABI_DTYPE_FLOAT16); break;
+      default: LNL(TABI_DTYPE_BFLOAT16); break;
+    }
     else switch (dt) {
       case TABI_DTYPE_FLOAT32: LN(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT64: LN(TABI_DTYPE_FLOAT64); break;
@@ -312,6 +416,7 @@ static tabi_status k_layer_norm(TC_ARGS) {
       default: LN(TABI_DTYPE_BFLOAT16); break;
     }
 #undef LN
+#undef LNL
 #undef LNR
     st = tc_launch_status(c, OPN);
   }
@@ -330,6 +435,63 @@ static tabi_status k_layer_norm(TC_ARGS) {
   return TABI_OK;
 }
 
+/* grad_input of a layer norm over rows too long for ln_bw_regs_kernel, of
+ * float32, float16 or bfloat16, every row on a 16-byte boundary: two reads
+ * of grad_out, x and the weight in 16-byte vectors (s1 = sum(dy w) and s2 =
+ * sum(dy w xhat) as float pairs, then the outputs), the register kernel's
+ * arithmetic, and its way off to double. The general kernels took a thread
+ * an element, in double. */
+template <int DT>
+__global__ void __launch_bounds__(NT, 2) ln_bw_long_kernel(const char *go, const char *x, const char *mean, int mdt,
+                                                           const char *rstd, int rdt, const char *w, int wdt,
+                                                           char *gi, int64_t m, int64_t n) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2, VEC = 16 / SZ;
+  TC_SHARED(double, sh, [RV_RED_SH]);
+  rv_red rd = {sh, 0};
+  for (int64_t r = blockIdx.x; r < m; r += gridDim.x) {
+    const char *gr = go + r * n * SZ, *xr = x + r * n * SZ;
+    float mu = rv_ld_stat(mean, mdt, r), rs = rv_ld_stat(rstd, rdt, r);
+    bool small = fabsf(mu) <= RV_BW_MAX_ABS && fabsf(rs) <= RV_BW_MAX_ABS;
+    float h1 = 0, l1 = 0, h2 = 0, l2 = 0;
+#pragma unroll 2
+    for (int64_t j = (int64_t)threadIdx.x * VEC; j < n; j += (int64_t)NT * VEC) {
+      float gv[VEC], xv[VEC], wv[VEC];
+      rv_ld<VEC, SZ>(gr, DT, j, gv);
+      rv_ld<VEC, SZ>(xr, DT, j, xv);
+#pragma unroll
+      for (int e = 0; e < VEC; e++) wv[e] = 1.0f;
+      if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
+#pragma unroll
+      for (int e = 0; e < VEC; e++) {
+        small = small && fabsf(gv[e]) <= RV_BW_MAX_ABS && fabsf(xv[e]) <= RV_BW_MAX_ABS &&
+                fabsf(wv[e]) <= RV_BW_MAX_ABS;
+        float d = gv[e] * wv[e];
+        rv_acc(h1, l1, d);
+        rv_acc(h2, l2, d * ((xv[e] - mu) * rs));
+      }
+    }
+    double st[2] = {small ? (double)h1 + (double)l1 : (double)NAN, (double)h2 + (double)l2};
+    block_reduce_n<2>(st, rd, op_add());
+    if (isnan(st[0])) { /* the same in every thread */
+      rd.turn = ln_bw_row_dbl<DT>(rd, go, x, mean, mdt, rstd, rdt, w, wdt, gi, n, r);
+      continue;
+    }
+    float a = (float)(st[0] / (double)n), c = (float)(st[1] / (double)n);
+#pragma unroll 2
+    for (int64_t j = (int64_t)threadIdx.x * VEC; j < n; j += (int64_t)NT * VEC) {
+      float gv[VEC], xv[VEC], wv[VEC];
+      rv_ld<VEC, SZ>(gr, DT, j, gv);
+      rv_ld<VEC, SZ>(xr, DT, j, xv);
+#pragma unroll
+      for (int e = 0; e < VEC; e++) wv[e] = 1.0f;
+      if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
+#pragma unroll
+      for (int e = 0; e < VEC; e++) gv[e] = rs * ((gv[e] * wv[e] - a) - ((xv[e] - mu) * rs) * c);
+      rv_st<VEC, SZ>(gi + r * n * SZ, DT, j, gv);
+    }
+  }
+}
+
 /* native_layer_norm_backward's float path (declared in tc.h) */
 static int ln_bw_float_dt(int dt) {
   return dt == TABI_DTYPE_FLOAT32 || dt == TABI_DTYPE_FLOAT16 || dt == TABI_DTYPE_BFLOAT16;
@@ -338,12 +500,27 @@ int tc_ln_bw_takes(const tc_ln_bw_args *a) {
   if (!ln_bw_float_dt(a->xdt) || a->gdt != a->xdt || !ln_bw_float_dt(a->mdt) || !ln_bw_float_dt(a->rdt) ||
       (a->wdt >= 0 && a->wdt != a->xdt && a->wdt != TABI_DTYPE_FLOAT32) || a->rows <= 0 || a->n <= 0)
     return 0;
-  return TC_LNBW_PARAM | (regs_per_thread(a->n) ? TC_LNBW_DX : 0);
+  /* past the register kernels, grad_input where every row starts on a
+     16-byte boundary (ln_bw_long_kernel) */
+  const void *ptrs[4] = {a->go, a->x, a->w, a->gi};
+  int lng = rows_vec(a->n, MAX_PER, (int)tabi_dtype_size((tabi_dtype)a->xdt), ptrs, 4) > 1;
+  return TC_LNBW_PARAM | (regs_per_thread(a->n) || lng ? TC_LNBW_DX : 0);
 }
 void tc_ln_bw_rows(const tc_ln_bw_args *a) {
   int takes = tc_ln_bw_takes(a);
   int dt = a->xdt, per = regs_per_thread(a->n);
-  if (a->gi && (takes & TC_LNBW_DX)) {
+  if (a->gi && (takes & TC_LNBW_DX) && !per) {
+    int g = a->rows > 65535 * 4 ? 65535 * 4 : (int)a->rows;
+#define LBL(D)                                                                                             \
+  TC_LAUNCH(g, NT, ln_bw_long_kernel<D>)(a->go, a->x, a->mean, a->mdt, a->rstd, a->rdt, a->w, a->wdt, a->gi, \
+                                         a->rows, a->n)
+    switch (dt) {
+      case TABI_DTYPE_FLOAT32: LBL(TABI_DTYPE_FLOAT32); break;
+      case TABI_DTYPE_FLOAT16: LBL(TABI_DTYPE_FLOAT16); break;
+      default: LBL(TABI_DTYPE_BFLOAT16); break;
+    }
+#undef LBL
+  } else if (a->gi && (takes & TC_LNBW_DX)) {
     const void *ptrs[4] = {a->go, a->x, a->w, a->gi};
     int vec = rows_vec(a->n, per, (int)tabi_dtype_size((tabi_dtype)dt), ptrs, 4);
     int g = a->rows > 65535 * 4 ? 65535 * 4 : (int)a->rows;

@@ -82,8 +82,10 @@ static void rows_edge_cases(void) {
 }
 
 /* native_layer_norm_backward's float kernels (tc_ln_bw_rows): rows of a
- * length of the register classes and one past them (grad_input by the
- * general kernels, the parameter sums still by the float one), mostly over
+ * length of the register classes and one past them (16385: grad_input by
+ * the general kernels, the parameter sums still by the float one), rows
+ * past them that start on 16-byte boundaries (16392, 24576:
+ * ln_bw_long_kernel), mostly over
  * enough rows that the parameter sums are split; float32, float16 and bfloat16, with a weight
  * of the input's dtype, of float32, or none; the first rows carry values
  * the float path must hand to double (1e20, inf, NaN), the rest ordinary
@@ -92,9 +94,9 @@ static void ln_bw_cases(void) {
   const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
   const double frt[3] = {1.3e-6, 1e-3, 1.6e-2};
   /* (length, rows): 257 rows split the parameter sums (tcn_split) */
-  const int64_t lens[4][2] = {{700, 257}, {8192, 8}, {8193, 257}, {16385, 257}};
+  const int64_t lens[6][2] = {{700, 257}, {8192, 8}, {8193, 257}, {16385, 257}, {16392, 40}, {24576, 4}};
   for (int d = 0; d < 3; d++)
-    for (int li = 0; li < 4; li++) {
+    for (int li = 0; li < 6; li++) {
       int64_t L = lens[li][0], M = lens[li][1], s[2] = {M, L}, ps[1] = {L}, ms[2] = {M, 1};
       double *hx = malloc(sizeof(double) * (size_t)(M * L)), *hg = malloc(sizeof(double) * (size_t)(M * L));
       double *hm = malloc(sizeof(double) * (size_t)M), *hr = malloc(sizeof(double) * (size_t)M);
@@ -144,6 +146,51 @@ static void ln_bw_cases(void) {
       free(hr);
       free(hw);
     }
+}
+
+/* Layer norm rows past the register kernels that start on 16-byte
+ * boundaries (tc_nn.cu's ln_long_kernel): rows of 16392 and 24576, of data
+ * with a large mean (1000 + U(0, 1): the centring must be exact enough for
+ * float32's tolerance), with the input's or float32 weight and bias, a bias
+ * alone, none (40 rows of 16400); rows of |x| near 1e16, past the long
+ * kernel's bound and under the register kernels', which start again in
+ * double (an inf in float16). All three outputs. (rows_edge_cases' rows of 20000 take it
+ * through its ways off to double.) */
+static void ln_long_case(tabi_dtype dt, tabi_dtype pdt, int64_t rows, int64_t L, int params, double scale,
+                         double rtol) {
+  int64_t s[2] = {rows, L}, ps[1] = {L};
+  double *h = malloc(sizeof(double) * (size_t)(rows * L)), *hp = malloc(sizeof(double) * (size_t)L);
+  for (int64_t i = 0; i < rows * L; i++) h[i] = (1000 + urand()) * scale;
+  tabi_tensor *g[3] = {NULL, NULL, NULL}, *r[3] = {NULL, NULL, NULL};
+  both_tensor(dt, 2, s, h, &g[0], &r[0]);
+  for (int k = 1; k < 3; k++) {
+    if (!(params & k)) continue; /* 1: weight, 2: bias */
+    for (int64_t i = 0; i < L; i++) hp[i] = urand() * 2 - 1;
+    both_tensor(pdt, 1, ps, hp, &g[k], &r[k]);
+  }
+  tabi_value ga[5] = {tabi_tensor_value(g[0]), tabi_int_list(ps, 1), g[1] ? tabi_tensor_value(g[1]) : tabi_none(),
+                      g[2] ? tabi_tensor_value(g[2]) : tabi_none(), tabi_float(1e-5)};
+  tabi_value ra[5] = {tabi_tensor_value(r[0]), tabi_int_list(ps, 1), r[1] ? tabi_tensor_value(r[1]) : tabi_none(),
+                      r[2] ? tabi_tensor_value(r[2]) : tabi_none(), tabi_float(1e-5)};
+  for (cmp_out = 0; cmp_out < 3; cmp_out++) compare_built("aten::native_layer_norm", ga, ra, 5, rtol, 1e-5);
+  cmp_out = 0;
+  for (int k = 0; k < 3; k++) {
+    tabi_tensor_release(g[k]);
+    tabi_tensor_release(r[k]);
+  }
+  free(h);
+  free(hp);
+}
+static void ln_long_cases(void) {
+  const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
+  const double frt[3] = {1.3e-6, 1e-3, 1.6e-2};
+  for (int d = 0; d < 3; d++) {
+    ln_long_case(fdt[d], fdt[d], 3, 24576, 3, 1, frt[d]);
+    ln_long_case(fdt[d], TABI_DTYPE_FLOAT32, 3, 24576, 3, 1, frt[d]);
+    ln_long_case(fdt[d], fdt[d], 2, 16392, 2, 1, frt[d]);
+    ln_long_case(fdt[d], fdt[d], 40, 16400, 0, 1, frt[d]);
+    ln_long_case(fdt[d], fdt[d], 2, 16392, 1, 1e13, frt[d]);
+  }
 }
 
 /* _softmax, _log_softmax and native_layer_norm over rows of every length class
@@ -263,4 +310,5 @@ void rows_cases(void) {
   }
   rows_edge_cases();
   ln_bw_cases();
+  ln_long_cases();
 }
