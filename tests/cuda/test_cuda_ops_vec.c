@@ -11,6 +11,7 @@
  * a Scalar that is no value of the dtype, a slope of 0.1) against the same
  * reference. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,39 @@ static void gelu_sweep(tabi_dtype dt, double rtol) {
   tabi_tensor_release(rx);
 }
 
+/* Every float16 and bfloat16 bit pattern (65536 of them, then 3 more for
+ * the scalar tail) through the 2-byte unary ops whose vector step may work
+ * on bits (relu: tc_vec_relu_bits), and through neg and abs beside them:
+ * the reference's bits exactly, NaN payloads and their quiet bit included
+ * (same_values lets any NaN stand for a NaN). */
+static void all_bits(const char *name, tabi_dtype dt) {
+  enum { M = 65536 + 3 };
+  int64_t shape[1] = {M};
+  uint16_t *h = malloc(M * sizeof *h), *gb = malloc(M * sizeof *gb), *rb = malloc(M * sizeof *rb);
+  for (int i = 0; i < M; i++) h[i] = (uint16_t)(i * 40503u); /* every pattern, scattered over the vectors */
+  tabi_tensor *gx = NULL, *rx = NULL;
+  CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, dt, 1, shape, h, M * 2, &gx));
+  CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, 1, shape, h, M * 2, &rx));
+  tabi_value ga[1] = {tabi_tensor_value(gx)}, ra[1] = {tabi_tensor_value(rx)};
+  tabi_tensor *g = call_tensor(gpu, name, ga, 1), *r = call_tensor(ref, name, ra, 1);
+  if (g && r) {
+    CHECK_OK(tabi_tensor_to_host(gpu, g, gb, M * 2));
+    CHECK_OK(tabi_tensor_to_host(ref, r, rb, M * 2));
+    int bad = -1, nbad = 0;
+    for (int i = 0; i < M; i++)
+      if (gb[i] != rb[i] && nbad++ == 0) bad = i;
+    CHECK_MSG(nbad == 0, "%s %s on every bit pattern: %d differ; 0x%04x gives 0x%04x, the reference 0x%04x", name,
+              tabi_dtype_name(dt), nbad, bad < 0 ? 0 : h[bad], bad < 0 ? 0 : gb[bad], bad < 0 ? 0 : rb[bad]);
+  }
+  tabi_tensor_release(g);
+  tabi_tensor_release(r);
+  tabi_tensor_release(gx);
+  tabi_tensor_release(rx);
+  free(h);
+  free(gb);
+  free(rb);
+}
+
 void vec_cases(void) {
   const tabi_dtype dts[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
   const double mtol[3] = {1.3e-6, 1e-3, 1.6e-2}; /* shared/spec/tolerances.md */
@@ -166,4 +200,7 @@ void vec_cases(void) {
         run2("aten::maximum", "aten::maximum", dt, dts[e], 1, NULL, 0, -1, e + 3);
       }
   }
+  const char *bits_ops[] = {"aten::relu", "aten::neg", "aten::abs"};
+  for (int d = 1; d < 3; d++)
+    for (int k = 0; k < 3; k++) all_bits(bits_ops[k], dts[d]);
 }
