@@ -341,7 +341,8 @@ struct tc_vec_flt {
 template <int H>
 struct tc_vec_relu_bits {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &, const uint32_t *bits) {
-    constexpr uint32_t INF = H == TABI_DTYPE_FLOAT16 ? 0x7c00u : 0x7f80u, QUIET = H == TABI_DTYPE_FLOAT16 ? 0x200u : 0x40u;
+    constexpr uint32_t INF = H == TABI_DTYPE_FLOAT16 ? 0x7c00u : 0x7f80u;
+    constexpr uint32_t QUIET = H == TABI_DTYPE_FLOAT16 ? 0x200u : 0x40u;
     uint32_t h = bits[0], mag = h & 0x7fffu;
     uint32_t r = (h & 0x8000u) && mag ? 0u : h;
     return mag > INF ? h | QUIET : r;
@@ -529,15 +530,21 @@ static int tc_ew_vec_math(int32_t nin, int op) {
   return nin == 1 && in_set;
 }
 
-/* float32, contiguous, same shapes: add/sub/mul/div with alpha, four at a time. */
-__global__ void __launch_bounds__(256) tc_f32_binary(float *o, const float *x, const float *y,
+/* float32, contiguous, same shapes: add/sub/mul/div with alpha, four at a
+ * time; SC: y is a Scalar, ys (a float32 value: the product, quotient, sum
+ * rounded once from float is the reference's rounded once from double). The
+ * vector kernel took mul by a Scalar at 0.97 of torch on the H200 (its
+ * float step tests per element whether an input is a Scalar and whether it
+ * needs rounding to the compute dtype); this loop took add at 0.99. */
+template <int SC>
+__global__ void __launch_bounds__(256) tc_f32_binary(float *o, const float *x, const float *y, float ys,
                                                      int64_t n, int op, float alpha) {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
   int64_t n4 = n / 4;
   const float4 *x4 = (const float4 *)x, *y4 = (const float4 *)y;
   float4 *o4 = (float4 *)o;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
-    float4 a = x4[i], b = y4[i], r;
+    float4 a = x4[i], b = SC ? make_float4(ys, ys, ys, ys) : y4[i], r;
     switch (op) {
       case TC_B_ADD: r = make_float4(a.x + alpha * b.x, a.y + alpha * b.y, a.z + alpha * b.z, a.w + alpha * b.w); break;
       case TC_B_SUB: r = make_float4(a.x - alpha * b.x, a.y - alpha * b.y, a.z - alpha * b.z, a.w - alpha * b.w); break;
@@ -547,7 +554,7 @@ __global__ void __launch_bounds__(256) tc_f32_binary(float *o, const float *x, c
     o4[i] = r;
   }
   for (int64_t i = n4 * 4 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    float a = x[i], b = y[i];
+    float a = x[i], b = SC ? ys : y[i];
     o[i] = op == TC_B_ADD ? a + alpha * b : op == TC_B_SUB ? a - alpha * b : op == TC_B_MUL ? a * b : a / b;
   }
 }
@@ -625,17 +632,24 @@ tabi_status tc_ew_launch(tc_ctx *c, const char *op, int32_t nd, const int64_t *s
   for (int32_t k = 0; k < nin; k++) a.o[k + 1] = in[k];
   coalesce(&a, nin + 1);
   int cat = tc_category(p->cd), lean = nin <= 2 && tc_ew_lean(cat, nin, p->op);
-  /* fast path */
+  /* fast path: float32 tensors, the second operand a float32 tensor or a
+     Scalar that is a float32 value */
+  int sc = nin == 2 && !a.o[2].ptr && tc_exact_in(p->sf[1][0], TABI_DTYPE_FLOAT32);
   if (nin == 2 && a.nd == 1 && cat == 1 && p->cd == TABI_DTYPE_FLOAT32 && out->dt == p->cd &&
-      a.o[1].ptr && a.o[2].ptr &&
-      in[0].dt == p->cd && in[1].dt == p->cd && a.o[0].st[0] == 1 && a.o[1].st[0] == 1 &&
-      a.o[2].st[0] == 1 &&
+      a.o[1].ptr && (a.o[2].ptr || sc) &&
+      in[0].dt == p->cd && (sc || in[1].dt == p->cd) && a.o[0].st[0] == 1 && a.o[1].st[0] == 1 &&
+      (sc || a.o[2].st[0] == 1) &&
       (p->op == TC_B_MUL || p->op == TC_B_DIV || ((p->op == TC_B_ADD || p->op == TC_B_SUB) && p->pf == 1.0)) &&
       ((uintptr_t)a.o[0].ptr % 16 == 0) && ((uintptr_t)a.o[1].ptr % 16 == 0) &&
       ((uintptr_t)a.o[2].ptr % 16 == 0)) {
-    TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary)(
-        (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)a.o[2].ptr, a.n, p->op,
-        (float)p->pf);
+    if (sc)
+      TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary<1>)(
+          (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)nullptr, (float)p->sf[1][0], a.n,
+          p->op, (float)p->pf);
+    else
+      TC_LAUNCH(grid_for((a.n + 3) / 4), 256, tc_f32_binary<0>)(
+          (float *)a.o[0].ptr, (const float *)a.o[1].ptr, (const float *)a.o[2].ptr, 0.0f, a.n, p->op,
+          (float)p->pf);
     return tc_launch_status(c, op);
   }
   int isz = 0, osz = 0, vf = 0, h = 0;

@@ -169,6 +169,12 @@ void vec_cases(void) {
     run("mul.Scalar 0.1", "aten::mul.Scalar", dt, 0, s01, 1, -1, 3);
     run("add.Scalar 2.5", "aten::add.Scalar", dt, 0, s25, 2, -1, 4);
     run("add.Scalar 0.1 alpha 1", "aten::add.Scalar", dt, 0, s01, 2, -1, 5);
+    /* float32 and a Scalar that is a float32 value: tc_f32_binary<1> */
+    tabi_value sm3[2] = {tabi_float(-3.0), tabi_int(1)}, s0[1] = {tabi_float(0.0)}, si[1] = {tabi_float(INFINITY)};
+    run("sub.Scalar -3", "aten::sub.Scalar", dt, 0, sm3, 2, -1, 6);
+    run("div.Scalar 2.5", "aten::div.Scalar", dt, 0, s25, 1, -1, 7);
+    run("div.Scalar 0", "aten::div.Scalar", dt, 0, s0, 1, -1, 8);
+    run("mul.Scalar inf", "aten::mul.Scalar", dt, 0, si, 1, -1, 9);
     tabi_value cl[2] = {tabi_float(-0.5), tabi_float(0.75)}, cl2[2] = {tabi_float(0.1), tabi_none()};
     run("clamp -0.5 0.75", "aten::clamp", dt, 0, cl, 2, -1, 6);
     run("clamp 0.1", "aten::clamp", dt, 0, cl2, 2, -1, 7);
