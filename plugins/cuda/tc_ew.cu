@@ -241,7 +241,7 @@ TC_D uint32_t tc_vec_get(const tc_ew_words<W> &x, int e) {
 template <int OP>
 struct tc_vec_dbl {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &a, const uint32_t *bits) {
-    double x = a.o[1].ptr ? tc_vec_ld(bits[0], a.o[1].dt, a.cd) : a.p.sf[0][0];
+    double x = tc_vec_ld(bits[0], a.o[1].dt, a.cd); /* a tensor (tc_ew_vec_ok) */
     return tc_vec_st(un_f_lean(OP, x, a.p), a.o[0].dt);
   }
 };
@@ -319,8 +319,11 @@ struct tc_vec_flt {
 #pragma unroll
     for (int k = 0; k < NIN; k++) {
       int dt = a.o[k + 1].dt;
-      if (!a.o[k + 1].ptr) in[k] = (float)a.p.sf[k][0];
+      /* a unary step's input is a tensor (tc_ew_vec_ok); float32 throughout
+         (H 0) computes in float32 (tc_ew_vec_half): no test an element */
+      if (NIN == 2 && !a.o[k + 1].ptr) in[k] = (float)a.p.sf[k][0];
       else if (H) in[k] = tc_vh_dec<ISZ, H>(bits[k], dt); /* of the compute dtype, or exact in it */
+      else if (ISZ == 4) in[k] = tabi_bits_f32(bits[k]);
       else in[k] = dt == a.cd ? tc_vf_dec<ISZ>(bits[k], dt) : tc_vf_round(tc_vf_dec<ISZ>(bits[k], dt), a.cd);
     }
     float y;
@@ -363,8 +366,8 @@ TC_D void tc_ew_vec_loop(const tc_ew_launch_args &a) {
     for (int u = 0; u < TC_EW_VEC_UNROLL; u++) {
       int64_t v = base + u * nt;
 #pragma unroll
-      for (int k = 0; k < NIN; k++)
-        if (a.o[k + 1].ptr && v < nv) x[u][k] = ((const tc_ew_words<IW> *)a.o[k + 1].ptr)[v];
+      for (int k = 0; k < NIN; k++) /* a unary launch's input is a tensor (tc_ew_vec_ok) */
+        if ((NIN == 1 || a.o[k + 1].ptr) && v < nv) x[u][k] = ((const tc_ew_words<IW> *)a.o[k + 1].ptr)[v];
     }
     TC_EW_UNROLL_BODY
     for (int u = 0; u < TC_EW_VEC_UNROLL; u++) {
@@ -430,8 +433,11 @@ __global__ void __launch_bounds__(256) tc_ew_vec_kernel(const tc_ew_launch_args 
   switch (a.p.op) { TC_EW_UN_MATH(TC_EW_CASE) }
 #undef TC_EW_CASE
 }
+/* At most 64 registers: four blocks an SM. With no test an element the
+   loop's eight elements interleave, and ptxas took up to 71 (three blocks);
+   at 48 (five) the binary float16 and float32 kernels spill. */
 template <int ISZ, int OSZ, int NIN, int H>
-__global__ void __launch_bounds__(256) tc_ew_vecf_kernel(const tc_ew_launch_args a) {
+__global__ void __launch_bounds__(256, 4) tc_ew_vecf_kernel(const tc_ew_launch_args a) {
 #define TC_EW_CASE(OP) \
   case OP: tc_ew_vec_loop<ISZ, OSZ, NIN, tc_vec_flt<ISZ, OSZ, NIN, OP, H>>(a); break;
   if constexpr (NIN == 1 && ISZ == 2 && OSZ == 2 && H != 0) {
@@ -460,7 +466,10 @@ static int tc_ew_vec_ok(const tc_ew_launch_args *a, int *isz, int *osz) {
   *isz = 0;
   if (a->nd != 1 || !tc_ew_vec_dt(a->cd) || !tc_ew_vec_dt(a->o[0].dt) || a->o[0].st[0] != 1) return 0;
   for (int k = 1; k <= a->nin; k++) {
-    if (!a->o[k].ptr) continue; /* a Scalar */
+    if (!a->o[k].ptr) { /* a Scalar: the unary steps read a tensor without asking */
+      if (a->nin == 1) return 0;
+      continue;
+    }
     int sz = (int)tabi_dtype_size((tabi_dtype)a->o[k].dt);
     if (!tc_ew_vec_dt(a->o[k].dt) || (*isz && sz != *isz) || a->o[k].st[0] != 1) return 0;
     *isz = sz;
@@ -504,7 +513,8 @@ static int tc_ew_vec_float(const tc_ew_launch_args *a, int32_t nin) {
            (!(a->p.pi & TC_CLAMP_MAX) || tc_exact_in(a->p.pa[1], cd));
   return 1;
 }
-/* tc_vec_flt's H for a launch it takes: float32 throughout, 0; else the one
+/* tc_vec_flt's H for a launch it takes: float32 throughout (computed in
+ * float32), 0; else the one
  * dtype of its 2-byte operands, where every tensor input is of the compute
  * dtype or the compute dtype is float32 (either way its value needs no
  * rounding); -1 where neither holds (mixed float16 and bfloat16 operands,
@@ -519,7 +529,8 @@ static int tc_ew_vec_half(const tc_ew_launch_args *a, int32_t nin) {
     if (h && dt != h) return -1;
     h = dt;
   }
-  return h;
+  /* float32 throughout: tc_vec_flt takes the compute dtype to be float32 */
+  return h == 0 && a->cd != TABI_DTYPE_FLOAT32 ? -1 : h;
 }
 /* Whether tc_ew_vec_kernel has the op (nin 1). */
 static int tc_ew_vec_math(int32_t nin, int op) {
