@@ -275,7 +275,7 @@ struct ln_sum { /* the first read: the float-pair sum, and whether every |x| is 
 #pragma unroll
     for (int e = 0; e < N; e++) {
       rv_acc(hi, lo, v[e]);
-      small = small && fabsf(v[e]) <= RV_LN_LONG_MAX_ABS;
+      small &= fabsf(v[e]) <= RV_LN_LONG_MAX_ABS; /* not &&: no branch an element */
     }
   }
 };
@@ -463,8 +463,9 @@ __global__ void __launch_bounds__(NT, 2) ln_bw_long_kernel(const char *go, const
       if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
 #pragma unroll
       for (int e = 0; e < VEC; e++) {
-        small = small && fabsf(gv[e]) <= RV_BW_MAX_ABS && fabsf(xv[e]) <= RV_BW_MAX_ABS &&
-                fabsf(wv[e]) <= RV_BW_MAX_ABS;
+        small &= fabsf(gv[e]) <= RV_BW_MAX_ABS; /* not &&: no branch an element */
+        small &= fabsf(xv[e]) <= RV_BW_MAX_ABS;
+        small &= fabsf(wv[e]) <= RV_BW_MAX_ABS;
         float d = gv[e] * wv[e];
         rv_acc(h1, l1, d);
         rv_acc(h2, l2, d * ((xv[e] - mu) * rs));

@@ -269,9 +269,13 @@ __global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 3)) softmax_regs_kernel
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
     float v[PER];
     rv_load_row<DT, PER, VEC>(x + r * len * SZ, len, -INFINITY, v);
+    /* the max by fmaxf, without a branch an element (rv_max_nan's NaN
+       tests made one). fmaxf passes a NaN over, but the NaN's exp makes the
+       sum NaN, and so every output, as the reference's NaN max does; which
+       zero a max of -0.0 and 0.0 is changes no output */
     float mx = -INFINITY;
 #pragma unroll
-    for (int k = 0; k < PER; k++) mx = rv_max_nan(mx, v[k]);
+    for (int k = 0; k < PER; k++) mx = fmaxf(mx, v[k]);
     mx = (float)block_reduce((double)mx, rd, op_max_nan()); /* a max of floats: exact */
     /* the padding's exp is 0, or NaN where the row's max is -inf or NaN and
        every output is NaN anyway */
@@ -349,7 +353,7 @@ __global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 2)) ln_regs_kernel(LN_R
 #pragma unroll
     for (int k = 0; k < PER; k++) { /* the padding is 0 */
       rv_acc(hi, lo, v[k]);
-      small = small && fabsf(v[k]) <= RV_LN_MAX_ABS;
+      small &= fabsf(v[k]) <= RV_LN_MAX_ABS; /* not &&: no branch an element */
     }
     /* a thread's NaN marks the row for the double path: the sum of finite
        values under RV_LN_MAX_ABS cannot be NaN (one fewer value to reduce) */
@@ -359,11 +363,14 @@ __global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 2)) ln_regs_kernel(LN_R
       double mu = sum / (double)n;
       float mh = (float)mu, ml = (float)(mu - (double)mh), qh = 0, ql = 0;
 #pragma unroll
-      for (int k = 0; k < PER; k++) {
-        float d = (v[k] - mh) - ml;
-        v[k] = d;
-        if (rv_at<VEC>(k / VEC) < n) rv_acc(qh, ql, d * d);
-      }
+      for (int k = 0; k < PER; k++) v[k] = (v[k] - mh) - ml;
+      /* the padding's squares left out by a test a vector (one an element
+         split the loop; a select instead made ptxas spill at VEC 1) */
+#pragma unroll
+      for (int k = 0; k < PER / VEC; k++)
+        if (rv_at<VEC>(k) < n)
+#pragma unroll
+          for (int e = 0; e < VEC; e++) rv_acc(qh, ql, v[k * VEC + e] * v[k * VEC + e]);
       double var = block_reduce((double)qh + (double)ql, rd, op_add()) / (double)n, rs = 0;
       if (var >= RV_LN_MIN_VAR) rs = tcp_opmath_invstd(var, eps, DT);
       if (var >= RV_LN_MIN_VAR && rs <= RV_LN_MAX_RSTD) {
@@ -461,6 +468,7 @@ __global__ void __launch_bounds__(NT, RV_MIN_BLOCKS(PER, 2)) ln_bw_regs_kernel(c
 #pragma unroll
       for (int e = 0; e < VEC; e++) {
         int q = k * VEC + e;
+        /* && (a branch an element): with &= ptxas spills at 64 registers */
         small = small && fabsf(gv[q]) <= RV_BW_MAX_ABS && fabsf(xv[q]) <= RV_BW_MAX_ABS &&
                 fabsf(wv[e]) <= RV_BW_MAX_ABS;
         gv[q] *= wv[e];           /* dy w: 0 in the padding */
@@ -501,8 +509,10 @@ __global__ void ln_bw_param_kernel(const char *go, const char *x, const char *me
       float dy, xv, mu = rv_ld_stat(mean, mdt, r), rs = rv_ld_stat(rstd, rdt, r);
       rv_ld<1, SZ>(go, DT, r * n + p, &dy);
       rv_ld<1, SZ>(x, DT, r * n + p, &xv);
-      small = small && fabsf(dy) <= RV_BW_MAX_ABS && fabsf(xv) <= RV_BW_MAX_ABS &&
-              fabsf(mu) <= RV_BW_MAX_ABS && fabsf(rs) <= RV_BW_MAX_ABS;
+      small &= fabsf(dy) <= RV_BW_MAX_ABS; /* not &&: no branch a term */
+      small &= fabsf(xv) <= RV_BW_MAX_ABS;
+      small &= fabsf(mu) <= RV_BW_MAX_ABS;
+      small &= fabsf(rs) <= RV_BW_MAX_ABS;
       rv_acc(ha, la, dy * ((xv - mu) * rs));
       rv_acc(hb, lb, dy);
     }
