@@ -441,6 +441,18 @@ static tabi_status k_layer_norm(TC_ARGS) {
  * sum(dy w xhat) as float pairs, then the outputs), the register kernel's
  * arithmetic, and its way off to double. The general kernels took a thread
  * an element, in double. */
+/* grad_out, x and the weight (1s where there is none) of the VEC elements
+   from element j of a row */
+template <int DT, int VEC>
+TC_D void ln_bw_vec(const char *gr, const char *xr, const char *w, int wdt, int64_t j, float *gv, float *xv,
+                    float *wv) {
+  constexpr int SZ = DT == TABI_DTYPE_FLOAT32 ? 4 : 2;
+  rv_ld<VEC, SZ>(gr, DT, j, gv);
+  rv_ld<VEC, SZ>(xr, DT, j, xv);
+#pragma unroll
+  for (int e = 0; e < VEC; e++) wv[e] = 1.0f;
+  if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
+}
 template <int DT>
 __global__ void __launch_bounds__(NT, 2) ln_bw_long_kernel(const char *go, const char *x, const char *mean, int mdt,
                                                            const char *rstd, int rdt, const char *w, int wdt,
@@ -456,11 +468,7 @@ __global__ void __launch_bounds__(NT, 2) ln_bw_long_kernel(const char *go, const
 #pragma unroll 2
     for (int64_t j = (int64_t)threadIdx.x * VEC; j < n; j += (int64_t)NT * VEC) {
       float gv[VEC], xv[VEC], wv[VEC];
-      rv_ld<VEC, SZ>(gr, DT, j, gv);
-      rv_ld<VEC, SZ>(xr, DT, j, xv);
-#pragma unroll
-      for (int e = 0; e < VEC; e++) wv[e] = 1.0f;
-      if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
+      ln_bw_vec<DT, VEC>(gr, xr, w, wdt, j, gv, xv, wv);
 #pragma unroll
       for (int e = 0; e < VEC; e++) {
         small &= fabsf(gv[e]) <= RV_BW_MAX_ABS; /* not &&: no branch an element */
@@ -481,11 +489,7 @@ __global__ void __launch_bounds__(NT, 2) ln_bw_long_kernel(const char *go, const
 #pragma unroll 2
     for (int64_t j = (int64_t)threadIdx.x * VEC; j < n; j += (int64_t)NT * VEC) {
       float gv[VEC], xv[VEC], wv[VEC];
-      rv_ld<VEC, SZ>(gr, DT, j, gv);
-      rv_ld<VEC, SZ>(xr, DT, j, xv);
-#pragma unroll
-      for (int e = 0; e < VEC; e++) wv[e] = 1.0f;
-      if (w) rv_ld_param<DT, VEC>(w, wdt, j, wv);
+      ln_bw_vec<DT, VEC>(gr, xr, w, wdt, j, gv, xv, wv);
 #pragma unroll
       for (int e = 0; e < VEC; e++) gv[e] = rs * ((gv[e] * wv[e] - a) - ((xv[e] - mu) * rs) * c);
       rv_st<VEC, SZ>(gi + r * n * SZ, DT, j, gv);
