@@ -8,7 +8,7 @@ set(tc_ref_dir ${CMAKE_CURRENT_LIST_DIR}/../../reference)
 # The kernel families (tc_<name>.cu): nvcc compiles them into the CUDA plugin,
 # hipcc into the ROCm plugin (tc_port.h maps the names). Not tc_device.cu or
 # tc_plugin.cu: the CUDA runtime's device table and entry point.
-set(tc_kernel_families tc_util tc_ew tc_ew_ops tc_shape tc_reduce tc_random tc_blas tc_nn
+set(tc_kernel_families tc_util tc_ew tc_ew_vec tc_ew_ops tc_shape tc_reduce tc_random tc_blas tc_nn
     tc_index tc_conv tc_sort tc_scatter tc_fft tc_pad_up tc_pool tc_misc tc_norm tc_idx tc_bn
     tc_svd tc_create)
 

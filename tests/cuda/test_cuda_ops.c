@@ -468,7 +468,7 @@ int main(int argc, char **argv) {
   conv_bwd_cases(); /* convolution_backward (tc_conv.cu) */
   bn_cases();       /* the three batch-norm forms (tc_bn.cu) */
   create_cases();   /* empty, full, full_like, fill, scalar_tensor (tc_create.cu) */
-  vec_cases();      /* contiguous float32/float16/bfloat16 elementwise (tc_ew.cu vector kernels) */
+  vec_cases();      /* contiguous float32/float16/bfloat16 elementwise (tc_ew_vec.cu) */
   svd_cases(); /* prims::svd (tc_svd.cu) */
   /* last, so the cases above keep the inputs of the GPU runs that passed them
    * (every case draws from one urand sequence) */

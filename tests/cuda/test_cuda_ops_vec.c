@@ -1,5 +1,5 @@
 /* tests/cuda/test_cuda_ops_vec.c: the elementwise engine's vector kernels
- * (plugins/cuda/tc_ew.cu: contiguous float32, float16 and bfloat16, four
+ * (plugins/cuda/tc_ew_vec.cu: contiguous float32, float16 and bfloat16, four
  * elements a load, one loop per op, in float where that gives the same number
  * as the reference's double) on the values where a shortcut would show:
  * signed zeros, infinities, NaN, subnormals of each dtype, ties of float16's
