@@ -199,22 +199,20 @@ static tabi_status norm_backward(TC_ARGS, int group) {
   lb.mdt = tc_dt_or(tmp[2]);
   lb.rdt = tc_dt_or(tmp[3]);
   lb.wdt = tc_dt_or(tmp[4]);
-  if (st == TABI_OK) { /* the long rows' kernel asks where they start */
-    lb.go = tc_cdata(tmp[1]);
-    lb.x = tc_cdata(tmp[0]);
-    lb.mean = tc_cdata(tmp[2]);
-    lb.rstd = tc_cdata(tmp[3]);
-    lb.w = tc_cdata(tmp[4]);
-    lb.gi = want_dx ? tc_mdata(o[0]) : NULL;
-  }
+  /* before asking: the long rows' kernel asks where the rows start */
+  lb.go = tc_cdata(tmp[1]);
+  lb.x = tc_cdata(tmp[0]);
+  lb.mean = tc_cdata(tmp[2]);
+  lb.rstd = tc_cdata(tmp[3]);
+  lb.w = tc_cdata(tmp[4]);
+  lb.gi = want_dx ? tc_mdata(o[0]) : NULL;
   int fast = !group && d.pn == d.cnt && st == TABI_OK ? tc_ln_bw_takes(&lb) : 0;
   int slow_dx = want_dx && !(fast & TC_LNBW_DX);
   if (st == TABI_OK && slow_dx) st = scratch(c, x->dl.device, two, &tmp[5]);
   if (st == TABI_OK && slow_dx && ks > 1) st = scratch(c, x->dl.device, 2 * d.rows * ks, &tmp[6]);
   if (st == TABI_OK && want_p && kp > 1) st = scratch(c, x->dl.device, 2 * d.pn * kp, &tmp[7]);
   if (st == TABI_OK && (want_dx || want_p)) {
-    const char *xp = tc_cdata(tmp[0]), *gp = tc_cdata(tmp[1]), *mp = tc_cdata(tmp[2]), *rp = tc_cdata(tmp[3]),
-               *wp = tc_cdata(tmp[4]);
+    const char *xp = lb.x, *gp = lb.go, *mp = lb.mean, *rp = lb.rstd, *wp = lb.w;
     if (fast) {
       if (!(fast & TC_LNBW_DX)) lb.gi = NULL;
       lb.part = want_p && kp > 1 && (fast & TC_LNBW_PARAM) ? (double *)tabi_tensor_data(tmp[7]) : NULL;
