@@ -12,9 +12,11 @@ Standard library only: the device machine's python3 and CI's both run it."""
 import csv
 import sys
 
-SCALE = {  # unit prefixes ncu may print even with --print-units base
+SCALE = {  # the units ncu prints, long and short (ncu 2025 on an H200: "ns", "byte")
     "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0,
+    "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
     "byte": 1.0, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12,
+    "B": 1.0, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
 }
 TIME, RD, WR = "gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"
 DRAM_PCT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
@@ -44,6 +46,9 @@ def read(path):
     if body and num(body[0][0] if body[0] else "") is None:  # the units row: its ID cell is not a number
         units = dict(zip(cols, body[0]))
         body = body[1:]
+        for m in (TIME, RD, WR):  # a unit read as 1 would print figures off by 1e9, as once happened
+            if units.get(m) and units[m] not in SCALE:
+                raise SystemExit(f"ncu_summary: unknown unit '{units[m]}' for {m} in {path}")
     kernels, launches = {}, 0
     for r in body:
         if len(r) != len(cols):
