@@ -148,28 +148,37 @@ struct tc_vec_flt {
   }
 };
 
-/* relu of a float16 or bfloat16 (H) element, on its bits: the value
- * tc_vec_flt gives (decode, x < 0 ? 0 : x, encode) without the two
- * conversions and the encoder's NaN select, about 11 PTX instructions an
- * element, straight-line, where the float step took about 25 and a branch
- * (sm_90); an H200's SMs issue about 34 an element at the memory's speed
- * for a 2-byte unary op. A NaN comes back quiet with its payload, as the
- * encoders make it (float16: | 0x200, bfloat16: | 0x40); a negative value
- * or -inf is +0; -0.0 stays. */
-template <int H>
-struct tc_vec_relu_bits {
+/* relu, neg and abs of a float32, float16 or bfloat16 element of SZ bytes
+ * (H: the 2-byte dtype), on its bits: the value the reference's decode, op,
+ * encode gives, without the two conversions and the encoder's NaN select.
+ * relu of float16: about 11 PTX instructions an element, straight-line,
+ * where the float step took about 25 and a branch (sm_90); an H200's SMs
+ * issue about 34 an element at the memory's speed for a 2-byte unary op. A
+ * NaN comes back quiet with its payload, as the reference makes it (through
+ * float or double: float16 | 0x200, bfloat16 | 0x40, float32 | 0x400000),
+ * its sign flipped by neg, cleared by abs, kept by relu; a negative value
+ * or -inf is +0 under relu; -0.0 stays. The float steps differ on NaNs both
+ * ways: on the H200 (2026-11-30) neg and abs gave 0x7fff for every float16
+ * NaN (the device's negation returns the canonical NaN), and on the host
+ * (gpusim) a signalling float32 NaN stayed signalling. all_bits tests this. */
+template <int OP, int SZ, int H>
+struct tc_vec_sign_bits {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &, const uint32_t *bits) {
-    constexpr uint32_t INF = H == TABI_DTYPE_FLOAT16 ? 0x7c00u : 0x7f80u;
-    constexpr uint32_t QUIET = H == TABI_DTYPE_FLOAT16 ? 0x200u : 0x40u;
-    uint32_t h = bits[0], mag = h & 0x7fffu;
-    uint32_t r = (h & 0x8000u) && mag ? 0u : h;
-    return mag > INF ? h | QUIET : r;
+    constexpr uint32_t SIGN = SZ == 4 ? 0x80000000u : 0x8000u;
+    constexpr uint32_t INF = SZ == 4 ? 0x7f800000u : H == TABI_DTYPE_FLOAT16 ? 0x7c00u : 0x7f80u;
+    constexpr uint32_t QUIET = SZ == 4 ? 0x400000u : H == TABI_DTYPE_FLOAT16 ? 0x200u : 0x40u;
+    uint32_t h = bits[0], mag = h & (SIGN - 1u);
+    uint32_t s = OP == TC_U_NEG ? h ^ SIGN : OP == TC_U_ABS ? mag : h;
+    uint32_t r = OP == TC_U_RELU && (h & SIGN) && mag ? 0u : s;
+    return mag > INF ? s | QUIET : r;
   }
 };
-/* The float step of op OP, or its bits step where there is one */
+/* The float step of op OP, or its bits step where there is one: the input
+ * and output of one dtype (float32 computed in float32: H 0) */
 template <int ISZ, int OSZ, int NIN, int OP, int H>
-using tc_vec_step = std::conditional_t<NIN == 1 && OP == TC_U_RELU && ISZ == 2 && OSZ == 2 && H != 0,
-                                       tc_vec_relu_bits<H>, tc_vec_flt<ISZ, OSZ, NIN, OP, H>>;
+using tc_vec_step = std::conditional_t<NIN == 1 && (OP == TC_U_RELU || OP == TC_U_NEG || OP == TC_U_ABS) &&
+                                           ISZ == OSZ && (ISZ == 2) == (H != 0),
+                                       tc_vec_sign_bits<OP, ISZ, H>, tc_vec_flt<ISZ, OSZ, NIN, OP, H>>;
 
 /* Two loads of 16 (or 8) bytes a thread in flight: with 2048 threads an SM
  * that is 32 (16) KiB, more than an H200's bandwidth-latency product needs;
