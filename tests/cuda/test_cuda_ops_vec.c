@@ -119,7 +119,8 @@ static void gelu_sweep(tabi_dtype dt, double rtol) {
  * the scalar tail), or for float32 65536 patterns scattered over the 2^32
  * with the NaNs' edges (quiet and signalling, both signs, smallest and
  * largest payload), through the unary ops whose vector step may work on
- * bits (relu, neg and abs: tc_vec_sign_bits): the reference's bits
+ * bits (relu, neg and abs: tc_vec_sign_bits), and the conversions
+ * between the three dtypes: the reference's bits
  * exactly, NaN payloads and their quiet bit included (same_values lets any
  * NaN stand for a NaN). The H200 of 2026-11-30 gave 0x7fff for every
  * float16 NaN through neg's float step: the device's float negation
@@ -132,11 +133,11 @@ static uint32_t bits_pattern(int i, size_t sz) {
   if (sz == 2) return (uint16_t)(i * 40503u); /* every pattern, scattered over the vectors */
   return i < NE ? f32_edges[i] : (uint32_t)i * 2654435761u;
 }
-static void all_bits(const char *name, tabi_dtype dt) {
+static void all_bits(const char *name, tabi_dtype dt, tabi_dtype to) {
   enum { M = 65536 + 3 };
-  size_t sz = tabi_dtype_size(dt);
+  size_t sz = tabi_dtype_size(dt), osz = tabi_dtype_size(to);
   int64_t shape[1] = {M};
-  unsigned char *h = malloc(M * sz), *gb = malloc(M * sz), *rb = malloc(M * sz);
+  unsigned char *h = malloc(M * sz), *gb = malloc(M * osz), *rb = malloc(M * osz);
   for (int i = 0; i < M; i++) {
     uint32_t v = bits_pattern(i, sz);
     if (sz == 2) {
@@ -149,22 +150,25 @@ static void all_bits(const char *name, tabi_dtype dt) {
   tabi_tensor *gx = NULL, *rx = NULL;
   CHECK_OK(tabi_tensor_from_host(gpu, CUDA0, dt, 1, shape, h, M * sz, &gx));
   CHECK_OK(tabi_tensor_from_host(ref, CPU, dt, 1, shape, h, M * sz, &rx));
-  tabi_value ga[1] = {tabi_tensor_value(gx)}, ra[1] = {tabi_tensor_value(rx)};
-  tabi_tensor *g = call_tensor(gpu, name, ga, 1), *r = call_tensor(ref, name, ra, 1);
+  /* a conversion (to != dt) takes the dtype as its second argument */
+  int na = to == dt ? 1 : 2;
+  tabi_value ga[2] = {tabi_tensor_value(gx), tabi_dtype_value(to)}, ra[2] = {tabi_tensor_value(rx), tabi_dtype_value(to)};
+  tabi_tensor *g = call_tensor(gpu, name, ga, na), *r = call_tensor(ref, name, ra, na);
   if (g && r) {
-    CHECK_OK(tabi_tensor_to_host(gpu, g, gb, M * sz));
-    CHECK_OK(tabi_tensor_to_host(ref, r, rb, M * sz));
+    CHECK_OK(tabi_tensor_to_host(gpu, g, gb, M * osz));
+    CHECK_OK(tabi_tensor_to_host(ref, r, rb, M * osz));
     int bad = -1, nbad = 0;
     for (int i = 0; i < M; i++)
-      if (memcmp(gb + i * sz, rb + i * sz, sz) && nbad++ == 0) bad = i;
+      if (memcmp(gb + i * osz, rb + i * osz, osz) && nbad++ == 0) bad = i;
     uint32_t hx = 0, gx_ = 0, rx_ = 0;
     if (bad >= 0) {
       memcpy(&hx, h + bad * sz, sz); /* little-endian: the low bytes */
-      memcpy(&gx_, gb + bad * sz, sz);
-      memcpy(&rx_, rb + bad * sz, sz);
+      memcpy(&gx_, gb + bad * osz, osz);
+      memcpy(&rx_, rb + bad * osz, osz);
     }
-    CHECK_MSG(nbad == 0, "%s %s on every bit pattern: %d differ; 0x%0*x gives 0x%0*x, the reference 0x%0*x", name,
-              tabi_dtype_name(dt), nbad, (int)sz * 2, hx, (int)sz * 2, gx_, (int)sz * 2, rx_);
+    CHECK_MSG(nbad == 0, "%s %s to %s on every bit pattern: %d differ; 0x%0*x gives 0x%0*x, the reference 0x%0*x",
+              name, tabi_dtype_name(dt), tabi_dtype_name(to), nbad, (int)sz * 2, hx, (int)osz * 2, gx_,
+              (int)osz * 2, rx_);
   }
   tabi_tensor_release(g);
   tabi_tensor_release(r);
@@ -234,6 +238,11 @@ void vec_cases(void) {
       }
   }
   const char *bits_ops[] = {"aten::relu", "aten::neg", "aten::abs"};
-  for (int d = 0; d < 3; d++)
-    for (int k = 0; k < 3; k++) all_bits(bits_ops[k], dts[d]);
+  for (int d = 0; d < 3; d++) {
+    for (int k = 0; k < 3; k++) all_bits(bits_ops[k], dts[d], dts[d]);
+    /* conversions between the three (the vector kernel rounds once, in its
+       encoder, tc_ew_vec_half; float16 <-> bfloat16 takes the flat one) */
+    for (int e = 0; e < 3; e++)
+      if (e != d) all_bits("prims::convert_element_type", dts[d], dts[e]);
+  }
 }
