@@ -437,7 +437,33 @@ __global__ void __launch_bounds__(RT) red_colv_kernel(const red_args a) {
   }
 }
 
-/* P > 1: one thread per output folds its P partials in part order. */
+/* P > 1: one block per output folds its P partials: thread t the parts t,
+ * t + RT, ... in order, then the tree of the row kernel over the threads
+ * (deterministic). For few outputs with many parts (a whole-tensor sum or
+ * argmax: one output, about 1024 parts) one thread folding them in a chain
+ * waited on 1024 loads one after the other: 169 us of argmax's 510 on the
+ * H200 (2026-11-30, ncu), 26 us of sum's 284. */
+template <typename T>
+__global__ void __launch_bounds__(RT) red_fold_block_kernel(const red_args a) {
+  TC_SHARED(T, sh, [RT]);
+  TC_SHARED(int, shas, [RT]);
+  int t = threadIdx.x;
+  for (int64_t m = blockIdx.x; m < a.m; m += gridDim.x) {
+    const T *pp = (const T *)a.part + m * a.P;
+    int has = t < a.P;
+    T acc = has ? pp[t] : Acc<T>::init(a.kind);
+    for (int64_t p = t + RT; p < a.P; p += RT) acc = Acc<T>::comb(a.kind, acc, pp[p]);
+    sh[t] = acc;
+    shas[t] = has;
+    __syncthreads();
+    tree_fold<T>(a.kind, sh, shas, RT, 1, t);
+    if (t == 0) Acc<T>::store(a, m, sh[0]);
+    __syncthreads();
+  }
+}
+/* P > 1, few parts an output: one thread per output folds its P partials in
+ * part order. */
+#define RED_FOLD_BLOCK_P 16 /* more parts than this: red_fold_block_kernel */
 template <typename T>
 __global__ void red_fold_kernel(const red_args a) {
   int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -506,7 +532,8 @@ static tabi_status launch_dt(tc_ctx *c, const char *op, DLDevice dev, red_args *
   else TC_LAUNCH(tc_grid(a->m * a->P, 1), RT, red_row_kernel<T, DT>)(*a);
   st = tc_launch_status(c, op);
   if (st == TABI_OK && a->P > 1) {
-    TC_LAUNCH(tc_grid(a->m, 128), 128, red_fold_kernel<T>)(*a);
+    if (a->P > RED_FOLD_BLOCK_P) TC_LAUNCH(tc_grid(a->m, 1), RT, red_fold_block_kernel<T>)(*a);
+    else TC_LAUNCH(tc_grid(a->m, 128), 128, red_fold_kernel<T>)(*a);
     st = tc_launch_status(c, op);
   }
   c->h->tensor_release(c->h->ctx, part);
