@@ -536,16 +536,23 @@ void tc_ln_bw_rows(const tc_ln_bw_args *a) {
 #undef LBW
   }
   if (a->part && a->kp > 1 && (takes & TC_LNBW_PARAM)) {
-    int64_t t = a->kp * a->n, nb = (t + 255) / 256;
+    /* four columns a thread where n and both rows' bases allow */
+    size_t esz = tabi_dtype_size((tabi_dtype)dt);
+    int v4 = a->n % 4 == 0 && !(((uintptr_t)a->go | (uintptr_t)a->x) % (4 * esz));
+    int64_t t = a->kp * (v4 ? a->n / 4 : a->n), nb = (t + 255) / 256;
     int g = nb > 65535 * 4 ? 65535 * 4 : (int)nb;
-#define LBP(D)                                                                                         \
-  TC_LAUNCH(g, 256, ln_bw_param_kernel<D>)(a->go, a->x, a->mean, a->mdt, a->rstd, a->rdt, a->rows, a->n, \
-                                           a->kp, a->part)
+#define LBPV(D, V)                                                                                        \
+  TC_LAUNCH(g, 256, ln_bw_param_kernel<D, V>)(a->go, a->x, a->mean, a->mdt, a->rstd, a->rdt, a->rows, a->n, \
+                                              a->kp, a->part)
+#define LBP(D)       \
+  if (v4) LBPV(D, 4); \
+  else LBPV(D, 1);
     switch (dt) {
       case TABI_DTYPE_FLOAT32: LBP(TABI_DTYPE_FLOAT32); break;
       case TABI_DTYPE_FLOAT16: LBP(TABI_DTYPE_FLOAT16); break;
       default: LBP(TABI_DTYPE_BFLOAT16); break;
     }
+#undef LBPV
 #undef LBP
   }
 }
