@@ -203,7 +203,7 @@ for phase in $PHASES; do
     if [[ -z $ncu ]]; then
       echo "profile: no ncu"
     else
-      rows=${GPU_PROFILE_ROWS:-softmax,layer_norm,sort,randperm,cumsum,dropout,relu_f16,to_f16,cat_,sum_,argmax,gelu}
+      rows=${GPU_PROFILE_ROWS:-index_select,sort,randperm,cumsum,dropout,argmax,layer_norm_backward,cat_,gelu,relu_f16}
       echo "profile: ncu over rows $rows, one call each"
       # --clock-control none: measure the card as it runs (the device notes)
       run ncu "$(cap 200 10)" env BENCH_CUDA_ONLY="$rows" BENCH_CUDA_ITERS=1 "$ncu" --clock-control none \
