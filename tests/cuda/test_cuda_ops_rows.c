@@ -93,10 +93,12 @@ static void rows_edge_cases(void) {
 static void ln_bw_cases(void) {
   const tabi_dtype fdt[3] = {TABI_DTYPE_FLOAT32, TABI_DTYPE_FLOAT16, TABI_DTYPE_BFLOAT16};
   const double frt[3] = {1.3e-6, 1e-3, 1.6e-2};
-  /* (length, rows): 257 rows split the parameter sums (tcn_split) */
-  const int64_t lens[6][2] = {{700, 257}, {8192, 8}, {8193, 257}, {16385, 257}, {16392, 40}, {24576, 4}};
+  /* (length, rows): 257 rows split the parameter sums (tcn_split) in 5
+     partials; 1100 rows in 18, which tcn_combine adds 16 loads at a time,
+     then two */
+  const int64_t lens[7][2] = {{700, 257}, {8192, 8}, {8193, 257}, {16385, 257}, {16392, 40}, {24576, 4}, {40, 1100}};
   for (int d = 0; d < 3; d++)
-    for (int li = 0; li < 6; li++) {
+    for (int li = 0; li < 7; li++) {
       int64_t L = lens[li][0], M = lens[li][1], s[2] = {M, L}, ps[1] = {L}, ms[2] = {M, 1};
       double *hx = malloc(sizeof(double) * (size_t)(M * L)), *hg = malloc(sizeof(double) * (size_t)(M * L));
       double *hm = malloc(sizeof(double) * (size_t)M), *hr = malloc(sizeof(double) * (size_t)M);
