@@ -191,8 +191,7 @@ __global__ void __launch_bounds__(ST) scan_part_kernel(const scan_args a) {
    thread t summing its run of chunks in order, the runs' totals scanned as
    in scan_chunk_kernel, then each run rewritten from its offset. (One thread
    walked a slice's chunks: 8192 dependent loads for a 2^24-element cumsum,
-   most of its time on the H200. A run of 32 read one load at a time still
-   took 18 us of that cumsum's 84, ncu 2026-11-30: SP at a time now.) */
+   most of its time on the H200.) */
 template <typename T>
 __global__ void __launch_bounds__(ST) scan_offs_kernel(const scan_args a) {
   TC_SHARED(T, sh, [2][ST]);
@@ -201,14 +200,7 @@ __global__ void __launch_bounds__(ST) scan_offs_kernel(const scan_args a) {
   for (int64_t s = blockIdx.x; s < a.m; s += gridDim.x) {
     T *p = (T *)a.part + s * a.chunks;
     T tot = Sc<T>::zero();
-    for (int64_t c0 = lo; c0 < hi; c0 += SP) { /* SP loads in flight, added in order */
-      T v[SP];
-#pragma unroll
-      for (int i = 0; i < SP; i++) v[i] = c0 + i < hi ? p[c0 + i] : Sc<T>::zero();
-#pragma unroll
-      for (int i = 0; i < SP; i++)
-        if (c0 + i < hi) tot = Sc<T>::add(tot, v[i]);
-    }
+    for (int64_t c = lo; c < hi; c++) tot = Sc<T>::add(tot, p[c]);
     int cur = 0;
     sh[0][t] = tot;
     __syncthreads();
@@ -218,16 +210,10 @@ __global__ void __launch_bounds__(ST) scan_offs_kernel(const scan_args a) {
       __syncthreads();
     }
     T acc = t > 0 ? sh[cur][t - 1] : Sc<T>::zero();
-    for (int64_t c0 = lo; c0 < hi; c0 += SP) { /* SP loads before the stores that might alias them */
-      T v[SP];
-#pragma unroll
-      for (int i = 0; i < SP; i++) v[i] = c0 + i < hi ? p[c0 + i] : Sc<T>::zero();
-#pragma unroll
-      for (int i = 0; i < SP; i++)
-        if (c0 + i < hi) {
-          p[c0 + i] = acc;
-          acc = Sc<T>::add(acc, v[i]);
-        }
+    for (int64_t c = lo; c < hi; c++) {
+      T v = p[c];
+      p[c] = acc;
+      acc = Sc<T>::add(acc, v);
     }
     __syncthreads();
   }
