@@ -79,16 +79,15 @@ __global__ void __launch_bounds__(NT) param_part_kernel(tcn_geom g, const char *
  * blocks of PS_NT: a thread per parameter doing both sums, 8192 threads in
  * 32 blocks for a layer norm of 8192, left most of an H200's SMs idle while
  * each waited on its loads (55 us, ncu 2026-11-30). Each sum is
- * tcn_param_store's, in the same order: the same bits. */
+ * tcn_param_store's half (tcn_param_store1), in the same order: the same
+ * bits. */
 #define PS_NT 64
 __global__ void __launch_bounds__(PS_NT) param_store_kernel(const double *part, int64_t k, char *dg, int dgdt,
                                                             char *db, int dbdt, int64_t pn) {
   for (int64_t i = blockIdx.x * (int64_t)PS_NT + threadIdx.x; i < 2 * pn; i += (int64_t)gridDim.x * PS_NT) {
     int bias = i >= pn;
     int64_t p = bias ? i - pn : i;
-    char *o = bias ? db : dg;
-    int dt = bias ? dbdt : dgdt;
-    if (o) tcp_st(o + p * tcp_esz(dt), dt, tcn_combine(part + 2 * p + bias, k, 2 * pn));
+    tcn_param_store1(part + 2 * p + bias, k, pn, bias ? db : dg, bias ? dbdt : dgdt, p);
   }
 }
 

@@ -264,12 +264,17 @@ TCN_HD void tcn_param_part(const tcn_geom *g, const char *go, const char *x, con
   ab[1] = b;
 }
 
+/* Store element p of one parameter gradient (o, dtype dt; NULL: not wanted)
+ * from its K partials at part[2*(j*st)] (part + 1: grad_bias's). */
+TCN_HD void tcn_param_store1(const double *part, int64_t k, int64_t st, char *o, int dt, int64_t p) {
+  if (o) tcp_st(o + p * tcp_esz(dt), dt, tcn_combine(part, k, 2 * st));
+}
 /* Store parameter p's grad_weight (dg, dtype dgdt) and grad_bias (db, dbdt;
  * either NULL: not wanted) from its K partial pairs at part[2*(j*st)]. */
 TCN_HD void tcn_param_store(const double *part, int64_t k, int64_t st, char *dg, int dgdt, char *db, int dbdt,
                             int64_t p) {
-  if (dg) tcp_st(dg + p * tcp_esz(dgdt), dgdt, tcn_combine(part, k, 2 * st));
-  if (db) tcp_st(db + p * tcp_esz(dbdt), dbdt, tcn_combine(part + 1, k, 2 * st));
+  tcn_param_store1(part, k, st, dg, dgdt, p);
+  tcn_param_store1(part + 1, k, st, db, dbdt, p);
 }
 
 /* Parameter p's grad_weight/grad_bias on one thread (not split). */
