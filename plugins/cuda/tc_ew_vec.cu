@@ -162,8 +162,9 @@ struct tc_vec_flt {
  * its sign flipped by neg, cleared by abs, kept by relu; a negative value
  * or -inf is +0 under relu; -0.0 stays. The float steps differ on NaNs both
  * ways: on the H200 (2026-11-30) neg and abs gave 0x7fff for every float16
- * NaN (the device's negation returns the canonical NaN), and on the host
- * (gpusim) a signalling float32 NaN stayed signalling. all_bits tests this. */
+ * NaN (the device's negation returns the canonical NaN), which all_bits
+ * catches; on the host (gpusim) a signalling float32 NaN stayed signalling
+ * (as the CPU plugin's does: all_bits leaves that one bit to the plugin). */
 template <int OP, int SZ, int H>
 struct tc_vec_sign_bits {
   static __device__ __forceinline__ uint32_t run(const tc_ew_launch_args &, const uint32_t *bits) {

@@ -537,8 +537,8 @@ void tc_ln_bw_rows(const tc_ln_bw_args *a) {
   }
   if (a->part && a->kp > 1 && (takes & TC_LNBW_PARAM)) {
     /* four columns a thread where n and both rows' bases allow */
-    size_t esz = tabi_dtype_size((tabi_dtype)dt);
-    int v4 = a->n % 4 == 0 && !(((uintptr_t)a->go | (uintptr_t)a->x) % (4 * esz));
+    const void *vp[2] = {a->go, a->x};
+    int v4 = rows_vec(a->n, 4, (int)tabi_dtype_size((tabi_dtype)dt), vp, 2) == 4;
     int64_t t = a->kp * (v4 ? a->n / 4 : a->n), nb = (t + 255) / 256;
     int g = nb > 65535 * 4 ? 65535 * 4 : (int)nb;
 #define LBPV(D, V)                                                                                        \
